@@ -1,0 +1,1 @@
+"""Tests of the pure-Python rules engine (games.engine)."""
