@@ -44,9 +44,11 @@ def parse_card(text: str) -> int:
 
     Raises :class:`CardError` when ``text`` is not a card name.
     """
-    card = _BY_NAME.get(text)
+    card = _BY_NAME.get(text) if isinstance(text, str) else None
     if card is not None:
         return card
+    if not isinstance(text, str):
+        raise CardError(f"{text!r} is not a card: a card is a string such as QH, TD, 10D")
     t = text.strip().upper()
     if t.startswith("10"):
         t = "T" + t[2:]

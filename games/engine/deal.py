@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 
 from .cards import CARD_NAMES, CardError, parse_card
 
-SEED_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+SEED_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")  # use fullmatch: "$" would accept a final "\n"
 _TWO64 = 1 << 64
 
 
@@ -26,7 +26,7 @@ class DeckError(ValueError):
 
 def check_seed(seed: str) -> str:
     """Return ``seed`` if it is 1 to 64 characters of ``[A-Za-z0-9_-]``; else raise :class:`DeckError`."""
-    if not isinstance(seed, str) or not SEED_RE.match(seed):
+    if not isinstance(seed, str) or not SEED_RE.fullmatch(seed):
         raise DeckError(
             f"invalid seed {seed!r}: a seed is 1 to 64 characters from A-Z, a-z, 0-9, '_' and '-'"
         )

@@ -63,11 +63,16 @@ class GameOverError(IllegalMoveError):
 
 def parse_move(text: str) -> ParsedMove:
     """Parse ``text`` into ``(kind, card, dest)``; raises :class:`MoveParseError` with the reason."""
-    hit = _CACHE.get(text)
+    try:
+        hit = _CACHE.get(text)
+    except TypeError:  # unhashable, so not a string either
+        hit = None
     if hit is not None:
         return hit
     if not isinstance(text, str):
-        raise MoveParseError(f"a move is a string such as 'QH>t2', 'draw' or 'redeal', not {text!r}")
+        raise MoveParseError(
+            f"a move is a string such as 'QH>t2', 'draw' or 'redeal', not {text!r}"
+        )
     if len(text) > MAX_MOVE_LENGTH:
         raise MoveParseError(f"a move is at most {MAX_MOVE_LENGTH} characters long")
     t = text.strip()

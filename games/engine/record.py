@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from .cards import CARD_NAMES
 from .deal import DeckError, deal_deck, parse_deck
 from .rules import Rules, RulesError, make_rules, variant_name
 from .state import GameState, layout
@@ -67,7 +68,9 @@ class GameRecord:
                 if seed is None:
                     raise RecordError("a record needs a seed or a deck")
                 deck = deal_deck(seed)
-            parse_deck(deck)
+            # Canonical names (a deck may be one string, say 10H or qh): the
+            # record stores and compares the names the engine writes.
+            deck = [CARD_NAMES[c] for c in parse_deck(deck)]
             if seed is not None and list(deck) != deal_deck(seed):
                 raise RecordError("the deck does not match the seed")
             moves = data.get("moves") or []

@@ -597,7 +597,12 @@ class GameState:
             raise StateError(f"unsupported state version {data.get('version')!r}")
         try:
             rules = Rules.from_dict(dict(data["rules"]))
-            base = RANKS.index(str(data["base_rank"]).replace("10", "T"))
+            base_text = str(data["base_rank"]).replace("10", "T")
+            if len(base_text) != 1 or base_text not in RANKS:
+                raise StateError(f"invalid base rank {data['base_rank']!r}")
+            base = RANKS.index(base_text)
+            if rules.fixed_base is not None and rules.fixed_base != base:
+                raise StateError(f"base rank {base_text} differs from the rules' base {rules.base}")
             reserve = [parse_card(c) for c in data["reserve"]]
             tableau = [[parse_card(c) for c in p] for p in data["tableau"]]
             stock = [parse_card(c) for c in reversed(data["stock"])]
