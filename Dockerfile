@@ -1,0 +1,17 @@
+# Image for web, worker, beat and migrate in compose.yaml.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /app
+
+COPY requirements.lock ./
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock
+
+COPY . .
+RUN pip install --no-cache-dir --no-deps --no-build-isolation -e . \
+    && DEBUG=true python manage.py collectstatic --noinput \
+    && useradd --system --home /app canfield
+USER canfield
+
+EXPOSE 8000
+CMD ["gunicorn", "canfield_site.wsgi:application", "--bind", "0.0.0.0:8000"]

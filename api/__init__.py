@@ -1,0 +1,1 @@
+"""The HTTP layer: DRF views, serializers, permissions, the problem+json error handler."""

@@ -1,0 +1,244 @@
+"""RFC 9457 problem details (``application/problem+json``) for every API error.
+
+Every error body has ``type``, ``title``, ``status``, ``detail``, ``instance`` and a
+stable snake_case ``code`` that clients switch on. Extra members (``errors`` for
+validation failures, ``current_move_number`` for a stale move, ...) sit beside them.
+
+How to use it from a view or a service-calling view::
+
+    from api.errors import ProblemError
+
+    raise ProblemError("illegal_move", "5S cannot go on t2: 6H is needed.", status=422)
+    raise ProblemError("stale_move_number", "Expected move 12.", status=409,
+                       current_move_number=12)
+
+or, to return instead of raise, ``problem_response(status=..., code=..., detail=...)``.
+DRF's own exceptions (validation, authentication, permission, not found, throttling,
+...) are turned into the same shape by :func:`problem_exception_handler`, which is
+installed as ``REST_FRAMEWORK["EXCEPTION_HANDLER"]``.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.defaults import page_not_found, server_error
+from rest_framework import exceptions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+# Reserved members that extensions may not overwrite.
+_RESERVED = frozenset({"type", "title", "status", "detail", "instance", "code"})
+
+# DRF exception class -> our stable code (DRF's own default_code is the fallback).
+_DRF_CODES: dict[type[exceptions.APIException], str] = {
+    exceptions.ValidationError: "validation_error",
+    exceptions.ParseError: "malformed_request",
+    exceptions.AuthenticationFailed: "authentication_failed",
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.PermissionDenied: "permission_denied",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.Throttled: "throttled",
+}
+
+
+def problem_type(code: str) -> str:
+    """Return the RFC 9457 ``type`` URI for ``code``."""
+    return f"{settings.PROBLEM_TYPE_BASE}{code}"
+
+
+def problem_body(
+    *,
+    status: int,
+    code: str,
+    detail: str,
+    title: str | None = None,
+    instance: str | None = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Build a problem-details dictionary (without sending it)."""
+    body: dict[str, Any] = {
+        "type": problem_type(code),
+        "title": title or HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    if instance:
+        body["instance"] = instance
+    for key, value in (extra or {}).items():
+        if key in _RESERVED:
+            raise ValueError(f"problem extension member {key!r} is reserved")
+        body[key] = value
+    return body
+
+
+def problem_response(
+    *,
+    status: int,
+    code: str,
+    detail: str,
+    title: str | None = None,
+    instance: str | None = None,
+    extra: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    """Return a DRF ``Response`` carrying an ``application/problem+json`` body."""
+    response = Response(
+        problem_body(
+            status=status, code=code, detail=detail, title=title, instance=instance, extra=extra
+        ),
+        status=status,
+        headers=headers,
+    )
+    response.content_type = PROBLEM_CONTENT_TYPE
+    return response
+
+
+class ProblemError(exceptions.APIException):
+    """An API error with a stable ``code``; raise it anywhere under a DRF view.
+
+    ``ProblemError(code, detail, *, status=400, title=None, **extra)``: ``extra``
+    keyword arguments become extension members of the problem document.
+    """
+
+    status_code: int = status.HTTP_400_BAD_REQUEST
+    default_code = "bad_request"
+    default_detail = "The request could not be processed."
+
+    def __init__(
+        self,
+        code: str,
+        detail: str,
+        *,
+        status: int = status.HTTP_400_BAD_REQUEST,
+        title: str | None = None,
+        **extra: Any,
+    ) -> None:
+        """Record the code, human detail, HTTP status, title and extension members."""
+        super().__init__(detail=detail, code=code)
+        self.status_code = status
+        self.problem_code = code
+        self.problem_detail = detail
+        self.title = title
+        self.extra = extra
+        bad = _RESERVED.intersection(extra)
+        if bad:
+            raise ValueError(f"problem extension members {sorted(bad)} are reserved")
+
+
+def _code_for(exc: exceptions.APIException) -> str:
+    for klass in type(exc).__mro__:
+        if klass in _DRF_CODES:
+            return _DRF_CODES[klass]
+    return str(exc.default_code)
+
+
+def _detail_text(exc: exceptions.APIException) -> str:
+    detail = exc.detail
+    if isinstance(detail, str):
+        return str(detail)
+    return str(exc.default_detail)
+
+
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF exception handler that renders every handled error as problem+json.
+
+    Unhandled exceptions (bugs) return ``None`` so Django logs them and answers 500.
+    """
+    request = context.get("request")
+    instance = request.get_full_path() if request is not None else None
+
+    if isinstance(exc, ProblemError):
+        return problem_response(
+            status=exc.status_code,
+            code=exc.problem_code,
+            detail=exc.problem_detail,
+            title=exc.title,
+            instance=instance,
+            extra=exc.extra,
+        )
+
+    # Let DRF translate Http404 / Django PermissionDenied and set auth headers
+    # (WWW-Authenticate, Retry-After), then rewrite the body.
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if not isinstance(exc, exceptions.APIException):
+        return response
+
+    extra: dict[str, Any] = {}
+    detail = _detail_text(exc)
+    if isinstance(exc, exceptions.ValidationError):
+        detail = "The request has invalid fields; see 'errors'."
+        errors = exc.detail
+        extra["errors"] = errors if isinstance(errors, dict) else {"non_field_errors": errors}
+    elif isinstance(exc, exceptions.Throttled) and getattr(exc, "wait", None) is not None:
+        extra["retry_after"] = int(exc.wait)  # type: ignore[attr-defined]
+
+    headers = {
+        key: response[key]
+        for key in ("WWW-Authenticate", "Retry-After", "Allow")
+        if key in response
+    }
+    return problem_response(
+        status=response.status_code,
+        code=_code_for(exc),
+        detail=detail,
+        instance=instance,
+        extra=extra,
+        headers=headers,
+    )
+
+
+class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
+    """OpenAPI shape of a problem document (use in ``extend_schema(responses=...)``)."""
+
+    type = serializers.CharField(help_text="URI naming the problem type; ends with `code`.")
+    title = serializers.CharField(help_text="Short, human summary of the problem type.")
+    status = serializers.IntegerField(help_text="The HTTP status code.")
+    detail = serializers.CharField(help_text="Human explanation of this occurrence.")
+    # "instance" shadows BaseSerializer.instance for type checkers only; DRF declares it.
+    instance = serializers.CharField(  # type: ignore[assignment]
+        required=False, help_text="The request path."
+    )
+    code = serializers.CharField(help_text="Stable snake_case code for clients to switch on.")
+
+
+def api_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django ``handler404``: problem+json under ``/api/``, Django's page elsewhere."""
+    if not request.path.startswith("/api/"):
+        return page_not_found(request, exception)
+    body = problem_body(
+        status=404,
+        code="not_found",
+        detail="No API resource at this address.",
+        instance=request.get_full_path(),
+    )
+    return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def api_server_error(request: HttpRequest) -> HttpResponse:
+    """Django ``handler500``: problem+json under ``/api/``, Django's page elsewhere."""
+    if not request.path.startswith("/api/"):
+        return server_error(request)
+    body = problem_body(
+        status=500,
+        code="internal_error",
+        detail="The server failed to process the request.",
+        instance=request.get_full_path(),
+    )
+    return JsonResponse(body, status=500, content_type=PROBLEM_CONTENT_TYPE)

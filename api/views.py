@@ -1,0 +1,74 @@
+"""API views that belong to no domain resource (health)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.errors import ProblemSerializer, problem_response
+from canfield_site import health
+
+
+class HealthView(APIView):
+    """``GET /api/v1/health``: is the database and the task broker reachable?"""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+    throttle_classes = []
+
+    @extend_schema(
+        operation_id="health",
+        summary="Service health",
+        description=(
+            "Checks the database (`SELECT 1`) and the Celery broker (a connection to "
+            "Redis). `broker_mode` is `in-process` when tasks run inside the web "
+            "process (the embedded default), which counts as healthy; otherwise it names the "
+            "broker transport (`redis`). No authentication."
+        ),
+        responses={
+            200: inline_serializer(
+                "Health",
+                {
+                    "status": serializers.ChoiceField(choices=["ok"]),
+                    "database": serializers.CharField(help_text="`ok`"),
+                    "broker": serializers.CharField(help_text="`ok`"),
+                    "broker_mode": serializers.CharField(
+                        help_text="`in-process` (embedded default) or the transport, `redis`"
+                    ),
+                },
+            ),
+            503: OpenApiResponse(
+                ProblemSerializer,
+                description="code `service_unavailable`; `database` and `broker` say which "
+                "failed (`ok` or `error`).",
+            ),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        """Report ``ok``/``error`` for the database and the broker."""
+        db = health.database_check()
+        broker = health.broker_check()
+        checks = {
+            "database": "ok" if db.ok else "error",
+            "broker": "ok" if broker.ok else "error",
+        }
+        if db.ok and broker.ok:
+            return Response(
+                {
+                    "status": "ok",
+                    **checks,
+                    "broker_mode": broker.detail,
+                }
+            )
+        failed = [name for name, value in checks.items() if value != "ok"]
+        return problem_response(
+            status=503,
+            code="service_unavailable",
+            detail=f"Unavailable: {', '.join(failed)}.",
+            instance=request.get_full_path(),
+            extra=checks,
+        )

@@ -1,0 +1,9 @@
+"""WSGI entry point (``gunicorn canfield_site.wsgi``)."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
+
+application = get_wsgi_application()

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""One-command developer entry point (standard library only).
+
+Usage::
+
+    python3 dev.py serve [runserver args]   # set up, migrate, dev superuser, serve :8000
+    python3 dev.py test [pytest args]       # set up, run the whole test suite
+    python3 dev.py manage <args>            # set up, run any manage.py command
+    python3 dev.py setup                    # only create/refresh .venv
+
+Set-up creates ``.venv`` beside this file, installs the pinned ``requirements.lock``
+(hash-checked) and the project itself in editable mode. It records a stamp of the
+lock file and ``pyproject.toml``; while neither changes, later runs skip the install.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+LOCK = ROOT / "requirements.lock"
+PYPROJECT = ROOT / "pyproject.toml"
+STAMP = VENV / ".canfield-install-stamp"
+MIN_PYTHON = (3, 11)
+
+DEV_ADMIN_USER = "admin"
+DEV_ADMIN_PASSWORD = "admin"  # noqa: S105 - dev-only account on the embedded SQLite default
+
+
+def venv_python() -> Path:
+    """Return the path of the virtual environment's Python interpreter."""
+    if os.name == "nt":
+        return VENV / "Scripts" / "python.exe"
+    return VENV / "bin" / "python"
+
+
+def _fingerprint() -> str:
+    digest = hashlib.sha256()
+    for path in (LOCK, PYPROJECT):
+        digest.update(path.read_bytes())
+    digest.update(sys.version.encode())
+    return digest.hexdigest()
+
+
+def _run(cmd: list[str | Path], **kwargs: object) -> None:
+    result = subprocess.run([str(c) for c in cmd], cwd=ROOT, check=False, **kwargs)  # type: ignore[call-overload]
+    if result.returncode != 0:
+        sys.exit(result.returncode)
+
+
+def ensure_env() -> Path:
+    """Create ``.venv`` and install the locked dependencies unless the stamp is current."""
+    if sys.version_info < MIN_PYTHON:
+        sys.exit(f"Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]}+ is required, this is {sys.version}")
+    python = venv_python()
+    if not python.exists():
+        print(f"[dev] creating virtual environment in {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    fingerprint = _fingerprint()
+    if STAMP.exists() and STAMP.read_text().strip() == fingerprint:
+        return python
+    print("[dev] installing pinned dependencies from requirements.lock", flush=True)
+    pip: list[str | Path] = [python, "-m", "pip", "--disable-pip-version-check"]
+    _run([*pip, "install", "--quiet", "--require-hashes", "-r", LOCK])
+    _run([*pip, "install", "--quiet", "--no-deps", "--no-build-isolation", "-e", ROOT])
+    STAMP.write_text(fingerprint + "\n")
+    return python
+
+
+def _manage(python: Path, *args: str) -> None:
+    _run([python, ROOT / "manage.py", *args])
+
+
+def cmd_serve(python: Path, args: list[str]) -> None:
+    """Migrate, make sure a superuser exists, then run the development server."""
+    _manage(python, "migrate", "--noinput")
+    _manage(
+        python,
+        "ensure_dev_superuser",
+        "--username",
+        DEV_ADMIN_USER,
+        "--password",
+        DEV_ADMIN_PASSWORD,
+    )
+    print(
+        "\n[dev] Canfield race server on http://127.0.0.1:8000\n"
+        "      admin:    http://127.0.0.1:8000/admin/\n"
+        "      API docs: http://127.0.0.1:8000/api/v1/docs/\n"
+        "      health:   http://127.0.0.1:8000/api/v1/health\n",
+        flush=True,
+    )
+    _manage(python, "runserver", *(args or ["127.0.0.1:8000"]))
+
+
+def cmd_test(python: Path, args: list[str]) -> None:
+    """Run the whole pytest suite, passing extra arguments through."""
+    _run([python, "-m", "pytest", *args])
+
+
+def main(argv: list[str]) -> None:
+    """Dispatch ``serve``, ``test``, ``manage`` or ``setup``."""
+    if not argv or argv[0] not in {"serve", "test", "manage", "setup"}:
+        sys.exit(__doc__)
+    command, rest = argv[0], argv[1:]
+    os.chdir(ROOT)
+    python = ensure_env()
+    if command == "serve":
+        cmd_serve(python, rest)
+    elif command == "test":
+        cmd_test(python, rest)
+    elif command == "manage":
+        _manage(python, *rest)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

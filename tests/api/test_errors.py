@@ -1,0 +1,112 @@
+"""The RFC 9457 problem+json error contract."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.test import APIClient, APIRequestFactory
+from rest_framework.views import APIView
+
+from api.errors import PROBLEM_CONTENT_TYPE, ProblemError, problem_body
+
+factory = APIRequestFactory()
+
+
+class _MoveSerializer(serializers.Serializer[dict[str, Any]]):
+    move = serializers.CharField(max_length=8)
+
+
+class _ProblemView(APIView):
+    permission_classes = []
+
+    def post(self, request: Request) -> Response:
+        data = _MoveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        raise ProblemError(
+            "stale_move_number", "Expected move 12.", status=409, current_move_number=12
+        )
+
+
+class _PrivateView(APIView):
+    def get(self, request: Request) -> Response:
+        return Response({})
+
+
+def _json(response: Response) -> dict[str, Any]:
+    response.render()
+    assert response["Content-Type"] == PROBLEM_CONTENT_TYPE
+    import json
+
+    data: dict[str, Any] = json.loads(response.content)
+    return data
+
+
+def test_problem_error_becomes_problem_json() -> None:
+    """A raised ProblemError keeps its code, status, detail and extension members."""
+    request = factory.post("/api/v1/games/1/moves", {"move": "QH>t2"}, format="json")
+    body = _json(_ProblemView.as_view()(request))
+    assert body == {
+        "type": "urn:canfield:problem:stale_move_number",
+        "title": "Conflict",
+        "status": 409,
+        "detail": "Expected move 12.",
+        "code": "stale_move_number",
+        "instance": "/api/v1/games/1/moves",
+        "current_move_number": 12,
+    }
+
+
+def test_validation_error_lists_field_errors() -> None:
+    """Serializer errors: 400 validation_error with an ``errors`` member."""
+    request = factory.post("/x", {"move": "far-too-long-move"}, format="json")
+    response = _ProblemView.as_view()(request)
+    body = _json(response)
+    assert response.status_code == 400
+    assert body["code"] == "validation_error"
+    assert "move" in body["errors"]
+
+
+def test_malformed_json_is_malformed_request() -> None:
+    """Unparseable JSON: 400 malformed_request."""
+    request = factory.post("/x", b"{nope", content_type="application/json")
+    body = _json(_ProblemView.as_view()(request))
+    assert body["code"] == "malformed_request"
+
+
+def test_anonymous_gets_not_authenticated_with_challenge() -> None:
+    """The IsAuthenticated default answers 401 not_authenticated with a Token challenge."""
+    response = _PrivateView.as_view()(factory.get("/x"))
+    body = _json(response)
+    assert response.status_code == 401
+    assert body["code"] == "not_authenticated"
+    assert response["WWW-Authenticate"] == "Token"
+
+
+def test_method_not_allowed() -> None:
+    """405 method_not_allowed keeps the Allow header."""
+    response = _ProblemView.as_view()(factory.delete("/x"))
+    body = _json(response)
+    assert response.status_code == 405
+    assert body["code"] == "method_not_allowed"
+    assert "POST" in response["Allow"]
+
+
+@pytest.mark.django_db
+def test_unknown_api_path_is_problem_json() -> None:
+    """A 404 under /api/ answers problem+json, not an HTML page."""
+    response = APIClient().get("/api/v1/no-such-thing")
+    assert response.status_code == 404
+    assert response["Content-Type"] == PROBLEM_CONTENT_TYPE
+    assert response.json()["code"] == "not_found"
+
+
+def test_reserved_members_are_refused() -> None:
+    """Extension members may not overwrite the standard ones."""
+    with pytest.raises(ValueError, match="reserved"):
+        ProblemError("x", "y", status=400, title="t", **{"instance": "/elsewhere"})
+    with pytest.raises(ValueError, match="reserved"):
+        problem_body(status=400, code="x", detail="y", extra={"status": 1})

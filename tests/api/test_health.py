@@ -1,0 +1,114 @@
+"""``GET /api/v1/health``: 200 when the database and broker answer, 503 naming the failure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from celery import Celery
+from django.db import OperationalError, connections
+from rest_framework.test import APIClient
+
+import canfield_site.celery
+from canfield_site.celery import app as celery_app
+
+URL = "/api/v1/health"
+
+
+@pytest.fixture
+def client() -> APIClient:
+    """An anonymous API client."""
+    return APIClient()
+
+
+@pytest.fixture
+def database_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every new cursor on the default database fail like a lost server."""
+
+    def broken_cursor(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("connection refused (simulated)")
+
+    monkeypatch.setattr(connections["default"], "cursor", broken_cursor)
+
+
+@pytest.fixture
+def broker_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Swap in a non-eager Celery app whose Redis port has nothing listening."""
+    monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
+    monkeypatch.delenv("CELERY_BROKER_WRITE_URL", raising=False)
+    broken = Celery("broken", broker="redis://127.0.0.1:1/0", set_as_current=False)
+    monkeypatch.setattr(canfield_site.celery, "app", broken)
+
+
+@pytest.mark.django_db
+def test_health_ok(client: APIClient) -> None:
+    """Both dependencies answer: 200 and a plain JSON body, no authentication needed."""
+    response = client.get(URL)
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["database"] == "ok"
+    assert body["broker"] == "ok"
+    expected_mode = "in-process" if celery_app.conf.task_always_eager else "redis"
+    assert body["broker_mode"] == expected_mode
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("database_down")
+def test_health_database_down(client: APIClient) -> None:
+    """The database fails: 503 problem+json naming the database."""
+    response = client.get(URL)
+    assert response.status_code == 503
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body["code"] == "service_unavailable"
+    assert body["status"] == 503
+    assert body["database"] == "error"
+    assert body["broker"] == "ok"
+    assert "database" in body["detail"]
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("broker_down")
+def test_health_broker_down(client: APIClient) -> None:
+    """The broker fails (a real refused connection): 503 naming the broker."""
+    response = client.get(URL)
+    assert response.status_code == 503
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body["database"] == "ok"
+    assert body["broker"] == "error"
+    assert body["detail"] == "Unavailable: broker."
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("database_down", "broker_down")
+def test_health_both_down(client: APIClient) -> None:
+    """Both fail: both named."""
+    response = client.get(URL)
+    assert response.status_code == 503
+    body = response.json()
+    assert (body["database"], body["broker"]) == ("error", "error")
+
+
+@pytest.mark.django_db
+def test_schema_and_docs_are_served(client: APIClient) -> None:
+    """The OpenAPI schema, Swagger UI and ReDoc answer without authentication."""
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert schema.status_code == 200
+    assert "/api/v1/health" in schema.json()["paths"]
+    assert client.get("/api/v1/docs/").status_code == 200
+    assert client.get("/api/v1/redoc/").status_code == 200
+
+
+def test_schema_generates_without_warnings() -> None:
+    """drf-spectacular generates and validates the schema with no warning or error."""
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")
+
+
+@pytest.mark.django_db
+def test_admin_login_page(client: APIClient) -> None:
+    """The admin is mounted."""
+    assert client.get("/admin/login/").status_code == 200

@@ -1,0 +1,33 @@
+"""Celery tasks: in-process, and one real round trip through a worker on Redis."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.db import connection
+
+from canfield_site.celery import app
+from games.tasks import ping
+
+
+@pytest.mark.django_db
+def test_ping_in_process() -> None:
+    """Run in-process (as the eager default does), the task echoes and names the database."""
+    assert ping.apply(args=("hi",)).get() == {"echo": "hi", "database": connection.vendor}
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_ping_round_trip_through_a_real_worker() -> None:
+    """A message goes through Redis to a real worker and the result comes back."""
+    import celery.contrib.testing.tasks  # noqa: F401 - registers celery.ping for the ping check
+    from celery.contrib.testing.worker import start_worker
+
+    assert app.conf.task_always_eager is False
+    queue = f"test-{uuid.uuid4().hex}"  # a private queue: no other worker can steal it
+    with start_worker(
+        app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30
+    ):
+        result = ping.apply_async(args=("round trip",), queue=queue)
+        assert result.get(timeout=30) == {"echo": "round trip", "database": connection.vendor}

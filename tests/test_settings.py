@@ -1,0 +1,162 @@
+"""Settings are read from the environment; each case loads them in a fresh process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL_KEY = "k3y-" + "x9QpL2mZ7vR4tY8wB1nC6dF0gH5jK3sA" * 2
+
+_PROBE = """
+import json, django
+from django.conf import settings
+django.setup()
+from canfield_site.celery import app
+db = settings.DATABASES["default"]
+print(json.dumps({
+    "engine": db["ENGINE"], "name": str(db["NAME"]), "host": db.get("HOST", ""),
+    "debug": settings.DEBUG, "eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "app_eager": app.conf.task_always_eager, "broker": app.conf.broker_url,
+    "backend": str(app.conf.result_backend), "hosts": settings.ALLOWED_HOSTS,
+    "accept": list(app.conf.accept_content), "acks_late": app.conf.task_acks_late,
+    "time_limit": app.conf.task_time_limit,
+    "visibility": app.conf.broker_transport_options.get("visibility_timeout"),
+}))
+"""
+
+
+def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    """Import the settings in a subprocess whose environment is exactly ``env``."""
+    clean = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", str(ROOT))}
+    clean["DJANGO_SETTINGS_MODULE"] = "canfield_site.settings"
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "-c", _PROBE],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def loaded(**env: str) -> dict[str, Any]:
+    """Load settings with ``env`` and return the probe's JSON, failing on error."""
+    result = load_settings(**env)
+    assert result.returncode == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return data
+
+
+def test_embedded_default_needs_no_server() -> None:
+    """Nothing configured: SQLite beside manage.py, tasks in-process, DEBUG on."""
+    data = loaded()
+    assert data["engine"] == "django.db.backends.sqlite3"
+    assert data["name"] == str(ROOT / "db.sqlite3")
+    assert data["eager"] is True
+    assert data["app_eager"] is True
+    assert data["broker"] == "memory://"
+    assert data["debug"] is True
+    assert "127.0.0.1" in data["hosts"]
+
+
+def test_postgres_and_redis_from_environment() -> None:
+    """DATABASE_URL and REDIS_URL switch to PostgreSQL (psycopg 3) and Redis."""
+    data = loaded(
+        DATABASE_URL="postgres://u:p@db.example:5432/canfield",
+        REDIS_URL="redis://cache.example:6379/2",
+        SECRET_KEY=REAL_KEY,
+        ALLOWED_HOSTS="api.example,localhost",
+    )
+    assert data["engine"] == "django.db.backends.postgresql"
+    assert data["name"] == "canfield"
+    assert data["host"] == "db.example"
+    assert data["eager"] is False
+    assert data["app_eager"] is False
+    assert data["broker"] == "redis://cache.example:6379/2"
+    assert data["backend"] == "redis://cache.example:6379/2"
+    assert data["debug"] is False
+    assert data["hosts"] == ["api.example", "localhost"]
+
+
+def test_celery_broker_url_alone_disables_eager() -> None:
+    """CELERY_BROKER_URL works without REDIS_URL and takes tasks out of process."""
+    data = loaded(CELERY_BROKER_URL="redis://broker.example:6379/0")
+    assert data["eager"] is False
+    assert data["broker"] == "redis://broker.example:6379/0"
+    assert data["engine"] == "django.db.backends.sqlite3"
+
+
+def test_celery_is_json_only_with_limits() -> None:
+    """JSON only, time limits, late acks and a broker visibility timeout."""
+    data = loaded()
+    assert data["accept"] == ["json"]
+    assert data["acks_late"] is True
+    assert data["time_limit"] > 0
+    assert data["visibility"] >= 3600
+
+
+def test_psycopg3_is_the_postgres_driver() -> None:
+    """Django's PostgreSQL backend runs on psycopg 3."""
+    import importlib
+
+    import psycopg
+
+    psycopg_any = importlib.import_module("django.db.backends.postgresql.psycopg_any")
+    assert psycopg_any.is_psycopg3
+    assert psycopg.__version__.startswith("3.")
+
+
+@pytest.mark.parametrize(
+    ("env", "complaint"),
+    [
+        ({"DEBUG": "false"}, "SECRET_KEY"),
+        ({"DEBUG": "false", "ALLOWED_HOSTS": "x.example"}, "SECRET_KEY"),
+        ({"DEBUG": "false", "SECRET_KEY": "short", "ALLOWED_HOSTS": "x.example"}, "SECRET_KEY"),
+        (
+            {
+                "DEBUG": "false",
+                "SECRET_KEY": "django-insecure-" + "a1b2c3d4e5" * 6,
+                "ALLOWED_HOSTS": "x.example",
+            },
+            "SECRET_KEY",
+        ),
+        ({"DEBUG": "false", "SECRET_KEY": REAL_KEY}, "ALLOWED_HOSTS"),
+        # DEBUG defaults to off once a real database is configured.
+        ({"DATABASE_URL": "postgres://u@h/db"}, "SECRET_KEY"),
+    ],
+)
+def test_debug_off_refuses_to_start_without_secrets(env: dict[str, str], complaint: str) -> None:
+    """DEBUG off without a real SECRET_KEY and ALLOWED_HOSTS is ImproperlyConfigured."""
+    result = load_settings(**env)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert complaint in result.stderr
+
+
+def test_debug_off_starts_with_real_secrets() -> None:
+    """DEBUG off with a real key and hosts loads."""
+    data = loaded(DEBUG="false", SECRET_KEY=REAL_KEY, ALLOWED_HOSTS="api.example")
+    assert data["debug"] is False
+    assert data["hosts"] == ["api.example"]
+
+
+def test_env_example_and_readme_document_every_variable() -> None:
+    """Every variable settings.py reads is in .env.example and the README, and no more."""
+    from tests.helpers import env_example_vars, settings_env_vars
+
+    read = settings_env_vars()
+    example = env_example_vars()
+    assert read <= example, f"missing from .env.example: {sorted(read - example)}"
+    assert example <= read, f".env.example lists unknown variables: {sorted(example - read)}"
+    readme = (ROOT / "README.md").read_text()
+    missing = sorted(name for name in read if f"`{name}`" not in readme)
+    assert not missing, f"missing from README configuration table: {missing}"
