@@ -100,7 +100,8 @@ def test_storehouse_lays_out_48_cards() -> None:
 
 def test_shuffle_is_a_permutation_and_seed_dependent() -> None:
     a, b = shuffle_order("x1"), shuffle_order("x2")
-    assert sorted(a) == list(range(52)) and sorted(b) == list(range(52))
+    assert sorted(a) == list(range(52))
+    assert sorted(b) == list(range(52))
     assert a != b
     assert shuffle_order("x1") == a
 
@@ -109,7 +110,8 @@ def test_random_seed_is_32_hex_and_valid() -> None:
     seeds = {random_seed() for _ in range(20)}
     assert len(seeds) == 20
     for s in seeds:
-        assert len(s) == 32 and all(ch in "0123456789abcdef" for ch in s)
+        assert len(s) == 32
+        assert all(ch in "0123456789abcdef" for ch in s)
         assert check_seed(s) == s
 
 

@@ -128,7 +128,8 @@ def test_rules_round_trip_and_overrides() -> None:
     assert r.fixed_base == 1
     assert make_rules("classic").fixed_base is None
     state = new_game(r, seed="9", draw=1)
-    assert state.rules.draw == 1 and state.rules.base == "2"
+    assert state.rules.draw == 1
+    assert state.rules.base == "2"
 
 
 def test_rules_are_immutable() -> None:
