@@ -119,4 +119,7 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    try:
+        main(sys.argv[1:])
+    except KeyboardInterrupt:  # Ctrl-C stops the server: no traceback
+        sys.exit(130)
