@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
+
+from hypothesis import HealthCheck, settings
 
 from games.engine import PRESETS, GameState, new_game
 from games.engine.rules import BUILDS, EMPTY_PILE, TABLEAU_MOVES, TABLEAU_WRAP, make_rules
 
 PRESET_NAMES = tuple(PRESETS)
+
+#: Settings of the engine's hypothesis tests: quick unless ``HYPOTHESIS_PROFILE=ci``.
+ENGINE_SETTINGS = settings(
+    max_examples=400 if os.environ.get("HYPOTHESIS_PROFILE") == "ci" else 50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "draw": (1, 3),

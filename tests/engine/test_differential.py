@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from games.engine import GameState, IllegalMoveError
 from tests.engine import reference
-from tests.engine.strategies import random_game, random_walk, synthetic_position
+from tests.engine.strategies import ENGINE_SETTINGS, random_game, random_walk, synthetic_position
 
 ALL_MOVES = reference.all_card_moves()
 
@@ -49,7 +49,7 @@ def compare(state: GameState, rng: random.Random, *, check_status: bool, unliste
 @pytest.mark.parametrize("chunk", range(8))
 def test_random_play_positions_match_reference(chunk: int) -> None:
     rng = random.Random(1000 + chunk)
-    for _ in range(25):
+    for _ in range(60):
         state = random_game(rng)
         for _ in range(rng.randint(4, 10)):
             compare(state, rng, check_status=rng.random() < 0.3, unlisted=20)
@@ -61,10 +61,11 @@ def test_random_play_positions_match_reference(chunk: int) -> None:
 @pytest.mark.parametrize("chunk", range(4))
 def test_synthetic_positions_match_reference(chunk: int) -> None:
     rng = random.Random(2000 + chunk)
-    for _ in range(150):
+    for _ in range(400):
         compare(synthetic_position(rng), rng, check_status=True, unlisted=30)
 
 
+@ENGINE_SETTINGS
 @given(st.randoms(use_true_random=False), st.integers(0, 120))
 def test_hypothesis_positions_match_reference(rng: random.Random, steps: int) -> None:
     state = random_game(rng)
