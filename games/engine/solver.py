@@ -1,0 +1,558 @@
+"""A perfect-information ("thoughtful") Canfield solver: ``won`` / ``lost`` / ``unknown``.
+
+Usage::
+
+    from games.engine import new_game
+    from games.engine.solver import solve
+
+    result = solve(new_game("classic", seed="7"), max_nodes=2_000_000, max_seconds=10)
+    result.result   # "won" | "lost" | "unknown"
+    result.moves    # winning line from the given position, canonical notation (RULES.md 5)
+
+Every card is known to the solver (face-down reserve cards and the stock order
+included), so ``won`` means "winnable by a player who could see everything".
+It works for every preset and option of RULES.md 4.
+
+The search
+==========
+
+Depth-first search over positions with a transposition table (a set of the
+canonical keys of every position reached).  This is graph reachability: each
+position reachable from the root is expanded at most once, and a winning
+position (52 cards home, RULES.md 3.9) is found iff one is reachable, so the
+answer ``lost`` is given only when every reachable position was expanded
+without a budget cut-off.  Cycles (a card moved back and forth between piles,
+or back to where it came from after an auto-fill) are simply positions already
+in the table; no move is ever forbidden because it "undoes" an earlier one.
+
+Internal representation (all immutable, so children share structure):
+
+* ``nr``: cards still in the reserve; the reserve is the fixed ``bytes``
+  ``R`` (bottom to top) and its top is ``R[nr - 1]`` (RULES.md 3.5: the reserve
+  is never refilled, so a count is enough).
+* ``found``: the four foundation counts packed 4 bits each
+  (``(found >> 4 * suit) & 15``); a card of relative rank
+  ``(rank - base) % 13 == count`` is the next one of its suit (RULES.md 3.2).
+* ``piles``: four ``bytes``, bottom to top, in their real order t1..t4.
+* ``talon``: stock and waste as one ``bytes`` in draw order: the waste bottom
+  to top, then the stock from its next card on; ``w`` is the waste length, so
+  the waste top is ``talon[w - 1]``.  ``draw`` is ``w = min(w + draw, len)``;
+  ``redeal`` is ``w = 0`` (the cards come back in the same order, RULES.md 3.6).
+* ``rl``: redeals left, ``-1`` when unlimited.
+
+Canonical key (``bytes``): ``nr``, ``w``, ``rl`` (0 when unlimited), the
+talon, and the four piles **sorted**.  The foundations are not in the key: they
+hold exactly the cards that are nowhere else.  The key ignores tableau pile
+order because no rule tells the piles apart (every rule of RULES.md 3-4 treats
+t1..t4 alike), so positions that differ by a permutation of the piles are
+won or lost together.  Moves are still generated from the real piles, so the
+move list names the real t1..t4.
+
+Search steps (one node = one position, after safe foundation moves):
+
+1. *Stock and waste as a set of reachable cards.*  Draws and redeals change
+   only the stock and waste, and no other move's legality depends on them
+   (except that the waste top is a source).  So in any winning line every
+   ``draw``/``redeal`` can be postponed until just before the next move that
+   plays a waste card, and those after the last waste play can be dropped.
+   A search step therefore plays "draw/redeal to waste position ``p``, then
+   play the waste top": one step per reachable waste card, with the concrete
+   ``draw``/``redeal`` sequence emitted in the move list.  Reachable
+   positions: the current waste top; ``w + k*draw`` (capped at the talon
+   length) in the current pass; after one redeal (if one is left),
+   ``k*draw`` (capped).  Further redeals reach no new position.  A position
+   reachable both without and with a redeal is taken without: the two
+   resulting positions are equal except that the first has more redeals
+   left, and a position with more redeals left can play every line the other
+   can (dominance).  With unlimited redeals the count is not in the key.
+2. *Safe foundation moves* are played at once and not branched on (see
+   below).  All other foundation moves are ordinary search moves, tried first.
+3. Move order: foundation moves (reserve, tableau, waste), reserve to
+   tableau, tableau to tableau, waste to tableau.
+4. Duplicate moves that give the same position up to pile order are
+   generated once: a whole pile moved onto an empty pile (a pure permutation
+   of the piles: nothing is auto-filled, because a pile can only be empty
+   when the reserve is empty or auto-fill is off), and a card put on an
+   empty pile is tried on the first empty pile only.
+
+Safe automatic foundation moves (conservative)
+==============================================
+
+Card ``c`` (suit ``s``) that is next on its foundation is played home without
+branching when **all** of:
+
+(a) every card ``d`` that the build rule lets go on ``c`` in the tableau
+    (``fits(d, c)``: rank one lower with wrapping, colour / suit per
+    ``build``, and never when ``c`` has the base rank under
+    ``tableau_wrap: base-relative``, RULES.md 3.3 and 4) is already on its
+    foundation.  Note that under ``modulo`` wrapping a base-rank card accepts
+    the cards of rank ``base - 1``, which go home last, so base-rank cards
+    are practically never safe there; and
+(b) by source:
+
+    * tableau: the pile holds at least one card under ``c``, or no auto-fill
+      can happen (``autofill`` off, or the reserve is empty);
+    * reserve: ``autofill`` is off, or ``c`` is the last reserve card;
+    * waste: only when ``draw`` is 1.
+
+Why no win is lost.  Let ``L`` be a winning line from position ``S`` and
+``S'`` the position after ``c>f``.  Build ``L'`` from ``L`` by deleting every
+move of ``c`` alone (to a pile or home) and carrying ``c`` invisibly in every
+run it is part of.  By (a), no card can ever be placed on ``c`` (foundations
+never give cards back), so in ``L`` ``c`` is always the top of its pile and
+never the target of a move; deleting it leaves every other move's source
+card, target card, and run bottom unchanged, and foundation moves of later
+cards of suit ``s`` are legal since ``c`` is already home.  What (b) guards
+is the *auto-fill* (RULES.md 3.7), which would otherwise differ between
+``L`` and ``L'``: from a pile with cards under ``c``, taking ``c`` empties
+nothing; from a one-card pile, ``S'`` has an empty pile where ``L`` keeps
+``[c]``, which is harmless only if nothing is auto-filled into it (``L'``
+simply leaves it unused, an empty pile makes no move illegal).  Taking the
+reserve top changes which card the next auto-fill brings, unless auto-fill is
+off or the reserve becomes empty (then ``L``'s auto-fill of ``c`` into a pile
+corresponds to that pile staying empty in ``L'``).  For the waste with draw 1,
+removing ``c`` keeps the order of the other talon cards: ``L'`` replays
+``L``'s draws except the one that turns ``c`` (and a redeal of a waste that
+holds only ``c``), so every waste top of ``L`` other than ``c`` is a waste top
+of ``L'`` with no more redeals used.  With draw 3 removing a waste card
+regroups the later draws, so waste cards are never auto-played then.
+Conversely ``S'`` is reachable from ``S``, so ``S`` is won iff ``S'`` is.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Final
+
+from .cards import IS_RED, RANK_OF, SUIT_OF
+from .moves import MOVE_NAMES
+from .state import GameState
+
+WON: Final = "won"
+LOST: Final = "lost"
+UNKNOWN: Final = "unknown"
+
+_TOP_OR_WHOLE, _WHOLE_PILE, _ANY_RUN = 0, 1, 2
+_MODES: Final = {"top-or-whole": _TOP_OR_WHOLE, "whole-pile": _WHOLE_PILE, "any-run": _ANY_RUN}
+_CHECK_EVERY: Final = 2048
+_DRAW: Final = "draw"
+_REDEAL: Final = "redeal"
+
+#: A child: (moves to reach it, nr, found, piles, talon, w, rl).
+_Child = tuple[tuple[str, ...], int, int, tuple[bytes, bytes, bytes, bytes], bytes, int, int]
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What :func:`solve` found.
+
+    ``result``: ``"won"`` (``moves`` is a winning line from the given position,
+    checked by replaying it with the engine to 52 cards home), ``"lost"``
+    (every reachable position was searched: no win exists) or ``"unknown"``
+    (the node or time budget ran out first; ``moves`` is empty).
+    ``nodes``: positions expanded; ``seconds``: wall time spent.
+    """
+
+    result: str
+    moves: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+class _Budget(Exception):
+    """Raised inside the search when the node or time budget is spent."""
+
+
+def build_fits(build: str, wrap: str, base: int) -> bytes:
+    """``fits[c * 52 + t] == 1`` when card ``c`` may be built on tableau card ``t``.
+
+    RULES.md 3.3 (one rank lower, wrapping, other colour) and 4 (``build``:
+    alternate-colour / any-suit / same-suit; ``tableau_wrap: base-relative``
+    forbids building on a card of the base rank).  Written independently of
+    the engine's table, so that tests cross-check the two.
+    """
+    out = bytearray(52 * 52)
+    for c in range(52):
+        for t in range(52):
+            if (RANK_OF[c] + 1) % 13 != RANK_OF[t]:
+                continue
+            if wrap == "base-relative" and RANK_OF[t] == base:
+                continue
+            if build == "alternate-colour" and IS_RED[c] == IS_RED[t]:
+                continue
+            if build == "same-suit" and SUIT_OF[c] != SUIT_OF[t]:
+                continue
+            out[c * 52 + t] = 1
+    return bytes(out)
+
+
+class _Search:
+    """One search: the fixed data of the problem, the table, counters and the current path."""
+
+    def __init__(
+        self,
+        state: GameState,
+        max_nodes: int | None,
+        max_seconds: float | None,
+        safe_auto: bool,
+    ) -> None:
+        rules = state.rules
+        base = state.base
+        self.base = base
+        self.R = bytes(state.reserve)
+        self.draw = rules.draw
+        self.autofill = rules.autofill
+        self.empty_any = rules.empty_pile == "any"
+        self.mode = _MODES[rules.tableau_moves]
+        self.fits = build_fits(rules.build, rules.tableau_wrap, base)
+        self.rel = tuple((RANK_OF[c] - base) % 13 for c in range(52))
+        self.shift = tuple(4 * SUIT_OF[c] for c in range(52))
+        # needs[c]: (shift, rel) of every card d with fits(d, c): the cards that must be
+        # home for c to be a safe foundation move (condition (a) of the module doc).
+        needs: list[tuple[tuple[int, int], ...]] = []
+        for c in range(52):
+            needs.append(
+                tuple((4 * SUIT_OF[d], self.rel[d]) for d in range(52) if self.fits[d * 52 + c])
+            )
+        self.needs = tuple(needs)
+        self.safe_auto = safe_auto
+        self.max_nodes = max_nodes
+        self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
+        self.nodes = 0
+        self.seen: set[bytes] = set()
+        self.path: list[str] = []
+        self._reach_cache: dict[tuple[int, int, int], list[tuple[int, tuple[str, ...], int]]] = {}
+
+    # ------------------------------------------------------------------ helpers
+
+    def key(self, nr: int, piles: tuple[bytes, ...], talon: bytes, w: int, rl: int) -> bytes:
+        """Canonical position key (module doc): pile order ignored, foundations implied."""
+        a, b, c, d = sorted(piles)
+        head = bytes((nr, w)) + rl.to_bytes(4, "big", signed=True)
+        return b"".join((head, talon, b"\xff", a, b"\xfe", b, b"\xfe", c, b"\xfe", d))
+
+    def reach(self, n: int, w: int, rl: int) -> list[tuple[int, tuple[str, ...], int]]:
+        """Waste positions reachable by draw/redeal alone from waste length ``w`` of ``n``.
+
+        Returns ``(position, moves, redeals_left_after)`` with ``position >= 1``
+        (the waste length; its top card is ``talon[position - 1]``), each
+        position once, by the route with the fewest redeals (module doc, step 1).
+        """
+        ck = (n, w, rl)
+        hit = self._reach_cache.get(ck)
+        if hit is not None:
+            return hit
+        draw = self.draw
+        out: list[tuple[int, tuple[str, ...], int]] = []
+        seen: set[int] = set()
+        if w > 0:
+            out.append((w, (), rl))
+            seen.add(w)
+        p, k = w, 0
+        while p < n:
+            p = min(p + draw, n)
+            k += 1
+            if p not in seen:
+                out.append((p, (_DRAW,) * k, rl))
+                seen.add(p)
+        if n > 0 and rl != 0:
+            prefix = (_DRAW,) * k + (_REDEAL,)
+            rl2 = rl - 1 if rl > 0 else rl
+            p, k2 = 0, 0
+            while p < n:
+                p = min(p + draw, n)
+                k2 += 1
+                if p not in seen:
+                    out.append((p, prefix + (_DRAW,) * k2, rl2))
+                    seen.add(p)
+        self._reach_cache[ck] = out
+        return out
+
+    def is_safe(self, c: int, found: int) -> bool:
+        """Condition (a) of the module doc: every card that fits on ``c`` is home."""
+        return all((found >> sh) & 15 > rel for sh, rel in self.needs[c])
+
+    # ---------------------------------------------------------------- auto play
+
+    def auto(
+        self, nr: int, found: int, piles: list[bytes], talon: bytes, w: int
+    ) -> tuple[list[str], int, int, bytes, int]:
+        """Play safe foundation moves until none is left (module doc); updates ``piles`` in place.
+
+        Returns ``(moves, nr, found, talon, w)``.
+        """
+        moves: list[str] = []
+        rel, shift, R = self.rel, self.shift, self.R
+        autofill = self.autofill
+        changed = True
+        while changed:
+            changed = False
+            if nr:
+                c = R[nr - 1]
+                sh = shift[c]
+                if (
+                    (found >> sh) & 15 == rel[c]
+                    and (not autofill or nr == 1)
+                    and self.is_safe(c, found)
+                ):
+                    found += 1 << sh
+                    nr -= 1
+                    moves.append(MOVE_NAMES[c][0])
+                    changed = True
+            for i in range(4):
+                p = piles[i]
+                if p:
+                    c = p[-1]
+                    sh = shift[c]
+                    if (
+                        (found >> sh) & 15 == rel[c]
+                        and (len(p) > 1 or not autofill or not nr)
+                        and self.is_safe(c, found)
+                    ):
+                        found += 1 << sh
+                        piles[i] = p[:-1]
+                        moves.append(MOVE_NAMES[c][0])
+                        changed = True
+            if w and self.draw == 1:
+                c = talon[w - 1]
+                sh = shift[c]
+                if (found >> sh) & 15 == rel[c] and self.is_safe(c, found):
+                    found += 1 << sh
+                    talon = talon[: w - 1] + talon[w:]
+                    w -= 1
+                    moves.append(MOVE_NAMES[c][0])
+                    changed = True
+        return moves, nr, found, talon, w
+
+    # ----------------------------------------------------------------- children
+
+    def children(
+        self,
+        nr: int,
+        found: int,
+        piles: tuple[bytes, bytes, bytes, bytes],
+        talon: bytes,
+        w: int,
+        rl: int,
+    ) -> Iterator[_Child]:
+        """Every search step from a position, best first (module doc, steps 1-4)."""
+        R, rel, shift, fits = self.R, self.rel, self.shift, self.fits
+        autofill = self.autofill
+        can_fill = not autofill or nr == 0
+        names = MOVE_NAMES
+        tops = [p[-1] if p else -1 for p in piles]
+        empty = -1
+        for j in range(4):
+            if tops[j] < 0:
+                empty = j
+                break
+        reach = self.reach(len(talon), w, rl)
+
+        def pop_pile(i: int, rest: bytes, nr: int) -> tuple[bytes, int]:
+            if not rest and autofill and nr:
+                return R[nr - 1 : nr], nr - 1
+            return rest, nr
+
+        # 1. foundation moves
+        if nr:
+            c = R[nr - 1]
+            sh = shift[c]
+            if (found >> sh) & 15 == rel[c]:
+                yield (names[c][0],), nr - 1, found + (1 << sh), piles, talon, w, rl
+        for i in range(4):
+            c = tops[i]
+            if c >= 0:
+                sh = shift[c]
+                if (found >> sh) & 15 == rel[c]:
+                    rest, nr2 = pop_pile(i, piles[i][:-1], nr)
+                    ps = list(piles)
+                    ps[i] = rest
+                    yield (names[c][0],), nr2, found + (1 << sh), _t4(ps), talon, w, rl
+        for pos, pre, rl2 in reach:
+            c = talon[pos - 1]
+            sh = shift[c]
+            if (found >> sh) & 15 == rel[c]:
+                yield (
+                    (*pre, names[c][0]),
+                    nr,
+                    found + (1 << sh),
+                    piles,
+                    talon[: pos - 1] + talon[pos:],
+                    pos - 1,
+                    rl2,
+                )
+        # 2. reserve to tableau
+        if nr:
+            c = R[nr - 1]
+            c52 = c * 52
+            for j in range(4):
+                t = tops[j]
+                if (t >= 0 and fits[c52 + t]) or (j == empty and not autofill and self.empty_any):
+                    ps = list(piles)
+                    ps[j] = piles[j] + R[nr - 1 : nr]
+                    yield (names[c][j + 1],), nr - 1, found, _t4(ps), talon, w, rl
+        # 3. tableau to tableau
+        mode = self.mode
+        fill_tab = can_fill and self.empty_any
+        for i in range(4):
+            p = piles[i]
+            n = len(p)
+            if not n:
+                continue
+            if mode == _ANY_RUN:
+                idxs: range | tuple[int, ...] = range(n - 1, -1, -1)
+            elif mode == _TOP_OR_WHOLE and n > 1:
+                idxs = (n - 1, 0)
+            else:
+                idxs = (0,)
+            for k in idxs:
+                c = p[k]
+                c52 = c * 52
+                for j in range(4):
+                    if j == i:
+                        continue
+                    t = tops[j]
+                    if t >= 0:
+                        if not fits[c52 + t]:
+                            continue
+                    elif not (fill_tab and j == empty and k > 0):
+                        continue
+                    rest, nr2 = pop_pile(i, p[:k], nr)
+                    ps = list(piles)
+                    ps[i] = rest
+                    ps[j] = piles[j] + p[k:]
+                    yield (names[c][j + 1],), nr2, found, _t4(ps), talon, w, rl
+        # 4. waste to tableau
+        for pos, pre, rl2 in reach:
+            c = talon[pos - 1]
+            c52 = c * 52
+            rest_talon = talon[: pos - 1] + talon[pos:]
+            cb = talon[pos - 1 : pos]
+            for j in range(4):
+                t = tops[j]
+                if (t >= 0 and fits[c52 + t]) or (j == empty and can_fill):
+                    ps = list(piles)
+                    ps[j] = piles[j] + cb
+                    yield (*pre, names[c][j + 1]), nr, found, _t4(ps), rest_talon, pos - 1, rl2
+
+    # ---------------------------------------------------------------------- dfs
+
+    def dfs(
+        self,
+        nr: int,
+        found: int,
+        piles: tuple[bytes, bytes, bytes, bytes],
+        talon: bytes,
+        w: int,
+        rl: int,
+    ) -> bool:
+        """Search from a position (its key already in the table); True with ``self.path`` a win."""
+        self.nodes += 1
+        if self.nodes % _CHECK_EVERY == 0:
+            if self.max_nodes is not None and self.nodes > self.max_nodes:
+                raise _Budget
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise _Budget
+        elif self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _Budget
+        path = self.path
+        mark = len(path)
+        if self.safe_auto:
+            ps = list(piles)
+            auto_moves, nr, found, talon, w = self.auto(nr, found, ps, talon, w)
+            if auto_moves:
+                path.extend(auto_moves)
+                piles = _t4(ps)
+        if not nr and not talon and not (piles[0] or piles[1] or piles[2] or piles[3]):
+            return True
+        seen = self.seen
+        key = self.key
+        for moves, cnr, cfound, cpiles, ctalon, cw, crl in self.children(
+            nr, found, piles, talon, w, rl
+        ):
+            k = key(cnr, cpiles, ctalon, cw, crl)
+            if k in seen:
+                continue
+            seen.add(k)
+            n = len(path)
+            path.extend(moves)
+            if self.dfs(cnr, cfound, cpiles, ctalon, cw, crl):
+                return True
+            del path[n:]
+        del path[mark:]
+        return False
+
+
+def _t4(ps: list[bytes]) -> tuple[bytes, bytes, bytes, bytes]:
+    return (ps[0], ps[1], ps[2], ps[3])
+
+
+def solve(
+    state: GameState,
+    *,
+    max_nodes: int | None = 5_000_000,
+    max_seconds: float | None = 60.0,
+    safe_auto: bool = True,
+) -> SolveResult:
+    """Decide whether ``state`` can be won, with every card known.
+
+    ``max_nodes``: positions expanded at most (``None``: no limit);
+    ``max_seconds``: wall-clock seconds at most (``None``: no limit).
+    ``safe_auto=False`` turns the safe foundation moves off (for tests of their
+    soundness; slower).  ``state`` is not modified.
+
+    Returns a :class:`SolveResult`: ``won`` with a winning line that has been
+    replayed with the engine to 52 cards home (a failed replay raises
+    ``AssertionError``: a solver bug, never a silent wrong answer), ``lost``
+    when the whole reachable space was searched, ``unknown`` when the budget
+    ran out.  An ended game (resigned, timed out) has no moves: it is ``lost``
+    unless already won.
+    """
+    start = time.monotonic()
+    if state.cards_home == 52:
+        return SolveResult(WON, [], 0, time.monotonic() - start)
+    if state.ended is not None:
+        return SolveResult(LOST, [], 0, time.monotonic() - start)
+    search = _Search(state, max_nodes, max_seconds, safe_auto)
+    found = 0
+    for s in range(4):
+        found |= state.found[s] << (4 * s)
+    piles = _t4([bytes(p) for p in state.tableau])
+    talon = bytes(state.waste + state.stock[::-1])
+    w = len(state.waste)
+    redeals = state.rules.redeals
+    rl = -1 if redeals is None else max(0, redeals - state.redeals_used)
+    nr = len(state.reserve)
+    search.seen.add(search.key(nr, piles, talon, w, rl))
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 100_000))
+    try:
+        won = search.dfs(nr, found, piles, talon, w, rl)
+    except _Budget:
+        return SolveResult(UNKNOWN, [], search.nodes, time.monotonic() - start)
+    finally:
+        sys.setrecursionlimit(old_limit)
+    if not won:
+        return SolveResult(LOST, [], search.nodes, time.monotonic() - start)
+    moves = list(search.path)
+    verify_win(state, moves)
+    return SolveResult(WON, moves, search.nodes, time.monotonic() - start)
+
+
+def verify_win(state: GameState, moves: list[str]) -> None:
+    """Replay ``moves`` on a copy of ``state`` with the engine; raise ``AssertionError`` unless won.
+
+    Raises ``AssertionError`` (with the move number) when a move is refused or
+    the line ends with fewer than 52 cards home.
+    """
+    game = state.copy()
+    for number, move in enumerate(moves, 1):
+        try:
+            game.play(move)
+        except ValueError as exc:
+            raise AssertionError(f"solver line refused at move {number} ({move}): {exc}") from exc
+    if game.cards_home != 52:
+        raise AssertionError(f"solver line ends with {game.cards_home} cards home, not 52")
