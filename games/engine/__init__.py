@@ -109,7 +109,10 @@ __all__ = [
 
 
 def random_seed() -> str:
-    """A fresh race-grade seed: 32 lowercase hex digits from a cryptographic source (RULES.md 2.1)."""
+    """A fresh race-grade seed: 32 lowercase hex digits from a cryptographic source.
+
+    RULES.md 2.1.
+    """
     return secrets.token_hex(16)
 
 
@@ -153,7 +156,10 @@ def new_game(
 
 
 def legal_moves(state: GameState) -> list[str]:
-    """Every legal move in canonical notation, in a stable order (see :meth:`GameState.legal_moves`)."""
+    """Every legal move in canonical notation, in a stable order.
+
+    See :meth:`GameState.legal_moves` for the order.
+    """
     return state.legal_moves()
 
 
@@ -167,7 +173,10 @@ def play(state: GameState, move: str) -> str:
 
 
 def undo(state: GameState) -> None:
-    """Take back the last move played on ``state`` exactly; raises :class:`IllegalMoveError` if none."""
+    """Take back the last move played on ``state`` exactly.
+
+    Raises :class:`IllegalMoveError` when there is none.
+    """
     state.undo()
 
 

@@ -69,7 +69,9 @@ def render(state: GameState, *, reveal: bool = False, colour: bool = False) -> s
     ]
     res = view["reserve"]
     if reveal:
-        lines.append(p.bold("Reserve") + f" ({res['count']}, bottom to top): " + cards(full["reserve"]))
+        lines.append(
+            p.bold("Reserve") + f" ({res['count']}, bottom to top): " + cards(full["reserve"])
+        )
     else:
         hidden = f", {res['face_down']} face down" if res["face_down"] else ""
         lines.append(p.bold("Reserve") + f" ({res['count']}{hidden}): " + cards(res["cards"]))
@@ -125,14 +127,22 @@ def _deal(args: argparse.Namespace) -> GameState:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 bad move, 2 bad input)."""
     out = out or sys.stdout
-    parser = argparse.ArgumentParser(prog="python -m games.engine", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine", description=__doc__.split("\n\n")[0]
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--seed", help="deal seed (game number), e.g. 12345")
         sp.add_argument("--deck", help="explicit deck: 52 card names in deal order")
         sp.add_argument("--variant", default="classic", help="preset (default classic)")
-        sp.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="override an option, e.g. -o draw=1")
+        sp.add_argument(
+            "-o",
+            "--option",
+            action="append",
+            metavar="NAME=VALUE",
+            help="override an option, e.g. -o draw=1",
+        )
         sp.add_argument("--colour", "--color", choices=["auto", "always", "never"], default="auto")
 
     show = sub.add_parser("show", help="print a deal")
@@ -153,14 +163,20 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     try:
         if args.command == "show":
             state = _deal(args)
-            title = f"Canfield, {args.variant}, " + (f"seed {args.seed}" if args.seed else "explicit deck")
+            title = f"Canfield, {args.variant}, " + (
+                f"seed {args.seed}" if args.seed else "explicit deck"
+            )
             print(_Painter(colour).bold(title), file=out)
             print(render(state, reveal=args.reveal, colour=colour), file=out)
             return 0
         if args.command == "moves":
             print("\n".join(_deal(args).legal_moves()), file=out)
             return 0
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
         if text.lstrip().startswith("{"):
             record = GameRecord.from_dict(json.loads(text))
             state = record.new_state()
@@ -171,7 +187,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         else:
             state = _deal(args)
             moves = _read_moves(text)
-            title = f"Replay, {args.variant}, " + (f"seed {args.seed}" if args.seed else "explicit deck")
+            title = f"Replay, {args.variant}, " + (
+                f"seed {args.seed}" if args.seed else "explicit deck"
+            )
         p = _Painter(colour)
         print(p.bold(title), file=out)
         for number, move in enumerate(moves, 1):

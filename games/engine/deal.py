@@ -25,7 +25,10 @@ class DeckError(ValueError):
 
 
 def check_seed(seed: str) -> str:
-    """Return ``seed`` if it is 1 to 64 characters of ``[A-Za-z0-9_-]``; else raise :class:`DeckError`."""
+    """Return ``seed`` if it is 1 to 64 characters of ``[A-Za-z0-9_-]``.
+
+    Raises :class:`DeckError` otherwise.
+    """
     if not isinstance(seed, str) or not SEED_RE.fullmatch(seed):
         raise DeckError(
             f"invalid seed {seed!r}: a seed is 1 to 64 characters from A-Z, a-z, 0-9, '_' and '-'"
@@ -34,7 +37,10 @@ def check_seed(seed: str) -> str:
 
 
 def random_stream(seed: str) -> Iterator[int]:
-    """Yield the unsigned 64-bit integers of the seed's random stream, in order (RULES.md 2.1 step 2)."""
+    """Yield the unsigned 64-bit integers of the seed's random stream, in order.
+
+    RULES.md 2.1 step 2.
+    """
     prefix = check_seed(seed).encode("utf-8") + b":"
     k = 0
     while True:
@@ -67,7 +73,10 @@ def deal_deck(seed: str) -> list[str]:
 
 
 def commitment(seed: str) -> str:
-    """``hex(SHA-256(utf8(seed)))``, the value a race publishes before it reveals its seed (RULES.md 7)."""
+    """``hex(SHA-256(utf8(seed)))``: what a race publishes before it reveals its seed.
+
+    RULES.md 7.
+    """
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 

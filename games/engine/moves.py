@@ -62,7 +62,10 @@ class GameOverError(IllegalMoveError):
 
 
 def parse_move(text: str) -> ParsedMove:
-    """Parse ``text`` into ``(kind, card, dest)``; raises :class:`MoveParseError` with the reason."""
+    """Parse ``text`` into ``(kind, card, dest)``.
+
+    Raises :class:`MoveParseError` with the reason.
+    """
     try:
         hit = _CACHE.get(text)
     except TypeError:  # unhashable, so not a string either
@@ -120,5 +123,8 @@ def format_move(parsed: ParsedMove) -> str:
 
 
 def canonical(text: str) -> str:
-    """Canonical notation of move text (``"10h > T3" -> "TH>t3"``); raises :class:`MoveParseError`."""
+    """Canonical notation of move text (``"10h > T3" -> "TH>t3"``).
+
+    Raises :class:`MoveParseError`.
+    """
     return format_move(parse_move(text))

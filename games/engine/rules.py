@@ -30,7 +30,8 @@ OPTION_HELP: Final[dict[str, str]] = {
     "reserve_face_up": "the whole reserve is visible",
     "base": "dealt (the 14th card, D[13], starts the first foundation) or a fixed rank "
     "(A..K) whose four cards are taken out and start the foundations",
-    "tableau_wrap": "modulo (a K may go on an A) or base-relative (no building across the base rank)",
+    "tableau_wrap": "modulo (a K may go on an A) or base-relative "
+    "(no building across the base rank)",
 }
 
 
@@ -148,13 +149,13 @@ def make_rules(variant: str = "classic", **options: Any) -> Rules:
     """
     name = PRESET_ALIASES.get(variant, variant)
     if name not in PRESETS:
-        raise RulesError(
-            f"unknown variant {variant!r}: use one of " + ", ".join(PRESETS)
-        )
+        raise RulesError(f"unknown variant {variant!r}: use one of " + ", ".join(PRESETS))
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise RulesError(
-            "unknown option(s) " + ", ".join(map(repr, unknown)) + ": options are "
+            "unknown option(s) "
+            + ", ".join(map(repr, unknown))
+            + ": options are "
             + ", ".join(OPTION_NAMES)
         )
     norm = {k: _normalise(k, v) for k, v in options.items()}

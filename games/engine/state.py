@@ -62,7 +62,10 @@ class StateError(ValueError):
 
 @lru_cache(maxsize=64)
 def _fit_table(build: str, wrap: str, base: int) -> bytes:
-    """``table[c * 52 + t]`` is 1 when card ``c`` may be built on tableau card ``t`` (RULES.md 3.3, 4)."""
+    """``table[c * 52 + t]`` is 1 when card ``c`` may be built on tableau card ``t``.
+
+    RULES.md 3.3 and the ``build`` and ``tableau_wrap`` options of section 4.
+    """
     table = bytearray(52 * 52)
     for c in range(52):
         for t in range(52):
@@ -291,7 +294,9 @@ class GameState:
     # -------------------------------------------------------------------- play
 
     def play(self, move: str) -> str:
-        """Apply ``move`` (any accepted spelling) in place, auto-fill included; return its canonical text.
+        """Apply ``move`` (any accepted spelling) in place, auto-fill included.
+
+        Returns the move's canonical text.
 
         Raises ``MoveParseError``, ``IllegalMoveError`` (nothing changes) or
         ``GameOverError`` when the game was resigned or timed out.

@@ -211,7 +211,7 @@ def rules_unlimited(position: dict[str, Any]) -> bool:
 
 def status(position: dict[str, Any]) -> str:
     if position.get("ended"):
-        return position["ended"]
+        return str(position["ended"])
     if cards_home(position) == 52:
         return "won"
     return "blocked" if is_blocked(position) else "playing"

@@ -178,7 +178,7 @@ def test_deck_bad_names() -> None:
 
 def test_deck_non_string_entry() -> None:
     with pytest.raises(DeckError, match=r"not cards: 7"):
-        parse_deck([*GOOD[:-1], 7])
+        parse_deck([*GOOD[:-1], 7])  # type: ignore[list-item]
 
 
 def test_deck_too_long() -> None:

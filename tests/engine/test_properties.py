@@ -31,13 +31,14 @@ options = st.fixed_dictionaries(
 
 def every_card(state: GameState) -> list[str]:
     d = state.to_dict()
-    return (
+    cards: list[str] = (
         d["reserve"]
         + d["stock"]
         + d["waste"]
         + [c for p in d["tableau"] for c in p]
         + [c for f in d["foundations"].values() for c in f]
     )
+    return cards
 
 
 def check_position(state: GameState, rng: random.Random) -> None:

@@ -549,7 +549,7 @@ def test_3_8_every_refusal_changes_nothing() -> None:
 
 def blocked_position(**kw: Any) -> GameState:
     """Hearts/spades left, heart tops, a harmless KH on the reserve: only draws matter."""
-    base = {
+    base: dict[str, Any] = {
         "base_rank": "A",
         "home": {"C": 13, "D": 13},
         "reserve": ["KH"],
