@@ -25,11 +25,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.defaults import page_not_found, server_error
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.services.errors import ServiceError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
@@ -48,6 +51,28 @@ _DRF_CODES: dict[type[exceptions.APIException], str] = {
     exceptions.NotAcceptable: "not_acceptable",
     exceptions.UnsupportedMediaType: "unsupported_media_type",
     exceptions.Throttled: "throttled",
+}
+
+
+#: HTTP status of each service error code (games.services.errors); services know no HTTP.
+SERVICE_ERROR_STATUS: dict[str, int] = {
+    "not_found": 404,
+    "invalid_options": 400,
+    "invalid_deal": 400,
+    "malformed_move": 400,
+    "illegal_move": 422,
+    "stale_move_number": 409,
+    "game_over": 409,
+    "undo_not_allowed": 403,
+    "nothing_to_undo": 409,
+    "race_closed": 409,
+    "deal_secret": 409,
+    "deal_in_race": 409,
+    "invalid_race": 400,
+    "race_not_open": 409,
+    "race_not_started": 409,
+    "race_not_finished": 409,
+    "no_winnable_deal": 503,
 }
 
 
@@ -157,6 +182,22 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     """
     request = context.get("request")
     instance = request.get_full_path() if request is not None else None
+
+    if isinstance(exc, ServiceError):
+        return problem_response(
+            status=SERVICE_ERROR_STATUS.get(exc.code, 400),
+            code=exc.code,
+            detail=exc.detail,
+            instance=instance,
+            extra=exc.extra,
+        )
+    if isinstance(exc, RequestDataTooBig):  # a body read through Django, not our parser
+        return problem_response(
+            status=413,
+            code="payload_too_large",
+            detail=f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.",
+            instance=instance,
+        )
 
     if isinstance(exc, ProblemError):
         return problem_response(

@@ -3,12 +3,30 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from api import accounts, games, races
 from api.views import HealthView
 
 app_name = "api"
 
 urlpatterns = [
     path("health", HealthView.as_view(), name="health"),
+    path("auth/register", accounts.RegisterView.as_view(), name="register"),
+    path("auth/token", accounts.TokenView.as_view(), name="token"),
+    path("variants", games.VariantsView.as_view(), name="variants"),
+    path("games", games.GamesView.as_view(), name="games"),
+    path("games/<uuid:game_id>", games.GameDetailView.as_view(), name="game"),
+    path("games/<uuid:game_id>/moves", games.GameMovesView.as_view(), name="game-moves"),
+    path("games/<uuid:game_id>/undo", games.GameUndoView.as_view(), name="game-undo"),
+    path("games/<uuid:game_id>/resign", games.GameResignView.as_view(), name="game-resign"),
+    path("games/<uuid:game_id>/export", games.GameExportView.as_view(), name="game-export"),
+    path("races", races.RacesView.as_view(), name="races"),
+    path("races/<uuid:race_id>", races.RaceDetailView.as_view(), name="race"),
+    path("races/<uuid:race_id>/join", races.RaceJoinView.as_view(), name="race-join"),
+    path("races/<uuid:race_id>/start", races.RaceStartView.as_view(), name="race-start"),
+    path(
+        "races/<uuid:race_id>/standings", races.RaceStandingsView.as_view(), name="race-standings"
+    ),
+    path("races/<uuid:race_id>/results", races.RaceResultsView.as_view(), name="race-results"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),

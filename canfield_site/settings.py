@@ -154,10 +154,30 @@ REST_FRAMEWORK: dict[str, Any] = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.LimitedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.problem_exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # Scoped throttles (per user, or per IP when anonymous); a 429 carries Retry-After.
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "moves": env.str("THROTTLE_MOVES", default="20/s"),
+        "games": env.str("THROTTLE_GAMES", default="120/min"),
+        "auth": env.str("THROTTLE_AUTH", default="30/min"),
+    },
+}
+
+# Largest request body accepted, in bytes; larger is 413 payload_too_large.
+DATA_UPLOAD_MAX_MEMORY_SIZE: int = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=64 * 1024)
+
+# Throttle counters must be shared by every web process: Redis when configured.
+CACHE_URL: str = env.str("CACHE_URL", default="")
+CACHES: dict[str, dict[str, Any]] = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
 }
 if DEBUG:
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append(
@@ -214,4 +234,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, Any] = {"socket_connect_timeout": 5}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Seconds between two runs of the race sweeper (closes and scores due races).
+RACE_SWEEP_SECONDS: float = env.float("RACE_SWEEP_SECONDS", default=2.0)
+CELERY_BEAT_SCHEDULE: dict[str, Any] = {
+    "race-sweeper": {
+        "task": "games.race_sweep",
+        "schedule": RACE_SWEEP_SECONDS,
+        "options": {"expires": RACE_SWEEP_SECONDS * 5},
+    }
+}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

@@ -29,3 +29,24 @@ def ping(echo: str) -> PingResult:
         cursor.execute("SELECT 1")
         cursor.fetchone()
     return {"echo": echo, "database": connection.vendor}
+
+
+@shared_task(name="games.race_sweep")
+def race_sweep() -> list[str]:
+    """Close and score every due race (beat runs this every ``RACE_SWEEP_SECONDS``).
+
+    Idempotent: closing is guarded in :func:`games.services.races.race_close`,
+    and a race another worker holds is skipped (``busy``) for the next sweep.
+    Returns ``"<race id>:<status>"`` for each race looked at.
+    """
+    from games.services.races import race_close, races_due
+
+    return [f"{race_id}:{race_close(race_id=race_id)}" for race_id in races_due()]
+
+
+@shared_task(name="games.race_close")
+def race_close_task(race_id: str) -> str:
+    """Close and score one race now (idempotent); returns its status afterwards."""
+    from games.services.races import race_close
+
+    return race_close(race_id=race_id)

@@ -1,0 +1,247 @@
+"""Game endpoints: variants, practice games, moves, undo, resign, history, export.
+
+Views are thin: they validate input with a strict serializer, call a service
+or a selector, and render through :func:`games.selectors.games.game_view`,
+the only place that decides what a player may see.  Service errors become
+problem+json through ``api.errors`` (see ``SERVICE_ERROR_STATUS`` there).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.accounts import player_of
+from api.errors import ProblemSerializer
+from api.pagination import MovePagination, NewestFirstPagination
+from api.serializers import (
+    ExpectedMoveInput,
+    GameStartInput,
+    GameSummary,
+    GameView,
+    MoveInput,
+    MoveResult,
+    MoveRow,
+    RecordView,
+    VariantsOutput,
+)
+from games.engine import OPTION_HELP, OPTION_NAMES, PRESET_HELP, PRESETS
+from games.engine.rules import BUILDS, EMPTY_PILE, TABLEAU_MOVES, TABLEAU_WRAP
+from games.selectors.games import game_get, game_list, game_record, game_view, move_history
+from games.services import games as game_services
+
+_OPTION_VALUES: dict[str, list[Any]] = {
+    "draw": [1, 3],
+    "redeals": [None, 0, 1, 2, 3],
+    "build": list(BUILDS),
+    "tableau_moves": list(TABLEAU_MOVES),
+    "autofill": [True, False],
+    "empty_pile": list(EMPTY_PILE),
+    "reserve_face_up": [False, True],
+    "base": ["dealt", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"],
+    "tableau_wrap": list(TABLEAU_WRAP),
+}
+
+_PROBLEMS = {
+    400: ProblemSerializer,
+    401: ProblemSerializer,
+    404: ProblemSerializer,
+    429: ProblemSerializer,
+}
+
+
+class VariantsView(APIView):
+    """``GET /api/v1/variants``: every preset and option with its meaning (RULES.md 4).
+
+    ``redeals`` values: a number, or ``null`` for unlimited (any number >= 0 is accepted).
+    """
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: VariantsOutput}, tags=["games"], auth=[])
+    def get(self, request: Request) -> Response:
+        classic = PRESETS["classic"].to_dict()
+        return Response(
+            {
+                "presets": [
+                    {"name": name, "help": PRESET_HELP[name], "options": rules.to_dict()}
+                    for name, rules in PRESETS.items()
+                ],
+                "options": [
+                    {
+                        "name": name,
+                        "help": OPTION_HELP[name],
+                        "values": _OPTION_VALUES[name],
+                        "classic": classic[name],
+                    }
+                    for name in OPTION_NAMES
+                ],
+            }
+        )
+
+
+class GamesView(APIView):
+    """``GET /api/v1/games``: your games (cursor-paginated); ``POST``: start a practice game."""
+
+    throttle_scope = "games"
+
+    @extend_schema(responses={200: GameSummary(many=True), **_PROBLEMS}, tags=["games"])
+    def get(self, request: Request) -> Response:
+        paginator = NewestFirstPagination()
+        page = paginator.paginate_queryset(game_list(player=player_of(request)), request, view=self)
+        return paginator.get_paginated_response(GameSummary(page, many=True).data)
+
+    @extend_schema(
+        request=GameStartInput,
+        responses={201: GameView, **_PROBLEMS},
+        tags=["games"],
+        description=(
+            "Start a practice game: `variant` (a preset), optional `options` overrides, and a "
+            "`seed` (game number) or an explicit 52-card `deck`; neither deals at random. "
+            "Errors: 400 `invalid_options`, `invalid_deal`, `unknown_field`, `validation_error`."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = GameStartInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = game_services.game_start(player=player_of(request), **data.validated_data)
+        return Response(game_view(game), status=status.HTTP_201_CREATED)
+
+
+class GameDetailView(APIView):
+    """``GET /api/v1/games/{id}``: the player's view of one of their games (404 for others)."""
+
+    @extend_schema(responses={200: GameView, **_PROBLEMS}, tags=["games"])
+    def get(self, request: Request, game_id: UUID) -> Response:
+        return Response(game_view(game_get(game_id=game_id, player=player_of(request))))
+
+
+class GameMovesView(APIView):
+    """``POST /api/v1/games/{id}/moves``: play a move.
+
+    ``GET``: the move history, cursor-paginated.
+    """
+
+    throttle_scope = "moves"
+
+    def get_throttles(self) -> list[Any]:
+        # Reading the history is not a move: it shares the games scope.
+        if self.request.method == "GET":
+            self.throttle_scope = "games"
+        return super().get_throttles()
+
+    @extend_schema(responses={200: MoveRow(many=True), **_PROBLEMS}, tags=["games"])
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = game_get(game_id=game_id, player=player_of(request))
+        paginator = MovePagination()
+        page = paginator.paginate_queryset(move_history(game), request, view=self)
+        return paginator.get_paginated_response(MoveRow(page, many=True).data)
+
+    @extend_schema(
+        request=MoveInput,
+        responses={
+            201: MoveResult,
+            200: OpenApiResponse(MoveResult, description="a retry of a move already accepted"),
+            409: OpenApiResponse(
+                ProblemSerializer,
+                description="stale_move_number (with current_move_number), game_over, race_closed",
+            ),
+            422: OpenApiResponse(ProblemSerializer, description="illegal_move with the reason"),
+            **_PROBLEMS,
+        },
+        tags=["games"],
+        description=(
+            "Play one move in RULES.md section 5 notation (`draw`, `redeal`, `QH>t2`, `5S>f`). "
+            "Send `expected_move_number` (moves already played): a mismatch is 409 "
+            "`stale_move_number`, and repeating a move that was already accepted at that number "
+            "returns 200 with `replayed: true` instead of playing it twice. Errors: 400 "
+            "`malformed_move`, 422 `illegal_move`, 409 `game_over` or `race_closed`."
+        ),
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = MoveInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        outcome = game_services.move_play(
+            game_id=game_id,
+            player=player_of(request),
+            move=data.validated_data["move"],
+            expected_move_number=data.validated_data.get("expected_move_number"),
+        )
+        body = {
+            "move": outcome.move.notation,
+            "number": outcome.move.number,
+            "replayed": outcome.replayed,
+            "game": game_view(outcome.game),
+        }
+        return Response(body, status=status.HTTP_200_OK if outcome.replayed else 201)
+
+
+class GameUndoView(APIView):
+    """``POST /api/v1/games/{id}/undo``: take back the last move.
+
+    Practice games, and race games whose race allows undo.
+    """
+
+    throttle_scope = "moves"
+
+    @extend_schema(
+        request=ExpectedMoveInput,
+        responses={
+            200: GameView,
+            403: OpenApiResponse(ProblemSerializer, description="undo_not_allowed"),
+            409: OpenApiResponse(
+                ProblemSerializer, description="nothing_to_undo, stale_move_number, game_over"
+            ),
+            **_PROBLEMS,
+        },
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = ExpectedMoveInput(data=request.data if request.data else {})
+        data.is_valid(raise_exception=True)
+        game = game_services.game_undo(
+            game_id=game_id,
+            player=player_of(request),
+            expected_move_number=data.validated_data.get("expected_move_number"),
+        )
+        return Response(game_view(game))
+
+
+class GameResignView(APIView):
+    """``POST /api/v1/games/{id}/resign``: give up; the game ends as ``resigned`` (idempotent)."""
+
+    throttle_scope = "moves"
+
+    @extend_schema(request=None, responses={200: GameView, **_PROBLEMS}, tags=["games"])
+    def post(self, request: Request, game_id: UUID) -> Response:
+        game = game_services.game_end(game_id=game_id, player=player_of(request), how="resigned")
+        return Response(game_view(game))
+
+
+class GameExportView(APIView):
+    """``GET /api/v1/games/{id}/export``: a self-contained record.
+
+    ``python -m games.engine replay FILE`` replays it.
+
+    Available once the deal is revealed (the game is over; for a race, the race
+    is finished); before that 409 ``deal_secret``.
+    """
+
+    @extend_schema(
+        responses={
+            200: RecordView,
+            409: OpenApiResponse(ProblemSerializer, description="deal_secret"),
+            **_PROBLEMS,
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = game_get(game_id=game_id, player=player_of(request))
+        return Response(game_record(game).to_dict())

@@ -1,0 +1,304 @@
+"""Race endpoints: list, detail, create (staff), join, start, standings, results.
+
+Nothing here shows a card or a running race's seed: standings carry counts only;
+results (seed, deck, every move list) are served once the race is finished.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import CursorPagination
+from rest_framework.permissions import AllowAny, IsAdminUser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.accounts import player_of
+from api.errors import ProblemError, ProblemSerializer
+from api.serializers import GameView, StrictCharField, StrictIntegerField, StrictSerializer
+from games.engine import PRESETS
+from games.models import Race
+from games.selectors.games import game_view
+from games.selectors.races import (
+    race_get,
+    race_list,
+    race_public,
+    race_results,
+    race_standings,
+)
+from games.services import races as race_services
+
+
+class RaceView(serializers.Serializer[Any]):
+    """A race as anyone sees it; ``seed`` is null until the race is finished."""
+
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    mode = serializers.ChoiceField(choices=Race.Mode.choices)
+    status = serializers.ChoiceField(choices=Race.Status.choices)
+    phase = serializers.ChoiceField(
+        choices=["upcoming", "open", "running", "closing", "finished", "cancelled"],
+        help_text="by the server clock",
+    )
+    variant = serializers.CharField()
+    options = serializers.DictField(child=serializers.JSONField())
+    time_limit_s = serializers.IntegerField(help_text="seconds each entrant may play")
+    opens_at = serializers.DateTimeField()
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+    allow_undo = serializers.BooleanField()
+    require_winnable = serializers.BooleanField()
+    commitment = serializers.CharField(help_text="hex(SHA-256(seed)), public from the start")
+    seed = serializers.CharField(allow_null=True, help_text="revealed once finished")
+    entrants = serializers.IntegerField()
+    joined = serializers.BooleanField(help_text="whether you have joined")
+    game_id = serializers.UUIDField(allow_null=True, help_text="your game in this race")
+    ranking_rule = serializers.CharField()
+
+
+class RaceCreateInput(StrictSerializer):
+    """Staff: announce a race on a fresh secret seed."""
+
+    name = StrictCharField(max_length=120)
+    mode = serializers.ChoiceField(choices=Race.Mode.choices, default=Race.Mode.SCHEDULED)
+    variant = serializers.ChoiceField(choices=list(PRESETS), default="classic")
+    options = serializers.DictField(required=False)
+    opens_at = serializers.DateTimeField(required=False, help_text="default: now")
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+    time_limit_s = StrictIntegerField(required=False, min_value=1, help_text="window mode")
+    allow_undo = serializers.BooleanField(default=False)
+    require_winnable = serializers.BooleanField(default=False)
+
+
+class JoinView(serializers.Serializer[Any]):
+    """Your entry: whether this call created it, and your game once it exists."""
+
+    race = serializers.UUIDField()
+    joined = serializers.BooleanField()
+    created = serializers.BooleanField()
+    game_id = serializers.UUIDField(allow_null=True)
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+
+
+class StandingRow(serializers.Serializer[Any]):
+    """One line of the standings: counts only, never a card."""
+
+    rank = serializers.IntegerField(allow_null=True)
+    player = serializers.CharField()
+    cards_home = serializers.IntegerField(allow_null=True)
+    moves = serializers.IntegerField(allow_null=True)
+    elapsed_ms = serializers.IntegerField(
+        allow_null=True, help_text="ms from the player's start to reaching cards_home"
+    )
+    finished = serializers.BooleanField()
+    status = serializers.CharField()
+
+
+class StandingsView(serializers.Serializer[Any]):
+    """Standings with the ranking rule."""
+
+    race = serializers.UUIDField()
+    phase = serializers.CharField()
+    ranking_rule = serializers.CharField()
+    standings = StandingRow(many=True)
+
+
+class ResultEntry(serializers.Serializer[Any]):
+    """One entrant's final result and move list."""
+
+    rank = serializers.IntegerField(allow_null=True)
+    player = serializers.CharField()
+    status = serializers.CharField()
+    won = serializers.BooleanField()
+    cards_home = serializers.IntegerField(allow_null=True)
+    casino_score = serializers.IntegerField(allow_null=True)
+    moves = serializers.IntegerField(allow_null=True)
+    elapsed_ms = serializers.IntegerField(allow_null=True)
+    disqualified_reason = serializers.CharField(allow_null=True)
+    game_id = serializers.UUIDField(allow_null=True)
+    move_list = serializers.ListField(child=serializers.CharField())
+
+
+class ResultsView(serializers.Serializer[Any]):
+    """Final results: seed reveal (check it: sha256(seed) == commitment), deck, ranks, moves."""
+
+    race = serializers.UUIDField()
+    seed = serializers.CharField()
+    commitment = serializers.CharField()
+    commitment_verified = serializers.BooleanField()
+    variant = serializers.CharField()
+    options = serializers.DictField(child=serializers.JSONField())
+    deck = serializers.ListField(child=serializers.CharField())
+    ranking_rule = serializers.CharField()
+    entries = ResultEntry(many=True)
+
+
+class RacePagination(CursorPagination):
+    """Races by start time, newest first."""
+
+    ordering = "-starts_at"
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+_PROBLEMS = {401: ProblemSerializer, 404: ProblemSerializer, 429: ProblemSerializer}
+
+
+class RacesView(APIView):
+    """``GET /api/v1/races``: races, filterable; ``POST`` (staff): create a race."""
+
+    def get_permissions(self) -> list[Any]:
+        if self.request.method == "POST":
+            return [IsAdminUser()]
+        return [AllowAny()]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "phase",
+                str,
+                enum=["upcoming", "running", "closing", "finished", "cancelled"],
+                description="upcoming: not started yet; running: started, not over",
+            ),
+            OpenApiParameter("mode", str, enum=["scheduled", "window"]),
+        ],
+        responses={200: RaceView(many=True), 400: ProblemSerializer},
+        tags=["races"],
+        auth=[],
+    )
+    def get(self, request: Request) -> Response:
+        phase = request.query_params.get("phase")
+        mode = request.query_params.get("mode")
+        if phase not in (None, "upcoming", "running", "closing", "finished", "cancelled"):
+            raise ProblemError("invalid_filter", f"unknown phase {phase!r}", status=400)
+        if mode not in (None, "scheduled", "window"):
+            raise ProblemError("invalid_filter", f"unknown mode {mode!r}", status=400)
+        paginator = RacePagination()
+        page = paginator.paginate_queryset(race_list(phase=phase, mode=mode), request, view=self)
+        return paginator.get_paginated_response(
+            [race_public(r, viewer=request.user) for r in page or []]
+        )
+
+    @extend_schema(
+        request=RaceCreateInput,
+        responses={201: RaceView, 400: ProblemSerializer, 403: ProblemSerializer, **_PROBLEMS},
+        tags=["races"],
+        description="Staff only. Errors: 400 `invalid_race`, `invalid_options`; "
+        "503 `no_winnable_deal` when `require_winnable` finds none.",
+    )
+    def post(self, request: Request) -> Response:
+        data = RaceCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        v.setdefault("opens_at", timezone.now())
+        race = race_services.race_create(created_by=player_of(request), **v)
+        return Response(race_public(race, viewer=request.user), status=status.HTTP_201_CREATED)
+
+
+class RaceDetailView(APIView):
+    """``GET /api/v1/races/{id}``: one race (the seed only once finished)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: RaceView, **_PROBLEMS}, tags=["races"], auth=[])
+    def get(self, request: Request, race_id: UUID) -> Response:
+        return Response(race_public(race_get(race_id=race_id), viewer=request.user))
+
+
+class RaceJoinView(APIView):
+    """``POST /api/v1/races/{id}/join``: join (idempotent: 201 first time, 200 after)."""
+
+    throttle_scope = "games"
+
+    @extend_schema(
+        request=None,
+        responses={
+            201: JoinView,
+            200: JoinView,
+            409: OpenApiResponse(ProblemSerializer, description="race_not_open"),
+            **_PROBLEMS,
+        },
+        tags=["races"],
+    )
+    def post(self, request: Request, race_id: UUID) -> Response:
+        outcome = race_services.race_join(race_id=race_id, player=player_of(request))
+        race = outcome.entry.race
+        body = {
+            "race": str(race.id),
+            "joined": True,
+            "created": outcome.created,
+            "game_id": str(outcome.entry.game_id) if outcome.entry.game_id else None,
+            "starts_at": race.starts_at,
+            "ends_at": race.ends_at,
+        }
+        return Response(body, status=status.HTTP_201_CREATED if outcome.created else 200)
+
+
+class RaceStartView(APIView):
+    """``POST /api/v1/races/{id}/start``: start your clock (window mode) and get your game.
+
+    Joins first if needed; idempotent.  In scheduled mode it returns your game
+    once the race has started.  Errors: 409 ``race_not_started``, ``race_not_open``.
+    """
+
+    throttle_scope = "games"
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: GameView,
+            409: OpenApiResponse(ProblemSerializer, description="race_not_started, race_not_open"),
+            **_PROBLEMS,
+        },
+        tags=["races"],
+    )
+    def post(self, request: Request, race_id: UUID) -> Response:
+        game = race_services.race_start(race_id=race_id, player=player_of(request))
+        return Response(game_view(game))
+
+
+class RaceStandingsView(APIView):
+    """``GET /api/v1/races/{id}/standings``: live or final standings (counts only, no cards)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: StandingsView, **_PROBLEMS}, tags=["races"], auth=[])
+    def get(self, request: Request, race_id: UUID) -> Response:
+        race = race_get(race_id=race_id)
+        return Response(
+            {
+                "race": str(race.id),
+                "phase": race.phase(),
+                "ranking_rule": race_services.RANKING_RULE,
+                "standings": race_standings(race=race),
+            }
+        )
+
+
+class RaceResultsView(APIView):
+    """``GET /api/v1/races/{id}/results``: final ranks, times, scores, seed reveal, move lists.
+
+    409 ``race_not_finished`` until the race is finished for everyone.
+    """
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={
+            200: ResultsView,
+            409: OpenApiResponse(ProblemSerializer, description="race_not_finished"),
+            **_PROBLEMS,
+        },
+        tags=["races"],
+        auth=[],
+    )
+    def get(self, request: Request, race_id: UUID) -> Response:
+        return Response(race_results(race=race_get(race_id=race_id)))

@@ -1,0 +1,253 @@
+"""Input and output serializers of the API (HackSoft style: each view owns its shapes).
+
+Input serializers are strict: an unknown field is ``400 unknown_field`` and a
+value of the wrong JSON type is a validation error (no silent coercion of
+``"17"`` to ``17``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from api.errors import ProblemError
+from games.engine import OPTION_NAMES, PRESETS
+
+
+class StrictSerializer(serializers.Serializer[Any]):
+    """Refuses a body that is not a JSON object or that has fields it does not declare."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise ProblemError(
+                "malformed_request", "The request body must be a JSON object.", status=400
+            )
+        unknown = sorted(set(data) - set(self.fields))
+        if unknown:
+            raise ProblemError(
+                "unknown_field",
+                "Unknown field(s): "
+                + ", ".join(unknown)
+                + ". Allowed: "
+                + ", ".join(sorted(self.fields))
+                + ".",
+                status=400,
+                fields=unknown,
+            )
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer that must be a JSON number (not a string, not a boolean)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+class StrictCharField(serializers.CharField):
+    """A string that must be a JSON string."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+# ---------------------------------------------------------------- accounts
+
+
+class RegisterInput(StrictSerializer):
+    """``{"username": ..., "password": ..., "email": optional}``."""
+
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, write_only=True, trim_whitespace=False)
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+
+class TokenInput(StrictSerializer):
+    """``{"username": ..., "password": ...}``."""
+
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, write_only=True, trim_whitespace=False)
+
+
+class TokenOutput(serializers.Serializer[Any]):
+    """The API token to send as ``Authorization: Token <token>``."""
+
+    username = serializers.CharField()
+    token = serializers.CharField()
+
+
+# ---------------------------------------------------------------- variants
+
+
+class OptionDoc(serializers.Serializer[Any]):
+    """One rule option: its name, meaning and allowed values."""
+
+    name = serializers.CharField()
+    help = serializers.CharField()
+    values = serializers.ListField(child=serializers.JSONField())
+    classic = serializers.JSONField()
+
+
+class PresetDoc(serializers.Serializer[Any]):
+    """One preset: its name, what it changes and the full option set."""
+
+    name = serializers.CharField()
+    help = serializers.CharField()
+    options = serializers.DictField(child=serializers.JSONField())
+
+
+class VariantsOutput(serializers.Serializer[Any]):
+    """Presets and options (RULES.md 4)."""
+
+    presets = PresetDoc(many=True)
+    options = OptionDoc(many=True)
+
+
+# ---------------------------------------------------------------- games
+
+
+class GameStartInput(StrictSerializer):
+    """Start a practice game: ``variant``, optional ``options`` overrides, ``seed`` or ``deck``."""
+
+    variant = serializers.ChoiceField(choices=list(PRESETS), default="classic")
+    options = serializers.DictField(
+        required=False,
+        help_text="Option overrides, names among: " + ", ".join(OPTION_NAMES),
+    )
+    seed = StrictCharField(
+        required=False,
+        max_length=64,
+        help_text="Game number or seed: 1-64 characters of [A-Za-z0-9_-]. Omit for a random deal.",
+    )
+    deck = serializers.ListField(
+        child=StrictCharField(max_length=3),
+        required=False,
+        min_length=1,
+        max_length=60,
+        help_text="Explicit deck: 52 distinct card names in deal order (RULES.md 2.2).",
+    )
+
+
+class MoveInput(StrictSerializer):
+    """``{"move": "QH>t2", "expected_move_number": 17}`` (RULES.md 5 notation)."""
+
+    move = StrictCharField(max_length=32, trim_whitespace=False)
+    expected_move_number = StrictIntegerField(
+        required=False,
+        min_value=0,
+        help_text="Moves already played as the client believes; a mismatch is 409 "
+        "stale_move_number. Send it: it makes retries safe.",
+    )
+
+
+class ExpectedMoveInput(StrictSerializer):
+    """Optional ``{"expected_move_number": N}`` for undo."""
+
+    expected_move_number = StrictIntegerField(required=False, min_value=0)
+
+
+class ReserveView(serializers.Serializer[Any]):
+    """The reserve: card count, face-down count, visible cards bottom to top."""
+
+    count = serializers.IntegerField()
+    face_down = serializers.IntegerField()
+    cards = serializers.ListField(child=serializers.CharField())
+
+
+class StockView(serializers.Serializer[Any]):
+    """The stock: its card count only (its cards and order are hidden)."""
+
+    count = serializers.IntegerField()
+
+
+class WasteView(serializers.Serializer[Any]):
+    """The waste: every card, bottom to top (the last one is available)."""
+
+    count = serializers.IntegerField()
+    cards = serializers.ListField(child=serializers.CharField())
+
+
+class DealView(serializers.Serializer[Any]):
+    """The deal: variant, options, commitment; the seed only once revealed."""
+
+    variant = serializers.CharField()
+    options = serializers.DictField(child=serializers.JSONField())
+    commitment = serializers.CharField(help_text="hex(SHA-256(seed)) (RULES.md 7)")
+    seed = serializers.CharField(allow_null=True)
+    revealed = serializers.BooleanField()
+
+
+class GameView(serializers.Serializer[Any]):
+    """What a player sees of a game (RULES.md 7: hidden cards only as counts)."""
+
+    id = serializers.UUIDField()
+    kind = serializers.ChoiceField(choices=["practice", "race"])
+    status = serializers.ChoiceField(choices=["playing", "won", "blocked", "resigned", "timed_out"])
+    move_number = serializers.IntegerField()
+    cards_home = serializers.IntegerField(help_text="cards on the foundations, 1..52")
+    casino_score = serializers.IntegerField(help_text="5 x cards_home - 52 (RULES.md 6)")
+    base_rank = serializers.CharField()
+    reserve = ReserveView()
+    foundations = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    tableau = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    stock = StockView()
+    waste = WasteView()
+    redeals_used = serializers.IntegerField()
+    redeals_left = serializers.IntegerField(allow_null=True, help_text="null: unlimited")
+    legal_moves = serializers.ListField(child=serializers.CharField())
+    deal = DealView()
+    undo_allowed = serializers.BooleanField()
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+    cards_home_at = serializers.DateTimeField()
+
+
+class MoveResult(serializers.Serializer[Any]):
+    """An accepted move and the game view after it."""
+
+    move = serializers.CharField(help_text="canonical notation")
+    number = serializers.IntegerField()
+    replayed = serializers.BooleanField(
+        help_text="true when this request repeated a move already accepted (nothing new stored)"
+    )
+    game = GameView()
+
+
+class MoveRow(serializers.Serializer[Any]):
+    """One move of the history."""
+
+    number = serializers.IntegerField()
+    notation = serializers.CharField()
+    played_at = serializers.DateTimeField()
+    cards_home = serializers.IntegerField()
+
+
+class GameSummary(serializers.Serializer[Any]):
+    """A line of the player's game list."""
+
+    id = serializers.UUIDField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    variant = serializers.CharField(source="deal.variant")
+    move_number = serializers.IntegerField()
+    cards_home = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class RecordView(serializers.Serializer[Any]):
+    """A self-contained game record (format canfield-record) for the engine's replay command."""
+
+    format = serializers.CharField()
+    version = serializers.IntegerField()
+    variant = serializers.CharField(allow_null=True)
+    options = serializers.DictField(child=serializers.JSONField())
+    seed = serializers.CharField(allow_null=True)
+    deck = serializers.ListField(child=serializers.CharField())
+    moves = serializers.ListField(child=serializers.CharField())

@@ -1,0 +1,270 @@
+"""Domain models: deals, games and their moves (DESIGN.md "Persistence").
+
+* :class:`Deal` is a dealt deck shared by every game played on it; it holds the
+  seed (secret while a race runs), its commitment and the variant options.
+* :class:`Game` is one player's play of one deal: the engine snapshot, the move
+  count, the status and the clocks.
+* :class:`Move` is one accepted move.  Undone moves keep their row with
+  ``undone_at`` set, so nothing accepted is ever lost; among live moves the
+  number is unique per game.
+
+* :class:`Race` is a timed race on one deal; :class:`RaceEntry` is one player's
+  entry in it with its result (DESIGN.md "Races and deadlines").
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from games.engine import GameState, Rules, layout, make_rules, parse_deck
+
+
+class Deal(models.Model):
+    """A deck in deal order plus the rules it is played under (RULES.md 2, 4).
+
+    ``deck`` is the list of 52 card names in deal order (hidden information:
+    never serialise it to a player before :func:`games.selectors.games.deal_revealed`).
+    ``commitment`` is ``hex(SHA-256(seed))`` for a seeded deal (RULES.md 7) and
+    ``hex(SHA-256("AC 2C ..."))`` of the space-joined deck for an explicit deck.
+    """
+
+    seed = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 - null: no seed
+    deck = models.JSONField(help_text="52 card names in deal order (hidden information)")
+    commitment = models.CharField(max_length=64, db_index=True)
+    variant = models.CharField(max_length=32, help_text="preset name, or 'custom'")
+    options = models.JSONField(help_text="all nine rule options (RULES.md 4)")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Deal {self.pk} ({self.variant}, {self.commitment[:12]}…)"
+
+    @property
+    def rules(self) -> Rules:
+        """The engine :class:`~games.engine.Rules` of this deal."""
+        return make_rules("classic", **self.options)
+
+    def new_state(self) -> GameState:
+        """The dealt position (RULES.md 2.2)."""
+        return layout(parse_deck(self.deck), self.rules)
+
+
+class Game(models.Model):
+    """One player's game on a :class:`Deal`.
+
+    ``state`` is the engine snapshot (:meth:`GameState.to_dict`, holds hidden
+    cards); ``move_number`` counts live moves; ``cards_home_at`` is when
+    ``cards_home`` last reached its current value (race ranking, RULES.md 6);
+    ``deadline`` (race games) is the instant after which moves are refused.
+    """
+
+    class Kind(models.TextChoices):
+        PRACTICE = "practice"
+        RACE = "race"
+
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        WON = "won"
+        BLOCKED = "blocked"
+        RESIGNED = "resigned"
+        TIMED_OUT = "timed_out"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games"
+    )
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.PRACTICE)
+    state = models.JSONField()
+    move_number = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
+    cards_home = models.PositiveSmallIntegerField(default=1)
+    cards_home_at = models.DateTimeField(default=timezone.now)
+    cards_home_ms = models.PositiveBigIntegerField(
+        default=0, help_text="ms from started_at to cards_home_at (race ranking key)"
+    )
+    undo_allowed = models.BooleanField(default=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        indexes = [models.Index(fields=["player", "-started_at"], name="game_player_started")]
+
+    def __str__(self) -> str:
+        return f"Game {self.id} ({self.status}, {self.cards_home} home)"
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game cannot take another move."""
+        return self.status != self.Status.PLAYING
+
+    def engine_state(self) -> GameState:
+        """The engine position rebuilt from the snapshot."""
+        return GameState.from_dict(self.state)
+
+
+class Move(models.Model):
+    """One accepted move, in canonical notation (RULES.md 5).
+
+    ``cards_home`` is the count after the move; ``undone_at`` is set when an
+    undo took the move back (the row stays).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()
+    notation = models.CharField(max_length=16)
+    played_at = models.DateTimeField(default=timezone.now)
+    cards_home = models.PositiveSmallIntegerField()
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number", "played_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "number"],
+                condition=Q(undone_at__isnull=True),
+                name="move_live_number_unique",
+            )
+        ]
+        indexes = [models.Index(fields=["game", "number"], name="move_game_number")]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.notation}"
+
+
+class Race(models.Model):
+    """A timed race: every entrant plays their own game on the same :class:`Deal`.
+
+    Modes: ``scheduled`` (everyone plays from ``starts_at`` to ``ends_at``) and
+    ``window`` (each entrant gets ``time_limit_s`` seconds from their own
+    start, any time between ``opens_at`` and ``ends_at``).  ``status`` moves
+    ``scheduled -> closing -> finished`` (or ``cancelled``) through guarded
+    services; whether a race is open or running is read off the clock.
+    ``commitment`` is ``hex(SHA-256(seed))``, public from the announcement;
+    the seed stays secret until ``finished`` (RULES.md 7).
+    """
+
+    class Mode(models.TextChoices):
+        SCHEDULED = "scheduled"
+        WINDOW = "window"
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled"
+        CLOSING = "closing"
+        FINISHED = "finished"
+        CANCELLED = "cancelled"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=120)
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="races")
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.SCHEDULED)
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.SCHEDULED, db_index=True
+    )
+    time_limit_s = models.PositiveIntegerField(
+        help_text="seconds each entrant may play (window mode; scheduled: ends_at - starts_at)"
+    )
+    opens_at = models.DateTimeField(help_text="joining opens")
+    starts_at = models.DateTimeField(help_text="play may start")
+    ends_at = models.DateTimeField(db_index=True, help_text="no move is accepted from here on")
+    allow_undo = models.BooleanField(default=False)
+    require_winnable = models.BooleanField(
+        default=False, help_text="the deal was proven winnable by the solver"
+    )
+    commitment = models.CharField(max_length=64)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    scored_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+        indexes = [models.Index(fields=["status", "ends_at"], name="race_status_ends")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(opens_at__lte=models.F("starts_at"))
+                & Q(starts_at__lt=models.F("ends_at")),
+                name="race_times_ordered",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.mode}, {self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        """True once the race is closed and scored for everyone (seed revealed)."""
+        return self.status == self.Status.FINISHED
+
+    def phase(self, now: Any = None) -> str:
+        """The phase by the clock.
+
+        ``upcoming``, ``open``, ``running``, ``closing``, ``finished`` or ``cancelled``.
+        """
+        now = now or timezone.now()
+        if self.status in (self.Status.FINISHED, self.Status.CANCELLED, self.Status.CLOSING):
+            return str(self.status)
+        if now >= self.ends_at:
+            return "closing"
+        if now >= self.starts_at:
+            return "running"
+        if now >= self.opens_at:
+            return "open"
+        return "upcoming"
+
+
+class RaceEntry(models.Model):
+    """One player's entry in a race, with the result stored at close.
+
+    ``elapsed_ms`` is the time from the player's start to reaching
+    ``cards_home`` (the win time for winners); ``rank`` is shared by ties
+    (RULES.md 6).  A disqualified entry keeps its facts but gets no rank.
+    """
+
+    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="race_entries"
+    )
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="race_entry"
+    )
+    joined_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(max_length=16, blank=True, help_text="final game status")
+    cards_home = models.PositiveSmallIntegerField(null=True, blank=True)
+    moves = models.PositiveIntegerField(null=True, blank=True)
+    elapsed_ms = models.PositiveBigIntegerField(null=True, blank=True)
+    won = models.BooleanField(default=False)
+    rank = models.PositiveIntegerField(null=True, blank=True)
+    disqualified = models.BooleanField(default=False)
+    disqualified_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["race", "rank", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["race", "player"], name="race_entry_unique_player")
+        ]
+        indexes = [models.Index(fields=["race", "rank"], name="race_entry_rank")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.race_id} (rank {self.rank})"
+
+
+def live_moves(game: Game) -> models.QuerySet[Move]:
+    """The game's moves that are not undone, in play order."""
+    return game.moves.filter(undone_at__isnull=True).order_by("number")
+
+
+__all__: list[Any] = ["Deal", "Game", "Move", "Race", "RaceEntry", "live_moves"]

@@ -1,0 +1,106 @@
+"""Read selectors for games: :func:`game_view` is the ONLY place that turns a game
+into what a player may see (DESIGN.md; RULES.md 7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games.engine import GameState, player_view
+from games.engine.record import GameRecord
+from games.models import Deal, Game, Move
+
+
+def deal_revealed(game: Game) -> bool:
+    """Whether the game's deal (seed and deck) may be shown to its player.
+
+    A practice game reveals its deal once it is over; a race game once its race
+    is finished for everyone (RULES.md 7).
+    """
+    if game.kind == Game.Kind.RACE:
+        entry = getattr(game, "race_entry", None)
+        return entry is not None and entry.race.status in ("finished", "cancelled")
+    return game.is_over
+
+
+def deal_public(deal: Deal, *, revealed: bool) -> dict[str, Any]:
+    """The deal as a client may see it: variant, options, commitment; seed only when revealed."""
+    return {
+        "variant": deal.variant,
+        "options": deal.options,
+        "commitment": deal.commitment,
+        "seed": deal.seed if revealed else None,
+        "revealed": revealed,
+    }
+
+
+def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
+    """The player's view of ``game`` (the shape of ``GameViewSerializer``).
+
+    Hidden cards (face-down reserve, stock order) appear only as counts, and the
+    seed only once :func:`deal_revealed` allows it.  ``state`` may be passed when
+    the caller already holds the engine position.
+    """
+    st = state if state is not None else GameState.from_dict(game.state)
+    view = player_view(st)
+    view["status"] = game.status
+    if game.is_over:
+        view["legal_moves"] = []
+    return {
+        "id": str(game.id),
+        "kind": game.kind,
+        "move_number": game.move_number,
+        **view,
+        "deal": deal_public(game.deal, revealed=deal_revealed(game)),
+        "undo_allowed": game.undo_allowed,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "deadline": game.deadline,
+        "cards_home_at": game.cards_home_at,
+    }
+
+
+def game_get(*, game_id: Any, player: Any) -> Game:
+    """The player's own game; raises ``NotFound`` (absent or another player's: ids leak
+    nothing) or ``RaceNotStarted`` (a race game before its start: the deal stays hidden)."""
+    from games.services.errors import NotFound, RaceNotStarted
+
+    try:
+        game = Game.objects.select_related("deal").get(id=game_id, player=player)
+    except (Game.DoesNotExist, ValueError):
+        raise NotFound("no such game") from None
+    if game.kind == Game.Kind.RACE and timezone.now() < game.started_at:
+        raise RaceNotStarted(f"the race starts at {game.started_at.isoformat()}")
+    return game
+
+
+def game_list(*, player: Any) -> QuerySet[Game]:
+    """The player's games, newest first."""
+    return Game.objects.filter(player=player).select_related("deal").order_by("-started_at")
+
+
+def move_history(game: Game) -> QuerySet[Move]:
+    """Live moves of ``game`` in play order."""
+    return game.moves.filter(undone_at__isnull=True).order_by("number")
+
+
+def game_record(game: Game) -> GameRecord:
+    """The self-contained record (deal, rules, live moves) for export.
+
+    Raises :class:`games.services.errors.DealSecret` while the deal is hidden.
+    """
+    from games.services.errors import DealSecret
+
+    if not deal_revealed(game):
+        raise DealSecret(
+            "the deal is secret until the game is over (for a race: until the race is finished)"
+        )
+    deal = game.deal
+    return GameRecord(
+        rules=deal.rules,
+        deck=tuple(deal.deck),
+        seed=deal.seed,
+        moves=tuple(move_history(game).values_list("notation", flat=True)),
+    )

@@ -1,0 +1,232 @@
+"""Read selectors for races: list, detail, live standings, results (RULES.md 6, 7).
+
+Nothing here returns a card identity or a running race's seed; the seed and
+every entrant's moves appear only in :func:`race_results`, which refuses until
+the race is finished.  Reading a race that is overdue closes it first when no
+worker does (the embedded default), so the embedded service needs no beat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models.functions import Rank
+from django.utils import timezone
+
+from games.models import Game, Move, Race, RaceEntry
+from games.services.errors import NotFound, RaceNotFinished
+from games.services.races import RANKING_RULE, race_close
+
+#: Past ``ends_at`` by this much, a reader closes the race itself (a safety net for dead workers).
+READER_CLOSE_GRACE = timedelta(seconds=30)
+
+
+def _close_if_due(race: Race, now: datetime) -> Race:
+    if race.status in (Race.Status.SCHEDULED, Race.Status.CLOSING) and now >= race.ends_at:
+        eager = getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False)
+        if eager or now >= race.ends_at + READER_CLOSE_GRACE:
+            race_close(race_id=race.id, now=now)
+            race.refresh_from_db()
+    return race
+
+
+def race_get(*, race_id: Any, now: datetime | None = None) -> Race:
+    """One race (closing it first if it is overdue and no worker did); raises :class:`NotFound`."""
+    now = now or timezone.now()
+    try:
+        race = Race.objects.select_related("deal").get(id=race_id)
+    except (Race.DoesNotExist, ValueError):
+        raise NotFound("no such race") from None
+    return _close_if_due(race, now)
+
+
+def race_list(
+    *, phase: str | None = None, mode: str | None = None, now: datetime | None = None
+) -> QuerySet[Race]:
+    """Races filtered by clock phase and mode.
+
+    Phases: ``upcoming`` (not started), ``running``, ``closing``, ``finished``, ``cancelled``.
+
+    Ordered by ``starts_at`` (upcoming, running) or newest first (finished, all).
+    """
+    now = now or timezone.now()
+    qs = Race.objects.select_related("deal").annotate(entrants=Count("entries"))
+    if mode:
+        qs = qs.filter(mode=mode)
+    if phase == "upcoming":
+        qs = qs.filter(status=Race.Status.SCHEDULED, starts_at__gt=now).order_by("starts_at")
+    elif phase == "running":
+        qs = qs.filter(status=Race.Status.SCHEDULED, starts_at__lte=now, ends_at__gt=now).order_by(
+            "ends_at"
+        )
+    elif phase == "finished":
+        qs = qs.filter(status=Race.Status.FINISHED).order_by("-ends_at")
+    elif phase == "closing":
+        qs = qs.filter(
+            Q(status=Race.Status.CLOSING) | Q(status=Race.Status.SCHEDULED, ends_at__lte=now)
+        )
+    elif phase == "cancelled":
+        qs = qs.filter(status=Race.Status.CANCELLED)
+    else:
+        qs = qs.order_by("-starts_at")
+    return qs
+
+
+def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) -> dict[str, Any]:
+    """The race as anyone may see it; the seed only once the race is finished."""
+    now = now or timezone.now()
+    finished = race.status == Race.Status.FINISHED
+    entry = None
+    if viewer is not None and viewer.is_authenticated:
+        entry = RaceEntry.objects.filter(race=race, player=viewer).only("id", "game_id").first()
+    entrants = getattr(race, "entrants", None)
+    if entrants is None:
+        entrants = race.entries.count()
+    return {
+        "id": str(race.id),
+        "name": race.name,
+        "mode": race.mode,
+        "status": race.status,
+        "phase": race.phase(now),
+        "variant": race.deal.variant,
+        "options": race.deal.options,
+        "time_limit_s": race.time_limit_s,
+        "opens_at": race.opens_at,
+        "starts_at": race.starts_at,
+        "ends_at": race.ends_at,
+        "allow_undo": race.allow_undo,
+        "require_winnable": race.require_winnable,
+        "commitment": race.commitment,
+        "seed": race.deal.seed if finished else None,
+        "entrants": entrants,
+        "joined": entry is not None,
+        "game_id": str(entry.game_id) if entry is not None and entry.game_id else None,
+        "ranking_rule": RANKING_RULE,
+    }
+
+
+def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str, Any]]:
+    """Standings: stored ranks once finished, otherwise live ranks from the games.
+
+    Rows: ``rank``, ``player``, ``cards_home``, ``moves``, ``elapsed_ms``,
+    ``finished`` (the entrant can play no more), ``status``; never a card.
+    """
+    now = now or timezone.now()
+    if race.status == Race.Status.FINISHED:
+        rows = (
+            RaceEntry.objects.filter(race=race)
+            .select_related("player")
+            .order_by(F("rank").asc(nulls_last=True), "joined_at")
+        )
+        return [
+            {
+                "rank": e.rank,
+                "player": e.player.get_username(),
+                "cards_home": e.cards_home,
+                "moves": e.moves,
+                "elapsed_ms": e.elapsed_ms,
+                "finished": True,
+                "status": "disqualified" if e.disqualified else e.status,
+            }
+            for e in rows
+        ]
+    live = (
+        RaceEntry.objects.filter(race=race, disqualified=False, game__isnull=False)
+        .select_related("player", "game")
+        .annotate(
+            live_rank=Window(
+                Rank(),
+                order_by=[
+                    F("game__cards_home").desc(),
+                    F("game__cards_home_ms").asc(),
+                    F("game__move_number").asc(),
+                ],
+            )
+        )
+        .order_by("live_rank", "joined_at")
+    )
+    out: list[dict[str, Any]] = []
+    for e in live:
+        g: Game = e.game  # type: ignore[assignment]
+        out.append(
+            {
+                "rank": e.live_rank,
+                "player": e.player.get_username(),
+                "cards_home": g.cards_home,
+                "moves": g.move_number,
+                "elapsed_ms": g.cards_home_ms,
+                "finished": g.is_over or (g.deadline is not None and now >= g.deadline),
+                "status": g.status,
+            }
+        )
+    for other in (
+        RaceEntry.objects.filter(race=race)
+        .filter(Q(disqualified=True) | Q(game__isnull=True))
+        .select_related("player")
+    ):
+        out.append(
+            {
+                "rank": None,
+                "player": other.player.get_username(),
+                "cards_home": None,
+                "moves": None,
+                "elapsed_ms": None,
+                "finished": False,
+                "status": "disqualified" if other.disqualified else "not_started",
+            }
+        )
+    return out
+
+
+def race_results(*, race: Race) -> dict[str, Any]:
+    """Final results with the seed reveal and every entrant's move list.
+
+    Raises :class:`RaceNotFinished` until the race is finished for everyone.
+    ``commitment_verified`` is ``sha256(seed) == commitment``, recomputed here.
+    """
+    if race.status != Race.Status.FINISHED:
+        raise RaceNotFinished("results are published when the race is finished for everyone")
+    seed = race.deal.seed or ""
+    entries = list(
+        RaceEntry.objects.filter(race=race)
+        .select_related("player")
+        .order_by(F("rank").asc(nulls_last=True), "joined_at")
+    )
+    game_ids = [e.game_id for e in entries if e.game_id]
+    moves: dict[Any, list[str]] = {gid: [] for gid in game_ids}
+    for gid, notation in (
+        Move.objects.filter(game_id__in=game_ids, undone_at__isnull=True)
+        .order_by("game_id", "number")
+        .values_list("game_id", "notation")
+    ):
+        moves[gid].append(notation)
+    return {
+        "race": str(race.id),
+        "seed": seed,
+        "commitment": race.commitment,
+        "commitment_verified": hashlib.sha256(seed.encode()).hexdigest() == race.commitment,
+        "variant": race.deal.variant,
+        "options": race.deal.options,
+        "deck": race.deal.deck,
+        "ranking_rule": RANKING_RULE,
+        "entries": [
+            {
+                "rank": e.rank,
+                "player": e.player.get_username(),
+                "status": "disqualified" if e.disqualified else e.status,
+                "won": e.won,
+                "cards_home": e.cards_home,
+                "casino_score": None if e.cards_home is None else 5 * e.cards_home - 52,
+                "moves": e.moves,
+                "elapsed_ms": e.elapsed_ms,
+                "disqualified_reason": e.disqualified_reason or None,
+                "game_id": str(e.game_id) if e.game_id else None,
+                "move_list": moves.get(e.game_id, []) if e.game_id else [],
+            }
+            for e in entries
+        ],
+    }

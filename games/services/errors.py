@@ -1,0 +1,127 @@
+"""Errors raised by the services: a stable ``code``, a human ``detail`` and extra members.
+
+The API maps each code to an HTTP status (``api.errors``); services know nothing of HTTP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """Base class: ``code`` (stable snake_case), ``detail`` (human text), ``extra`` (dict)."""
+
+    code = "service_error"
+
+    def __init__(self, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+
+class NotFound(ServiceError):
+    """The object does not exist or the caller may not see it (ids leak nothing)."""
+
+    code = "not_found"
+
+
+class InvalidOptions(ServiceError):
+    """Unknown variant, unknown option or bad option value (RULES.md 4)."""
+
+    code = "invalid_options"
+
+
+class InvalidDeal(ServiceError):
+    """A bad seed or explicit deck (RULES.md 2)."""
+
+    code = "invalid_deal"
+
+
+class MalformedMove(ServiceError):
+    """The move text is not in the notation of RULES.md 5."""
+
+    code = "malformed_move"
+
+
+class IllegalMove(ServiceError):
+    """The rules do not allow the move here (the engine's reason is the detail)."""
+
+    code = "illegal_move"
+
+
+class StaleMoveNumber(ServiceError):
+    """``expected_move_number`` is not the game's current move number (``current_move_number``)."""
+
+    code = "stale_move_number"
+
+
+class GameOver(ServiceError):
+    """The game has ended; it takes no more moves."""
+
+    code = "game_over"
+
+
+class UndoNotAllowed(ServiceError):
+    """This game does not allow undo (race games unless the race allows it)."""
+
+    code = "undo_not_allowed"
+
+
+class NothingToUndo(ServiceError):
+    """No live move to take back."""
+
+    code = "nothing_to_undo"
+
+
+class RaceClosed(ServiceError):
+    """The player's race deadline has passed (the server clock decides)."""
+
+    code = "race_closed"
+
+
+class DealSecret(ServiceError):
+    """The deal is still secret (the game or its race is not over)."""
+
+    code = "deal_secret"
+
+
+class DealInRace(ServiceError):
+    """A practice game asked for the deal of a race that is not over."""
+
+    code = "deal_in_race"
+
+
+class RaceError(ServiceError):
+    """A race request that does not fit the race's state."""
+
+    code = "race_error"
+
+
+class InvalidRace(ServiceError):
+    """Bad race parameters (times out of order, missing time limit, ...)."""
+
+    code = "invalid_race"
+
+
+class RaceNotOpen(RaceError):
+    """Joining or starting outside the race's window."""
+
+    code = "race_not_open"
+
+
+class RaceNotStarted(RaceError):
+    """The race has not started yet: its deal stays hidden."""
+
+    code = "race_not_started"
+
+
+class RaceNotFinished(RaceError):
+    """Results are published only once the race is finished for everyone."""
+
+    code = "race_not_finished"
+
+
+class NoWinnableDeal(ServiceError):
+    """The solver found no proven-winnable deal within the attempts allowed."""
+
+    code = "no_winnable_deal"

@@ -1,0 +1,370 @@
+"""Write services for games: start, play a move, undo, resign, time out (DESIGN.md "Services").
+
+Every function is keyword-only, runs in one short transaction and locks the
+game row (``select_for_update(no_key=True)``) before it reads the snapshot, so
+two concurrent submissions for the same game serialise: exactly one is
+accepted, the other sees the new move number and gets ``stale_move_number``.
+Errors are :mod:`games.services.errors` subclasses; nothing is changed when one
+is raised.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import (
+    DeckError,
+    GameOverError,
+    GameState,
+    IllegalMoveError,
+    MoveParseError,
+    Rules,
+    RulesError,
+    canonical,
+    check_seed,
+    commitment,
+    deal_deck,
+    layout,
+    make_rules,
+    parse_deck,
+    random_seed,
+    variant_name,
+)
+from games.engine.cards import CARD_NAMES
+from games.models import Deal, Game, Move, Race
+from games.services.errors import (
+    DealInRace,
+    GameOver,
+    IllegalMove,
+    InvalidDeal,
+    InvalidOptions,
+    MalformedMove,
+    NotFound,
+    NothingToUndo,
+    RaceClosed,
+    RaceNotStarted,
+    StaleMoveNumber,
+    UndoNotAllowed,
+)
+
+_ENDED = {"won", "blocked", "resigned", "timed_out"}
+
+
+def rules_build(*, variant: str = "classic", options: dict[str, Any] | None = None) -> Rules:
+    """Validated rules for a preset plus overrides; raises :class:`InvalidOptions`."""
+    try:
+        return make_rules(variant, **(options or {}))
+    except RulesError as exc:
+        raise InvalidOptions(str(exc)) from None
+
+
+def deal_create(
+    *,
+    rules: Rules,
+    seed: str | None = None,
+    deck: Sequence[str] | None = None,
+) -> Deal:
+    """Store a deal from ``seed``, an explicit ``deck`` or (neither) a fresh secret seed.
+
+    Raises :class:`InvalidDeal` for a bad seed or deck, or both given.
+    """
+    if seed is not None and deck is not None:
+        raise InvalidDeal("give a seed or a deck, not both")
+    try:
+        if deck is not None:
+            names = [CARD_NAMES[c] for c in parse_deck(list(deck))]
+            digest = hashlib.sha256(" ".join(names).encode()).hexdigest()
+            seed_value: str | None = None
+        else:
+            seed_value = check_seed(seed) if seed is not None else random_seed()
+            names = deal_deck(seed_value)
+            digest = commitment(seed_value)
+    except DeckError as exc:
+        raise InvalidDeal(str(exc)) from None
+    return Deal.objects.create(
+        seed=seed_value,
+        deck=names,
+        commitment=digest,
+        variant=variant_name(rules) or "custom",
+        options=rules.to_dict(),
+    )
+
+
+def game_create(
+    *,
+    player: User,
+    deal: Deal,
+    kind: str = Game.Kind.PRACTICE,
+    undo_allowed: bool = True,
+    deadline: datetime | None = None,
+    started_at: datetime | None = None,
+) -> Game:
+    """Create a game of ``deal`` for ``player`` at the dealt position."""
+    state = layout(parse_deck(deal.deck), deal.rules)
+    now = started_at or timezone.now()
+    return Game.objects.create(
+        player=player,
+        deal=deal,
+        kind=kind,
+        state=state.to_dict(),
+        cards_home=state.cards_home,
+        cards_home_at=now,
+        undo_allowed=undo_allowed,
+        deadline=deadline,
+        started_at=now,
+    )
+
+
+@transaction.atomic
+def game_start(
+    *,
+    player: User,
+    variant: str = "classic",
+    options: dict[str, Any] | None = None,
+    seed: str | None = None,
+    deck: Sequence[str] | None = None,
+) -> Game:
+    """Start a practice game (RULES.md 2, 4): preset + overrides, from a seed, a deck or at random.
+
+    Raises :class:`InvalidOptions`, :class:`InvalidDeal`, or :class:`DealInRace`
+    when the seed or deck is that of a race that is not over.
+    """
+    rules = rules_build(variant=variant, options=options)
+    deal = deal_create(rules=rules, seed=seed, deck=deck)
+    if (seed is not None or deck is not None) and Race.objects.filter(
+        commitment=deal.commitment
+    ).exclude(status__in=[Race.Status.FINISHED, Race.Status.CANCELLED]).exists():
+        raise DealInRace("this deal belongs to a race that is not over")
+    return game_create(player=player, deal=deal)
+
+
+def _locked_game(game_id: Any, player: User) -> Game:
+    try:
+        return Game.objects.select_for_update(no_key=True).get(id=game_id, player=player)
+    except (Game.DoesNotExist, ValueError):
+        raise NotFound("no such game") from None
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """Result of :func:`move_play`: the game after the move, the stored move, and whether
+    this was a retry of a move already applied (``replayed``: nothing new was stored)."""
+
+    game: Game
+    move: Move
+    replayed: bool
+
+
+def _elapsed_ms(start: datetime, end: datetime) -> int:
+    """Whole milliseconds from ``start`` to ``end`` (0 if ``end`` is earlier)."""
+    return max(0, int((end - start).total_seconds() * 1000))
+
+
+def _finish(game: Game, status: str, now: datetime) -> None:
+    game.status = status
+    game.finished_at = now if status in _ENDED else None
+
+
+def move_play(
+    *,
+    game_id: Any,
+    player: User,
+    move: str,
+    expected_move_number: int | None = None,
+    now: datetime | None = None,
+) -> MoveOutcome:
+    """Validate ``move`` with the engine and store it (RULES.md 3, 5).
+
+    ``expected_move_number`` is the number of moves the client believes were
+    played; a mismatch raises :class:`StaleMoveNumber` (with
+    ``current_move_number``) unless the request is a retry of the move that
+    was accepted at that number, which returns the stored move with
+    ``replayed=True``.  Raises :class:`NotFound`, :class:`MalformedMove`,
+    :class:`IllegalMove` (engine reason), :class:`GameOver`,
+    :class:`RaceClosed` (after the game's deadline, by the server clock).
+    """
+    now = now or timezone.now()
+    try:
+        notation = canonical(move)
+    except MoveParseError as exc:
+        raise MalformedMove(exc.reason) from None
+    with transaction.atomic():
+        game = _locked_game(game_id, player)
+        if expected_move_number is not None and expected_move_number != game.move_number:
+            if expected_move_number < game.move_number:
+                done = (
+                    game.moves.filter(number=expected_move_number + 1, undone_at__isnull=True)
+                    .only("id", "number", "notation", "played_at", "cards_home")
+                    .first()
+                )
+                if done is not None and done.notation == notation:
+                    return MoveOutcome(game=game, move=done, replayed=True)
+            raise StaleMoveNumber(
+                f"expected move number {expected_move_number}, but the game is at "
+                f"{game.move_number}",
+                current_move_number=game.move_number,
+            )
+        if game.deadline is not None and now >= game.deadline:
+            raise RaceClosed("the race is closed for you: your deadline has passed")
+        if now < game.started_at:
+            raise RaceNotStarted(f"the race starts at {game.started_at.isoformat()}")
+        if game.status != Game.Status.PLAYING:
+            raise GameOver(f"the game is over ({game.status.replace('_', ' ')})")
+        state = GameState.from_dict(game.state)
+        try:
+            state.play(notation)
+        except GameOverError as exc:
+            raise GameOver(exc.reason) from None
+        except IllegalMoveError as exc:
+            raise IllegalMove(exc.reason) from None
+        game.move_number += 1
+        home = state.cards_home
+        if home != game.cards_home:
+            game.cards_home = home
+            game.cards_home_at = now
+            game.cards_home_ms = _elapsed_ms(game.started_at, now)
+        _finish(game, state.status(), now)
+        game.state = state.to_dict()
+        stored = Move.objects.create(
+            game=game, number=game.move_number, notation=notation, played_at=now, cards_home=home
+        )
+        game.save(
+            update_fields=[
+                "state",
+                "move_number",
+                "status",
+                "cards_home",
+                "cards_home_at",
+                "cards_home_ms",
+                "finished_at",
+                "updated_at",
+            ]
+        )
+    return MoveOutcome(game=game, move=stored, replayed=False)
+
+
+def game_undo(
+    *,
+    game_id: Any,
+    player: User,
+    expected_move_number: int | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """Take back the last live move (practice games, or races that allow undo).
+
+    The move's row stays with ``undone_at`` set.  A won or blocked practice
+    game goes back to playing.  Raises :class:`NotFound`,
+    :class:`UndoNotAllowed`, :class:`StaleMoveNumber`, :class:`GameOver`
+    (resigned or timed out), :class:`RaceClosed`, :class:`NothingToUndo`.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked_game(game_id, player)
+        if not game.undo_allowed:
+            raise UndoNotAllowed("undo is not allowed in this game")
+        if expected_move_number is not None and expected_move_number != game.move_number:
+            raise StaleMoveNumber(
+                f"expected move number {expected_move_number}, but the game is at "
+                f"{game.move_number}",
+                current_move_number=game.move_number,
+            )
+        if game.status in (Game.Status.RESIGNED, Game.Status.TIMED_OUT):
+            raise GameOver(f"the game is over ({game.status.replace('_', ' ')})")
+        if game.deadline is not None and now >= game.deadline:
+            raise RaceClosed("the race is closed for you: your deadline has passed")
+        last = (
+            game.moves.select_for_update(no_key=True)
+            .filter(undone_at__isnull=True)
+            .order_by("-number")
+            .first()
+        )
+        if last is None:
+            raise NothingToUndo("there is no move to undo")
+        # Rebuild from the deal and the remaining live moves: the stored snapshot has
+        # no undo history, and replay is the reference the audit command checks.
+        state = game.deal.new_state()
+        for notation in (
+            game.moves.filter(undone_at__isnull=True, number__lt=last.number)
+            .order_by("number")
+            .values_list("notation", flat=True)
+        ):
+            state.play(notation)
+        last.undone_at = now
+        last.save(update_fields=["undone_at"])
+        game.move_number -= 1
+        home = state.cards_home
+        if home != game.cards_home:
+            game.cards_home = home
+            reached = (
+                game.moves.filter(undone_at__isnull=True, number__lt=last.number)
+                .exclude(cards_home=home)
+                .order_by("-number")
+                .values_list("number", flat=True)
+                .first()
+            )
+            first = (
+                game.moves.filter(
+                    undone_at__isnull=True, number__gt=reached or 0, number__lt=last.number
+                )
+                .order_by("number")
+                .values_list("played_at", flat=True)
+                .first()
+            )
+            game.cards_home_at = first or game.started_at
+            game.cards_home_ms = _elapsed_ms(game.started_at, game.cards_home_at)
+        _finish(game, state.status(), now)
+        game.state = state.to_dict()
+        game.save(
+            update_fields=[
+                "state",
+                "move_number",
+                "status",
+                "cards_home",
+                "cards_home_at",
+                "cards_home_ms",
+                "finished_at",
+                "updated_at",
+            ]
+        )
+    return game
+
+
+def game_end(
+    *, game_id: Any, player: User, how: str = "resigned", now: datetime | None = None
+) -> Game:
+    """Resign (or time out) a playing game; a game already over is returned unchanged.
+
+    Raises :class:`NotFound`.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked_game(game_id, player)
+        if game.status == Game.Status.PLAYING:
+            state = GameState.from_dict(game.state)
+            state.end(how)
+            game.state = state.to_dict()
+            _finish(game, how, now)
+            game.save(update_fields=["state", "status", "finished_at", "updated_at"])
+    return game
+
+
+def game_replay(game: Game) -> GameState:
+    """The position rebuilt from the deal and the live moves (the reference for snapshots)."""
+    state = game.deal.new_state()
+    for notation in (
+        game.moves.filter(undone_at__isnull=True)
+        .order_by("number")
+        .values_list("notation", flat=True)
+    ):
+        state.play(notation)
+    if game.status in ("resigned", "timed_out"):
+        state.end(game.status)
+    return state

@@ -1,0 +1,321 @@
+"""Race services: create, join, start, close and score (DESIGN.md "Races and deadlines").
+
+Fairness (RULES.md 7): a race's seed comes from :func:`secrets.token_hex`, its
+commitment ``hex(SHA-256(seed))`` is public from creation, and the seed is
+revealed only once the race is ``finished``.
+
+Closing is two guarded, idempotent steps, each one transaction that first
+locks the race row with ``select_for_update(no_key=True, skip_locked=True)``
+(a concurrent closer skips instead of waiting):
+
+1. ``scheduled -> closing``: every game still playing is marked ``timed_out``.
+2. ``closing -> finished``: entry results are copied from the games and
+   ranked in the database with ``RANK()`` (ties share a rank), then the race is
+   marked finished.
+
+A worker killed between or inside the steps leaves a state the next call
+(the beat sweeper) finishes; running either step twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.engine import new_game, random_seed
+from games.models import Game, Race, RaceEntry
+from games.services.errors import (
+    InvalidRace,
+    NotFound,
+    NoWinnableDeal,
+    RaceNotOpen,
+    RaceNotStarted,
+)
+from games.services.games import deal_create, game_create, rules_build
+
+log = logging.getLogger(__name__)
+
+#: The ranking rule, served by the API so clients can show it (RULES.md 6).
+RANKING_RULE = (
+    "Players who won come first, by the time they took; the rest by cards home (more is "
+    "better), then by the elapsed time at which they reached that count (earlier is better), "
+    "then by fewer moves. Ties that remain share a rank. Disqualified entries and entrants "
+    "who never started are not ranked."
+)
+#: The SQL order of that rule (winners have 52 cards home, so one key serves both groups).
+RANK_ORDER_SQL = "cards_home DESC, elapsed_ms ASC, moves ASC"
+
+
+def winnable_seed(
+    *, variant: str, options: dict[str, Any], budget_seconds: float = 2.0, attempts: int = 40
+) -> str:
+    """Draw secret seeds until the solver proves one winnable (``won``) within the budget.
+
+    Raises :class:`NoWinnableDeal` after ``attempts`` seeds.
+    """
+    from games.engine.solver import solve
+
+    for _ in range(attempts):
+        seed = random_seed()
+        result = solve(new_game(variant, seed=seed, **options), max_seconds=budget_seconds)
+        if result.result == "won":
+            return seed
+    raise NoWinnableDeal(f"no deal proven winnable in {attempts} attempts")
+
+
+@transaction.atomic
+def race_create(
+    *,
+    name: str,
+    opens_at: datetime,
+    starts_at: datetime,
+    ends_at: datetime,
+    mode: str = Race.Mode.SCHEDULED,
+    variant: str = "classic",
+    options: dict[str, Any] | None = None,
+    time_limit_s: int | None = None,
+    allow_undo: bool = False,
+    require_winnable: bool = False,
+    created_by: User | None = None,
+) -> Race:
+    """Announce a race on a fresh secret seed; its commitment is public at once.
+
+    Scheduled mode: everyone plays from ``starts_at`` to ``ends_at``
+    (``time_limit_s`` is that span).  Window mode: each entrant gets
+    ``time_limit_s`` seconds from their own start, between ``starts_at`` and
+    ``ends_at``.  Raises :class:`InvalidRace`, :class:`InvalidOptions`,
+    :class:`NoWinnableDeal`.
+    """
+    if not (opens_at <= starts_at < ends_at):
+        raise InvalidRace("times must satisfy opens_at <= starts_at < ends_at")
+    span = int((ends_at - starts_at).total_seconds())
+    if mode == Race.Mode.SCHEDULED:
+        limit = span
+    elif mode == Race.Mode.WINDOW:
+        if not time_limit_s or time_limit_s <= 0:
+            raise InvalidRace("a window race needs time_limit_s > 0 (seconds)")
+        if time_limit_s > span:
+            raise InvalidRace("time_limit_s is longer than the window from starts_at to ends_at")
+        limit = time_limit_s
+    else:
+        raise InvalidRace(f"unknown mode {mode!r}: use scheduled or window")
+    rules = rules_build(variant=variant, options=options)
+    seed = (
+        winnable_seed(variant="classic", options=rules.to_dict())
+        if require_winnable
+        else random_seed()
+    )
+    deal = deal_create(rules=rules, seed=seed)
+    return Race.objects.create(
+        name=name,
+        deal=deal,
+        mode=mode,
+        time_limit_s=limit,
+        opens_at=opens_at,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        allow_undo=allow_undo,
+        require_winnable=require_winnable,
+        commitment=deal.commitment,
+        created_by=created_by,
+    )
+
+
+def _race(race_id: Any) -> Race:
+    try:
+        return Race.objects.select_related("deal").get(id=race_id)
+    except (Race.DoesNotExist, ValueError):
+        raise NotFound("no such race") from None
+
+
+@dataclass(frozen=True)
+class JoinOutcome:
+    """The entry and whether this call created it (``False`` on a repeated join)."""
+
+    entry: RaceEntry
+    created: bool
+
+
+def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> JoinOutcome:
+    """Join a race (idempotent: a second join returns the same entry).
+
+    Allowed from ``opens_at`` until the player could no longer play
+    (``ends_at``).  In scheduled mode the player's game is created at once,
+    starting at ``starts_at`` with deadline ``ends_at``.  Raises
+    :class:`NotFound`, :class:`RaceNotOpen`.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        race = _race(race_id)
+        existing = RaceEntry.objects.filter(race=race, player=player).first()
+        if existing is not None:
+            return JoinOutcome(existing, False)
+        if race.phase(now) not in ("open", "running"):
+            raise RaceNotOpen(f"the race is {race.phase(now)}: joining is closed")
+        entry, created = RaceEntry.objects.get_or_create(
+            race=race, player=player, defaults={"joined_at": now}
+        )
+        if created and race.mode == Race.Mode.SCHEDULED:
+            entry.game = game_create(
+                player=player,
+                deal=race.deal,
+                kind=Game.Kind.RACE,
+                undo_allowed=race.allow_undo,
+                deadline=race.ends_at,
+                started_at=race.starts_at,
+            )
+            entry.save(update_fields=["game"])
+    return JoinOutcome(entry, created)
+
+
+def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Game:
+    """Start the player's clock (window mode; joins first if needed) and return their game.
+
+    Idempotent: a started entry returns its game.  In scheduled mode this
+    returns the game once the race has started.  The deadline is
+    ``min(start + time_limit_s, ends_at)``.  Raises :class:`NotFound`,
+    :class:`RaceNotOpen`, :class:`RaceNotStarted`.
+    """
+    now = now or timezone.now()
+    entry = race_join(race_id=race_id, player=player, now=now).entry
+    with transaction.atomic():
+        entry = (
+            RaceEntry.objects.select_for_update(no_key=True)
+            .select_related("race__deal")
+            .get(pk=entry.pk)
+        )
+        race = entry.race
+        if now < race.starts_at:
+            raise RaceNotStarted(f"the race starts at {race.starts_at.isoformat()}")
+        if entry.game_id is not None:
+            assert entry.game is not None
+            return entry.game
+        if now >= race.ends_at:
+            raise RaceNotOpen("the race is closed")
+        entry.game = game_create(
+            player=player,
+            deal=race.deal,
+            kind=Game.Kind.RACE,
+            undo_allowed=race.allow_undo,
+            deadline=min(now + timedelta(seconds=race.time_limit_s), race.ends_at),
+            started_at=now,
+        )
+        entry.save(update_fields=["game"])
+        return entry.game
+
+
+def _lock_race(race_id: Any) -> Race | None:
+    """The race row locked for this transaction, or ``None`` if another closer holds it."""
+    return Race.objects.select_for_update(no_key=True, skip_locked=True).filter(id=race_id).first()
+
+
+def race_close(*, race_id: Any, now: datetime | None = None) -> str:
+    """Close and score a due race; idempotent and safe to run concurrently.
+
+    Returns the race status afterwards (``finished``), or ``busy`` when another
+    closer holds the race, or the unchanged status when the race is not due.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        race = _lock_race(race_id)
+        if race is None:
+            return "busy"
+        if race.status == Race.Status.SCHEDULED:
+            if now < race.ends_at:
+                return str(race.status)
+            Game.objects.filter(race_entry__race=race, status=Game.Status.PLAYING).update(
+                status=Game.Status.TIMED_OUT, finished_at=F("deadline"), updated_at=now
+            )
+            race.status = Race.Status.CLOSING
+            race.closed_at = now
+            race.save(update_fields=["status", "closed_at"])
+    with transaction.atomic():
+        race = _lock_race(race_id)
+        if race is None:
+            return "busy"
+        if race.status == Race.Status.CLOSING:
+            race_score(race=race)
+            race.status = Race.Status.FINISHED
+            race.scored_at = now
+            race.save(update_fields=["status", "scored_at"])
+            log.info("race %s finished", race.id)
+        return str(race.status)
+
+
+def race_score(*, race: Race) -> None:
+    """Copy each entry's result from its game and rank the race in SQL (RULES.md 6).
+
+    A recomputation from stored facts: running it again gives the same rows.
+    Entrants who never started get status ``did_not_start`` and no rank;
+    disqualified entries keep their facts and get no rank.
+    """
+    entry_t = RaceEntry._meta.db_table
+    game_t = Game._meta.db_table
+    with connection.cursor() as cur:
+        cur.execute(
+            f"""
+            UPDATE {entry_t} SET status = g.status, cards_home = g.cards_home,
+                   moves = g.move_number, elapsed_ms = g.cards_home_ms,
+                   won = (g.status = 'won'), rank = NULL
+              FROM {game_t} g
+             WHERE {entry_t}.game_id = g.id AND {entry_t}.race_id = %s
+            """,  # noqa: S608 - table names come from model metadata
+            [race.pk.hex if connection.vendor == "sqlite" else race.pk],
+        )
+        cur.execute(
+            f"""
+            UPDATE {entry_t} SET status = 'did_not_start', cards_home = NULL, moves = NULL,
+                   elapsed_ms = NULL, won = FALSE, rank = NULL
+             WHERE race_id = %s AND game_id IS NULL
+            """,  # noqa: S608
+            [race.pk.hex if connection.vendor == "sqlite" else race.pk],
+        )
+        cur.execute(
+            f"""
+            UPDATE {entry_t} SET rank = r.rnk
+              FROM (SELECT id, RANK() OVER (ORDER BY {RANK_ORDER_SQL}) AS rnk
+                      FROM {entry_t}
+                     WHERE race_id = %s AND game_id IS NOT NULL AND NOT disqualified) r
+             WHERE {entry_t}.id = r.id
+            """,  # noqa: S608
+            [race.pk.hex if connection.vendor == "sqlite" else race.pk],
+        )
+
+
+def race_rescore(*, race_id: Any) -> None:
+    """Re-rank a finished race from its stored facts (after a disqualification)."""
+    with transaction.atomic():
+        race = Race.objects.select_for_update(no_key=True).get(id=race_id)
+        if race.status == Race.Status.FINISHED:
+            race_score(race=race)
+
+
+def race_cancel(*, race_id: Any) -> Race:
+    """Cancel a race that is not finished; its running games end as timed out (idempotent)."""
+    with transaction.atomic():
+        race = Race.objects.select_for_update(no_key=True).get(id=race_id)
+        if race.status in (Race.Status.SCHEDULED, Race.Status.CLOSING):
+            Game.objects.filter(race_entry__race=race, status=Game.Status.PLAYING).update(
+                status=Game.Status.TIMED_OUT, finished_at=timezone.now()
+            )
+            race.status = Race.Status.CANCELLED
+            race.save(update_fields=["status"])
+    return race
+
+
+def races_due(*, now: datetime | None = None, limit: int = 50) -> list[Any]:
+    """Ids of races that need closing or scoring now (for the sweeper)."""
+    now = now or timezone.now()
+    return list(
+        Race.objects.filter(status__in=[Race.Status.SCHEDULED, Race.Status.CLOSING])
+        .filter(ends_at__lte=now)
+        .order_by("ends_at")
+        .values_list("id", flat=True)[:limit]
+    )

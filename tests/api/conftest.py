@@ -1,0 +1,62 @@
+"""Fixtures for API tests: players with token-authenticated clients."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle
+
+from tests.factories import StaffFactory, UserFactory
+
+
+def client_for(user: object) -> APIClient:
+    """An APIClient that sends ``Authorization: Token <key>`` for ``user``."""
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture(autouse=True)
+def _throttles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fresh throttle counters and generous rates; ``test_throttle`` sets its own.
+
+    DRF binds the rates at import, so the class attribute is patched.
+    """
+    cache.clear()
+    monkeypatch.setattr(
+        ScopedRateThrottle,
+        "THROTTLE_RATES",
+        {"moves": "10000/s", "games": "10000/s", "auth": "10000/s"},
+    )
+
+
+@pytest.fixture
+def make_client(db: None) -> Callable[..., APIClient]:
+    """Factory: ``make_client("alice")`` -> a client authenticated as a new player."""
+
+    def make(username: str | None = None, *, staff: bool = False) -> APIClient:
+        factory: Any = StaffFactory if staff else UserFactory
+        user = factory(username=username) if username else factory()
+        client = client_for(user)
+        client.user = user  # type: ignore[attr-defined]
+        return client
+
+    return make
+
+
+@pytest.fixture
+def player(make_client: Callable[..., APIClient]) -> APIClient:
+    """A client authenticated as one player."""
+    return make_client("alice")
+
+
+@pytest.fixture
+def anon() -> APIClient:
+    """An unauthenticated client."""
+    return APIClient()

@@ -1,0 +1,38 @@
+"""factory_boy factories for the domain models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import factory
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    """A player with a usable password ("correct-horse-battery") and an API token."""
+
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"player{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.test")
+
+    @factory.post_generation
+    def password(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        self.set_password(extracted or "correct-horse-battery")
+        if create:
+            self.save(update_fields=["password"])
+
+    @factory.post_generation
+    def token(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if create:
+            Token.objects.get_or_create(user=self)
+
+
+class StaffFactory(UserFactory):
+    """A staff user (organiser)."""
+
+    is_staff = True
