@@ -64,7 +64,13 @@ Search steps (one node = one position, after safe foundation moves):
    reachable both without and with a redeal is taken without: the two
    resulting positions are equal except that the first has more redeals
    left, and a position with more redeals left can play every line the other
-   can (dominance).  With unlimited redeals the count is not in the key.
+   can (dominance).  With unlimited redeals the count is not in the key, and
+   two positions that differ only in ``w`` have the same children when they
+   reach the same set of waste positions, so the key writes ``w = 0``
+   whenever ``w``'s set equals that of a fresh pass: always for draw 1, and
+   for ``w`` a multiple of the draw or ``w`` = talon length otherwise (from
+   there one redeal leads to the fresh pass, and the fresh pass reaches
+   ``w`` itself).
 2. *Safe foundation moves* are played at once and not branched on (see
    below).  All other foundation moves are ordinary search moves, tried first.
 3. Move order: foundation moves (reserve, tableau, waste), reserve to
@@ -218,6 +224,10 @@ class _Search:
                 tuple((4 * SUIT_OF[d], self.rel[d]) for d in range(52) if self.fits[d * 52 + c])
             )
         self.needs = tuple(needs)
+        # acceptors[t]: the cards d that may be built on tableau card t.
+        self.acceptors = tuple(
+            tuple(d for d in range(52) if self.fits[d * 52 + t]) for t in range(52)
+        )
         self.safe_auto = safe_auto
         self.max_nodes = max_nodes
         self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
@@ -231,6 +241,8 @@ class _Search:
     def key(self, nr: int, piles: tuple[bytes, ...], talon: bytes, w: int, rl: int) -> bytes:
         """Canonical position key (module doc): pile order ignored, foundations implied."""
         a, b, c, d = sorted(piles)
+        if rl < 0 and w and (self.draw == 1 or w % self.draw == 0 or w == len(talon)):
+            w = 0  # same reachable waste positions as a fresh pass (module doc, step 1)
         head = bytes((nr, w)) + rl.to_bytes(4, "big", signed=True)
         return b"".join((head, talon, b"\xff", a, b"\xfe", b, b"\xfe", c, b"\xfe", d))
 
@@ -339,19 +351,31 @@ class _Search:
         rl: int,
     ) -> Iterator[_Child]:
         """Every search step from a position, best first (module doc, steps 1-4)."""
-        R, rel, shift, fits = self.R, self.rel, self.shift, self.fits
+        R, rel, shift = self.R, self.rel, self.shift
         autofill = self.autofill
         can_fill = not autofill or nr == 0
         names = MOVE_NAMES
+        acceptors = self.acceptors
         tops = [p[-1] if p else -1 for p in piles]
         empty = -1
+        # wanted[d]: the piles whose top card accepts card d (RULES.md 3.3).
+        wanted: dict[int, list[int]] = {}
         for j in range(4):
-            if tops[j] < 0:
-                empty = j
-                break
+            t = tops[j]
+            if t < 0:
+                if empty < 0:
+                    empty = j
+                continue
+            for d in acceptors[t]:
+                hit = wanted.get(d)
+                if hit is None:
+                    wanted[d] = [j]
+                else:
+                    hit.append(j)
+        nothing: list[int] = []
         reach = self.reach(len(talon), w, rl)
 
-        def pop_pile(i: int, rest: bytes, nr: int) -> tuple[bytes, int]:
+        def pop_pile(rest: bytes, nr: int) -> tuple[bytes, int]:
             if not rest and autofill and nr:
                 return R[nr - 1 : nr], nr - 1
             return rest, nr
@@ -367,7 +391,7 @@ class _Search:
             if c >= 0:
                 sh = shift[c]
                 if (found >> sh) & 15 == rel[c]:
-                    rest, nr2 = pop_pile(i, piles[i][:-1], nr)
+                    rest, nr2 = pop_pile(piles[i][:-1], nr)
                     ps = list(piles)
                     ps[i] = rest
                     yield (names[c][0],), nr2, found + (1 << sh), _t4(ps), talon, w, rl
@@ -387,16 +411,19 @@ class _Search:
         # 2. reserve to tableau
         if nr:
             c = R[nr - 1]
-            c52 = c * 52
-            for j in range(4):
-                t = tops[j]
-                if (t >= 0 and fits[c52 + t]) or (j == empty and not autofill and self.empty_any):
-                    ps = list(piles)
-                    ps[j] = piles[j] + R[nr - 1 : nr]
-                    yield (names[c][j + 1],), nr - 1, found, _t4(ps), talon, w, rl
-        # 3. tableau to tableau
+            cb = R[nr - 1 : nr]
+            js = wanted.get(c, nothing)
+            if empty >= 0 and not autofill and self.empty_any:
+                js = [*js, empty]
+            for j in js:
+                ps = list(piles)
+                ps[j] = piles[j] + cb
+                yield (names[c][j + 1],), nr - 1, found, _t4(ps), talon, w, rl
+        # 3. tableau to tableau: first the moves that empty a pile and so bring a
+        # reserve card out by auto-fill, then the others
+        later: list[_Child] = []
         mode = self.mode
-        fill_tab = can_fill and self.empty_any
+        fill_tab = empty >= 0 and can_fill and self.empty_any
         for i in range(4):
             p = piles[i]
             n = len(p)
@@ -410,33 +437,37 @@ class _Search:
                 idxs = (0,)
             for k in idxs:
                 c = p[k]
-                c52 = c * 52
-                for j in range(4):
+                js = wanted.get(c, nothing)
+                if fill_tab and k > 0:
+                    js = [*js, empty]
+                for j in js:
                     if j == i:
                         continue
-                    t = tops[j]
-                    if t >= 0:
-                        if not fits[c52 + t]:
-                            continue
-                    elif not (fill_tab and j == empty and k > 0):
-                        continue
-                    rest, nr2 = pop_pile(i, p[:k], nr)
+                    rest, nr2 = pop_pile(p[:k], nr)
                     ps = list(piles)
                     ps[i] = rest
                     ps[j] = piles[j] + p[k:]
-                    yield (names[c][j + 1],), nr2, found, _t4(ps), talon, w, rl
+                    child = (names[c][j + 1],), nr2, found, _t4(ps), talon, w, rl
+                    if nr2 < nr:
+                        yield child
+                    else:
+                        later.append(child)
+        yield from later
         # 4. waste to tableau
+        fill_waste = empty >= 0 and can_fill
         for pos, pre, rl2 in reach:
             c = talon[pos - 1]
-            c52 = c * 52
+            js = wanted.get(c, nothing)
+            if fill_waste:
+                js = [*js, empty]
+            if not js:
+                continue
             rest_talon = talon[: pos - 1] + talon[pos:]
             cb = talon[pos - 1 : pos]
-            for j in range(4):
-                t = tops[j]
-                if (t >= 0 and fits[c52 + t]) or (j == empty and can_fill):
-                    ps = list(piles)
-                    ps[j] = piles[j] + cb
-                    yield (*pre, names[c][j + 1]), nr, found, _t4(ps), rest_talon, pos - 1, rl2
+            for j in js:
+                ps = list(piles)
+                ps[j] = piles[j] + cb
+                yield (*pre, names[c][j + 1]), nr, found, _t4(ps), rest_talon, pos - 1, rl2
 
     # ---------------------------------------------------------------------- dfs
 
