@@ -68,7 +68,9 @@ class RaceCreateInput(StrictSerializer):
     mode = serializers.ChoiceField(choices=Race.Mode.choices, default=Race.Mode.SCHEDULED)
     variant = serializers.ChoiceField(choices=list(PRESETS), default="classic")
     options = serializers.DictField(required=False)
-    opens_at = serializers.DateTimeField(required=False, help_text="default: now")
+    opens_at = serializers.DateTimeField(
+        required=False, help_text="joining opens; default: now, or starts_at if earlier"
+    )
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField()
     time_limit_s = StrictIntegerField(required=False, min_value=1, help_text="window mode")
@@ -198,7 +200,7 @@ class RacesView(APIView):
         data = RaceCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = dict(data.validated_data)
-        v.setdefault("opens_at", timezone.now())
+        v.setdefault("opens_at", min(timezone.now(), v["starts_at"]))
         race = race_services.race_create(created_by=player_of(request), **v)
         return Response(race_public(race, viewer=request.user), status=status.HTTP_201_CREATED)
 

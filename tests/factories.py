@@ -6,6 +6,7 @@ from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 
 
@@ -36,3 +37,11 @@ class StaffFactory(UserFactory):
     """A staff user (organiser)."""
 
     is_staff = True
+
+
+def create_user(username: str | None = None, *, staff: bool = False) -> User:
+    """A saved player (or staff user) with a token, typed for callers."""
+    factory = StaffFactory if staff else UserFactory
+    user = factory(username=username) if username else factory()
+    assert isinstance(user, User)
+    return user

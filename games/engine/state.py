@@ -429,10 +429,11 @@ class GameState:
         s = SUIT_OF[card]
         if (RANK_OF[card] - self.base) % 13 < self.found[s]:
             return f"{name} is already on its foundation"
-        # One message for every other place, so that a refusal never tells whether
-        # a hidden card is face down in the reserve or in the stock (RULES.md 7).
+        # One message for every other place, and without the card's name, so that a
+        # refusal never tells whether a card is face down in the reserve or in the
+        # stock, nor echoes a hidden card back to the client (RULES.md 7).
         return (
-            f"{name} is not available: only the top cards of the reserve, the waste "
+            "that card is not available: only the top cards of the reserve, the waste "
             "and the tableau piles can move"
         )
 

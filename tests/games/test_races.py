@@ -1,0 +1,235 @@
+"""Race services: scoring rule, ties, idempotent and concurrent close, crash recovery,
+and a real Celery worker with beat closing a race on time."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection, connections
+from django.utils import timezone
+
+from games.models import Game, Race, RaceEntry
+from games.services import races as race_services
+from games.services.races import race_close, race_create, race_join
+from games.tasks import race_sweep
+from tests.factories import create_user
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def running_race(**kw: Any) -> Race:
+    now = timezone.now()
+    return race_create(
+        name="r",
+        opens_at=now - timedelta(minutes=2),
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(minutes=5),
+        **kw,
+    )
+
+
+def entrant(
+    race: Race, name: str, *, home: int, ms: int, moves: int, status: str = "playing"
+) -> Game:
+    """Join ``name`` and set the facts the ranking reads (as play would have left them)."""
+    entry = race_join(race_id=race.id, player=create_user(name)).entry
+    assert entry.game is not None
+    Game.objects.filter(id=entry.game.id).update(
+        cards_home=home, cards_home_ms=ms, move_number=moves, status=status
+    )
+    return Game.objects.get(id=entry.game.id)
+
+
+def end_now(race: Race) -> None:
+    past = timezone.now() - timedelta(seconds=1)
+    Race.objects.filter(id=race.id).update(ends_at=past)
+    Game.objects.filter(race_entry__race=race).update(deadline=past)
+
+
+def ranks(race: Race) -> dict[str, int | None]:
+    return {
+        e.player.username: e.rank
+        for e in RaceEntry.objects.filter(race=race).select_related("player")
+    }
+
+
+@pytest.mark.django_db
+def test_ranking_rule_and_shared_ranks() -> None:
+    race = running_race()
+    entrant(race, "slow_winner", home=52, ms=90_000, moves=200, status="won")
+    entrant(race, "fast_winner", home=52, ms=60_000, moves=250, status="won")
+    entrant(race, "tie_a", home=30, ms=40_000, moves=80)
+    entrant(race, "tie_b", home=30, ms=40_000, moves=80)
+    entrant(race, "fewer_moves", home=30, ms=40_000, moves=79)
+    entrant(race, "earlier", home=30, ms=10_000, moves=500)
+    entrant(race, "few_cards", home=12, ms=1_000, moves=3)
+    end_now(race)
+    assert race_close(race_id=race.id) == "finished"
+    assert ranks(race) == {
+        "fast_winner": 1,
+        "slow_winner": 2,
+        "earlier": 3,
+        "fewer_moves": 4,
+        "tie_a": 5,
+        "tie_b": 5,
+        "few_cards": 7,
+    }
+    rows = {
+        e.player.username: e for e in RaceEntry.objects.filter(race=race).select_related("player")
+    }
+    assert rows["fast_winner"].won
+    assert rows["fast_winner"].status == "won"
+    assert rows["few_cards"].status == "timed_out"
+    assert not rows["few_cards"].won
+    assert (rows["earlier"].elapsed_ms, rows["earlier"].moves) == (10_000, 500)
+    assert Game.objects.filter(race_entry__race=race, status="playing").count() == 0
+
+
+@pytest.mark.django_db
+def test_close_is_guarded_and_idempotent() -> None:
+    race = running_race()
+    entrant(race, "a", home=20, ms=5, moves=5)
+    entrant(race, "b", home=25, ms=5, moves=5)
+    assert race_close(race_id=race.id) == "scheduled"  # not due: nothing happens
+    assert Race.objects.get(id=race.id).status == "scheduled"
+    end_now(race)
+    assert race_close(race_id=race.id) == "finished"
+    first = list(RaceEntry.objects.filter(race=race).order_by("id").values())
+    scored_at = Race.objects.get(id=race.id).scored_at
+    assert race_close(race_id=race.id) == "finished"
+    assert race_sweep.apply().get() == []  # nothing due any more
+    assert list(RaceEntry.objects.filter(race=race).order_by("id").values()) == first
+    assert Race.objects.get(id=race.id).scored_at == scored_at
+    assert ranks(race) == {"a": 2, "b": 1}
+
+
+@pytest.mark.django_db
+def test_crash_in_the_middle_of_scoring_is_finished_by_the_sweeper(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    race = running_race()
+    entrant(race, "a", home=20, ms=5, moves=5)
+    entrant(race, "b", home=25, ms=5, moves=5)
+    end_now(race)
+    real_score = race_services.race_score
+
+    def dying_score(*, race: Race) -> None:
+        real_score(race=race)  # the rows are written ...
+        raise SystemExit("worker killed")  # ... and the worker dies before the commit
+
+    monkeypatch.setattr(race_services, "race_score", dying_score)
+    with pytest.raises(SystemExit):
+        race_close(race_id=race.id)
+    stuck = Race.objects.get(id=race.id)
+    assert stuck.status == "closing"  # step 1 committed, step 2 rolled back
+    assert set(ranks(race).values()) == {None}
+    monkeypatch.setattr(race_services, "race_score", real_score)
+    assert race_sweep.apply().get() == [f"{race.id}:finished"]
+    assert ranks(race) == {"a": 2, "b": 1}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_closes_give_one_result() -> None:
+    race = running_race()
+    for n in range(12):
+        entrant(race, f"p{n}", home=10 + n % 5, ms=1000 * (n % 3), moves=n)
+    end_now(race)
+    barrier = threading.Barrier(6)
+    outcomes: list[str] = []
+    errors: list[BaseException] = []
+
+    def closer() -> None:
+        try:
+            barrier.wait()
+            outcomes.append(race_close(race_id=race.id))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=closer) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+    assert "finished" in outcomes
+    assert set(outcomes) <= {"finished", "busy"}
+    assert Race.objects.get(id=race.id).status == "finished"
+    concurrent = ranks(race)
+    race_services.race_rescore(race_id=race.id)
+    assert ranks(race) == concurrent
+    expected = sorted((-(10 + n % 5), 1000 * (n % 3), n, f"p{n}") for n in range(12))
+    in_order = [concurrent[name] for *_, name in expected]
+    assert None not in in_order
+    assert in_order == sorted(r for r in in_order if r is not None)
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_real_worker_and_beat_close_a_race_on_time(tmp_path: Path) -> None:
+    now = timezone.now()
+    race = race_create(
+        name="on time",
+        opens_at=now - timedelta(seconds=10),
+        starts_at=now - timedelta(seconds=5),
+        ends_at=now + timedelta(seconds=4),
+    )
+    entrant(race, "a", home=7, ms=100, moves=4)
+    entrant(race, "b", home=9, ms=100, moves=4)
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": (f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"),
+        # A broker database of its own, so no other worker on this machine takes the tasks.
+        "REDIS_URL": "redis://127.0.0.1:6379/7",
+        "RACE_SWEEP_SECONDS": "1",
+        "DEBUG": "true",
+    }
+    celery = [sys.executable, "-m", "celery", "-A", "canfield_site"]
+    commands = {
+        "worker": [*celery, "worker", "-P", "solo", "--loglevel=WARNING", "--without-heartbeat"],
+        "beat": [*celery, "beat", "--loglevel=WARNING", "-s", str(tmp_path / "beat.db")],
+    }
+    with (
+        open(tmp_path / "worker.log", "w") as worker_log,
+        open(tmp_path / "beat.log", "w") as beat_log,
+    ):
+        logs = {"worker": worker_log, "beat": beat_log}
+        procs = [
+            subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=logs[name])
+            for name, cmd in commands.items()
+        ]
+        try:
+            deadline = time.monotonic() + 40
+            status = ""
+            while time.monotonic() < deadline:
+                status = Race.objects.get(id=race.id).status
+                if status == "finished":
+                    break
+                time.sleep(0.25)
+            finished = Race.objects.get(id=race.id)
+            text = (tmp_path / "worker.log").read_text() + (tmp_path / "beat.log").read_text()
+            assert status == "finished", text[-3000:]
+            assert finished.scored_at is not None
+            # Closed on time: within a few sweeps of ends_at.
+            assert finished.scored_at - finished.ends_at < timedelta(seconds=6)
+            assert ranks(race) == {"a": 2, "b": 1}
+        finally:
+            for p in procs:
+                p.terminate()
+            for p in procs:
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
