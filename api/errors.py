@@ -73,6 +73,10 @@ SERVICE_ERROR_STATUS: dict[str, int] = {
     "race_not_started": 409,
     "race_not_finished": 409,
     "no_winnable_deal": 503,
+    "invalid_tournament": 400,
+    "tournament_not_open": 409,
+    "tournament_invite_only": 403,
+    "tournament_full": 409,
 }
 
 

@@ -10,6 +10,10 @@
 
 * :class:`Race` is a timed race on one deal; :class:`RaceEntry` is one player's
   entry in it with its result (DESIGN.md "Races and deadlines").
+* :class:`Tournament` is a series of races scored by a configurable scheme;
+  :class:`TournamentEntrant` is a player admitted to it and
+  :class:`TournamentStanding` a row of its standings, recomputed from race
+  results (``games.services.tournaments``).
 """
 
 from __future__ import annotations
@@ -143,6 +147,123 @@ class Move(models.Model):
         return f"{self.number}. {self.notation}"
 
 
+class Tournament(models.Model):
+    """A series of races with standings (issue 5; scoring in ``games.services.tournaments``).
+
+    ``scoring`` names the scheme; its parameters are ``points_table`` (points by
+    place: the points of rank 1, 2, ...; ranks past the table score 0),
+    ``points_per_card`` and ``win_bonus`` (cards home plus win bonus).
+    ``entry`` is ``open`` (any player joining one of its races is admitted, up
+    to ``max_entrants``) or ``invite`` (only players an organiser admitted).
+    ``draft`` tournaments are visible to staff only.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft"
+        OPEN = "open"
+        FINISHED = "finished"
+        CANCELLED = "cancelled"
+
+    class Scoring(models.TextChoices):
+        PLACE_POINTS = "place_points", "points by place"
+        CARDS_HOME = "cards_home", "cards home plus win bonus"
+
+    class Entry(models.TextChoices):
+        OPEN = "open", "open to every player"
+        INVITE = "invite", "invited players only"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=120)
+    description = models.TextField(blank=True)
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    scoring = models.CharField(max_length=16, choices=Scoring.choices, default=Scoring.PLACE_POINTS)
+    points_table = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="points by place: points of rank 1, 2, ... (e.g. [10, 8, 6, 5, 4, 3, 2, 1])",
+    )
+    points_per_card = models.PositiveSmallIntegerField(
+        default=1, help_text="cards home scheme: points per card home"
+    )
+    win_bonus = models.PositiveIntegerField(
+        default=20, help_text="cards home scheme: extra points for a won game"
+    )
+    entry = models.CharField(max_length=16, choices=Entry.choices, default=Entry.OPEN)
+    max_entrants = models.PositiveIntegerField(
+        null=True, blank=True, help_text="most players admitted (empty: no limit)"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    scored_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TournamentEntrant(models.Model):
+    """A player admitted to a tournament (invited by an organiser, or joined an open one)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tournament", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="tournament_entrant_unique_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class TournamentStanding(models.Model):
+    """One player's line of a tournament's standings: a recomputation, never edited.
+
+    Totals cover the player's ranked entries in the tournament's finished
+    races; ``rank`` is shared by exact ties (see ``games.services.tournaments``).
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_standings"
+    )
+    rank = models.PositiveIntegerField()
+    points = models.IntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    races_played = models.PositiveIntegerField(default=0)
+    disqualifications = models.PositiveIntegerField(default=0)
+    cards_home_total = models.PositiveIntegerField(default=0)
+    time_ms_total = models.PositiveBigIntegerField(default=0)
+    computed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tournament", "rank", "player_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="tournament_standing_unique_player"
+            )
+        ]
+        indexes = [models.Index(fields=["tournament", "rank"], name="tournament_standing_rank")]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.player} ({self.points} pts)"
+
+
 class Race(models.Model):
     """A timed race: every entrant plays their own game on the same :class:`Deal`.
 
@@ -183,6 +304,14 @@ class Race(models.Model):
         default=False, help_text="the deal was proven winnable by the solver"
     )
     commitment = models.CharField(max_length=64)
+    tournament = models.ForeignKey(
+        Tournament,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="races",
+        help_text="the tournament this race counts for (at most one)",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -267,4 +396,14 @@ def live_moves(game: Game) -> models.QuerySet[Move]:
     return game.moves.filter(undone_at__isnull=True).order_by("number")
 
 
-__all__: list[Any] = ["Deal", "Game", "Move", "Race", "RaceEntry", "live_moves"]
+__all__: list[Any] = [
+    "Deal",
+    "Game",
+    "Move",
+    "Race",
+    "RaceEntry",
+    "Tournament",
+    "TournamentEntrant",
+    "TournamentStanding",
+    "live_moves",
+]

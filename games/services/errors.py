@@ -125,3 +125,27 @@ class NoWinnableDeal(ServiceError):
     """The solver found no proven-winnable deal within the attempts allowed."""
 
     code = "no_winnable_deal"
+
+
+class InvalidTournament(ServiceError):
+    """Bad tournament parameters (scoring scheme, points table, entry rules, race schedule)."""
+
+    code = "invalid_tournament"
+
+
+class TournamentNotOpen(ServiceError):
+    """The tournament takes no new entrants or races (draft, finished or cancelled)."""
+
+    code = "tournament_not_open"
+
+
+class TournamentInviteOnly(ServiceError):
+    """An invite-only tournament's race: only players an organiser admitted may join."""
+
+    code = "tournament_invite_only"
+
+
+class TournamentFull(ServiceError):
+    """The tournament has admitted its ``max_entrants`` players."""
+
+    code = "tournament_full"

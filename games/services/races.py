@@ -148,8 +148,10 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
 
     Allowed from ``opens_at`` until the player could no longer play
     (``ends_at``).  In scheduled mode the player's game is created at once,
-    starting at ``starts_at`` with deadline ``ends_at``.  Raises
-    :class:`NotFound`, :class:`RaceNotOpen`.
+    starting at ``starts_at`` with deadline ``ends_at``.  A tournament race
+    first admits the player to the tournament (its entry rules).  Raises
+    :class:`NotFound`, :class:`RaceNotOpen`, and for a tournament race
+    :class:`TournamentNotOpen`, :class:`TournamentInviteOnly`, :class:`TournamentFull`.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -159,6 +161,10 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
             return JoinOutcome(existing, False)
         if race.phase(now) not in ("open", "running"):
             raise RaceNotOpen(f"the race is {race.phase(now)}: joining is closed")
+        if race.tournament_id is not None:
+            from games.services.tournaments import tournament_admit
+
+            tournament_admit(tournament_id=race.tournament_id, player=player)
         entry, created = RaceEntry.objects.get_or_create(
             race=race, player=player, defaults={"joined_at": now}
         )
@@ -221,6 +227,7 @@ def race_close(*, race_id: Any, now: datetime | None = None) -> str:
 
     Returns the race status afterwards (``finished``), or ``busy`` when another
     closer holds the race, or the unchanged status when the race is not due.
+    A tournament race re-scores its tournament when it finishes.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -246,6 +253,10 @@ def race_close(*, race_id: Any, now: datetime | None = None) -> str:
             race.scored_at = now
             race.save(update_fields=["status", "scored_at"])
             log.info("race %s finished", race.id)
+            if race.tournament_id is not None:
+                from games.services.tournaments import tournament_rescore
+
+                tournament_rescore(tournament_id=race.tournament_id, now=now)
         return str(race.status)
 
 

@@ -1,0 +1,423 @@
+"""Tournament services: create, admit players, add races, score (issue 5).
+
+Scoring schemes (per tournament, :class:`~games.models.Tournament.Scoring`)
+------------------------------------------------------------------------------
+
+Each *counted* entry earns points from its race result.  An entry counts when
+its race is ``finished``, it has a race rank (the player started) and it is not
+disqualified; a disqualified entry earns nothing and is only counted in
+``disqualifications``.
+
+``place_points`` (points by place)
+    ``points_table[rank - 1]`` points; ranks past the table earn 0.  Players
+    tied in a race share the rank, so they all earn that rank's points (two
+    players tied first with the table 10, 8, 6 earn 10 each, the next earns 6).
+    Default table: 10, 8, 6, 5, 4, 3, 2, 1.
+
+``cards_home`` (cards home plus win bonus)
+    ``points_per_card * cards_home`` (the dealt base card counts, RULES.md 6),
+    plus ``win_bonus`` when the game was won.  Defaults: 1 per card, 20 for a win.
+
+Standings and tie-breaks
+------------------------
+
+One row per player with an entry in a finished race of the tournament:
+``points`` (sum), ``wins``, ``races_played`` (counted entries),
+``cards_home_total`` and ``time_ms_total`` (sum of the race ranking times:
+the win time, or the time at which the player reached their final count).
+Players are ordered by, in turn:
+
+1. more points,
+2. more wins,
+3. more total cards home,
+4. less total time.
+
+Players equal on all four share a rank (SQL ``RANK()``: 1, 2, 2, 4).
+
+The standings are a recomputation from the race results
+(:func:`tournament_rescore`): running it again gives the same rows, so
+re-scoring any race re-scores the tournament identically.  It runs when a
+tournament race finishes (:func:`games.services.races.race_close`), after a
+disqualification, and on demand (admin, API).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from itertools import pairwise
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, Value, When, Window
+from django.db.models.expressions import Combinable
+from django.db.models.functions import Coalesce, Rank
+from django.utils import timezone
+
+from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
+from games.services.errors import (
+    InvalidTournament,
+    NotFound,
+    TournamentFull,
+    TournamentInviteOnly,
+    TournamentNotOpen,
+)
+from games.services.races import race_create
+
+#: The default table of the ``place_points`` scheme.
+DEFAULT_POINTS_TABLE = [10, 8, 6, 5, 4, 3, 2, 1]
+#: Most races added in one call.
+MAX_RACES_PER_BATCH = 100
+
+#: The standings rule, served by the API so clients can show it.
+STANDINGS_RULE = (
+    "Players are ordered by points (more first), then wins (more first), then total cards "
+    "home (more first), then total time in ms (less first); players equal on all four share "
+    "a rank. Only finished races count; a disqualified entry earns nothing."
+)
+
+SCHEME_RULES = {
+    Tournament.Scoring.PLACE_POINTS: (
+        "Points by place: the race rank r earns points_table[r-1] points, ranks past the table "
+        "earn 0; players tied in a race share the rank and each earn its points."
+    ),
+    Tournament.Scoring.CARDS_HOME: (
+        "Cards home plus win bonus: points_per_card points per card on the foundations, plus "
+        "win_bonus points for a won game."
+    ),
+}
+
+
+def scoring_rule(tournament: Tournament) -> str:
+    """The tournament's scheme in words, with its parameters."""
+    text = SCHEME_RULES[Tournament.Scoring(tournament.scoring)]
+    if tournament.scoring == Tournament.Scoring.PLACE_POINTS:
+        return f"{text} points_table = {tournament.points_table}."
+    return (
+        f"{text} points_per_card = {tournament.points_per_card}, "
+        f"win_bonus = {tournament.win_bonus}."
+    )
+
+
+# ------------------------------------------------------------------ validation
+
+
+def scoring_validate(
+    *, scoring: str, points_table: Any, points_per_card: Any, win_bonus: Any
+) -> list[int]:
+    """Check a scheme and its parameters; return the points table to store.
+
+    ``place_points`` needs a table of 1 to 100 non-negative integers that never
+    increases (a better place never earns less); empty means the default.
+    Raises :class:`InvalidTournament`.
+    """
+    if scoring not in Tournament.Scoring.values:
+        raise InvalidTournament(
+            f"unknown scoring {scoring!r}: use one of {', '.join(Tournament.Scoring.values)}"
+        )
+    for name, value in (("points_per_card", points_per_card), ("win_bonus", win_bonus)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000:
+            raise InvalidTournament(f"{name} must be an integer from 0 to 100000")
+    if scoring != Tournament.Scoring.PLACE_POINTS:
+        return list(points_table or [])
+    table = list(points_table or DEFAULT_POINTS_TABLE)
+    if not 1 <= len(table) <= 100:
+        raise InvalidTournament("points_table needs 1 to 100 entries")
+    for p in table:
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= 100_000:
+            raise InvalidTournament("points_table entries must be integers from 0 to 100000")
+    if any(a < b for a, b in pairwise(table)):
+        raise InvalidTournament("points_table must not increase: a better place never earns less")
+    return table
+
+
+def _entry_validate(*, entry: str, max_entrants: int | None) -> None:
+    if entry not in Tournament.Entry.values:
+        raise InvalidTournament(f"unknown entry rule {entry!r}: use open or invite")
+    if max_entrants is not None and max_entrants < 1:
+        raise InvalidTournament("max_entrants must be at least 1 (or empty for no limit)")
+
+
+# ------------------------------------------------------------------ writes
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    name: str,
+    description: str = "",
+    status: str = Tournament.Status.OPEN,
+    scoring: str = Tournament.Scoring.PLACE_POINTS,
+    points_table: list[int] | None = None,
+    points_per_card: int = 1,
+    win_bonus: int = 20,
+    entry: str = Tournament.Entry.OPEN,
+    max_entrants: int | None = None,
+    created_by: User | None = None,
+) -> Tournament:
+    """Create a tournament (``draft`` or ``open``); raises :class:`InvalidTournament`."""
+    if not name.strip():
+        raise InvalidTournament("a tournament needs a name")
+    if status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN):
+        raise InvalidTournament("a new tournament is draft or open")
+    table = scoring_validate(
+        scoring=scoring,
+        points_table=points_table,
+        points_per_card=points_per_card,
+        win_bonus=win_bonus,
+    )
+    _entry_validate(entry=entry, max_entrants=max_entrants)
+    return Tournament.objects.create(
+        name=name.strip(),
+        description=description,
+        status=status,
+        scoring=scoring,
+        points_table=table,
+        points_per_card=points_per_card,
+        win_bonus=win_bonus,
+        entry=entry,
+        max_entrants=max_entrants,
+        created_by=created_by,
+    )
+
+
+def _tournament_locked(tournament_id: Any) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update(no_key=True).get(id=tournament_id)
+    except (Tournament.DoesNotExist, ValueError):
+        raise NotFound("no such tournament") from None
+
+
+def tournament_admit(
+    *, tournament_id: Any, player: User, invited_by: User | None = None
+) -> TournamentEntrant:
+    """Admit ``player`` to the tournament (idempotent).
+
+    Called by :func:`games.services.races.race_join` for a tournament race
+    (``invited_by`` ``None``) and by organisers inviting a player.  An open
+    tournament admits anyone up to ``max_entrants``; an invite-only one admits
+    only through an organiser.  Raises :class:`TournamentNotOpen`,
+    :class:`TournamentInviteOnly`, :class:`TournamentFull`, :class:`NotFound`.
+    """
+    with transaction.atomic():
+        t = _tournament_locked(tournament_id)
+        existing = TournamentEntrant.objects.filter(tournament=t, player=player).first()
+        if existing is not None:
+            return existing
+        if invited_by is None and t.status != Tournament.Status.OPEN:
+            raise TournamentNotOpen(f"the tournament is {t.status}")
+        if t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            raise TournamentNotOpen(f"the tournament is {t.status}")
+        if invited_by is None and t.entry == Tournament.Entry.INVITE:
+            raise TournamentInviteOnly("this tournament is for invited players only")
+        if t.max_entrants is not None and t.entrants.count() >= t.max_entrants:
+            raise TournamentFull(f"the tournament is full ({t.max_entrants} players)")
+        return TournamentEntrant.objects.create(tournament=t, player=player, invited_by=invited_by)
+
+
+@dataclass(frozen=True)
+class RaceSchedule:
+    """``count`` races: the first starts at ``first_starts_at``; each lasts ``duration``;
+    the next starts ``gap`` after the previous one ends; joining opens ``opens_before``
+    the start."""
+
+    count: int
+    first_starts_at: datetime
+    duration: timedelta
+    gap: timedelta = timedelta(0)
+    opens_before: timedelta = timedelta(minutes=10)
+
+    def slots(self) -> list[tuple[datetime, datetime, datetime]]:
+        """``(opens_at, starts_at, ends_at)`` of each race."""
+        out = []
+        for i in range(self.count):
+            starts = self.first_starts_at + i * (self.duration + self.gap)
+            out.append((starts - self.opens_before, starts, starts + self.duration))
+        return out
+
+
+def tournament_races_add(
+    *,
+    tournament_id: Any,
+    schedule: RaceSchedule,
+    variant: str = "classic",
+    options: dict[str, Any] | None = None,
+    mode: str = Race.Mode.SCHEDULED,
+    time_limit_s: int | None = None,
+    allow_undo: bool = False,
+    require_winnable: bool = False,
+    name_prefix: str = "",
+    created_by: User | None = None,
+) -> list[Race]:
+    """Add ``schedule.count`` races to the tournament in one transaction.
+
+    Each race is made by :func:`race_create`: its own fresh secret seed and its
+    commitment.  Names are ``"<prefix> race <n>"`` numbered after the races the
+    tournament already has.  Raises :class:`InvalidTournament`,
+    :class:`TournamentNotOpen`, :class:`NotFound` and whatever
+    :func:`race_create` raises (:class:`InvalidRace`, :class:`InvalidOptions`).
+    """
+    if not 1 <= schedule.count <= MAX_RACES_PER_BATCH:
+        raise InvalidTournament(f"add 1 to {MAX_RACES_PER_BATCH} races at a time")
+    if schedule.duration <= timedelta(0):
+        raise InvalidTournament("the race duration must be positive")
+    if schedule.gap < timedelta(0) or schedule.opens_before < timedelta(0):
+        raise InvalidTournament("the gap and the joining lead time cannot be negative")
+    with transaction.atomic():
+        t = _tournament_locked(tournament_id)
+        if t.status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN):
+            raise TournamentNotOpen(f"the tournament is {t.status}: no races can be added")
+        prefix = (name_prefix or t.name).strip()[:100]
+        first_number = t.races.count() + 1
+        races = []
+        for i, (opens_at, starts_at, ends_at) in enumerate(schedule.slots()):
+            race = race_create(
+                name=f"{prefix} race {first_number + i}",
+                opens_at=opens_at,
+                starts_at=starts_at,
+                ends_at=ends_at,
+                mode=mode,
+                variant=variant,
+                options=options,
+                time_limit_s=time_limit_s,
+                allow_undo=allow_undo,
+                require_winnable=require_winnable,
+                created_by=created_by,
+            )
+            race.tournament = t
+            race.save(update_fields=["tournament"])
+            races.append(race)
+        return races
+
+
+def tournament_set_status(*, tournament_id: Any, status: str) -> Tournament:
+    """Publish (``open``), finish or cancel a tournament; finishing re-scores it first.
+
+    Allowed: draft -> open, draft/open -> finished or cancelled, and the same
+    status again (idempotent).  Raises :class:`InvalidTournament`.
+    """
+    allowed = {
+        Tournament.Status.OPEN: {Tournament.Status.DRAFT, Tournament.Status.OPEN},
+        Tournament.Status.FINISHED: {
+            Tournament.Status.DRAFT,
+            Tournament.Status.OPEN,
+            Tournament.Status.FINISHED,
+        },
+        Tournament.Status.CANCELLED: {
+            Tournament.Status.DRAFT,
+            Tournament.Status.OPEN,
+            Tournament.Status.CANCELLED,
+        },
+    }
+    with transaction.atomic():
+        t = _tournament_locked(tournament_id)
+        if status not in allowed or t.status not in allowed[Tournament.Status(status)]:
+            raise InvalidTournament(f"a {t.status} tournament cannot become {status}")
+        if status == Tournament.Status.FINISHED:
+            tournament_rescore(tournament_id=t.id)
+        t.status = status
+        t.save(update_fields=["status"])
+        return t
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def entry_points(tournament: Tournament) -> Combinable:
+    """The SQL expression of one race entry's points under the tournament's scheme.
+
+    Meaningful for counted entries only (see the module documentation).
+    """
+    if tournament.scoring == Tournament.Scoring.PLACE_POINTS:
+        table = tournament.points_table or DEFAULT_POINTS_TABLE
+        return Case(
+            *[When(rank=i + 1, then=Value(p)) for i, p in enumerate(table)],
+            default=Value(0),
+            output_field=IntegerField(),
+        )
+    return Coalesce(F("cards_home"), Value(0)) * Value(tournament.points_per_card) + Case(
+        When(won=True, then=Value(tournament.win_bonus)),
+        default=Value(0),
+        output_field=IntegerField(),
+    )
+
+
+#: Which entries earn points: a ranked, not disqualified entry of a finished race.
+COUNTED = Q(rank__isnull=False, disqualified=False)
+
+
+def tournament_entries(tournament: Tournament) -> QuerySet[RaceEntry]:
+    """Entries of the tournament's finished races, each annotated with ``points``
+    (0 when not counted) and ``counted``."""
+    return (
+        RaceEntry.objects.filter(race__tournament=tournament, race__status=Race.Status.FINISHED)
+        .annotate(
+            points=Case(
+                When(COUNTED, then=entry_points(tournament)),
+                default=Value(0),
+                output_field=IntegerField(),
+            ),
+        )
+        .select_related("race")
+    )
+
+
+def standings_query(tournament: Tournament) -> QuerySet[Any]:
+    """Per-player totals ranked by the tie-breaks, aggregated and ranked in SQL."""
+    return (
+        RaceEntry.objects.filter(race__tournament=tournament, race__status=Race.Status.FINISHED)
+        .values("player_id")
+        .annotate(
+            points_sum=Coalesce(Sum(entry_points(tournament), filter=COUNTED), Value(0)),
+            wins_sum=Count("id", filter=COUNTED & Q(won=True)),
+            played=Count("id", filter=COUNTED),
+            dq=Count("id", filter=Q(disqualified=True)),
+            cards_sum=Coalesce(Sum("cards_home", filter=COUNTED), Value(0)),
+            time_sum=Coalesce(Sum("elapsed_ms", filter=COUNTED), Value(0)),
+        )
+        .annotate(
+            place=Window(
+                Rank(),
+                order_by=[
+                    F("points_sum").desc(),
+                    F("wins_sum").desc(),
+                    F("cards_sum").desc(),
+                    F("time_sum").asc(),
+                ],
+            )
+        )
+        .order_by("place", "player_id")
+    )
+
+
+def tournament_rescore(*, tournament_id: Any, now: datetime | None = None) -> int:
+    """Recompute the tournament's standings from race results; returns the row count.
+
+    Idempotent: the rows are replaced in one transaction under the tournament's
+    row lock, so concurrent re-scores serialise and the last one wins with the
+    same rows.  Raises :class:`NotFound`.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        t = _tournament_locked(tournament_id)
+        rows = [
+            TournamentStanding(
+                tournament=t,
+                player_id=r["player_id"],
+                rank=r["place"],
+                points=r["points_sum"],
+                wins=r["wins_sum"],
+                races_played=r["played"],
+                disqualifications=r["dq"],
+                cards_home_total=r["cards_sum"],
+                time_ms_total=r["time_sum"],
+                computed_at=now,
+            )
+            for r in standings_query(t)
+        ]
+        TournamentStanding.objects.filter(tournament=t).delete()
+        TournamentStanding.objects.bulk_create(rows)
+        t.scored_at = now
+        t.save(update_fields=["scored_at"])
+        return len(rows)
