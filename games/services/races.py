@@ -269,16 +269,25 @@ def race_score(*, race: Race) -> None:
     """
     entry_t = RaceEntry._meta.db_table
     game_t = Game._meta.db_table
+    race_key = race.pk.hex if connection.vendor == "sqlite" else race.pk
     with connection.cursor() as cur:
+        # One write per entry: facts and rank together.  Disqualified entries are
+        # ranked in a partition of their own and then given no rank.
         cur.execute(
             f"""
-            UPDATE {entry_t} SET status = g.status, cards_home = g.cards_home,
-                   moves = g.move_number, elapsed_ms = g.cards_home_ms,
-                   won = (g.status = 'won'), rank = NULL
-              FROM {game_t} g
-             WHERE {entry_t}.game_id = g.id AND {entry_t}.race_id = %s
+            UPDATE {entry_t}
+               SET status = r.status, cards_home = r.cards_home, moves = r.moves,
+                   elapsed_ms = r.elapsed_ms, won = (r.status = 'won'),
+                   rank = CASE WHEN r.disqualified THEN NULL ELSE r.rnk END
+              FROM (SELECT s.*, RANK() OVER (PARTITION BY s.disqualified
+                                             ORDER BY {RANK_ORDER_SQL}) AS rnk
+                      FROM (SELECT e.id, e.disqualified, g.status, g.cards_home,
+                                   g.move_number AS moves, g.cards_home_ms AS elapsed_ms
+                              FROM {entry_t} e JOIN {game_t} g ON g.id = e.game_id
+                             WHERE e.race_id = %s) s) r
+             WHERE {entry_t}.id = r.id
             """,  # noqa: S608 - table names come from model metadata
-            [race.pk.hex if connection.vendor == "sqlite" else race.pk],
+            [race_key],
         )
         cur.execute(
             f"""
@@ -286,17 +295,7 @@ def race_score(*, race: Race) -> None:
                    elapsed_ms = NULL, won = FALSE, rank = NULL
              WHERE race_id = %s AND game_id IS NULL
             """,  # noqa: S608
-            [race.pk.hex if connection.vendor == "sqlite" else race.pk],
-        )
-        cur.execute(
-            f"""
-            UPDATE {entry_t} SET rank = r.rnk
-              FROM (SELECT id, RANK() OVER (ORDER BY {RANK_ORDER_SQL}) AS rnk
-                      FROM {entry_t}
-                     WHERE race_id = %s AND game_id IS NOT NULL AND NOT disqualified) r
-             WHERE {entry_t}.id = r.id
-            """,  # noqa: S608
-            [race.pk.hex if connection.vendor == "sqlite" else race.pk],
+            [race_key],
         )
 
 

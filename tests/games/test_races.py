@@ -233,3 +233,21 @@ def test_real_worker_and_beat_close_a_race_on_time(tmp_path: Path) -> None:
                     p.wait(10)
                 except subprocess.TimeoutExpired:
                     p.kill()
+
+
+@pytest.mark.django_db
+def test_disqualified_entry_keeps_facts_but_no_rank() -> None:
+    race = running_race()
+    entrant(race, "cheat", home=52, ms=1_000, moves=90, status="won")
+    entrant(race, "a", home=20, ms=5, moves=5)
+    entrant(race, "b", home=25, ms=5, moves=5)
+    end_now(race)
+    race_close(race_id=race.id)
+    assert ranks(race) == {"cheat": 1, "b": 2, "a": 3}
+    RaceEntry.objects.filter(race=race, player__username="cheat").update(
+        disqualified=True, disqualified_reason="used a solver"
+    )
+    race_services.race_rescore(race_id=race.id)
+    assert ranks(race) == {"cheat": None, "b": 1, "a": 2}
+    cheat = RaceEntry.objects.get(race=race, player__username="cheat")
+    assert (cheat.cards_home, cheat.won, cheat.moves) == (52, True, 90)
