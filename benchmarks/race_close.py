@@ -67,11 +67,11 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     n = args.entries
-    rng = random.Random(7)
+    rng = random.Random(7)  # noqa: S311 - reproducible fake results, not secrets
     users = list(User.objects.filter(username__startswith="bench-").order_by("id")[:n])
     if len(users) < n:
         User.objects.bulk_create(
-            [User(username=f"bench-{i}", password="!") for i in range(len(users), n)],
+            [User(username=f"bench-{i}", password="!") for i in range(len(users), n)],  # noqa: S106
             batch_size=2000,
         )
         users = list(User.objects.filter(username__startswith="bench-").order_by("id")[:n])
