@@ -251,3 +251,17 @@ def test_disqualified_entry_keeps_facts_but_no_rank() -> None:
     assert ranks(race) == {"cheat": None, "b": 1, "a": 2}
     cheat = RaceEntry.objects.get(race=race, player__username="cheat")
     assert (cheat.cards_home, cheat.won, cheat.moves) == (52, True, 90)
+
+
+@pytest.mark.django_db
+def test_required_winnable_deal_is_proven_won() -> None:
+    from games.engine.solver import solve
+
+    race = running_race(require_winnable=True)
+    assert race.require_winnable
+    state = race.deal.new_state()
+    proof = solve(state.copy(), max_seconds=20)
+    assert proof.result == "won"
+    for move in proof.moves:
+        state.play(move)
+    assert state.cards_home == 52
