@@ -6,6 +6,7 @@ Usage::
     python3 dev.py serve [runserver args]   # set up, migrate, dev superuser, serve :8000
     python3 dev.py test [pytest args]       # set up, run the whole test suite
     python3 dev.py manage <args>            # set up, run any manage.py command
+    python3 dev.py demo [--bots N]          # set up, migrate, five bots race on a local server
     python3 dev.py setup                    # only create/refresh .venv
 
 Set-up creates ``.venv`` beside this file, installs the pinned ``requirements.lock``
@@ -103,9 +104,15 @@ def cmd_test(python: Path, args: list[str]) -> None:
     _run([python, "-m", "pytest", *args])
 
 
+def cmd_demo(python: Path, args: list[str]) -> None:
+    """Migrate, then race bots over HTTP on a local server (``canfield_bot.demo``)."""
+    _manage(python, "migrate", "--noinput")
+    _run([python, "-m", "canfield_bot.demo", *args])
+
+
 def main(argv: list[str]) -> None:
-    """Dispatch ``serve``, ``test``, ``manage`` or ``setup``."""
-    if not argv or argv[0] not in {"serve", "test", "manage", "setup"}:
+    """Dispatch ``serve``, ``test``, ``manage``, ``demo`` or ``setup``."""
+    if not argv or argv[0] not in {"serve", "test", "manage", "demo", "setup"}:
         sys.exit(__doc__)
     command, rest = argv[0], argv[1:]
     os.chdir(ROOT)
@@ -116,6 +123,8 @@ def main(argv: list[str]) -> None:
         cmd_test(python, rest)
     elif command == "manage":
         _manage(python, *rest)
+    elif command == "demo":
+        cmd_demo(python, rest)
 
 
 if __name__ == "__main__":

@@ -119,6 +119,13 @@ DATABASES: dict[str, dict[str, Any]] = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Concurrent clients of the embedded default: take the write lock when a
+    # transaction begins (a deferred one that later writes fails at once with
+    # "database is locked") and wait up to 20 s for it.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # ------------------------------------------------------------------ auth, i18n, static

@@ -1,0 +1,87 @@
+"""``python -m canfield_bot --base-url URL --race ID --bots N``: run bots in a race."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import secrets
+import sys
+from typing import Any
+
+from canfield_bot.bot import BotResult, run_bots
+from canfield_bot.client import CanfieldClient
+
+
+def load_strategy(spec: str) -> Any:
+    """``module:name`` -> the function or class it names."""
+    module, _, name = spec.partition(":")
+    if not name:
+        raise SystemExit(f"--strategy must be module:name, not {spec!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def standings_table(rows: list[dict[str, Any]]) -> str:
+    """The standings (or results entries) as a plain-text table."""
+    head = f"{'rank':>4}  {'player':<24} {'cards':>5} {'moves':>5} {'time s':>7}  status"
+    lines = [head, "-" * len(head)]
+    for row in rows:
+        rank = "-" if row.get("rank") is None else str(row["rank"])
+        elapsed = row.get("elapsed_ms")
+        secs = "-" if elapsed is None else f"{elapsed / 1000:.1f}"
+        cards = "-" if row.get("cards_home") is None else str(row["cards_home"])
+        moves = "-" if row.get("moves") is None else str(row["moves"])
+        lines.append(
+            f"{rank:>4}  {row['player']:<24} {cards:>5} {moves:>5} {secs:>7}  {row['status']}"
+        )
+    return "\n".join(lines)
+
+
+async def _main(args: argparse.Namespace) -> int:
+    prefix = args.prefix or f"bot-{secrets.token_hex(3)}-"
+    password = args.password or secrets.token_urlsafe(18)
+    names = [f"{prefix}{i + 1}" for i in range(args.bots)]
+    strategy = load_strategy(args.strategy) if args.strategy else None
+    results = await run_bots(
+        args.base_url,
+        args.race,
+        names,
+        password,
+        strategy=strategy,
+        think=args.think,
+        on_stuck=args.on_stuck,
+    )
+    failed = 0
+    for name, res in zip(names, results, strict=True):
+        if isinstance(res, BotResult):
+            print(f"{name}: {res.ended} with {res.cards_home} cards home after {res.moves} moves")
+        else:
+            failed += 1
+            print(f"{name}: FAILED {res!r}", file=sys.stderr)
+    if args.wait_results:
+        async with CanfieldClient(args.base_url) as client:
+            final = await client.wait_results(args.race)
+        print(standings_table(final["entries"]))
+        print(f"seed {final['seed']}  commitment verified: {final['commitment_verified']}")
+    return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run the bots."""
+    parser = argparse.ArgumentParser(prog="python -m canfield_bot", description=__doc__)
+    parser.add_argument("--base-url", default="http://127.0.0.1:8000")
+    parser.add_argument("--race", required=True, help="race id")
+    parser.add_argument("--bots", type=int, default=5)
+    parser.add_argument("--think", type=float, default=0.2, help="seconds before each move")
+    parser.add_argument("--prefix", help="username prefix (default: bot-<random>-)")
+    parser.add_argument("--password", help="password of the bot accounts (default: random)")
+    parser.add_argument("--strategy", help="module:name of a strategy function or class")
+    parser.add_argument("--on-stuck", choices=["resign", "stop"], default="resign")
+    parser.add_argument(
+        "--wait-results", action="store_true", help="then wait for the results and print them"
+    )
+    return asyncio.run(_main(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+"""A bot: joins a race, waits for the start, plays its game through the API until it ends."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from canfield_bot.client import ApiError, CanfieldClient
+from canfield_bot.strategy import DefaultStrategy, Strategy
+
+log = logging.getLogger("canfield_bot")
+
+_OVER_CODES = {"race_closed", "game_over"}
+
+
+@dataclass
+class BotResult:
+    """What a bot did: moves accepted (``history``, in order), refused (by code), how it ended."""
+
+    username: str
+    game_id: str | None = None
+    moves: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
+    history: list[str] = field(default_factory=list)
+    ended: str = ""
+    cards_home: int = 0
+    status: str = ""
+
+
+class Bot:
+    """Plays one race for one account, using only what the API shows.
+
+    ``strategy``: a :data:`Strategy` callable, or a class whose instances are
+    strategies (one per game); default :class:`DefaultStrategy`.  ``think``:
+    seconds to wait before each move.  ``on_stuck``: ``"resign"`` (default) or
+    ``"stop"`` when the strategy returns ``None``.
+    """
+
+    def __init__(
+        self,
+        client: CanfieldClient,
+        race_id: str,
+        *,
+        strategy: Strategy | type | None = None,
+        think: float = 0.0,
+        on_stuck: str = "resign",
+    ) -> None:
+        self.client = client
+        self.race_id = race_id
+        chosen = DefaultStrategy if strategy is None else strategy
+        self.strategy: Strategy = chosen() if isinstance(chosen, type) else chosen
+        self.think = think
+        self.on_stuck = on_stuck
+        self.result = BotResult(username=client.username or "?")
+
+    async def run(self) -> BotResult:
+        """Join, wait for the start, play until the game ends or the race closes."""
+        result = self.result
+        await self.client.join(self.race_id)
+        view = await self.client.start(self.race_id)
+        result.game_id = game_id = str(view["id"])
+        while True:
+            result.cards_home = int(view.get("cards_home") or 0)
+            result.status = str(view.get("status"))
+            if view.get("status") != "playing":
+                result.ended = result.ended or result.status
+                return result
+            move = self.strategy(view)
+            if move is None:
+                if self.on_stuck == "resign":
+                    view = await self.client.resign(game_id)
+                    result.ended = "resigned"
+                    continue
+                result.ended = "stuck"
+                return result
+            if self.think:
+                await asyncio.sleep(self.think)
+            outcome = await self.client.play(game_id, move, int(view["move_number"]))
+            if outcome.accepted:
+                if not outcome.replayed:
+                    result.moves += 1
+                    result.history.append(outcome.move or move)
+            else:
+                code = outcome.code or "?"
+                result.refused[code] = result.refused.get(code, 0) + 1
+                if code in _OVER_CODES:
+                    result.ended = code
+                    if outcome.view is not None:
+                        result.cards_home = int(outcome.view.get("cards_home") or 0)
+                        result.status = str(outcome.view.get("status"))
+                    return result
+                if sum(result.refused.values()) > 50:
+                    raise ApiError(409, code, {"detail": "too many refused moves"})
+            if outcome.view is None:
+                view = await self.client.game(game_id)
+            else:
+                view = outcome.view
+
+
+async def run_bots(
+    base_url: str,
+    race_id: str,
+    usernames: list[str],
+    password: str,
+    *,
+    strategy: Strategy | type | None = None,
+    think: float = 0.0,
+    on_stuck: str = "resign",
+    client_options: dict[str, Any] | None = None,
+) -> list[BotResult | BaseException]:
+    """Run one bot per username concurrently (asyncio); errors are returned, not raised."""
+
+    async def one(username: str) -> BotResult:
+        async with CanfieldClient(base_url, **(client_options or {})) as client:
+            await client.register_or_login(username, password)
+            bot = Bot(client, race_id, strategy=strategy, think=think, on_stuck=on_stuck)
+            try:
+                return await bot.run()
+            except Exception:
+                log.exception("bot %s failed", username)
+                raise
+
+    return list(await asyncio.gather(*(one(u) for u in usernames), return_exceptions=True))

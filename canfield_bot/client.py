@@ -1,0 +1,273 @@
+"""An async HTTP client for the Canfield race API (httpx), with the retry rules a bot needs.
+
+* ``429`` (throttled): sleep ``Retry-After`` seconds and send the same request again.
+* ``5xx`` and transport errors: bounded exponential backoff, then :class:`ApiError`.
+* ``409 stale_move_number`` on a move: :meth:`CanfieldClient.play` re-reads the game
+  and hands the fresh view back (``accepted=False``) so the caller decides again.
+  Re-sending a move with the *same* ``expected_move_number`` is always safe: the
+  server answers ``200 replayed`` instead of playing it twice.
+
+Every response can be reported to an ``on_response(route, status, seconds)`` hook
+(the load benchmark uses it for latency percentiles and error counts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+#: ``on_response(route, status, seconds)``; ``status`` 0 means a transport error.
+ResponseHook = Callable[[str, int, float], None]
+
+
+class ApiError(Exception):
+    """A response the client does not handle itself: ``status``, problem ``code``, ``body``."""
+
+    def __init__(self, status: int, code: str, body: dict[str, Any]) -> None:
+        super().__init__(f"{status} {code}: {body.get('detail', '')}")
+        self.status = status
+        self.code = code
+        self.body = body
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """The outcome of :meth:`CanfieldClient.play`.
+
+    ``accepted``: the move is on the server (``replayed`` when it already was);
+    ``code``: the problem code when it is not (``stale_move_number``,
+    ``illegal_move``, ``race_closed``, ``game_over``); ``view``: the game as it
+    now stands (``None`` only when the game can no longer be read); ``move``: the
+    canonical notation the server recorded (accepted moves only).
+    """
+
+    accepted: bool
+    replayed: bool
+    code: str | None
+    view: dict[str, Any] | None
+    move: str | None = None
+
+
+def _problem(response: httpx.Response) -> dict[str, Any]:
+    try:
+        body = response.json()
+    except ValueError:
+        return {"code": f"http_{response.status_code}", "detail": response.text[:200]}
+    return body if isinstance(body, dict) else {"code": f"http_{response.status_code}"}
+
+
+class CanfieldClient:
+    """One player's connection to the API: ``async with CanfieldClient(url) as c: ...``.
+
+    ``max_retries`` bounds 5xx/transport retries per request (backoff 0.2 s doubling,
+    at most 5 s); ``max_throttle_waits`` bounds how many ``429`` answers are waited out.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        token: str | None = None,
+        timeout: float = 15.0,
+        max_retries: int = 5,
+        max_throttle_waits: int = 50,
+        on_response: ResponseHook | None = None,
+        http: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.username: str | None = None
+        self.max_retries = max_retries
+        self.max_throttle_waits = max_throttle_waits
+        self.on_response = on_response
+        self._own_http = http is None
+        self.http = http or httpx.AsyncClient(timeout=timeout)
+
+    async def __aenter__(self) -> CanfieldClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool if this client opened it."""
+        if self._own_http:
+            await self.http.aclose()
+
+    # ------------------------------------------------------------------ transport
+    async def request(
+        self, method: str, path: str, *, json: Any = None, route: str | None = None
+    ) -> httpx.Response:
+        """Send one request with the retry rules above; return the final response.
+
+        Returns 2xx and 4xx responses other than 429 to the caller; raises
+        :class:`ApiError` when 5xx/transport retries or 429 waits run out.
+        """
+        url = f"{self.base_url}/api/v1/{path.lstrip('/')}"
+        headers = {"Authorization": f"Token {self.token}"} if self.token else {}
+        route = route or path
+        failures = throttled = 0
+        while True:
+            started = time.perf_counter()
+            try:
+                response = await self.http.request(method, url, json=json, headers=headers)
+            except httpx.TransportError as exc:
+                self._report(route, 0, time.perf_counter() - started)
+                failures += 1
+                if failures > self.max_retries:
+                    raise ApiError(0, "transport_error", {"detail": repr(exc)}) from exc
+                await asyncio.sleep(self._backoff(failures))
+                continue
+            self._report(route, response.status_code, time.perf_counter() - started)
+            if response.status_code == 429:
+                throttled += 1
+                if throttled > self.max_throttle_waits:
+                    raise ApiError(429, "throttled", _problem(response))
+                await asyncio.sleep(self._retry_after(response))
+                continue
+            if response.status_code >= 500:
+                failures += 1
+                if failures > self.max_retries:
+                    body = _problem(response)
+                    raise ApiError(response.status_code, str(body.get("code")), body)
+                await asyncio.sleep(self._backoff(failures))
+                continue
+            return response
+
+    def _report(self, route: str, status: int, seconds: float) -> None:
+        if self.on_response is not None:
+            self.on_response(route, status, seconds)
+
+    @staticmethod
+    def _backoff(failures: int) -> float:
+        return float(min(5.0, 0.2 * 2 ** (failures - 1)) * (0.5 + random.random() / 2))  # noqa: S311
+
+    @staticmethod
+    def _retry_after(response: httpx.Response) -> float:
+        try:
+            return max(0.05, float(response.headers.get("Retry-After", "1")))
+        except ValueError:
+            return 1.0
+
+    async def _json(
+        self, method: str, path: str, *, json: Any = None, ok: tuple[int, ...] = (200, 201)
+    ) -> Any:
+        response = await self.request(method, path, json=json)
+        if response.status_code not in ok:
+            body = _problem(response)
+            raise ApiError(response.status_code, str(body.get("code")), body)
+        return response.json()
+
+    # ------------------------------------------------------------------ accounts
+    async def register_or_login(self, username: str, password: str) -> str:
+        """Register ``username`` (or log in if it exists); keep and return the API token."""
+        self.token = None
+        response = await self.request(
+            "POST", "auth/register", json={"username": username, "password": password}
+        )
+        if response.status_code == 409:
+            response = await self.request(
+                "POST", "auth/token", json={"username": username, "password": password}
+            )
+        if response.status_code not in (200, 201):
+            body = _problem(response)
+            raise ApiError(response.status_code, str(body.get("code")), body)
+        self.token = str(response.json()["token"])
+        self.username = username
+        return self.token
+
+    # ------------------------------------------------------------------ races
+    async def race(self, race_id: str) -> dict[str, Any]:
+        """``GET /races/{id}``."""
+        return dict(await self._json("GET", f"races/{race_id}"))
+
+    async def create_race(self, **fields: Any) -> dict[str, Any]:
+        """``POST /races`` (staff token needed)."""
+        return dict(await self._json("POST", "races", json=fields))
+
+    async def join(self, race_id: str) -> dict[str, Any]:
+        """``POST /races/{id}/join`` (idempotent)."""
+        return dict(await self._json("POST", f"races/{race_id}/join"))
+
+    async def start(
+        self, race_id: str, *, poll: float = 0.25, max_wait: float = 3600
+    ) -> dict[str, Any]:
+        """``POST /races/{id}/start``; waits out ``race_not_started``; returns the game view."""
+        deadline = time.monotonic() + max_wait
+        while True:
+            response = await self.request("POST", f"races/{race_id}/start", route="start")
+            if response.status_code == 200:
+                return dict(response.json())
+            body = _problem(response)
+            if body.get("code") != "race_not_started" or time.monotonic() > deadline:
+                raise ApiError(response.status_code, str(body.get("code")), body)
+            await asyncio.sleep(poll)
+
+    async def standings(self, race_id: str) -> dict[str, Any]:
+        """``GET /races/{id}/standings``."""
+        return dict(await self._json("GET", f"races/{race_id}/standings"))
+
+    async def results(self, race_id: str) -> dict[str, Any] | None:
+        """``GET /races/{id}/results``, or ``None`` while the race is not finished."""
+        response = await self.request("GET", f"races/{race_id}/results", route="results")
+        if response.status_code == 409:
+            return None
+        if response.status_code != 200:
+            body = _problem(response)
+            raise ApiError(response.status_code, str(body.get("code")), body)
+        return dict(response.json())
+
+    async def wait_results(
+        self, race_id: str, *, poll: float = 1.0, timeout: float = 300
+    ) -> dict[str, Any]:
+        """Poll the results until the race is closed and scored."""
+        deadline = time.monotonic() + timeout
+        while True:
+            results = await self.results(race_id)
+            if results is not None:
+                return results
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"race {race_id} not scored after {timeout} s")
+            await asyncio.sleep(poll)
+
+    # ------------------------------------------------------------------ games
+    async def game(self, game_id: str) -> dict[str, Any]:
+        """``GET /games/{id}``: the player's view (``legal_moves``, ``move_number``, ...)."""
+        return dict(await self._json("GET", f"games/{game_id}"))
+
+    async def resign(self, game_id: str) -> dict[str, Any]:
+        """``POST /games/{id}/resign``."""
+        return dict(await self._json("POST", f"games/{game_id}/resign"))
+
+    async def play(self, game_id: str, move: str, expected_move_number: int) -> MoveResult:
+        """``POST /games/{id}/moves`` with ``expected_move_number``.
+
+        ``201``/``200 replayed`` give the new view. ``409 stale_move_number``
+        re-reads the game and returns its view with ``accepted=False`` so the
+        caller decides again from what is really on the table. ``422
+        illegal_move``, ``409 race_closed``/``game_over`` come back as ``code``.
+        """
+        response = await self.request(
+            "POST",
+            f"games/{game_id}/moves",
+            json={"move": move, "expected_move_number": expected_move_number},
+            route="move",
+        )
+        if response.status_code in (200, 201):
+            body = response.json()
+            return MoveResult(True, bool(body.get("replayed")), None, body["game"], body["move"])
+        problem = _problem(response)
+        code = str(problem.get("code"))
+        if response.status_code in (409, 422):
+            view = None
+            with contextlib.suppress(ApiError):
+                view = await self.game(game_id)
+            return MoveResult(False, False, code, view)
+        raise ApiError(response.status_code, code, problem)
