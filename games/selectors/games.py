@@ -46,7 +46,10 @@ def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
     st = state if state is not None else GameState.from_dict(game.state)
     view = player_view(st)
     view["status"] = game.status
-    if game.is_over:
+    if game.status == Game.Status.PLAYING and game.deadline and timezone.now() >= game.deadline:
+        # Past the deadline the server refuses moves at once; the sweeper records it later.
+        view["status"] = Game.Status.TIMED_OUT
+    if view["status"] != Game.Status.PLAYING:
         view["legal_moves"] = []
     return {
         "id": str(game.id),

@@ -260,6 +260,8 @@ def test_window_mode_personal_clock(make_client: Callable[..., APIClient]) -> No
     Game.objects.filter(id=game.id).update(deadline=timezone.now() - timedelta(seconds=1))
     late = ann.post(f"/api/v1/games/{game.id}/moves", {"move": "draw"}, format="json")
     assert late.json()["code"] == "race_closed"
+    view = ann.get(f"/api/v1/games/{game.id}").json()
+    assert (view["status"], view["legal_moves"]) == ("timed_out", [])
     expire(rid)
     race_sweep.apply()
     results = ann.get(f"/api/v1/races/{rid}/results").json()
