@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import accounts, games, races
+from api import accounts, games, races, tournaments
 from api.views import HealthView
 
 app_name = "api"
@@ -27,6 +27,32 @@ urlpatterns = [
         "races/<uuid:race_id>/standings", races.RaceStandingsView.as_view(), name="race-standings"
     ),
     path("races/<uuid:race_id>/results", races.RaceResultsView.as_view(), name="race-results"),
+    path("tournaments", tournaments.TournamentsView.as_view(), name="tournaments"),
+    path(
+        "tournaments/<uuid:tournament_id>",
+        tournaments.TournamentDetailAPIView.as_view(),
+        name="tournament",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/standings",
+        tournaments.TournamentStandingsView.as_view(),
+        name="tournament-standings",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/me",
+        tournaments.TournamentMeView.as_view(),
+        name="tournament-me",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/races",
+        tournaments.TournamentRacesView.as_view(),
+        name="tournament-races",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/rescore",
+        tournaments.TournamentRescoreView.as_view(),
+        name="tournament-rescore",
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),

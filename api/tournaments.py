@@ -1,0 +1,376 @@
+"""Tournament endpoints: list, detail, standings, your results; staff: create, add races,
+re-score.
+
+Scoring schemes and tie-breaks are documented in ``games.services.tournaments``
+and served in words (``scoring_rule``, ``standings_rule``) with every tournament.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+from uuid import UUID
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import CursorPagination
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.accounts import player_of
+from api.errors import ProblemError, ProblemSerializer
+from api.serializers import StrictCharField, StrictIntegerField, StrictSerializer
+from games.engine import PRESETS
+from games.models import Race, Tournament
+from games.selectors.tournaments import (
+    race_summary,
+    standing_row,
+    tournament_get,
+    tournament_list,
+    tournament_player_results,
+    tournament_public,
+    tournament_standings,
+)
+from games.services import tournaments as tournament_services
+
+
+class IsOrganiser(BasePermission):
+    """Staff with the model permission the request needs (superusers have them all)."""
+
+    message = "Only organisers (staff with the tournament permissions) may do this."
+
+    def __init__(self, perm: str) -> None:
+        self.perm = perm
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        user = request.user
+        return bool(user and user.is_authenticated and user.is_staff and user.has_perm(self.perm))
+
+
+# ------------------------------------------------------------------ shapes
+
+
+class TournamentRaceView(serializers.Serializer[Any]):
+    """A race of the tournament; ``seed`` is null until the race is finished."""
+
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    mode = serializers.ChoiceField(choices=Race.Mode.choices)
+    status = serializers.CharField(help_text="scheduled, closing, finished or cancelled")
+    phase = serializers.CharField(help_text="by the server clock (see the race endpoints)")
+    variant = serializers.CharField()
+    opens_at = serializers.DateTimeField()
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+    commitment = serializers.CharField(help_text="hex(SHA-256(seed)), public from the start")
+    seed = serializers.CharField(allow_null=True, help_text="revealed once the race is finished")
+
+
+class TournamentView(serializers.Serializer[Any]):
+    """A tournament with its scoring scheme and tie-break rule in words."""
+
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    status = serializers.CharField(help_text="draft (staff only), open, finished or cancelled")
+    scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices)
+    points_table = serializers.ListField(
+        child=serializers.IntegerField(), help_text="place_points: points of rank 1, 2, ..."
+    )
+    points_per_card = serializers.IntegerField(help_text="cards_home: points per card home")
+    win_bonus = serializers.IntegerField(help_text="cards_home: extra points for a win")
+    scoring_rule = serializers.CharField()
+    standings_rule = serializers.CharField()
+    entry = serializers.ChoiceField(choices=Tournament.Entry.choices)
+    max_entrants = serializers.IntegerField(allow_null=True)
+    entrants = serializers.IntegerField(help_text="players admitted")
+    admitted = serializers.BooleanField(help_text="whether you are admitted")
+    race_count = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    scored_at = serializers.DateTimeField(allow_null=True, help_text="standings last computed")
+
+
+class TournamentDetailView(TournamentView):
+    """A tournament and its races."""
+
+    races = TournamentRaceView(many=True)
+
+
+class StandingView(serializers.Serializer[Any]):
+    """One standings line (see ``standings_rule`` for the order)."""
+
+    rank = serializers.IntegerField(help_text="shared by exact ties")
+    player = serializers.CharField()
+    points = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    races_played = serializers.IntegerField(help_text="ranked, not disqualified entries")
+    disqualifications = serializers.IntegerField()
+    cards_home_total = serializers.IntegerField()
+    time_ms_total = serializers.IntegerField()
+
+
+class MyRaceView(serializers.Serializer[Any]):
+    """Your entry in one tournament race; result fields are null until it is finished."""
+
+    race = serializers.UUIDField()
+    name = serializers.CharField()
+    race_status = serializers.CharField(help_text="scheduled, closing, finished or cancelled")
+    starts_at = serializers.DateTimeField()
+    status = serializers.CharField(
+        allow_null=True, help_text="final game status, did_not_start or disqualified"
+    )
+    rank = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField(allow_null=True)
+    counted = serializers.BooleanField(help_text="whether the entry earns points")
+    won = serializers.BooleanField(allow_null=True)
+    cards_home = serializers.IntegerField(allow_null=True)
+    elapsed_ms = serializers.IntegerField(allow_null=True)
+    disqualified = serializers.BooleanField()
+    disqualified_reason = serializers.CharField(
+        allow_null=True, help_text="the organisers' reason, when disqualified"
+    )
+
+
+class MyResultsView(serializers.Serializer[Any]):
+    """Your standing and your entry in each race of the tournament."""
+
+    tournament = serializers.UUIDField()
+    player = serializers.CharField()
+    admitted = serializers.BooleanField()
+    standing = StandingView(allow_null=True)
+    scoring_rule = serializers.CharField()
+    standings_rule = serializers.CharField()
+    races = MyRaceView(many=True)
+
+
+class TournamentCreateInput(StrictSerializer):
+    """Staff: a new tournament (``draft`` is visible to staff only)."""
+
+    name = StrictCharField(max_length=120)
+    description = StrictCharField(required=False, default="", allow_blank=True, max_length=5000)
+    status = StrictCharField(
+        required=False,
+        default=Tournament.Status.OPEN,
+        help_text="open (default) or draft (visible to staff only)",
+    )
+    scoring = serializers.ChoiceField(
+        choices=Tournament.Scoring.choices, default=Tournament.Scoring.PLACE_POINTS
+    )
+    points_table = serializers.ListField(
+        child=StrictIntegerField(min_value=0),
+        required=False,
+        max_length=100,
+        help_text="place_points; default 10, 8, 6, 5, 4, 3, 2, 1; never increasing",
+    )
+    points_per_card = StrictIntegerField(required=False, default=1, min_value=0)
+    win_bonus = StrictIntegerField(required=False, default=20, min_value=0)
+    entry = serializers.ChoiceField(choices=Tournament.Entry.choices, default=Tournament.Entry.OPEN)
+    max_entrants = StrictIntegerField(required=False, allow_null=True, min_value=1)
+
+
+class RacesAddInput(StrictSerializer):
+    """Staff: ``count`` races, back to back with ``gap_s`` between them, fresh seeds each."""
+
+    count = StrictIntegerField(min_value=1, max_value=tournament_services.MAX_RACES_PER_BATCH)
+    first_starts_at = serializers.DateTimeField()
+    duration_s = StrictIntegerField(min_value=1, help_text="each race's length in seconds")
+    gap_s = StrictIntegerField(required=False, default=0, min_value=0)
+    opens_before_s = StrictIntegerField(
+        required=False, default=600, min_value=0, help_text="joining opens this long before"
+    )
+    mode = serializers.ChoiceField(choices=Race.Mode.choices, default=Race.Mode.SCHEDULED)
+    time_limit_s = StrictIntegerField(required=False, min_value=1, help_text="window mode")
+    variant = serializers.ChoiceField(choices=list(PRESETS), default="classic")
+    options = serializers.DictField(required=False)
+    allow_undo = serializers.BooleanField(default=False)
+    require_winnable = serializers.BooleanField(default=False)
+    name_prefix = StrictCharField(required=False, default="", allow_blank=True, max_length=100)
+
+
+class RacesAddedView(serializers.Serializer[Any]):
+    """The races added."""
+
+    tournament = serializers.UUIDField()
+    races = TournamentRaceView(many=True)
+
+
+class RescoredView(serializers.Serializer[Any]):
+    """How many standings rows the re-score wrote."""
+
+    tournament = serializers.UUIDField()
+    rows = serializers.IntegerField()
+
+
+class TournamentPagination(CursorPagination):
+    """Tournaments, newest first."""
+
+    ordering = "-created_at"
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+class StandingsPagination(CursorPagination):
+    """Standings by rank (ties by player id); ``?page_size=`` up to 500 (default 100)."""
+
+    ordering = ("rank", "player_id")
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
+_PROBLEMS = {401: ProblemSerializer, 404: ProblemSerializer, 429: ProblemSerializer}
+_STAFF_PROBLEMS = {**_PROBLEMS, 403: ProblemSerializer}
+
+
+# ------------------------------------------------------------------ views
+
+
+class TournamentsView(APIView):
+    """``GET /api/v1/tournaments``: tournaments; ``POST`` (organisers): create one."""
+
+    def get_permissions(self) -> list[Any]:
+        if self.request.method == "POST":
+            return [IsOrganiser("games.add_tournament")]
+        return [AllowAny()]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=list(Tournament.Status.values))],
+        responses={200: TournamentView(many=True), 400: ProblemSerializer},
+        tags=["tournaments"],
+        auth=[],
+        description="Newest first, cursor-paginated; drafts are listed for staff only. "
+        "Errors: 400 `invalid_filter`.",
+    )
+    def get(self, request: Request) -> Response:
+        wanted = request.query_params.get("status")
+        if wanted is not None and wanted not in Tournament.Status.values:
+            raise ProblemError("invalid_filter", f"unknown status {wanted!r}", status=400)
+        paginator = TournamentPagination()
+        page = paginator.paginate_queryset(
+            tournament_list(viewer=request.user, status=wanted), request, view=self
+        )
+        return paginator.get_paginated_response(
+            [tournament_public(t, viewer=request.user) for t in page or []]
+        )
+
+    @extend_schema(
+        request=TournamentCreateInput,
+        responses={201: TournamentView, 400: ProblemSerializer, **_STAFF_PROBLEMS},
+        tags=["tournaments"],
+        description="Organisers only (staff with `games.add_tournament`). "
+        "Errors: 400 `invalid_tournament`, `validation_error`.",
+    )
+    def post(self, request: Request) -> Response:
+        data = TournamentCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        t = tournament_services.tournament_create(
+            created_by=player_of(request), **data.validated_data
+        )
+        return Response(tournament_public(t, viewer=request.user), status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailAPIView(APIView):
+    """``GET /api/v1/tournaments/{id}``: one tournament and its races."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: TournamentDetailView, **_PROBLEMS}, tags=["tournaments"], auth=[]
+    )
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        t = tournament_get(tournament_id=tournament_id, viewer=request.user)
+        return Response(tournament_public(t, viewer=request.user, with_races=True))
+
+
+class TournamentStandingsView(APIView):
+    """``GET /api/v1/tournaments/{id}/standings``: the standings, by rank, cursor-paginated."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: StandingView(many=True), **_PROBLEMS}, tags=["tournaments"], auth=[]
+    )
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        t = tournament_get(tournament_id=tournament_id, viewer=request.user)
+        paginator = StandingsPagination()
+        page = paginator.paginate_queryset(tournament_standings(tournament=t), request, view=self)
+        return paginator.get_paginated_response([standing_row(s) for s in page or []])
+
+
+class TournamentMeView(APIView):
+    """``GET /api/v1/tournaments/{id}/me``: your standing and your result in each race,
+    with the organisers' reason for any disqualification."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: MyResultsView, **_PROBLEMS}, tags=["tournaments"])
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        t = tournament_get(tournament_id=tournament_id, viewer=request.user)
+        return Response(tournament_player_results(tournament=t, player=player_of(request)))
+
+
+class TournamentRacesView(APIView):
+    """``POST /api/v1/tournaments/{id}/races`` (organisers): add scheduled races."""
+
+    def get_permissions(self) -> list[Any]:
+        return [IsOrganiser("games.add_race")]
+
+    @extend_schema(
+        request=RacesAddInput,
+        responses={
+            201: RacesAddedView,
+            400: ProblemSerializer,
+            409: OpenApiResponse(ProblemSerializer, description="tournament_not_open"),
+            503: OpenApiResponse(ProblemSerializer, description="no_winnable_deal"),
+            **_STAFF_PROBLEMS,
+        },
+        tags=["tournaments"],
+        description="Organisers only. Race n starts at first_starts_at + (n-1)·(duration_s + "
+        "gap_s); each gets a fresh secret seed and its public commitment. Errors: 400 "
+        "`invalid_tournament`, `invalid_race`, `invalid_options`; 409 `tournament_not_open`.",
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        data = RacesAddInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        t = tournament_get(tournament_id=tournament_id, viewer=request.user)
+        races = tournament_services.tournament_races_add(
+            tournament_id=t.id,
+            schedule=tournament_services.RaceSchedule(
+                count=v["count"],
+                first_starts_at=v["first_starts_at"],
+                duration=timedelta(seconds=v["duration_s"]),
+                gap=timedelta(seconds=v["gap_s"]),
+                opens_before=timedelta(seconds=v["opens_before_s"]),
+            ),
+            variant=v["variant"],
+            options=v.get("options"),
+            mode=v["mode"],
+            time_limit_s=v.get("time_limit_s"),
+            allow_undo=v["allow_undo"],
+            require_winnable=v["require_winnable"],
+            name_prefix=v["name_prefix"],
+            created_by=player_of(request),
+        )
+        return Response(
+            {"tournament": str(t.id), "races": [race_summary(r) for r in races]},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class TournamentRescoreView(APIView):
+    """``POST /api/v1/tournaments/{id}/rescore`` (organisers): recompute the standings."""
+
+    def get_permissions(self) -> list[Any]:
+        return [IsOrganiser("games.change_tournament")]
+
+    @extend_schema(
+        request=None, responses={200: RescoredView, **_STAFF_PROBLEMS}, tags=["tournaments"]
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        t = tournament_get(tournament_id=tournament_id, viewer=request.user)
+        rows = tournament_services.tournament_rescore(tournament_id=t.id)
+        return Response({"tournament": str(t.id), "rows": rows})

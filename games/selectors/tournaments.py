@@ -1,0 +1,170 @@
+"""Read selectors for tournaments: list, detail, standings, a player's own results.
+
+A draft tournament is visible to staff only.  Nothing here shows a seed before
+its race is finished, nor a card.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, F, QuerySet
+from django.utils import timezone
+
+from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
+from games.services.errors import NotFound
+from games.services.tournaments import (
+    STANDINGS_RULE,
+    entry_points,
+    scoring_rule,
+)
+
+
+def _is_staff(viewer: Any) -> bool:
+    return bool(viewer is not None and getattr(viewer, "is_staff", False))
+
+
+def tournament_list(*, viewer: Any = None, status: str | None = None) -> QuerySet[Tournament]:
+    """Tournaments, newest first; drafts only for staff; optionally one status."""
+    qs = Tournament.objects.annotate(race_count=Count("races", distinct=True))
+    if not _is_staff(viewer):
+        qs = qs.exclude(status=Tournament.Status.DRAFT)
+    if status:
+        qs = qs.filter(status=status)
+    return qs.order_by("-created_at")
+
+
+def tournament_get(*, tournament_id: Any, viewer: Any = None) -> Tournament:
+    """One tournament the viewer may see; raises :class:`NotFound`."""
+    try:
+        t = Tournament.objects.get(id=tournament_id)
+    except (Tournament.DoesNotExist, ValueError):
+        raise NotFound("no such tournament") from None
+    if t.status == Tournament.Status.DRAFT and not _is_staff(viewer):
+        raise NotFound("no such tournament")
+    return t
+
+
+def race_summary(race: Race, *, now: datetime | None = None) -> dict[str, Any]:
+    """A tournament race in a list: times, phase, commitment; the seed once finished."""
+    now = now or timezone.now()
+    return {
+        "id": str(race.id),
+        "name": race.name,
+        "mode": race.mode,
+        "status": race.status,
+        "phase": race.phase(now),
+        "variant": race.deal.variant,
+        "opens_at": race.opens_at,
+        "starts_at": race.starts_at,
+        "ends_at": race.ends_at,
+        "commitment": race.commitment,
+        "seed": race.deal.seed if race.status == Race.Status.FINISHED else None,
+    }
+
+
+def tournament_public(
+    t: Tournament, *, viewer: Any = None, with_races: bool = False
+) -> dict[str, Any]:
+    """The tournament as anyone may see it, with its scheme and tie-break rule in words."""
+    admitted = False
+    if viewer is not None and getattr(viewer, "is_authenticated", False):
+        admitted = TournamentEntrant.objects.filter(tournament=t, player=viewer).exists()
+    race_count = getattr(t, "race_count", None)
+    if race_count is None:
+        race_count = t.races.count()
+    out: dict[str, Any] = {
+        "id": str(t.id),
+        "name": t.name,
+        "description": t.description,
+        "status": t.status,
+        "scoring": t.scoring,
+        "points_table": t.points_table,
+        "points_per_card": t.points_per_card,
+        "win_bonus": t.win_bonus,
+        "scoring_rule": scoring_rule(t),
+        "standings_rule": STANDINGS_RULE,
+        "entry": t.entry,
+        "max_entrants": t.max_entrants,
+        "entrants": t.entrants.count(),
+        "admitted": admitted,
+        "race_count": race_count,
+        "created_at": t.created_at,
+        "scored_at": t.scored_at,
+    }
+    if with_races:
+        now = timezone.now()
+        out["races"] = [
+            race_summary(r, now=now)
+            for r in t.races.select_related("deal").order_by("starts_at", "name")
+        ]
+    return out
+
+
+def tournament_standings(*, tournament: Tournament) -> QuerySet[TournamentStanding]:
+    """The stored standings, by rank then player (paginate this)."""
+    return TournamentStanding.objects.filter(tournament=tournament).select_related("player")
+
+
+def standing_row(s: TournamentStanding) -> dict[str, Any]:
+    """One standings line."""
+    return {
+        "rank": s.rank,
+        "player": s.player.get_username(),
+        "points": s.points,
+        "wins": s.wins,
+        "races_played": s.races_played,
+        "disqualifications": s.disqualifications,
+        "cards_home_total": s.cards_home_total,
+        "time_ms_total": s.time_ms_total,
+    }
+
+
+def tournament_player_results(*, tournament: Tournament, player: Any) -> dict[str, Any]:
+    """The player's standing and their entry in each tournament race.
+
+    Each race line has the race rank and the points earned (``null`` until the
+    race is finished), and, when disqualified, the organisers' reason.
+    """
+    standing = (
+        TournamentStanding.objects.filter(tournament=tournament, player=player)
+        .select_related("player")
+        .first()
+    )
+    entries = (
+        RaceEntry.objects.filter(race__tournament=tournament, player=player)
+        .select_related("race")
+        .annotate(points=entry_points(tournament))
+        .order_by(F("race__starts_at").asc(), "race__name")
+    )
+    races = []
+    for e in entries:
+        finished = e.race.status == Race.Status.FINISHED
+        counted = finished and e.rank is not None and not e.disqualified
+        races.append(
+            {
+                "race": str(e.race_id),
+                "name": e.race.name,
+                "race_status": e.race.status,
+                "starts_at": e.race.starts_at,
+                "status": ("disqualified" if e.disqualified else e.status) or None,
+                "rank": e.rank if finished else None,
+                "points": e.points if counted else (0 if finished else None),
+                "counted": counted,
+                "won": e.won if finished else None,
+                "cards_home": e.cards_home if finished else None,
+                "elapsed_ms": e.elapsed_ms if finished else None,
+                "disqualified": e.disqualified,
+                "disqualified_reason": e.disqualified_reason or None,
+            }
+        )
+    return {
+        "tournament": str(tournament.id),
+        "player": player.get_username(),
+        "admitted": TournamentEntrant.objects.filter(tournament=tournament, player=player).exists(),
+        "standing": standing_row(standing) if standing is not None else None,
+        "standings_rule": STANDINGS_RULE,
+        "scoring_rule": scoring_rule(tournament),
+        "races": races,
+    }

@@ -1,0 +1,241 @@
+# mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, assignment, misc"
+"""The organisers' admin through Django's test client: add races, close, disqualify,
+re-score; the seed never shows before the end; non-staff are refused."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import Group, User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Race, RaceEntry, Tournament, TournamentStanding
+from tests.factories import StaffFactory, UserFactory
+from tests.tournaments.factories import Result, TournamentFactory, play, running_race
+
+pytestmark = pytest.mark.django_db
+
+
+def organiser() -> User:
+    user: User = StaffFactory()
+    user.groups.add(Group.objects.get(name="organisers"))
+    return user
+
+
+def client_for(user: User) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def test_organiser_creates_tournament_adds_races_closes_disqualifies_rescores() -> None:
+    org = organiser()
+    assert not org.is_superuser
+    c = client_for(org)
+    resp = c.post(
+        reverse("admin:games_tournament_add"),
+        {
+            "name": "Winter Cup",
+            "description": "three races",
+            "status": "open",
+            "scoring": "place_points",
+            "points_table": "[10, 6, 3]",
+            "points_per_card": 1,
+            "win_bonus": 20,
+            "entry": "open",
+            "max_entrants": "",
+            **{f"{p}-TOTAL_FORMS": 0 for p in ("standings", "races", "entrants")},
+            **{f"{p}-INITIAL_FORMS": 0 for p in ("standings", "races", "entrants")},
+        },
+    )
+    assert resp.status_code == 302, resp.content.decode()[:3000]
+    t = Tournament.objects.get(name="Winter Cup")
+    assert t.created_by == org
+    assert t.points_table == [10, 6, 3]
+
+    resp = c.post(
+        reverse("admin:games_tournament_add_races", args=[t.pk]),
+        {
+            "count": 3,
+            "first_starts_at": "2030-01-01 10:00",
+            "duration_minutes": 10,
+            "gap_minutes": 5,
+            "opens_before_minutes": 10,
+            "variant": "classic",
+            "mode": "scheduled",
+        },
+    )
+    assert resp.status_code == 302
+    races = list(t.races.order_by("starts_at"))
+    assert [r.name for r in races] == [
+        "Winter Cup race 1",
+        "Winter Cup race 2",
+        "Winter Cup race 3",
+    ]
+    assert [(r.starts_at.hour, r.starts_at.minute, r.ends_at.minute) for r in races] == [
+        (10, 0, 10),
+        (10, 15, 25),
+        (10, 30, 40),
+    ]
+    assert len({r.deal.seed for r in races}) == 3
+    assert all(len(r.commitment) == 64 for r in races)
+    assert LogEntry.objects.filter(object_id=str(t.pk), change_message__contains="Added 3").exists()
+
+    # A race played now: two entrants, closed from the admin.
+    race = running_race(t, name="live")
+    play(race, Result("ann", 30, 1000))
+    play(race, Result("bob", 20, 1000))
+    resp = c.post(
+        reverse("admin:games_race_changelist"),
+        {"action": "close_now", "_selected_action": [str(race.pk)]},
+    )
+    assert resp.status_code == 302
+    race.refresh_from_db()
+    assert race.status == Race.Status.FINISHED
+    assert [
+        (s.player.username, s.points)
+        for s in TournamentStanding.objects.filter(tournament=t).order_by("rank")
+    ] == [("ann", 10), ("bob", 6)]
+
+    # Disqualify ann: the intermediate form, then the reason applied.
+    ann = RaceEntry.objects.get(race=race, player__username="ann")
+    url = reverse("admin:games_raceentry_changelist")
+    form = c.post(url, {"action": "disqualify", "_selected_action": [ann.pk]})
+    assert form.status_code == 200
+    assert b"reason" in form.content
+    resp = c.post(
+        url,
+        {
+            "action": "disqualify",
+            "_selected_action": [ann.pk],
+            "apply": "1",
+            "reason": "two accounts",
+        },
+    )
+    assert resp.status_code == 302
+    ann.refresh_from_db()
+    assert (ann.disqualified, ann.disqualified_reason, ann.rank) == (True, "two accounts", None)
+    assert [
+        (s.player.username, s.rank, s.points)
+        for s in TournamentStanding.objects.filter(tournament=t).order_by("rank")
+    ] == [("bob", 1, 10), ("ann", 2, 0)]
+    assert LogEntry.objects.filter(
+        object_id=str(ann.pk), change_message="Disqualified: two accounts"
+    ).exists()
+
+    # Re-score from the race list and the tournament list: same standings.
+    TournamentStanding.objects.filter(tournament=t).delete()
+    c.post(
+        reverse("admin:games_race_changelist"),
+        {"action": "rescore", "_selected_action": [str(race.pk)]},
+    )
+    assert TournamentStanding.objects.filter(tournament=t).count() == 2
+    c.post(
+        reverse("admin:games_tournament_changelist"),
+        {"action": "rescore", "_selected_action": [str(t.pk)]},
+    )
+    assert [
+        (s.player.username, s.rank)
+        for s in TournamentStanding.objects.filter(tournament=t).order_by("rank")
+    ] == [("bob", 1), ("ann", 2)]
+
+    # Live standings on the tournament page.
+    page = c.get(reverse("admin:games_tournament_change", args=[t.pk])).content.decode()
+    assert "bob" in page
+    assert "ann" in page
+
+
+def test_cancel_and_open_now() -> None:
+    c = client_for(organiser())
+    t = TournamentFactory()
+    race = running_race(t)
+    c.post(
+        reverse("admin:games_race_changelist"),
+        {"action": "cancel", "_selected_action": [str(race.pk)]},
+    )
+    race.refresh_from_db()
+    assert race.status == Race.Status.CANCELLED
+    assert LogEntry.objects.filter(object_id=str(race.pk), change_message="Cancelled").exists()
+
+
+def test_admin_never_shows_a_running_race_seed_or_deck() -> None:
+    su = User.objects.create_superuser("root", "root@example.test", "pw")
+    c = client_for(su)
+    t = TournamentFactory()
+    race = running_race(t)
+    entry = play(race, Result("ann", 12, 500))
+    seed = race.deal.seed
+    deck = race.deal.deck
+    assert seed
+    pages = [
+        reverse("admin:games_race_changelist"),
+        reverse("admin:games_race_change", args=[race.pk]),
+        reverse("admin:games_race_history", args=[race.pk]),
+        reverse("admin:games_tournament_changelist"),
+        reverse("admin:games_tournament_change", args=[t.pk]),
+        reverse("admin:games_tournament_history", args=[t.pk]),
+        reverse("admin:games_tournament_add_races", args=[t.pk]),
+        reverse("admin:games_raceentry_changelist"),
+        reverse("admin:games_raceentry_change", args=[entry.pk]),
+        reverse("admin:games_tournamentstanding_changelist"),
+        reverse("admin:index"),
+    ]
+    for url in pages:
+        resp = c.get(url)
+        assert resp.status_code == 200, url
+        html = resp.content.decode()
+        assert seed not in html, url
+        assert " ".join(deck[:6]) not in html, url
+        assert "', '".join(deck[:3]) not in html, url
+    # Searching by the seed (or its start) finds nothing: the seed is not a search field.
+    for q in (seed, seed[:8]):
+        resp = c.get(reverse("admin:games_race_changelist") + f"?q={q}")
+        assert resp.context["cl"].result_count == 0
+    # No Deal or Game admin at all.
+    assert c.get("/admin/games/deal/").status_code == 404
+    assert c.get("/admin/games/game/").status_code == 404
+    # Once finished, the seed is shown.
+    c.post(
+        reverse("admin:games_race_changelist"),
+        {"action": "close_now", "_selected_action": [str(race.pk)]},
+    )
+    assert seed in c.get(reverse("admin:games_race_change", args=[race.pk])).content.decode()
+
+
+def test_non_staff_is_refused_everywhere_in_the_admin() -> None:
+    t = TournamentFactory()
+    race = running_race(t)
+    entry = play(race, Result("ann", 12, 500))
+    c = client_for(UserFactory())
+    urls = [
+        reverse("admin:index"),
+        reverse("admin:games_tournament_changelist"),
+        reverse("admin:games_tournament_add"),
+        reverse("admin:games_tournament_change", args=[t.pk]),
+        reverse("admin:games_tournament_add_races", args=[t.pk]),
+        reverse("admin:games_race_changelist"),
+        reverse("admin:games_race_change", args=[race.pk]),
+        reverse("admin:games_raceentry_changelist"),
+        reverse("admin:games_raceentry_change", args=[entry.pk]),
+        reverse("admin:games_tournamentstanding_changelist"),
+    ]
+    for url in urls:
+        resp = c.get(url)
+        assert resp.status_code == 302, url
+        assert "/admin/login/" in resp["Location"], url
+    resp = c.post(
+        reverse("admin:games_race_changelist"),
+        {"action": "close_now", "_selected_action": [str(race.pk)]},
+    )
+    assert resp.status_code == 302
+    assert "/admin/login/" in resp["Location"]
+    race.refresh_from_db()
+    assert race.status == Race.Status.SCHEDULED
+
+
+def test_staff_without_organiser_permissions_cannot_run_tournaments() -> None:
+    t = TournamentFactory()
+    c = client_for(StaffFactory())
+    assert c.get(reverse("admin:games_tournament_changelist")).status_code == 403
+    assert c.get(reverse("admin:games_tournament_add_races", args=[t.pk])).status_code == 403
