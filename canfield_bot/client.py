@@ -194,7 +194,11 @@ class CanfieldClient:
 
     async def join(self, race_id: str) -> dict[str, Any]:
         """``POST /races/{id}/join`` (idempotent)."""
-        return dict(await self._json("POST", f"races/{race_id}/join"))
+        response = await self.request("POST", f"races/{race_id}/join", route="join")
+        if response.status_code not in (200, 201):
+            body = _problem(response)
+            raise ApiError(response.status_code, str(body.get("code")), body)
+        return dict(response.json())
 
     async def start(
         self, race_id: str, *, poll: float = 0.25, max_wait: float = 3600
@@ -240,7 +244,11 @@ class CanfieldClient:
     # ------------------------------------------------------------------ games
     async def game(self, game_id: str) -> dict[str, Any]:
         """``GET /games/{id}``: the player's view (``legal_moves``, ``move_number``, ...)."""
-        return dict(await self._json("GET", f"games/{game_id}"))
+        response = await self.request("GET", f"games/{game_id}", route="game")
+        if response.status_code != 200:
+            body = _problem(response)
+            raise ApiError(response.status_code, str(body.get("code")), body)
+        return dict(response.json())
 
     async def resign(self, game_id: str) -> dict[str, Any]:
         """``POST /games/{id}/resign``."""

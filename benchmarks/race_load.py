@@ -1,0 +1,295 @@
+"""Load benchmark: many bots in one scheduled race against gunicorn + PostgreSQL + Redis.
+
+Usage::
+
+    .venv/bin/python benchmarks/race_load.py [--bots 200] [--think 1.0] [--seconds 60]
+        [--workers 4] [--database-url postgres://postgres@127.0.0.1:5432/postgres]
+        [--redis-url redis://127.0.0.1:6379/0] [--log-dir DIR]
+
+Sets up a scratch database (``canfield_bench_<pid>``, dropped at the end) and a
+free Redis database, starts gunicorn (``--workers`` sync workers, ``DEBUG`` off,
+persistent connections), a Celery worker and beat (sweeping every second),
+creates the bot accounts directly (password hashing is not what is measured),
+announces a race and lets every bot play it through the API, each waiting
+``--think`` seconds before each move (0: as fast as the server answers, the
+saturation rate).  Prints:
+
+* moves per second accepted while the race ran, and the offered rate;
+* p50/p95/p99/max latency of move requests (client side, so it includes the
+  load generator's own event loop on the same machine);
+* responses by status and problem code;
+* close-and-score time: ``ends_at`` to the worker's close, to scored, and to
+  the results being served;
+* checks: no 5xx, and no lost or doubled move (each bot's accepted moves equal
+  its stored history; the results verify by replay).
+
+Targets (1 s think, 200 bots): no 5xx, no lost or doubled move, p99 < 100 ms.
+Exit status 1 when a check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import os
+import secrets
+import statistics
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import httpx
+
+from canfield_bot.bot import Bot, BotResult
+from canfield_bot.client import CanfieldClient
+from canfield_bot.stack import (
+    Stack,
+    create_staff,
+    free_port,
+    postgres_drop_db,
+    postgres_scratch_db,
+    redis_claim_db,
+    redis_release_db,
+)
+from canfield_bot.verify import verify_results
+
+MAKE_BOTS = """
+import json
+from django.contrib.auth.models import User
+from django.contrib.auth.hashers import make_password
+from rest_framework.authtoken.models import Token
+hashed = make_password(None)
+users = User.objects.bulk_create(
+    [User(username=f"loadbot-{i:04d}", password=hashed) for i in range(COUNT)]
+)
+users = list(User.objects.filter(username__startswith="loadbot-").order_by("username"))
+tokens = [Token.objects.create(user=u) for u in users]
+print(json.dumps({t.user.username: t.key for t in tokens}))
+"""
+
+
+class Recorder:
+    """Collects every response: latency by route, counts by (route, status)."""
+
+    def __init__(self) -> None:
+        self.latency: dict[str, list[float]] = collections.defaultdict(list)
+        self.status: collections.Counter[tuple[str, int]] = collections.Counter()
+        self.move_times: list[float] = []
+
+    def __call__(self, route: str, status: int, seconds: float) -> None:
+        self.latency[route].append(seconds)
+        self.status[(route, status)] += 1
+        if route == "move" and status in (200, 201):
+            self.move_times.append(time.time())
+
+
+def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values`` in milliseconds."""
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def race_times(db_url: str, race_id: str) -> tuple[datetime, datetime | None, datetime | None]:
+    """``ends_at``, ``closed_at``, ``scored_at`` of the race, read from the database."""
+    import psycopg
+
+    with psycopg.connect(db_url) as conn:
+        row = conn.execute(
+            "SELECT ends_at, closed_at, scored_at FROM games_race WHERE id = %s", [race_id]
+        ).fetchone()
+    assert row is not None
+    return row[0], row[1], row[2]
+
+
+async def play(
+    args: argparse.Namespace, url: str, staff_password: str, tokens: dict[str, str]
+) -> dict[str, Any]:
+    """Announce the race, run every bot in it, wait for the results."""
+    rec = Recorder()
+    limits = httpx.Limits(max_connections=args.bots + 10, max_keepalive_connections=args.bots + 10)
+    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+        staff = CanfieldClient(url, http=http)
+        await staff.register_or_login("load-staff", staff_password)
+        starts = datetime.now(UTC) + timedelta(seconds=args.start_in)
+        race = await staff.create_race(
+            name="load",
+            mode="scheduled",
+            starts_at=starts.isoformat(),
+            ends_at=(starts + timedelta(seconds=args.seconds)).isoformat(),
+        )
+
+        async def one(username: str, token: str) -> BotResult:
+            client = CanfieldClient(url, token=token, http=http, on_response=rec)
+            client.username = username
+            return await Bot(client, race["id"], think=args.think).run()
+
+        bots = await asyncio.gather(*(one(u, t) for u, t in tokens.items()), return_exceptions=True)
+        ends = datetime.fromisoformat(race["ends_at"]).timestamp()
+        await asyncio.sleep(max(0.0, ends - time.time()))
+        results = await staff.wait_results(race["id"], poll=0.2, timeout=120)
+        served = time.time() - ends
+    return {"race": race, "bots": bots, "results": results, "served": served, "rec": rec}
+
+
+def report(args: argparse.Namespace, out: dict[str, Any]) -> int:
+    """Print the figures and run the checks; 0 when every check passes."""
+    rec: Recorder = out["rec"]
+    race, bots, results = out["race"], out["bots"], out["results"]
+    failures: list[str] = []
+    moves = rec.latency.get("move", [])
+    starts = datetime.fromisoformat(race["starts_at"]).timestamp()
+    accepted = rec.move_times
+    window = (max(accepted) - starts) if accepted else 0.0
+    print(
+        f"\nbots {args.bots}, think {args.think} s, race {args.seconds} s, "
+        f"gunicorn workers {args.workers}, cores {os.cpu_count()}, "
+        f"synchronous_commit {'off' if args.async_commit else 'on'}"
+    )
+    offered = f"{args.bots / args.think:.0f}" if args.think else "saturation"
+    print(
+        f"moves accepted: {len(accepted)} in {window:.1f} s = "
+        f"{len(accepted) / window if window else 0:.1f} moves/s (offered ~{offered}/s)"
+    )
+    if moves:
+        print(
+            f"move latency ms: p50 {pct(moves, 0.50):.1f}  p95 {pct(moves, 0.95):.1f}  "
+            f"p99 {pct(moves, 0.99):.1f}  max {max(moves) * 1000:.1f}  "
+            f"mean {statistics.fmean(moves) * 1000:.1f}  (n={len(moves)})"
+        )
+    print("responses by route and status:")
+    for (route, status), count in sorted(rec.status.items()):
+        print(f"  {route:<40} {status:>3}  {count}")
+    codes: collections.Counter[str] = collections.Counter()
+    errors = 0
+    for bot in bots:
+        if isinstance(bot, BotResult):
+            codes.update(bot.refused)
+        else:
+            errors += 1
+            failures.append(f"bot failed: {bot!r}")
+    print(f"refused moves by code: {dict(codes) or 'none'}; bots failed: {errors}")
+    ends_at, closed_at, scored_at = out["times"]
+    if closed_at and scored_at:
+        print(
+            f"close-and-score: closed {(closed_at - ends_at).total_seconds():.2f} s after "
+            f"ends_at, scored {(scored_at - closed_at).total_seconds() * 1000:.0f} ms later; "
+            f"results served {out['served']:.2f} s after ends_at "
+            f"(sweeper every 1 s)"
+        )
+    five = sum(c for (_, s), c in rec.status.items() if s >= 500 or s == 0)
+    if five:
+        failures.append(f"{five} 5xx or transport errors")
+    by_player = {e["player"]: e for e in results["entries"]}
+    lost = doubled = 0
+    for bot in bots:
+        if not isinstance(bot, BotResult):
+            continue
+        stored = by_player[bot.username]["move_list"]
+        if stored != bot.history:
+            if len(stored) < len(bot.history):
+                lost += 1
+            else:
+                doubled += 1
+    if lost or doubled:
+        failures.append(f"histories differ: {lost} with lost moves, {doubled} with extra moves")
+    failures += verify_results(results)
+    print(
+        f"stored histories: {len(by_player)} entries, lost {lost}, doubled {doubled}; "
+        f"results verify by replay: {not verify_results(results)}"
+    )
+    if moves and args.think >= 1 and pct(moves, 0.99) >= 100:
+        print(f"TARGET MISSED: p99 {pct(moves, 0.99):.1f} ms >= 100 ms")
+    for f in failures[:20]:
+        print("FAIL:", f)
+    print("OK" if not failures else f"{len(failures)} check(s) failed")
+    return 1 if failures else 0
+
+
+def main() -> int:
+    """Set up the stack, run the race, tear everything down, report."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--bots", type=int, default=200)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--seconds", type=int, default=60, help="race length")
+    parser.add_argument("--start-in", type=float, default=15, help="seconds to join before start")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
+    )
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    )
+    parser.add_argument("--log-dir", type=Path)
+    parser.add_argument(
+        "--async-commit",
+        action="store_true",
+        help="diagnostic: synchronous_commit=off on the scratch database (no fsync wait per move)",
+    )
+    args = parser.parse_args()
+
+    db_url = postgres_scratch_db(args.database_url, f"canfield_bench_{os.getpid()}")
+    redis_url = redis_claim_db(args.redis_url, f"bench-{os.getpid()}")
+    if args.async_commit:
+        import psycopg
+
+        with psycopg.connect(db_url, autocommit=True) as conn:
+            name = db_url.rsplit("/", 1)[1]
+            conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+    env = {
+        "DATABASE_URL": db_url,
+        "REDIS_URL": redis_url,
+        "CELERY_BROKER_URL": redis_url,
+        "CELERY_RESULT_BACKEND": redis_url,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "CACHE_URL": "",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(60),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "CONN_MAX_AGE": "60",
+        "RACE_SWEEP_SECONDS": "1",
+        "THROTTLE_MOVES": "1000/s",
+        "THROTTLE_GAMES": "100000/min",
+        "THROTTLE_AUTH": "100000/min",
+        "LOG_LEVEL": "WARNING",
+    }
+    stack = Stack(env, log_dir=args.log_dir)
+    try:
+        t0 = time.monotonic()
+        stack.manage("migrate", "--noinput", "-v", "0")
+        staff_password = secrets.token_urlsafe(18)
+        create_staff(stack, "load-staff", staff_password)
+        tokens = json.loads(
+            stack.manage(
+                "shell",
+                "--no-imports",
+                "-c",
+                MAKE_BOTS.replace("COUNT", str(args.bots)),
+                capture=True,
+            )
+            .strip()
+            .splitlines()[-1]
+        )
+        url = stack.web(free_port(), server="gunicorn", workers=args.workers)
+        stack.worker(concurrency=1)
+        stack.beat()
+        print(f"stack up in {time.monotonic() - t0:.1f} s: {url}, {len(tokens)} bot accounts")
+        out = asyncio.run(play(args, url, staff_password, tokens))
+        out["times"] = race_times(db_url, out["race"]["id"])
+    finally:
+        stack.stop()
+        postgres_drop_db(db_url)
+        redis_release_db(redis_url)
+    return report(args, out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
