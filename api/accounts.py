@@ -59,16 +59,24 @@ class RegisterView(APIView):
         password = data.validated_data["password"]
         user_model = get_user_model()
         candidate = user_model(username=username, email=data.validated_data.get("email", ""))
+        errors: dict[str, list[str]] = {}
+        # Each field separately: a password message may mention the username
+        # ("too similar to the username") and still belongs to the password.
         try:
             user_model.username_validator(username)
+        except DjangoValidationError as exc:
+            errors["username"] = exc.messages
+        try:
             validate_password(password, user=candidate)
         except DjangoValidationError as exc:
+            errors["password"] = exc.messages
+        if errors:
             raise ProblemError(
                 "validation_error",
                 "The request has invalid fields; see 'errors'.",
                 status=400,
-                errors={"password" if "username" not in str(exc) else "username": exc.messages},
-            ) from None
+                errors=errors,
+            )
         try:
             with transaction.atomic():
                 if user_model.objects.filter(username__iexact=username).exists():

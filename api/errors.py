@@ -32,6 +32,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from api.problem_codes import PROBLEM_CODES as PROBLEM_CODES
 from games.services.errors import ServiceError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -260,7 +261,10 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     instance = serializers.CharField(  # type: ignore[assignment]
         required=False, help_text="The request path."
     )
-    code = serializers.CharField(help_text="Stable snake_case code for clients to switch on.")
+    code = serializers.ChoiceField(
+        choices=list(PROBLEM_CODES),
+        help_text="Stable snake_case code for clients to switch on (see the API description).",
+    )
 
 
 def api_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -19,6 +19,8 @@ from typing import Any
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from api.problem_codes import problem_codes_markdown
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -197,7 +199,8 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
         "Players race on identical seeded deals of Canfield solitaire. Every move goes "
         "through this API and is checked against the rules engine; races are timed by the "
         "server and scored by background workers. Errors are RFC 9457 "
-        "`application/problem+json` documents with a stable snake_case `code`."
+        "`application/problem+json` documents with a stable snake_case `code`:\n\n"
+        + problem_codes_markdown()
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

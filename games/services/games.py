@@ -147,8 +147,14 @@ def game_start(
 
 
 def _locked_game(game_id: Any, player: User) -> Game:
+    # The deal comes in the same query (the view needs it) but is not locked:
+    # every entrant of a race shares it.
     try:
-        return Game.objects.select_for_update(no_key=True).get(id=game_id, player=player)
+        return (
+            Game.objects.select_related("deal")
+            .select_for_update(no_key=True, of=("self",))
+            .get(id=game_id, player=player)
+        )
     except (Game.DoesNotExist, ValueError):
         raise NotFound("no such game") from None
 

@@ -1,0 +1,63 @@
+"""The stable problem ``code``s of the API and their meaning (re-exported by ``api.errors``).
+
+A plain dictionary with no imports, so ``canfield_site/settings.py`` can render it
+into the OpenAPI description.  Every code the API can answer with must be listed
+here (``tests/api/test_schema.py`` checks the code base against it).
+"""
+
+from __future__ import annotations
+
+PROBLEM_CODES: dict[str, str] = {
+    # Request shape and HTTP (400, 401, 403, 404, 405, 406, 413, 415, 429, 500, 503).
+    "validation_error": "400: a field is missing or invalid; see `errors` (field -> messages).",
+    "malformed_request": "400: the body is not valid JSON or not a JSON object.",
+    "unknown_field": "400: the body has fields the endpoint does not declare; see `fields`.",
+    "invalid_filter": "400: an unknown value for a list filter (`phase`, `mode`).",
+    "authentication_failed": "401: the token or session is invalid.",
+    "not_authenticated": "401: the endpoint needs a token or a session.",
+    "invalid_credentials": "400: unknown username or wrong password (the same for both).",
+    "username_taken": "409: the username is taken (compared case-insensitively).",
+    "permission_denied": "403: you may not do this (e.g. staff-only endpoints).",
+    "not_found": "404: no such resource, or it is not yours (ids leak nothing).",
+    "method_not_allowed": "405: the HTTP method is not allowed here; see `Allow`.",
+    "not_acceptable": "406: no response format matches the `Accept` header.",
+    "payload_too_large": "413: the body is larger than the server accepts.",
+    "unsupported_media_type": "415: send `application/json`.",
+    "throttled": "429: too many requests; retry after `retry_after` seconds (`Retry-After`).",
+    "internal_error": "500: the server failed; the request may not have been applied.",
+    "service_unavailable": "503: the database or the broker is down (health check).",
+    # Games.
+    "invalid_options": "400: unknown variant or option, or a bad option value.",
+    "invalid_deal": "400: a bad seed or explicit deck, or both given.",
+    "malformed_move": "400: the move is not in the notation (`draw`, `redeal`, `QH>t2`, `5S>f`).",
+    "illegal_move": "422: the rules do not allow the move here; `detail` gives the reason.",
+    "stale_move_number": "409: `expected_move_number` is not the game's; see "
+    "`current_move_number`.",
+    "game_over": "409: the game has ended and takes no more moves.",
+    "undo_not_allowed": "403: this game does not allow undo.",
+    "nothing_to_undo": "409: there is no move to take back.",
+    "deal_secret": "409: the deal (seed, deck, record) stays secret until the game or race is "
+    "over.",
+    "deal_in_race": "409: this seed or deck belongs to a race that is not over.",
+    # Races.
+    "invalid_race": "400: bad race parameters (times out of order, missing time limit, ...).",
+    "race_closed": "409: the race is closed for you: your deadline has passed.",
+    "race_not_open": "409: joining or starting outside the race's window.",
+    "race_not_started": "409: the race has not started yet (its deal stays hidden).",
+    "race_not_finished": "409: results are published once the race is finished for everyone.",
+    "no_winnable_deal": "503: no proven-winnable deal was found within the attempts allowed.",
+    # Tournaments.
+    "invalid_tournament": "400: bad tournament parameters (scoring, points table, entry rules, "
+    "race schedule).",
+    "tournament_not_open": "409: the tournament takes no new entrants or races (draft, finished "
+    "or cancelled).",
+    "tournament_invite_only": "403: the race belongs to an invite-only tournament you are not "
+    "invited to.",
+    "tournament_full": "409: the tournament has admitted its `max_entrants` players.",
+}
+
+
+def problem_codes_markdown() -> str:
+    """The codes as a Markdown table (for the OpenAPI description)."""
+    rows = [f"| `{code}` | {meaning} |" for code, meaning in PROBLEM_CODES.items()]
+    return "\n".join(["| code | meaning |", "| --- | --- |", *rows])

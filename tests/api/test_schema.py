@@ -1,0 +1,94 @@
+"""The OpenAPI schema: valid, complete, and documenting every stable problem code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from django.core.management import call_command
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from api.errors import SERVICE_ERROR_STATUS, ProblemSerializer
+from api.problem_codes import PROBLEM_CODES
+from games.services import errors as service_errors
+
+API = Path(__file__).resolve().parents[2] / "api"
+
+
+def generate(tmp_path: Path) -> dict:  # type: ignore[type-arg]
+    out = tmp_path / "schema.yaml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
+    return dict(yaml.safe_load(out.read_text()))
+
+
+def api_paths() -> set[str]:
+    """Every /api/v1 route except the schema and its viewers, in OpenAPI path syntax."""
+    resolver = get_resolver()
+    found: set[str] = set()
+
+    def walk(patterns: list[URLPattern | URLResolver], prefix: str) -> None:
+        for p in patterns:
+            route = prefix + str(p.pattern)
+            if isinstance(p, URLResolver):
+                walk(p.url_patterns, route)
+            else:
+                found.add("/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route))
+
+    walk(resolver.url_patterns, "")
+    return {
+        p
+        for p in found
+        if p.startswith("/api/v1/") and not p.endswith(("/schema/", "/docs/", "/redoc/"))
+    }
+
+
+def test_schema_validates_and_has_every_path(tmp_path: Path) -> None:
+    schema = generate(tmp_path)
+    assert schema["openapi"].startswith("3.")
+    paths = set(schema["paths"])
+    expected = api_paths()
+    assert "/api/v1/games/{game_id}/moves" in expected
+    assert len(expected) >= 16
+    assert expected <= paths, expected - paths
+
+
+def test_problem_codes_are_documented_in_the_schema(tmp_path: Path) -> None:
+    schema = generate(tmp_path)
+    description = schema["info"]["description"]
+    for code, meaning in PROBLEM_CODES.items():
+        assert f"| `{code}` | {meaning} |" in description
+    enums = [
+        s["enum"]
+        for s in schema["components"]["schemas"].values()
+        if s.get("enum") and "stale_move_number" in s["enum"]
+    ]
+    assert enums == [list(PROBLEM_CODES)]
+    code_field: Any = ProblemSerializer().fields["code"]
+    assert list(code_field.choices) == list(PROBLEM_CODES)
+
+
+def test_every_code_in_use_is_in_problem_codes() -> None:
+    used = set(SERVICE_ERROR_STATUS)
+    # Codes of the service errors that can reach the API (abstract bases excluded).
+    for klass in vars(service_errors).values():
+        if (
+            isinstance(klass, type)
+            and issubclass(klass, service_errors.ServiceError)
+            and klass not in (service_errors.ServiceError, service_errors.RaceError)
+        ):
+            used.add(klass.code)
+    literal = re.compile(r"""ProblemError\(\s*["']([a-z_]+)["']""")
+    keyword = re.compile(r"""\bcode\s*=\s*["']([a-z_]+)["']""")
+    for source in API.glob("*.py"):
+        text = source.read_text()
+        used |= set(literal.findall(text)) | set(keyword.findall(text))
+    from api.errors import _DRF_CODES
+
+    used |= set(_DRF_CODES.values())
+    # Sanity: the grep found the codes raised in api/*.py.
+    assert {"username_taken", "invalid_credentials", "unknown_field", "payload_too_large"} <= used
+    assert used - set(PROBLEM_CODES) == set()
+    # ... and every documented code is one the code base uses.
+    assert set(PROBLEM_CODES) - used == set()
