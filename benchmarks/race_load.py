@@ -176,11 +176,13 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> int:
     print(f"refused moves by code: {dict(codes) or 'none'}; bots failed: {errors}")
     ends_at, closed_at, scored_at = out["times"]
     if closed_at and scored_at:
+        # race_close stamps closed_at and scored_at with the same "now" (the call's
+        # start), so the close-and-score time seen by clients is "results served".
+        closed = (closed_at - ends_at).total_seconds()
         print(
-            f"close-and-score: closed {(closed_at - ends_at).total_seconds():.2f} s after "
-            f"ends_at, scored {(scored_at - closed_at).total_seconds() * 1000:.0f} ms later; "
-            f"results served {out['served']:.2f} s after ends_at "
-            f"(sweeper every 1 s)"
+            f"close-and-score: the worker closed the race {closed:.2f}"
+            f" s after ends_at (sweeper every 1 s); results served {out['served']:.2f} s after "
+            "ends_at (client poll every 0.2 s)"
         )
     five = sum(c for (_, s), c in rec.status.items() if s >= 500 or s == 0)
     if five:
