@@ -30,11 +30,19 @@ from api.serializers import (
     MoveResult,
     MoveRow,
     RecordView,
+    SolutionView,
     VariantsOutput,
 )
 from games.engine import OPTION_HELP, OPTION_NAMES, PRESET_HELP, PRESETS
 from games.engine.rules import BUILDS, EMPTY_PILE, TABLEAU_MOVES, TABLEAU_WRAP
-from games.selectors.games import game_get, game_list, game_record, game_view, move_history
+from games.selectors.games import (
+    game_get,
+    game_list,
+    game_record,
+    game_solution,
+    game_view,
+    move_history,
+)
 from games.services import games as game_services
 
 _OPTION_VALUES: dict[str, list[Any]] = {
@@ -245,3 +253,26 @@ class GameExportView(APIView):
     def get(self, request: Request, game_id: UUID) -> Response:
         game = game_get(game_id=game_id, player=player_of(request))
         return Response(game_record(game).to_dict())
+
+
+class GameSolutionView(APIView):
+    """``GET /api/v1/games/{id}/solution``: was the deal winnable, and one winning line.
+
+    Available once the deal is revealed (the game is over; for a race, the race
+    is finished); before that 409 ``deal_secret``.  Solved on first request
+    within ``SOLVER_BUDGET_SECONDS`` and cached on the deal.
+    """
+
+    throttle_scope = "games"
+
+    @extend_schema(
+        responses={
+            200: SolutionView,
+            409: OpenApiResponse(ProblemSerializer, description="deal_secret"),
+            **_PROBLEMS,
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = game_get(game_id=game_id, player=player_of(request))
+        return Response(game_solution(game))

@@ -124,6 +124,11 @@ class GameStartInput(StrictSerializer):
         max_length=64,
         help_text="Game number or seed: 1-64 characters of [A-Za-z0-9_-]. Omit for a random deal.",
     )
+    winnable = serializers.BooleanField(
+        default=False,
+        help_text="Ask for a deal the solver proves winnable (a fresh random deal; "
+        "not with seed or deck). 503 no_winnable_deal if none is found in time.",
+    )
     deck = serializers.ListField(
         child=StrictCharField(max_length=3),
         required=False,
@@ -251,3 +256,16 @@ class RecordView(serializers.Serializer[Any]):
     seed = serializers.CharField(allow_null=True)
     deck = serializers.ListField(child=serializers.CharField())
     moves = serializers.ListField(child=serializers.CharField())
+
+
+class SolutionView(serializers.Serializer[Any]):
+    """The solver's verdict on a game's deal and one winning line from the deal."""
+
+    result = serializers.ChoiceField(
+        choices=["won", "lost", "unknown"],
+        help_text="won: winnable (moves is a winning line); lost: proved unwinnable; "
+        "unknown: the solver's budget ran out",
+    )
+    moves = serializers.ListField(child=serializers.CharField())
+    nodes = serializers.IntegerField(help_text="positions the solver expanded")
+    seconds = serializers.FloatField(help_text="solver time in seconds")

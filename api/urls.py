@@ -19,6 +19,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/undo", games.GameUndoView.as_view(), name="game-undo"),
     path("games/<uuid:game_id>/resign", games.GameResignView.as_view(), name="game-resign"),
     path("games/<uuid:game_id>/export", games.GameExportView.as_view(), name="game-export"),
+    path("games/<uuid:game_id>/solution", games.GameSolutionView.as_view(), name="game-solution"),
     path("races", races.RacesView.as_view(), name="races"),
     path("races/<uuid:race_id>", races.RaceDetailView.as_view(), name="race"),
     path("races/<uuid:race_id>/join", races.RaceJoinView.as_view(), name="race-join"),

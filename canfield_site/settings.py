@@ -244,6 +244,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, Any] = {"socket_connect_timeout": 5}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Solver budgets (games/services/solutions.py): seconds per seed drawn for a deal proven
+# winnable, seeds drawn at most, and seconds for a finished game's solution.
+WINNABLE_BUDGET_SECONDS: float = env.float("WINNABLE_BUDGET_SECONDS", default=2.0)
+WINNABLE_ATTEMPTS: int = env.int("WINNABLE_ATTEMPTS", default=20)
+SOLVER_BUDGET_SECONDS: float = env.float("SOLVER_BUDGET_SECONDS", default=5.0)
 # Seconds between two runs of the race sweeper (closes and scores due races).
 RACE_SWEEP_SECONDS: float = env.float("RACE_SWEEP_SECONDS", default=2.0)
 CELERY_BEAT_SCHEDULE: dict[str, Any] = {

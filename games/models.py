@@ -44,6 +44,15 @@ class Deal(models.Model):
     variant = models.CharField(max_length=32, help_text="preset name, or 'custom'")
     options = models.JSONField(help_text="all nine rule options (RULES.md 4)")
     created_at = models.DateTimeField(default=timezone.now)
+    # The solver's verdict on the dealt position, cached (hidden while the deal is).
+    solver_result = models.CharField(
+        max_length=8, blank=True, help_text="won, lost or unknown; blank: not solved yet"
+    )
+    solver_moves = models.JSONField(
+        default=list, blank=True, help_text="a winning line from the deal (canonical notation)"
+    )
+    solver_nodes = models.PositiveBigIntegerField(default=0)
+    solver_seconds = models.FloatField(default=0.0)
 
     class Meta:
         ordering = ["-created_at"]

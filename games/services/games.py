@@ -54,6 +54,7 @@ from games.services.errors import (
     StaleMoveNumber,
     UndoNotAllowed,
 )
+from games.services.solutions import deal_record_verdict, winnable_seed
 
 _ENDED = {"won", "blocked", "resigned", "timed_out"}
 
@@ -131,13 +132,23 @@ def game_start(
     options: dict[str, Any] | None = None,
     seed: str | None = None,
     deck: Sequence[str] | None = None,
+    winnable: bool = False,
 ) -> Game:
     """Start a practice game (RULES.md 2, 4): preset + overrides, from a seed, a deck or at random.
 
-    Raises :class:`InvalidOptions`, :class:`InvalidDeal`, or :class:`DealInRace`
-    when the seed or deck is that of a race that is not over.
+    ``winnable`` asks for a deal the solver proves winnable (a fresh secret
+    seed; the proof is cached on the deal).  Raises :class:`InvalidOptions`,
+    :class:`InvalidDeal`, :class:`NoWinnableDeal`, or :class:`DealInRace` when
+    the seed or deck is that of a race that is not over.
     """
     rules = rules_build(variant=variant, options=options)
+    if winnable:
+        if seed is not None or deck is not None:
+            raise InvalidDeal("winnable draws its own deal: give no seed or deck with it")
+        seed, proof = winnable_seed(variant="classic", options=rules.to_dict())
+        deal = deal_create(rules=rules, seed=seed)
+        deal_record_verdict(deal=deal, result=proof)
+        return game_create(player=player, deal=deal)
     deal = deal_create(rules=rules, seed=seed, deck=deck)
     if (seed is not None or deck is not None) and Race.objects.filter(
         commitment=deal.commitment

@@ -29,16 +29,16 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.engine import new_game, random_seed
+from games.engine import random_seed
 from games.models import Game, Race, RaceEntry
 from games.services.errors import (
     InvalidRace,
     NotFound,
-    NoWinnableDeal,
     RaceNotOpen,
     RaceNotStarted,
 )
 from games.services.games import deal_create, game_create, rules_build
+from games.services.solutions import deal_record_verdict, winnable_seed
 
 log = logging.getLogger(__name__)
 
@@ -51,23 +51,6 @@ RANKING_RULE = (
 )
 #: The SQL order of that rule (winners have 52 cards home, so one key serves both groups).
 RANK_ORDER_SQL = "cards_home DESC, elapsed_ms ASC, moves ASC"
-
-
-def winnable_seed(
-    *, variant: str, options: dict[str, Any], budget_seconds: float = 2.0, attempts: int = 40
-) -> str:
-    """Draw secret seeds until the solver proves one winnable (``won``) within the budget.
-
-    Raises :class:`NoWinnableDeal` after ``attempts`` seeds.
-    """
-    from games.engine.solver import solve
-
-    for _ in range(attempts):
-        seed = random_seed()
-        result = solve(new_game(variant, seed=seed, **options), max_seconds=budget_seconds)
-        if result.result == "won":
-            return seed
-    raise NoWinnableDeal(f"no deal proven winnable in {attempts} attempts")
 
 
 @transaction.atomic
@@ -107,12 +90,14 @@ def race_create(
     else:
         raise InvalidRace(f"unknown mode {mode!r}: use scheduled or window")
     rules = rules_build(variant=variant, options=options)
-    seed = (
-        winnable_seed(variant="classic", options=rules.to_dict())
-        if require_winnable
-        else random_seed()
-    )
+    proof = None
+    if require_winnable:
+        seed, proof = winnable_seed(variant="classic", options=rules.to_dict())
+    else:
+        seed = random_seed()
     deal = deal_create(rules=rules, seed=seed)
+    if proof is not None:
+        deal_record_verdict(deal=deal, result=proof)
     return Race.objects.create(
         name=name,
         deal=deal,
