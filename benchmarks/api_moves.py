@@ -20,6 +20,10 @@ and throttles out of the way, registers the players, and measures in one run:
 
 The clients run in this process (asyncio), on the same machine as the server:
 on a small machine they take CPU from it, so the figures are a lower bound.
+Measured on a shared 2-core machine (other test runs going): with ``--workers 2``
+(one per core) human pace met the target (p99 20-28 ms); with ``--workers 4`` the
+workers, PostgreSQL and the clients oversubscribe the two cores and p99 was
+~350 ms, though saturation throughput was similar.  Size ``-w`` to the cores.
 """
 
 from __future__ import annotations
