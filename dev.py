@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 LOCK = ROOT / "requirements.lock"
 PYPROJECT = ROOT / "pyproject.toml"
+#: Build inputs of the solver's C core: a change rebuilds it on the next set-up.
+BUILD_INPUTS = (ROOT / "setup.py", ROOT / "games" / "engine" / "_solver.c")
 STAMP = VENV / ".canfield-install-stamp"
 MIN_PYTHON = (3, 11)
 
@@ -43,8 +45,9 @@ def venv_python() -> Path:
 
 def _fingerprint() -> str:
     digest = hashlib.sha256()
-    for path in (LOCK, PYPROJECT):
-        digest.update(path.read_bytes())
+    for path in (LOCK, PYPROJECT, *BUILD_INPUTS):
+        if path.exists():
+            digest.update(path.read_bytes())
     digest.update(sys.version.encode())
     return digest.hexdigest()
 

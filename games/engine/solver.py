@@ -13,6 +13,18 @@ Every card is known to the solver (face-down reserve cards and the stock order
 included), so ``won`` means "winnable by a player who could see everything".
 It works for every preset and option of RULES.md 4.
 
+Two implementations of one search: this module's Python code and the C core
+``games/engine/_solver.c`` (built by the package install from ``setup.py``
+when a C compiler is present; ``optional``, so an install without one still
+works).  :func:`solve` uses the C core when it is built (``engine`` argument or
+``CANFIELD_SOLVER`` environment variable: ``auto`` / ``c`` / ``python``).  The
+C core follows the same steps in the same order, so both give the same
+verdict, node count and winning line (tests/engine/test_solver_c.py checks
+this); its table stores every key in full (no hash-collision can prune a new
+position), its depth-first search uses an explicit stack, and a memory cap
+(``max_bytes``) gives ``unknown`` like the node and time budgets.  Every win
+of either is replayed with the engine before :func:`solve` returns it.
+
 The search
 ==========
 
@@ -127,15 +139,24 @@ Conversely ``S'`` is reachable from ``S``, so ``S`` is won iff ``S'`` is.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
+from types import ModuleType
 from typing import Final
 
 from .cards import IS_RED, RANK_OF, SUIT_OF
 from .moves import MOVE_NAMES
 from .state import GameState
+
+_csolver: ModuleType | None
+try:  # the C core, built by the package install when a compiler is present (setup.py)
+    from . import _solver as _csolver
+except ImportError:  # pragma: no cover - depends on the install
+    _csolver = None
 
 WON: Final = "won"
 LOST: Final = "lost"
@@ -144,6 +165,12 @@ UNKNOWN: Final = "unknown"
 _TOP_OR_WHOLE, _WHOLE_PILE, _ANY_RUN = 0, 1, 2
 _MODES: Final = {"top-or-whole": _TOP_OR_WHOLE, "whole-pile": _WHOLE_PILE, "any-run": _ANY_RUN}
 _CHECK_EVERY: Final = 2048
+#: Engines for :func:`solve`: ``auto`` (C when built, else Python), ``c``, ``python``.
+ENGINES: Final = ("auto", "c", "python")
+#: Environment variable that chooses the engine when ``solve`` is not told.
+ENGINE_ENV: Final = "CANFIELD_SOLVER"
+#: Default memory cap of the C core's table and stacks (bytes) per search.
+DEFAULT_MAX_BYTES: Final = 1 << 30
 _DRAW: Final = "draw"
 _REDEAL: Final = "redeal"
 
@@ -172,6 +199,12 @@ class _Budget(Exception):
     """Raised inside the search when the node or time budget is spent."""
 
 
+def c_available() -> bool:
+    """True when the C core (``games/engine/_solver.c``) was built and imports."""
+    return _csolver is not None
+
+
+@lru_cache(maxsize=128)
 def build_fits(build: str, wrap: str, base: int) -> bytes:
     """``fits[c * 52 + t] == 1`` when card ``c`` may be built on tableau card ``t``.
 
@@ -527,6 +560,8 @@ def solve(
     max_nodes: int | None = 5_000_000,
     max_seconds: float | None = 60.0,
     safe_auto: bool = True,
+    engine: str | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
 ) -> SolveResult:
     """Decide whether ``state`` can be won, with every card known.
 
@@ -534,6 +569,15 @@ def solve(
     ``max_seconds``: wall-clock seconds at most (``None``: no limit).
     ``safe_auto=False`` turns the safe foundation moves off (for tests of their
     soundness; slower).  ``state`` is not modified.
+
+    ``engine``: ``"c"`` (the C core, ``games/engine/_solver.c``; ``RuntimeError``
+    when it was not built), ``"python"`` (the search in this module) or
+    ``"auto"`` (C when built, else Python); ``None`` reads the environment
+    variable ``CANFIELD_SOLVER`` (default ``auto``).  Both run the same search
+    with the same move order, so they give the same verdicts, node counts and
+    lines.  ``max_bytes``: memory cap of the C core's table and stacks
+    (``None``: no cap; the Python search has none); reaching it gives
+    ``unknown``.
 
     Returns a :class:`SolveResult`: ``won`` with a winning line that has been
     replayed with the engine to 52 cards home (a failed replay raises
@@ -543,11 +587,11 @@ def solve(
     unless already won.
     """
     start = time.monotonic()
+    use_c = _use_c(engine, state)
     if state.cards_home == 52:
         return SolveResult(WON, [], 0, time.monotonic() - start)
     if state.ended is not None:
         return SolveResult(LOST, [], 0, time.monotonic() - start)
-    search = _Search(state, max_nodes, max_seconds, safe_auto)
     found = 0
     for s in range(4):
         found |= state.found[s] << (4 * s)
@@ -557,6 +601,31 @@ def solve(
     redeals = state.rules.redeals
     rl = -1 if redeals is None else max(0, redeals - state.redeals_used)
     nr = len(state.reserve)
+    if use_c:
+        assert _csolver is not None
+        rules = state.rules
+        verdict, moves, nodes, _reason = _csolver.solve(
+            bytes(state.reserve),
+            piles,
+            talon,
+            w,
+            rl,
+            bytes(state.found),
+            build_fits(rules.build, rules.tableau_wrap, state.base),
+            state.base,
+            rules.draw,
+            int(rules.autofill),
+            int(rules.empty_pile == "any"),
+            _MODES[rules.tableau_moves],
+            int(safe_auto),
+            -1 if max_nodes is None else max_nodes,
+            -1.0 if max_seconds is None else max_seconds,
+            -1 if max_bytes is None else max_bytes,
+        )
+        if verdict == WON:
+            verify_win(state, moves)
+        return SolveResult(verdict, moves, nodes, time.monotonic() - start)
+    search = _Search(state, max_nodes, max_seconds, safe_auto)
     search.seen.add(search.key(nr, piles, talon, w, rl))
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 100_000))
@@ -571,6 +640,31 @@ def solve(
     moves = list(search.path)
     verify_win(state, moves)
     return SolveResult(WON, moves, search.nodes, time.monotonic() - start)
+
+
+#: Redeals left above this are beyond the C core's key (16 bits); the Python search takes them.
+_C_MAX_REDEALS: Final = 65_000
+
+
+def _use_c(engine: str | None, state: GameState) -> bool:
+    """Whether :func:`solve` runs the C core (see its ``engine`` argument)."""
+    choice = engine if engine is not None else os.environ.get(ENGINE_ENV, "auto") or "auto"
+    if choice not in ENGINES:
+        raise ValueError(f"unknown solver engine {choice!r}: use one of {', '.join(ENGINES)}")
+    if choice == "python":
+        return False
+    redeals = state.rules.redeals
+    fits_c = redeals is None or redeals - state.redeals_used <= _C_MAX_REDEALS
+    if choice == "c":
+        if _csolver is None:
+            raise RuntimeError(
+                "the C solver core games.engine._solver is not built "
+                "(install the package with a C compiler: python3 dev.py setup)"
+            )
+        if not fits_c:
+            raise ValueError(f"the C solver core takes at most {_C_MAX_REDEALS} redeals left")
+        return True
+    return _csolver is not None and fits_c
 
 
 def verify_win(state: GameState, moves: list[str]) -> None:

@@ -1,0 +1,256 @@
+"""Tests of the solver's C core (games/engine/_solver.c) against the Python search.
+
+The C core runs the same search as ``games/engine/solver.py`` with the same
+move order, so on any position and the same node budget both give the same
+verdict, the same node count and the same winning line.  Every C win is also
+replayed with the engine, and its ``lost`` verdicts are checked against the
+plain exhaustive search of test_solver.py on small positions.
+
+The extension is built by the package install (``setup.py``, optional).
+Locally these tests skip when it is missing; under ``CI=true`` they FAIL, so
+that CI proves the install builds it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from games.engine import PRESETS, GameState, make_rules, new_game, replay
+from games.engine import solver as solver_mod
+from games.engine.rules import Rules
+from games.engine.solver import LOST, UNKNOWN, WON, build_fits, c_available, solve, verify_win
+from tests.engine.test_solver import OPTION_SETS, position, random_positions, reference
+
+IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+@pytest.fixture(autouse=True)
+def _needs_c_core() -> None:
+    if not c_available():
+        reason = "the C solver core games.engine._solver is not built (python3 dev.py setup)"
+        if IN_CI:
+            pytest.fail(f"CI=true and {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+#: Option sets beyond test_solver.OPTION_SETS: the remaining build and auto-fill cases.
+MORE_OPTION_SETS: list[dict[str, object]] = [
+    {"build": "same-suit"},
+    {"build": "any-suit", "tableau_moves": "any-run"},
+    {"autofill": False},
+    {"autofill": False, "empty_pile": "waste-only", "tableau_moves": "any-run"},
+    {"redeals": 2, "draw": 1, "tableau_wrap": "base-relative"},
+]
+ALL_OPTION_SETS = OPTION_SETS + MORE_OPTION_SETS
+
+#: The two comparison rule sets of docs/winnability.md.
+WOLTER = {"tableau_moves": "any-run", "tableau_wrap": "base-relative"}
+STRICT = {
+    "tableau_moves": "whole-pile",
+    "empty_pile": "waste-only",
+    "tableau_wrap": "base-relative",
+}
+
+
+def both(state: GameState, **kwargs: object) -> tuple[solver_mod.SolveResult, ...]:
+    c = solve(state, engine="c", **kwargs)  # type: ignore[arg-type]
+    py = solve(state, engine="python", **kwargs)  # type: ignore[arg-type]
+    return c, py
+
+
+def assert_same(state: GameState, c: solver_mod.SolveResult, py: solver_mod.SolveResult) -> None:
+    assert (c.result, c.nodes, c.moves) == (py.result, py.nodes, py.moves), state.to_json()
+    if c.result == WON:
+        verify_win(state, c.moves)
+
+
+def spread_positions(
+    rng: random.Random, rules: Rules, count: int, out_lo: int, out_hi: int
+) -> Iterator[GameState]:
+    """Like test_solver.random_positions but with ``out_lo..out_hi`` cards not home."""
+    for _ in range(count):
+        base = rng.randrange(13)
+        found = [13, 13, 13, 13]
+        for _ in range(rng.randint(out_lo, out_hi)):
+            s = rng.randrange(4)
+            if found[s] > 0:
+                found[s] -= 1
+        rest = [s * 13 + (base + k) % 13 for s in range(4) for k in range(found[s], 13)]
+        rng.shuffle(rest)
+        reserve: list[int] = []
+        tableau: list[list[int]] = [[], [], [], []]
+        talon: list[int] = []
+        for c in rest:
+            where = rng.random()
+            if where < 0.25:
+                reserve.append(c)
+            elif where < 0.6:
+                tableau[rng.randrange(4)].append(c)
+            else:
+                talon.append(c)
+        w = rng.randint(0, len(talon))
+        yield GameState(rules, base, reserve, tableau, found, talon[w:][::-1], talon[:w])
+
+
+# ------------------------------------------------------------------- tests
+
+
+@pytest.mark.parametrize("options", ALL_OPTION_SETS)
+def test_c_matches_python_and_exhaustive_search_on_small_positions(
+    options: dict[str, object],
+) -> None:
+    rng = random.Random("c:" + repr(sorted(options.items())))  # noqa: S311
+    for variant in ("classic", "draw-one", "storehouse"):
+        rules = make_rules(variant, **options)
+        for state in random_positions(rng, rules, 20):
+            expect = reference(state)
+            for safe_auto in (True, False):
+                c, py = both(state, max_seconds=None, max_nodes=None, safe_auto=safe_auto)
+                assert c.result == expect, state.to_json()
+                assert_same(state, c, py)
+
+
+@pytest.mark.parametrize("options", ALL_OPTION_SETS)
+def test_c_matches_python_on_larger_positions(options: dict[str, object]) -> None:
+    # 10 to 24 cards out: too big for the exhaustive search, not for a node budget.
+    rng = random.Random("big:" + repr(sorted(options.items())))  # noqa: S311
+    for variant in ("classic", "draw-one", "superior", "storehouse"):
+        rules = make_rules(variant, **options)
+        for state in spread_positions(rng, rules, 8, 10, 24):
+            c, py = both(state, max_seconds=None, max_nodes=3_000)
+            assert_same(state, c, py)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [(v, {}) for v in PRESETS] + [("classic", WOLTER), ("classic", STRICT)],
+)
+def test_c_matches_python_on_full_deals(variant: str, options: dict[str, Any]) -> None:
+    # Same node budget: same verdict (unknown included), node count and line.
+    for seed in range(6):
+        state = new_game(variant, seed=str(seed), **options)
+        c, py = both(state, max_seconds=None, max_nodes=15_000)
+        assert_same(state, c, py)
+
+
+def test_c_wins_replay_and_decides_what_python_decides() -> None:
+    decided = 0
+    for seed in range(20):
+        s = str(seed)
+        state = new_game("classic", seed=s)
+        py = solve(state, engine="python", max_seconds=None, max_nodes=20_000)
+        c = solve(state, engine="c", max_seconds=30, max_nodes=None)
+        if py.result != UNKNOWN:
+            assert c.result == py.result, s
+        if c.result == WON:
+            assert replay(c.moves, "classic", seed=s).cards_home == 52
+        decided += c.result != UNKNOWN
+    assert decided >= 19
+
+
+def test_known_positions_with_the_c_core() -> None:
+    rules = make_rules("classic")
+    state = position(rules, 0, [13, 13, 12, 10], ["JS", "QS"], [["KS", "KH"], [], [], []], [])
+    res = solve(state, engine="c")
+    assert res.result == WON
+    assert res.moves[0] == "QS>t1"
+    after = state.copy()
+    after.play("KH>f")
+    assert solve(after, engine="c").result == LOST
+    needs_redeal = position(
+        make_rules("classic", draw=1),
+        0,
+        [10, 10, 13, 13],
+        ["KD"],
+        [[], [], [], []],
+        ["QC", "QD", "KC", "JC", "JD"],
+    )
+    res = solve(needs_redeal, engine="c")
+    assert res.result == WON
+    assert "redeal" in res.moves
+
+
+def test_budgets_give_unknown() -> None:
+    state = new_game("classic", seed="4")
+    res = solve(state, engine="c", max_nodes=50, max_seconds=None)
+    assert (res.result, res.moves, res.nodes) == (UNKNOWN, [], 51)
+    assert solve(state, engine="c", max_nodes=None, max_seconds=0.0).result == UNKNOWN
+
+
+def _raw(state: GameState, max_nodes: int, max_bytes: int) -> tuple[str, list[str], int, str]:
+    from games.engine import _solver
+
+    rules = state.rules
+    out: tuple[str, list[str], int, str] = _solver.solve(
+        bytes(state.reserve),
+        (
+            bytes(state.tableau[0]),
+            bytes(state.tableau[1]),
+            bytes(state.tableau[2]),
+            bytes(state.tableau[3]),
+        ),
+        bytes(state.waste + state.stock[::-1]),
+        len(state.waste),
+        -1 if rules.redeals is None else rules.redeals - state.redeals_used,
+        bytes(state.found),
+        build_fits(rules.build, rules.tableau_wrap, state.base),
+        state.base,
+        rules.draw,
+        int(rules.autofill),
+        int(rules.empty_pile == "any"),
+        {"top-or-whole": 0, "whole-pile": 1, "any-run": 2}[rules.tableau_moves],
+        1,
+        max_nodes,
+        -1.0,
+        max_bytes,
+    )
+    return out
+
+
+def test_memory_cap_gives_unknown_never_a_crash() -> None:
+    state = new_game("classic", seed="4")  # about 1.4 million positions to a win
+    for cap in (0, 1_000, 100_000, 3_000_000):
+        res = solve(state, engine="c", max_nodes=None, max_seconds=None, max_bytes=cap)
+        assert res.result == UNKNOWN, cap
+        assert _raw(state, -1, cap)[3] == "memory"
+    full = _raw(state, 2_000_000, -1)
+    assert full[0] == WON
+    assert _raw(state, 1_000, -1)[3] == "nodes"
+
+
+def test_engine_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = new_game("classic", seed="1")
+    with pytest.raises(ValueError, match="unknown solver engine"):
+        solve(state, engine="fortran")
+    monkeypatch.setenv("CANFIELD_SOLVER", "python")
+    assert not solver_mod._use_c(None, state)
+    monkeypatch.setenv("CANFIELD_SOLVER", "auto")
+    assert solver_mod._use_c(None, state)
+    # Redeal counts beyond the C key's range go to the Python search.
+    many = new_game("classic", seed="1", redeals=100_000)
+    assert not solver_mod._use_c("auto", many)
+    with pytest.raises(ValueError, match="redeals"):
+        solve(many, engine="c")
+    monkeypatch.setattr(solver_mod, "_csolver", None)
+    assert not solver_mod._use_c("auto", state)
+    with pytest.raises(RuntimeError, match="not built"):
+        solve(state, engine="c")
+
+
+def test_c_core_rejects_bad_input() -> None:
+    from games.engine import _solver
+
+    fits = build_fits("alternate-colour", "modulo", 0)
+    piles = (b"", b"", b"", b"")
+    no_found = b"\x00\x00\x00\x00"
+    with pytest.raises(ValueError, match="repeated"):
+        _solver.solve(
+            b"\x01\x01", piles, b"", 0, -1, no_found, fits, 0, 3, 1, 1, 0, 1, -1, -1.0, -1
+        )
+    with pytest.raises(ValueError, match="bad solver arguments"):
+        _solver.solve(b"", piles, b"", 0, -1, b"\x00", fits, 0, 3, 1, 1, 0, 1, -1, -1.0, -1)
