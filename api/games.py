@@ -186,7 +186,7 @@ class GameMovesView(APIView):
             "move": outcome.move.notation,
             "number": outcome.move.number,
             "replayed": outcome.replayed,
-            "game": game_view(outcome.game),
+            "game": game_view(outcome.game, state=outcome.state),
         }
         return Response(body, status=status.HTTP_200_OK if outcome.replayed else 201)
 

@@ -158,7 +158,7 @@ LOGGING: dict[str, Any] = {
 # ------------------------------------------------------------------ Django REST framework
 REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -186,8 +186,16 @@ CACHES: dict[str, dict[str, Any]] = {
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
+    ),
+    # Per-process token -> user cache (api/authentication.py).
+    "auth_tokens": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "auth-tokens",
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    },
 }
+# Seconds a web process trusts a token it has looked up (0: look up on every request).
+AUTH_TOKEN_CACHE_SECONDS: int = env.int("AUTH_TOKEN_CACHE_SECONDS", default=30)
 if DEBUG:
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append(
         "rest_framework.renderers.BrowsableAPIRenderer"

@@ -19,10 +19,17 @@ def deal_revealed(game: Game) -> bool:
     A practice game reveals its deal once it is over; a race game once its race
     is finished for everyone (RULES.md 7).
     """
+    if not game.is_over:
+        # A game still playing cannot belong to a finished race: closing a race
+        # times out every game still playing.  No query on the move path.
+        return False
     if game.kind == Game.Kind.RACE:
-        entry = getattr(game, "race_entry", None)
-        return entry is not None and entry.race.status in ("finished", "cancelled")
-    return game.is_over
+        from games.models import Race
+
+        return Race.objects.filter(
+            entries__game=game, status__in=[Race.Status.FINISHED, Race.Status.CANCELLED]
+        ).exists()
+    return True
 
 
 def deal_public(deal: Deal, *, revealed: bool) -> dict[str, Any]:

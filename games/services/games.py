@@ -172,12 +172,14 @@ def _locked_game(game_id: Any, player: User) -> Game:
 
 @dataclass(frozen=True)
 class MoveOutcome:
-    """Result of :func:`move_play`: the game after the move, the stored move, and whether
-    this was a retry of a move already applied (``replayed``: nothing new was stored)."""
+    """Result of :func:`move_play`: the game after the move, the stored move, whether
+    this was a retry of a move already applied (``replayed``: nothing new was stored),
+    and the engine position after the move when it was just played (saves a rebuild)."""
 
     game: Game
     move: Move
     replayed: bool
+    state: GameState | None = None
 
 
 def _elapsed_ms(start: datetime, end: datetime) -> int:
@@ -265,7 +267,7 @@ def move_play(
                 "updated_at",
             ]
         )
-    return MoveOutcome(game=game, move=stored, replayed=False)
+    return MoveOutcome(game=game, move=stored, replayed=False, state=state)
 
 
 def game_undo(

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
@@ -29,6 +29,7 @@ def _throttles(monkeypatch: pytest.MonkeyPatch) -> None:
     DRF binds the rates at import, so the class attribute is patched.
     """
     cache.clear()
+    caches["auth_tokens"].clear()
     monkeypatch.setattr(
         ScopedRateThrottle,
         "THROTTLE_RATES",
