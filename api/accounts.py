@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -33,8 +34,9 @@ def player_of(request: Request) -> User:
 class RegisterView(APIView):
     """``POST /api/v1/auth/register``: create an account and return its API token.
 
-    Passwords go through Django's validators.  Errors: 400 ``validation_error``
-    (weak password, bad username), 409 ``username_taken``.
+    Usernames are ASCII letters, digits and ``@.+-_`` (after NFKC normalisation),
+    unique regardless of case.  Passwords go through Django's validators.  Errors:
+    400 ``validation_error`` (weak password, bad username), 409 ``username_taken``.
     """
 
     permission_classes = [AllowAny]
@@ -55,15 +57,18 @@ class RegisterView(APIView):
     def post(self, request: Request) -> Response:
         data = RegisterInput(data=request.data)
         data.is_valid(raise_exception=True)
-        username = data.validated_data["username"]
-        password = data.validated_data["password"]
         user_model = get_user_model()
+        # NFKC folds look-alikes such as full-width letters onto ASCII ones.
+        username = user_model.normalize_username(data.validated_data["username"])
+        password = data.validated_data["password"]
         candidate = user_model(username=username, email=data.validated_data.get("email", ""))
         errors: dict[str, list[str]] = {}
         # Each field separately: a password message may mention the username
         # ("too similar to the username") and still belongs to the password.
         try:
-            user_model.username_validator(username)
+            # ASCII only: names in public standings cannot impersonate others with
+            # look-alike letters from other scripts.
+            ASCIIUsernameValidator()(username)
         except DjangoValidationError as exc:
             errors["username"] = exc.messages
         try:
@@ -110,9 +115,13 @@ class TokenView(APIView):
     def post(self, request: Request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
+        # Usernames are unique without regard to case (registration checks it), so
+        # log in the same way: find the account, then check the password.
+        given = get_user_model().normalize_username(data.validated_data["username"])
+        account = get_user_model().objects.filter(username__iexact=given).first()
         user = authenticate(
             request._request,
-            username=data.validated_data["username"],
+            username=account.get_username() if account is not None else given,
             password=data.validated_data["password"],
         )
         if user is None or not user.is_active:

@@ -280,6 +280,12 @@ def api_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
 
 
+def api_unknown_path(request: HttpRequest) -> HttpResponse:
+    """The last URL pattern under ``/api/v1/``: problem+json 404 even with ``DEBUG`` on
+    (an id that is not a UUID, a mistyped path)."""
+    return api_not_found(request, Http404())
+
+
 def api_server_error(request: HttpRequest) -> HttpResponse:
     """Django ``handler500``: problem+json under ``/api/``, Django's page elsewhere."""
     if not request.path.startswith("/api/"):

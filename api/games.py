@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 from api.accounts import player_of
 from api.errors import ProblemSerializer
-from api.pagination import MovePagination, NewestFirstPagination
+from api.pagination import CURSOR_PARAMETERS, MovePagination, NewestFirstPagination
 from api.serializers import (
     ExpectedMoveInput,
     GameStartInput,
@@ -32,6 +32,7 @@ from api.serializers import (
     RecordView,
     SolutionView,
     VariantsOutput,
+    paginated,
 )
 from games.engine import OPTION_HELP, OPTION_NAMES, PRESET_HELP, PRESETS
 from games.engine.rules import BUILDS, EMPTY_PILE, TABLEAU_MOVES, TABLEAU_WRAP
@@ -100,7 +101,12 @@ class GamesView(APIView):
 
     throttle_scope = "games"
 
-    @extend_schema(responses={200: GameSummary(many=True), **_PROBLEMS}, tags=["games"])
+    @extend_schema(
+        parameters=CURSOR_PARAMETERS,
+        responses={200: paginated(GameSummary, "PaginatedGameSummaryList"), **_PROBLEMS},
+        operation_id="games_list",
+        tags=["games"],
+    )
     def get(self, request: Request) -> Response:
         paginator = NewestFirstPagination()
         page = paginator.paginate_queryset(game_list(player=player_of(request)), request, view=self)
@@ -145,7 +151,12 @@ class GameMovesView(APIView):
             self.throttle_scope = "games"
         return super().get_throttles()
 
-    @extend_schema(responses={200: MoveRow(many=True), **_PROBLEMS}, tags=["games"])
+    @extend_schema(
+        parameters=CURSOR_PARAMETERS,
+        responses={200: paginated(MoveRow, "PaginatedMoveRowList"), **_PROBLEMS},
+        operation_id="games_moves_list",
+        tags=["games"],
+    )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = game_get(game_id=game_id, player=player_of(request))
         paginator = MovePagination()
@@ -212,7 +223,7 @@ class GameUndoView(APIView):
         tags=["games"],
     )
     def post(self, request: Request, game_id: UUID) -> Response:
-        data = ExpectedMoveInput(data=request.data if request.data else {})
+        data = ExpectedMoveInput(data=request.data)
         data.is_valid(raise_exception=True)
         game = game_services.game_undo(
             game_id=game_id,

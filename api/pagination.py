@@ -2,10 +2,38 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination
 
+from api.errors import ProblemError
 
-class MovePagination(CursorPagination):
+#: Query parameters of every cursor-paginated list, for the schema.
+CURSOR_PARAMETERS = [
+    OpenApiParameter("cursor", str, description="opaque cursor from `next` or `previous`"),
+    OpenApiParameter("page_size", int, description="items per page (the list says its maximum)"),
+]
+
+
+class SafeCursorPagination(CursorPagination):
+    """Cursor pagination whose bad cursors are ``400 invalid_cursor``, never a 404 or 500."""
+
+    def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except (NotFound, ValidationError, ValueError, TypeError, DatabaseError):
+            raise ProblemError(
+                "invalid_cursor",
+                "The cursor is not one this list gave out: start again without it.",
+                status=400,
+            ) from None
+
+
+class MovePagination(SafeCursorPagination):
     """Moves in play order; ``?page_size=`` up to 500 (default 100)."""
 
     ordering = "number"
@@ -14,7 +42,7 @@ class MovePagination(CursorPagination):
     max_page_size = 500
 
 
-class NewestFirstPagination(CursorPagination):
+class NewestFirstPagination(SafeCursorPagination):
     """Newest first by ``started_at``; ``?page_size=`` up to 200 (default 50)."""
 
     ordering = "-started_at"

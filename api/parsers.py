@@ -43,12 +43,32 @@ class LimitedJSONParser(JSONParser):
         raw = stream.read(limit + 1)
         if len(raw) > limit:
             raise too_large
-        encoding = context.get("encoding", settings.DEFAULT_CHARSET)
+        charset = _charset(request.META.get("CONTENT_TYPE", "") if request is not None else "")
+        if charset not in (None, "utf-8", "utf8"):
+            # JSON is UTF-8 (RFC 8259); any other "charset" (including codecs such as
+            # bz2 that would inflate a small body past the size limit) is refused.
+            raise exceptions.UnsupportedMediaType(
+                f"application/json; charset={charset}",
+                detail="JSON request bodies must be UTF-8 (charset=utf-8 or no charset).",
+            )
         try:
-            text = codecs.decode(raw, encoding)
+            text = codecs.decode(raw, "utf-8")
             return json.loads(text, parse_constant=_refuse_constant)
+        except RecursionError:
+            raise exceptions.ParseError(
+                "JSON parse error - the body is nested too deeply"
+            ) from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise exceptions.ParseError(f"JSON parse error - {exc}") from None
+
+
+def _charset(content_type: str) -> str | None:
+    """The lower-cased ``charset`` parameter of a Content-Type header, or ``None``."""
+    for part in content_type.split(";")[1:]:
+        name, _, value = part.strip().partition("=")
+        if name.strip().lower() == "charset":
+            return value.strip().strip('"').lower()
+    return None
 
 
 def _refuse_constant(name: str) -> Any:

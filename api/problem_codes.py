@@ -13,6 +13,7 @@ PROBLEM_CODES: dict[str, str] = {
     "malformed_request": "400: the body is not valid JSON or not a JSON object.",
     "unknown_field": "400: the body has fields the endpoint does not declare; see `fields`.",
     "invalid_filter": "400: an unknown value for a list filter (`phase`, `mode`).",
+    "invalid_cursor": "400: the `cursor` is not one the list gave out; start without it.",
     "authentication_failed": "401: the token or session is invalid.",
     "not_authenticated": "401: the endpoint needs a token or a session.",
     "invalid_credentials": "400: unknown username or wrong password (the same for both).",

@@ -12,7 +12,6 @@ from uuid import UUID
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny, IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,7 +19,16 @@ from rest_framework.views import APIView
 
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
-from api.serializers import GameView, StrictCharField, StrictIntegerField, StrictSerializer
+from api.pagination import CURSOR_PARAMETERS, SafeCursorPagination
+from api.serializers import (
+    GameView,
+    StrictBooleanField,
+    StrictCharField,
+    StrictDateTimeField,
+    StrictIntegerField,
+    StrictSerializer,
+    paginated,
+)
 from games.engine import PRESETS
 from games.models import Race
 from games.selectors.games import game_view
@@ -40,10 +48,15 @@ class RaceView(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     name = serializers.CharField()
     mode = serializers.ChoiceField(choices=Race.Mode.choices)
-    status = serializers.ChoiceField(choices=Race.Status.choices)
+    status = serializers.ChoiceField(
+        choices=Race.Status.choices,
+        help_text="stored lifecycle: scheduled until closed, then closing, finished "
+        "(or cancelled); see phase for where the race is by the clock",
+    )
     phase = serializers.ChoiceField(
         choices=["upcoming", "open", "running", "closing", "finished", "cancelled"],
-        help_text="by the server clock",
+        help_text="by the server clock: upcoming (joining not open), open (joining, not "
+        "started), running, closing (over, being scored), finished, cancelled",
     )
     variant = serializers.CharField()
     options = serializers.DictField(child=serializers.JSONField())
@@ -66,16 +79,20 @@ class RaceCreateInput(StrictSerializer):
 
     name = StrictCharField(max_length=120)
     mode = serializers.ChoiceField(choices=Race.Mode.choices, default=Race.Mode.SCHEDULED)
-    variant = serializers.ChoiceField(choices=list(PRESETS), default="classic")
+    variant = StrictCharField(
+        default="classic",
+        max_length=32,
+        help_text="A preset: " + ", ".join(PRESETS) + " (unknown: 400 invalid_options).",
+    )
     options = serializers.DictField(required=False)
-    opens_at = serializers.DateTimeField(
+    opens_at = StrictDateTimeField(
         required=False, help_text="joining opens; default: now, or starts_at if earlier"
     )
-    starts_at = serializers.DateTimeField()
-    ends_at = serializers.DateTimeField()
+    starts_at = StrictDateTimeField()
+    ends_at = StrictDateTimeField()
     time_limit_s = StrictIntegerField(required=False, min_value=1, help_text="window mode")
-    allow_undo = serializers.BooleanField(default=False)
-    require_winnable = serializers.BooleanField(default=False)
+    allow_undo = StrictBooleanField(default=False)
+    require_winnable = StrictBooleanField(default=False)
 
 
 class JoinView(serializers.Serializer[Any]):
@@ -142,7 +159,7 @@ class ResultsView(serializers.Serializer[Any]):
     entries = ResultEntry(many=True)
 
 
-class RacePagination(CursorPagination):
+class RacePagination(SafeCursorPagination):
     """Races by start time, newest first."""
 
     ordering = "-starts_at"
@@ -167,24 +184,31 @@ class RacesView(APIView):
             OpenApiParameter(
                 "phase",
                 str,
-                enum=["upcoming", "running", "closing", "finished", "cancelled"],
-                description="upcoming: not started yet; running: started, not over",
+                enum=["upcoming", "open", "running", "closing", "finished", "cancelled"],
+                description="upcoming: not started yet (joining open or not); open: joining "
+                "open, not started; running: started, not over",
             ),
             OpenApiParameter("mode", str, enum=["scheduled", "window"]),
+            *CURSOR_PARAMETERS,
         ],
-        responses={200: RaceView(many=True), 400: ProblemSerializer},
+        responses={200: paginated(RaceView, "PaginatedRaceList"), 400: ProblemSerializer},
+        operation_id="races_list",
         tags=["races"],
         auth=[],
     )
     def get(self, request: Request) -> Response:
         phase = request.query_params.get("phase")
         mode = request.query_params.get("mode")
-        if phase not in (None, "upcoming", "running", "closing", "finished", "cancelled"):
+        if phase not in (None, "upcoming", "open", "running", "closing", "finished", "cancelled"):
             raise ProblemError("invalid_filter", f"unknown phase {phase!r}", status=400)
         if mode not in (None, "scheduled", "window"):
             raise ProblemError("invalid_filter", f"unknown mode {mode!r}", status=400)
         paginator = RacePagination()
-        page = paginator.paginate_queryset(race_list(phase=phase, mode=mode), request, view=self)
+        page = paginator.paginate_queryset(
+            race_list(phase=phase, mode=mode, include_drafts=request.user.is_staff),
+            request,
+            view=self,
+        )
         return paginator.get_paginated_response(
             [race_public(r, viewer=request.user) for r in page or []]
         )
@@ -212,7 +236,11 @@ class RaceDetailView(APIView):
 
     @extend_schema(responses={200: RaceView, **_PROBLEMS}, tags=["races"], auth=[])
     def get(self, request: Request, race_id: UUID) -> Response:
-        return Response(race_public(race_get(race_id=race_id), viewer=request.user))
+        return Response(
+            race_public(
+                race_get(race_id=race_id, include_drafts=request.user.is_staff), viewer=request.user
+            )
+        )
 
 
 class RaceJoinView(APIView):
@@ -274,7 +302,7 @@ class RaceStandingsView(APIView):
 
     @extend_schema(responses={200: StandingsView, **_PROBLEMS}, tags=["races"], auth=[])
     def get(self, request: Request, race_id: UUID) -> Response:
-        race = race_get(race_id=race_id)
+        race = race_get(race_id=race_id, include_drafts=request.user.is_staff)
         return Response(
             {
                 "race": str(race.id),
@@ -303,4 +331,6 @@ class RaceResultsView(APIView):
         auth=[],
     )
     def get(self, request: Request, race_id: UUID) -> Response:
-        return Response(race_results(race=race_get(race_id=race_id)))
+        return Response(
+            race_results(race=race_get(race_id=race_id, include_drafts=request.user.is_staff))
+        )

@@ -38,13 +38,71 @@ class StrictSerializer(serializers.Serializer[Any]):
         return super().to_internal_value(data)
 
 
+#: Largest integer an input field accepts unless it says otherwise (a PostgreSQL integer).
+MAX_INPUT_INT = 2**31 - 1
+
+
 class StrictIntegerField(serializers.IntegerField):
-    """An integer that must be a JSON number (not a string, not a boolean)."""
+    """An integer that must be a JSON number (not a string, not a boolean).
+
+    Bounded by ``MAX_INPUT_INT`` unless ``max_value`` is given.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_value", MAX_INPUT_INT)
+        super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
         return int(super().to_internal_value(data))
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A boolean that must be JSON ``true`` or ``false`` (no ``"no"``, no ``0``)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class StrictDateTimeField(serializers.DateTimeField):
+    """An ISO 8601 date-time with an explicit offset (``Z`` or ``+02:00``), years 2000-2099.
+
+    A date-time without an offset is refused rather than guessed.
+    """
+
+    default_error_messages = {
+        **serializers.DateTimeField.default_error_messages,
+        "naive": "Give the time zone: end with Z or an offset such as +02:00.",
+        "range": "Use a date between 2000 and 2099.",
+    }
+
+    def to_internal_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            self.fail("invalid", format="ISO 8601")
+        parsed = super().to_internal_value(value)
+        text = value.strip()
+        if not (text.endswith(("Z", "z")) or "+" in text[10:] or "-" in text[10:]):
+            self.fail("naive")
+        if not 2000 <= parsed.year <= 2099:
+            self.fail("range")
+        return parsed
+
+
+def paginated(item: type[serializers.Serializer[Any]], name: str) -> Any:
+    """OpenAPI shape of a cursor page of ``item``: ``{"next", "previous", "results"}``."""
+    from drf_spectacular.utils import inline_serializer
+
+    return inline_serializer(
+        name=name,
+        fields={
+            "next": serializers.URLField(allow_null=True, help_text="the next page, or null"),
+            "previous": serializers.URLField(allow_null=True, help_text="the previous page"),
+            "results": item(many=True),
+        },
+    )
 
 
 class StrictCharField(serializers.CharField):
@@ -114,7 +172,11 @@ class VariantsOutput(serializers.Serializer[Any]):
 class GameStartInput(StrictSerializer):
     """Start a practice game: ``variant``, optional ``options`` overrides, ``seed`` or ``deck``."""
 
-    variant = serializers.ChoiceField(choices=list(PRESETS), default="classic")
+    variant = StrictCharField(
+        default="classic",
+        max_length=32,
+        help_text="A preset: " + ", ".join(PRESETS) + " (unknown: 400 invalid_options).",
+    )
     options = serializers.DictField(
         required=False,
         help_text="Option overrides, names among: " + ", ".join(OPTION_NAMES),
@@ -124,7 +186,7 @@ class GameStartInput(StrictSerializer):
         max_length=64,
         help_text="Game number or seed: 1-64 characters of [A-Za-z0-9_-]. Omit for a random deal.",
     )
-    winnable = serializers.BooleanField(
+    winnable = StrictBooleanField(
         default=False,
         help_text="Ask for a deal the solver proves winnable (a fresh random deal; "
         "not with seed or deck). 503 no_winnable_deal if none is found in time.",
@@ -141,7 +203,12 @@ class GameStartInput(StrictSerializer):
 class MoveInput(StrictSerializer):
     """``{"move": "QH>t2", "expected_move_number": 17}`` (RULES.md 5 notation)."""
 
-    move = StrictCharField(max_length=32, trim_whitespace=False)
+    move = StrictCharField(
+        max_length=200,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="RULES.md 5 notation; anything else is 400 malformed_move with the reason",
+    )
     expected_move_number = StrictIntegerField(
         required=False,
         min_value=0,

@@ -13,7 +13,6 @@ from uuid import UUID
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,7 +20,15 @@ from rest_framework.views import APIView
 
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
-from api.serializers import StrictCharField, StrictIntegerField, StrictSerializer
+from api.pagination import CURSOR_PARAMETERS, SafeCursorPagination
+from api.serializers import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictDateTimeField,
+    StrictIntegerField,
+    StrictSerializer,
+    paginated,
+)
 from games.engine import PRESETS
 from games.models import Race, Tournament
 from games.selectors.tournaments import (
@@ -34,6 +41,7 @@ from games.selectors.tournaments import (
     tournament_standings,
 )
 from games.services import tournaments as tournament_services
+from games.services.races import MAX_RACE_SECONDS
 
 
 class IsOrganiser(BasePermission):
@@ -174,18 +182,28 @@ class RacesAddInput(StrictSerializer):
     """Staff: ``count`` races, back to back with ``gap_s`` between them, fresh seeds each."""
 
     count = StrictIntegerField(min_value=1, max_value=tournament_services.MAX_RACES_PER_BATCH)
-    first_starts_at = serializers.DateTimeField()
-    duration_s = StrictIntegerField(min_value=1, help_text="each race's length in seconds")
-    gap_s = StrictIntegerField(required=False, default=0, min_value=0)
+    first_starts_at = StrictDateTimeField()
+    duration_s = StrictIntegerField(
+        min_value=1, max_value=MAX_RACE_SECONDS, help_text="each race's length in seconds"
+    )
+    gap_s = StrictIntegerField(required=False, default=0, min_value=0, max_value=MAX_RACE_SECONDS)
     opens_before_s = StrictIntegerField(
-        required=False, default=600, min_value=0, help_text="joining opens this long before"
+        required=False,
+        default=600,
+        min_value=0,
+        max_value=MAX_RACE_SECONDS,
+        help_text="joining opens this long before",
     )
     mode = serializers.ChoiceField(choices=Race.Mode.choices, default=Race.Mode.SCHEDULED)
     time_limit_s = StrictIntegerField(required=False, min_value=1, help_text="window mode")
-    variant = serializers.ChoiceField(choices=list(PRESETS), default="classic")
+    variant = StrictCharField(
+        default="classic",
+        max_length=32,
+        help_text="A preset: " + ", ".join(PRESETS) + " (unknown: 400 invalid_options).",
+    )
     options = serializers.DictField(required=False)
-    allow_undo = serializers.BooleanField(default=False)
-    require_winnable = serializers.BooleanField(default=False)
+    allow_undo = StrictBooleanField(default=False)
+    require_winnable = StrictBooleanField(default=False)
     name_prefix = StrictCharField(required=False, default="", allow_blank=True, max_length=100)
 
 
@@ -203,7 +221,7 @@ class RescoredView(serializers.Serializer[Any]):
     rows = serializers.IntegerField()
 
 
-class TournamentPagination(CursorPagination):
+class TournamentPagination(SafeCursorPagination):
     """Tournaments, newest first."""
 
     ordering = "-created_at"
@@ -212,7 +230,7 @@ class TournamentPagination(CursorPagination):
     max_page_size = 200
 
 
-class StandingsPagination(CursorPagination):
+class StandingsPagination(SafeCursorPagination):
     """Standings by rank (ties by player id); ``?page_size=`` up to 500 (default 100)."""
 
     ordering = ("rank", "player_id")
@@ -237,8 +255,15 @@ class TournamentsView(APIView):
         return [AllowAny()]
 
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=list(Tournament.Status.values))],
-        responses={200: TournamentView(many=True), 400: ProblemSerializer},
+        parameters=[
+            OpenApiParameter("status", str, enum=list(Tournament.Status.values)),
+            *CURSOR_PARAMETERS,
+        ],
+        responses={
+            200: paginated(TournamentView, "PaginatedTournamentList"),
+            400: ProblemSerializer,
+        },
+        operation_id="tournaments_list",
         tags=["tournaments"],
         auth=[],
         description="Newest first, cursor-paginated; drafts are listed for staff only. "
@@ -291,7 +316,11 @@ class TournamentStandingsView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: StandingView(many=True), **_PROBLEMS}, tags=["tournaments"], auth=[]
+        parameters=CURSOR_PARAMETERS,
+        responses={200: paginated(StandingView, "PaginatedStandingList"), **_PROBLEMS},
+        operation_id="tournaments_standings_list",
+        tags=["tournaments"],
+        auth=[],
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
         t = tournament_get(tournament_id=tournament_id, viewer=request.user)

@@ -1,9 +1,10 @@
 """URLs of version 1 of the API, mounted at ``/api/v1/``."""
 
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from api import accounts, games, races, tournaments
+from api.errors import api_unknown_path
 from api.views import HealthView
 
 app_name = "api"
@@ -54,7 +55,9 @@ urlpatterns = [
         tournaments.TournamentRescoreView.as_view(),
         name="tournament-rescore",
     ),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    re_path(r"^schema/?$", SpectacularAPIView.as_view(), name="schema"),
+    re_path(r"^docs/?$", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    re_path(r"^redoc/?$", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    # Anything else under /api/v1/ (including ids that are not UUIDs): problem+json 404.
+    re_path(r"^.*$", api_unknown_path, name="unknown"),
 ]

@@ -41,6 +41,9 @@ class Deal(models.Model):
     seed = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 - null: no seed
     deck = models.JSONField(help_text="52 card names in deal order (hidden information)")
     commitment = models.CharField(max_length=64, db_index=True)
+    deck_digest = models.CharField(
+        max_length=64, db_index=True, help_text='hex(SHA-256("AC 2C ...")) of the deck'
+    )
     variant = models.CharField(max_length=32, help_text="preset name, or 'custom'")
     options = models.JSONField(help_text="all nine rule options (RULES.md 4)")
     created_at = models.DateTimeField(default=timezone.now)

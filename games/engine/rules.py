@@ -141,7 +141,7 @@ def _normalise(option: str, value: Any) -> Any:
     return value
 
 
-def make_rules(variant: str = "classic", **options: Any) -> Rules:
+def make_rules(variant: str = "classic", /, **options: Any) -> Rules:
     """Return the :class:`Rules` of preset ``variant`` with ``options`` overriding it.
 
     Example: ``make_rules("classic", draw=1, redeals=2)``.  Raises

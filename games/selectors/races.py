@@ -13,11 +13,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, F, Q, QuerySet, Window
+from django.core.exceptions import ValidationError
+from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Value, When, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
-from games.models import Game, Move, Race, RaceEntry
+from games.models import Game, Move, Race, RaceEntry, Tournament
 from games.services.errors import NotFound, RaceNotFinished
 from games.services.races import RANKING_RULE, race_close
 
@@ -34,31 +35,58 @@ def _close_if_due(race: Race, now: datetime) -> Race:
     return race
 
 
-def race_get(*, race_id: Any, now: datetime | None = None) -> Race:
-    """One race (closing it first if it is overdue and no worker did); raises :class:`NotFound`."""
+def _visible(qs: QuerySet[Race], include_drafts: bool) -> QuerySet[Race]:
+    """Races of a draft tournament are the organisers' until the tournament is published."""
+    if include_drafts:
+        return qs
+    return qs.exclude(tournament__status=Tournament.Status.DRAFT)
+
+
+def race_get(*, race_id: Any, include_drafts: bool = False, now: datetime | None = None) -> Race:
+    """One race (closing it first if it is overdue and no worker did); raises :class:`NotFound`.
+
+    ``include_drafts`` (staff) also finds races of draft tournaments.
+    """
     now = now or timezone.now()
     try:
-        race = Race.objects.select_related("deal").get(id=race_id)
-    except (Race.DoesNotExist, ValueError):
+        race = _visible(Race.objects.select_related("deal"), include_drafts).get(id=race_id)
+    except (Race.DoesNotExist, ValueError, ValidationError):
         raise NotFound("no such race") from None
     return _close_if_due(race, now)
 
 
 def race_list(
-    *, phase: str | None = None, mode: str | None = None, now: datetime | None = None
+    *,
+    phase: str | None = None,
+    mode: str | None = None,
+    include_drafts: bool = False,
+    now: datetime | None = None,
 ) -> QuerySet[Race]:
     """Races filtered by clock phase and mode.
 
-    Phases: ``upcoming`` (not started), ``running``, ``closing``, ``finished``, ``cancelled``.
+    Phases: ``upcoming`` (not started, joining open or not), ``open`` (joining open, not
+    started), ``running``, ``closing``, ``finished``, ``cancelled``.  Races of draft
+    tournaments only with ``include_drafts`` (staff).  Due races are closed first when no
+    worker does (the embedded default), as :func:`race_get` does.
 
     Ordered by ``starts_at`` (upcoming, running) or newest first (finished, all).
     """
     now = now or timezone.now()
-    qs = Race.objects.select_related("deal").annotate(entrants=Count("entries"))
+    for race in Race.objects.filter(
+        status__in=[Race.Status.SCHEDULED, Race.Status.CLOSING], ends_at__lte=now
+    ).only("id", "status", "ends_at")[:50]:
+        _close_if_due(race, now)
+    qs = _visible(
+        Race.objects.select_related("deal").annotate(entrants=Count("entries")), include_drafts
+    )
     if mode:
         qs = qs.filter(mode=mode)
     if phase == "upcoming":
         qs = qs.filter(status=Race.Status.SCHEDULED, starts_at__gt=now).order_by("starts_at")
+    elif phase == "open":
+        qs = qs.filter(status=Race.Status.SCHEDULED, opens_at__lte=now, starts_at__gt=now).order_by(
+            "starts_at"
+        )
     elif phase == "running":
         qs = qs.filter(status=Race.Status.SCHEDULED, starts_at__lte=now, ends_at__gt=now).order_by(
             "ends_at"
@@ -140,10 +168,15 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
         .annotate(
             live_rank=Window(
                 Rank(),
+                # RULES.md 6, as RANK_ORDER_SQL: moves break ties only among non-winners.
                 order_by=[
                     F("game__cards_home").desc(),
                     F("game__cards_home_ms").asc(),
-                    F("game__move_number").asc(),
+                    Case(
+                        When(game__cards_home=52, then=Value(0)),
+                        default=F("game__move_number"),
+                        output_field=IntegerField(),
+                    ),
                 ],
             )
         )

@@ -59,6 +59,11 @@ from games.services.solutions import deal_record_verdict, winnable_seed
 _ENDED = {"won", "blocked", "resigned", "timed_out"}
 
 
+def deck_digest(names: Sequence[str]) -> str:
+    """``hex(SHA-256("AC 2C ..."))`` of a deck in deal order: equal decks, equal digests."""
+    return hashlib.sha256(" ".join(names).encode()).hexdigest()
+
+
 def rules_build(*, variant: str = "classic", options: dict[str, Any] | None = None) -> Rules:
     """Validated rules for a preset plus overrides; raises :class:`InvalidOptions`."""
     try:
@@ -82,7 +87,7 @@ def deal_create(
     try:
         if deck is not None:
             names = [CARD_NAMES[c] for c in parse_deck(list(deck))]
-            digest = hashlib.sha256(" ".join(names).encode()).hexdigest()
+            digest = deck_digest(names)
             seed_value: str | None = None
         else:
             seed_value = check_seed(seed) if seed is not None else random_seed()
@@ -93,6 +98,7 @@ def deal_create(
     return Deal.objects.create(
         seed=seed_value,
         deck=names,
+        deck_digest=deck_digest(names),
         commitment=digest,
         variant=variant_name(rules) or "custom",
         options=rules.to_dict(),
@@ -124,7 +130,6 @@ def game_create(
     )
 
 
-@transaction.atomic
 def game_start(
     *,
     player: User,
@@ -142,19 +147,28 @@ def game_start(
     the seed or deck is that of a race that is not over.
     """
     rules = rules_build(variant=variant, options=options)
+    proof = None
     if winnable:
         if seed is not None or deck is not None:
             raise InvalidDeal("winnable draws its own deal: give no seed or deck with it")
+        # The search runs before the transaction: no lock is held while it works.
         seed, proof = winnable_seed(variant="classic", options=rules.to_dict())
-        deal = deal_create(rules=rules, seed=seed)
-        deal_record_verdict(deal=deal, result=proof)
+    with transaction.atomic():
+        deal = deal_create(rules=rules, seed=seed, deck=deck)
+        if proof is not None:
+            deal_record_verdict(deal=deal, result=proof)
+        elif (seed is not None or deck is not None) and deal_in_open_race(deal):
+            raise DealInRace("this deal belongs to a race that is not over")
         return game_create(player=player, deal=deal)
-    deal = deal_create(rules=rules, seed=seed, deck=deck)
-    if (seed is not None or deck is not None) and Race.objects.filter(
-        commitment=deal.commitment
-    ).exclude(status__in=[Race.Status.FINISHED, Race.Status.CANCELLED]).exists():
-        raise DealInRace("this deal belongs to a race that is not over")
-    return game_create(player=player, deal=deal)
+
+
+def deal_in_open_race(deal: Deal) -> bool:
+    """Whether a race that is not over plays the same cards as ``deal`` (by deck digest)."""
+    return (
+        Race.objects.filter(deal__deck_digest=deal.deck_digest)
+        .exclude(status__in=[Race.Status.FINISHED, Race.Status.CANCELLED])
+        .exists()
+    )
 
 
 def _locked_game(game_id: Any, player: User) -> Game:
@@ -279,10 +293,10 @@ def game_undo(
 ) -> Game:
     """Take back the last live move (practice games, or races that allow undo).
 
-    The move's row stays with ``undone_at`` set.  A won or blocked practice
-    game goes back to playing.  Raises :class:`NotFound`,
+    The move's row stays with ``undone_at`` set.  Raises :class:`NotFound`,
     :class:`UndoNotAllowed`, :class:`StaleMoveNumber`, :class:`GameOver`
-    (resigned or timed out), :class:`RaceClosed`, :class:`NothingToUndo`.
+    (the game is over: won, blocked, resigned or timed out), :class:`RaceClosed`,
+    :class:`NothingToUndo`.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -295,7 +309,9 @@ def game_undo(
                 f"{game.move_number}",
                 current_move_number=game.move_number,
             )
-        if game.status in (Game.Status.RESIGNED, Game.Status.TIMED_OUT):
+        if game.status != Game.Status.PLAYING:
+            # A finished game shows its deal and solution: taking moves back would
+            # let a player read the winning line and then play it.
             raise GameOver(f"the game is over ({game.status.replace('_', ' ')})")
         if game.deadline is not None and now >= game.deadline:
             raise RaceClosed("the race is closed for you: your deadline has passed")
@@ -329,9 +345,13 @@ def game_undo(
                 .values_list("number", flat=True)
                 .first()
             )
+            # The count was reached by the move after the last one that had another
+            # count; with no such move it held from the start.
             first = (
-                game.moves.filter(
-                    undone_at__isnull=True, number__gt=reached or 0, number__lt=last.number
+                None
+                if reached is None
+                else game.moves.filter(
+                    undone_at__isnull=True, number__gt=reached, number__lt=last.number
                 )
                 .order_by("number")
                 .values_list("played_at", flat=True)
@@ -361,12 +381,18 @@ def game_end(
 ) -> Game:
     """Resign (or time out) a playing game; a game already over is returned unchanged.
 
-    Raises :class:`NotFound`.
+    Raises :class:`NotFound`, :class:`RaceNotStarted` (a race game before its
+    start: the view would show the deal) and :class:`RaceClosed` (past the
+    deadline the result is the time-out, not a resignation).
     """
     now = now or timezone.now()
     with transaction.atomic():
         game = _locked_game(game_id, player)
+        if now < game.started_at:
+            raise RaceNotStarted(f"the race starts at {game.started_at.isoformat()}")
         if game.status == Game.Status.PLAYING:
+            if game.deadline is not None and now >= game.deadline:
+                raise RaceClosed("the race is closed for you: your deadline has passed")
             state = GameState.from_dict(game.state)
             state.end(how)
             game.state = state.to_dict()

@@ -42,6 +42,9 @@ from games.services.solutions import deal_record_verdict, winnable_seed
 
 log = logging.getLogger(__name__)
 
+#: Longest race, from opens_at to ends_at, in seconds (366 days).
+MAX_RACE_SECONDS = 366 * 86400
+
 #: The ranking rule, served by the API so clients can show it (RULES.md 6).
 RANKING_RULE = (
     "Players who won come first, by the time they took; the rest by cards home (more is "
@@ -49,11 +52,13 @@ RANKING_RULE = (
     "then by fewer moves. Ties that remain share a rank. Disqualified entries and entrants "
     "who never started are not ranked."
 )
-#: The SQL order of that rule (winners have 52 cards home, so one key serves both groups).
-RANK_ORDER_SQL = "cards_home DESC, elapsed_ms ASC, moves ASC"
+#: The SQL order of that rule.  Winners have 52 cards home, so one key serves both
+#: groups; the move count breaks ties only among players who did not win.
+RANK_ORDER_SQL = (
+    "cards_home DESC, elapsed_ms ASC, CASE WHEN cards_home = 52 THEN 0 ELSE moves END ASC"
+)
 
 
-@transaction.atomic
 def race_create(
     *,
     name: str,
@@ -78,6 +83,10 @@ def race_create(
     """
     if not (opens_at <= starts_at < ends_at):
         raise InvalidRace("times must satisfy opens_at <= starts_at < ends_at")
+    if ends_at <= timezone.now():
+        raise InvalidRace("ends_at is in the past: the race would be over before it is announced")
+    if (ends_at - opens_at).total_seconds() > MAX_RACE_SECONDS:
+        raise InvalidRace(f"a race lasts at most {MAX_RACE_SECONDS // 86400} days from opens_at")
     span = int((ends_at - starts_at).total_seconds())
     if mode == Race.Mode.SCHEDULED:
         limit = span
@@ -95,22 +104,23 @@ def race_create(
         seed, proof = winnable_seed(variant="classic", options=rules.to_dict())
     else:
         seed = random_seed()
-    deal = deal_create(rules=rules, seed=seed)
-    if proof is not None:
-        deal_record_verdict(deal=deal, result=proof)
-    return Race.objects.create(
-        name=name,
-        deal=deal,
-        mode=mode,
-        time_limit_s=limit,
-        opens_at=opens_at,
-        starts_at=starts_at,
-        ends_at=ends_at,
-        allow_undo=allow_undo,
-        require_winnable=require_winnable,
-        commitment=deal.commitment,
-        created_by=created_by,
-    )
+    with transaction.atomic():
+        deal = deal_create(rules=rules, seed=seed)
+        if proof is not None:
+            deal_record_verdict(deal=deal, result=proof)
+        return Race.objects.create(
+            name=name,
+            deal=deal,
+            mode=mode,
+            time_limit_s=limit,
+            opens_at=opens_at,
+            starts_at=starts_at,
+            ends_at=ends_at,
+            allow_undo=allow_undo,
+            require_winnable=require_winnable,
+            commitment=deal.commitment,
+            created_by=created_by,
+        )
 
 
 def _race(race_id: Any) -> Race:
@@ -185,6 +195,8 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
         race = entry.race
         if now < race.starts_at:
             raise RaceNotStarted(f"the race starts at {race.starts_at.isoformat()}")
+        if entry.game_id is None and race.status != Race.Status.SCHEDULED:
+            raise RaceNotOpen(f"the race is {race.status}")
         if entry.game_id is not None:
             assert entry.game is not None
             return entry.game

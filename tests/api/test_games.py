@@ -96,7 +96,9 @@ def test_start_random_deal_differs(player: APIClient) -> None:
 @pytest.mark.parametrize(
     ("body", "code", "needle"),
     [
-        ({"variant": "klondike"}, "validation_error", "klondike"),
+        ({"variant": "klondike"}, "invalid_options", "klondike"),
+        ({"options": {"variant": "classic"}}, "invalid_options", "variant"),
+        ({"winnable": "no", "seed": "5"}, "validation_error", "winnable"),
         ({"options": {"draw": 2}}, "invalid_options", "draw"),
         ({"options": {"jokers": True}}, "invalid_options", "jokers"),
         ({"seed": "bad seed!"}, "invalid_deal", "seed"),

@@ -265,3 +265,19 @@ def test_required_winnable_deal_is_proven_won() -> None:
     for move in proof.moves:
         state.play(move)
     assert state.cards_home == 52
+
+
+@pytest.mark.django_db
+def test_winners_tied_on_time_share_a_rank_whatever_their_moves() -> None:
+    race = running_race()
+    entrant(race, "w1", home=52, ms=101_000, moves=198, status="won")
+    entrant(race, "w2", home=52, ms=101_000, moves=211, status="won")
+    entrant(race, "n1", home=40, ms=5_000, moves=50)
+    entrant(race, "n2", home=40, ms=5_000, moves=60)
+    from games.selectors.races import race_standings
+
+    live = {row["player"]: row["rank"] for row in race_standings(race=race)}
+    assert live == {"w1": 1, "w2": 1, "n1": 3, "n2": 4}
+    end_now(race)
+    race_close(race_id=race.id)
+    assert ranks(race) == live
