@@ -81,8 +81,23 @@ def _manage(python: Path, *args: str) -> None:
     _run([python, ROOT / "manage.py", *args])
 
 
+def _base_url(args: list[str]) -> str:
+    """The URL ``runserver`` will serve for these arguments (default 127.0.0.1:8000)."""
+    addrport = next((a for a in args if not a.startswith("-")), "127.0.0.1:8000")
+    host, sep, port = addrport.rpartition(":")
+    if not sep:  # only a port
+        host, port = "127.0.0.1", addrport
+    if host in ("", "0", "0.0.0.0"):  # noqa: S104 - reading an argument, not binding
+        host = "127.0.0.1"
+    return f"http://{host}:{port}"
+
+
 def cmd_serve(python: Path, args: list[str]) -> None:
-    """Migrate, make sure a superuser exists, then run the development server."""
+    """Migrate, make sure a superuser exists, then run the development server.
+
+    ``args`` go to ``runserver`` (``python3 dev.py serve 8001`` or ``127.0.0.1:8001``).
+    """
+    base = _base_url(args)
     _manage(python, "migrate", "--noinput")
     _manage(
         python,
@@ -91,12 +106,14 @@ def cmd_serve(python: Path, args: list[str]) -> None:
         DEV_ADMIN_USER,
         "--password",
         DEV_ADMIN_PASSWORD,
+        "--base-url",
+        base,
     )
     print(
-        "\n[dev] Canfield race server on http://127.0.0.1:8000\n"
-        "      admin:    http://127.0.0.1:8000/admin/\n"
-        "      API docs: http://127.0.0.1:8000/api/v1/docs/\n"
-        "      health:   http://127.0.0.1:8000/api/v1/health\n",
+        f"\n[dev] Canfield race server on {base}\n"
+        f"      admin:    {base}/admin/\n"
+        f"      API docs: {base}/api/v1/docs/\n"
+        f"      health:   {base}/api/v1/health\n",
         flush=True,
     )
     _manage(python, "runserver", *(args or ["127.0.0.1:8000"]))

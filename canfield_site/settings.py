@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_celery_beat",
     "games",
     "api",
@@ -212,6 +213,11 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc assets from the drf-spectacular-sidecar package: the docs
+    # pages work without reaching a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
 }
 
@@ -221,15 +227,18 @@ PROBLEM_TYPE_BASE: str = env.str("PROBLEM_TYPE_BASE", default="urn:canfield:prob
 # ------------------------------------------------------------------ Celery
 # Every task in this project must be idempotent: tasks are acknowledged late and
 # re-queued when a worker dies, and Redis redelivers after the visibility timeout.
+# An empty value (``CELERY_BROKER_URL=`` in a copied .env.example) means "not set".
 REDIS_URL: str = env.str("REDIS_URL", default="")
-CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default=REDIS_URL)
-CELERY_TASK_ALWAYS_EAGER: bool = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
+CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default="") or REDIS_URL
+_eager = env.str("CELERY_TASK_ALWAYS_EAGER", default="").strip()
+CELERY_TASK_ALWAYS_EAGER: bool = (
+    env.bool("CELERY_TASK_ALWAYS_EAGER") if _eager else not CELERY_BROKER_URL
+)
 if not CELERY_BROKER_URL:
     # In-process mode: nothing leaves the process, no server is needed.
     CELERY_BROKER_URL = "memory://"
-CELERY_RESULT_BACKEND: str = env.str(
-    "CELERY_RESULT_BACKEND",
-    default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "cache+memory://",
+CELERY_RESULT_BACKEND: str = env.str("CELERY_RESULT_BACKEND", default="") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "cache+memory://"
 )
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_ACCEPT_CONTENT = ["json"]

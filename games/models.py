@@ -394,6 +394,7 @@ class RaceEntry(models.Model):
 
     class Meta:
         ordering = ["race", "rank", "joined_at"]
+        verbose_name_plural = "race entries"
         constraints = [
             models.UniqueConstraint(fields=["race", "player"], name="race_entry_unique_player")
         ]

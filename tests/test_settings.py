@@ -95,6 +95,21 @@ def test_celery_broker_url_alone_disables_eager() -> None:
     assert data["engine"] == "django.db.backends.sqlite3"
 
 
+def test_empty_values_from_a_copied_env_example_mean_unset() -> None:
+    """``CELERY_BROKER_URL=`` and friends left empty fall back to REDIS_URL, not to memory."""
+    data = loaded(
+        REDIS_URL="redis://cache.example:6379/2",
+        CELERY_BROKER_URL="",
+        CELERY_RESULT_BACKEND="",
+        CELERY_TASK_ALWAYS_EAGER="",
+    )
+    assert data["broker"] == "redis://cache.example:6379/2"
+    assert data["backend"] == "redis://cache.example:6379/2"
+    assert data["eager"] is False
+    assert loaded(CELERY_TASK_ALWAYS_EAGER="")["eager"] is True
+    assert loaded(REDIS_URL="redis://x:6379/0", CELERY_TASK_ALWAYS_EAGER="true")["eager"] is True
+
+
 def test_celery_is_json_only_with_limits() -> None:
     """JSON only, time limits, late acks and a broker visibility timeout."""
     data = loaded()

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -93,3 +94,17 @@ def test_every_code_in_use_is_in_problem_codes() -> None:
     assert used - set(PROBLEM_CODES) == set()
     # ... and every documented code is one the code base uses.
     assert set(PROBLEM_CODES) - used == set()
+
+
+@pytest.mark.django_db
+def test_docs_pages_load_their_assets_from_this_server() -> None:
+    """Swagger UI and ReDoc come from drf-spectacular-sidecar: no CDN is needed."""
+    from django.test import Client
+
+    client = Client()
+    for path in ("/api/v1/docs/", "/api/v1/redoc/"):
+        resp = client.get(path)
+        assert resp.status_code == 200
+        html = resp.content.decode()
+        assert "cdn.jsdelivr" not in html
+        assert "/static/drf_spectacular_sidecar/" in html
