@@ -110,16 +110,23 @@ async def run_bots(
     on_stuck: str = "resign",
     client_options: dict[str, Any] | None = None,
 ) -> list[BotResult | BaseException]:
-    """Run one bot per username concurrently (asyncio); errors are returned, not raised."""
+    """Run one bot per username concurrently (asyncio); errors are returned, not raised.
 
-    async def one(username: str) -> BotResult:
+    Without a ``strategy`` each bot gets a :class:`DefaultStrategy` whose ties are
+    broken by its own seed (its position in ``usernames``), so the bots play differently.
+    """
+
+    async def one(index: int, username: str) -> BotResult:
         async with CanfieldClient(base_url, **(client_options or {})) as client:
             await client.register_or_login(username, password)
-            bot = Bot(client, race_id, strategy=strategy, think=think, on_stuck=on_stuck)
+            chosen = DefaultStrategy(seed=index) if strategy is None else strategy
+            bot = Bot(client, race_id, strategy=chosen, think=think, on_stuck=on_stuck)
             try:
                 return await bot.run()
             except Exception:
                 log.exception("bot %s failed", username)
                 raise
 
-    return list(await asyncio.gather(*(one(u) for u in usernames), return_exceptions=True))
+    return list(
+        await asyncio.gather(*(one(i, u) for i, u in enumerate(usernames)), return_exceptions=True)
+    )

@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     """Start the server, run the demo, stop the server."""
     parser = argparse.ArgumentParser(prog="python3 dev.py demo", description=__doc__)
     parser.add_argument("--bots", type=int, default=5)
-    parser.add_argument("--seconds", type=int, default=60, help="race length")
+    parser.add_argument("--seconds", type=int, default=40, help="race length")
     parser.add_argument("--think", type=float, default=0.1, help="bot think time, seconds")
     parser.add_argument("--log-dir", type=Path, help="keep the server's output here")
     args = parser.parse_args(argv)

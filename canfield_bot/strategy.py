@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -61,7 +62,10 @@ class DefaultStrategy:
     stock (from one ``redeal`` to the next) played nothing else.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, seed: int | None = None) -> None:
+        """``seed``: break ties between equally scored moves at random (reproducibly);
+        ``None`` keeps the server's order, so every such bot plays alike."""
+        self.rng = random.Random(seed) if seed is not None else None  # noqa: S311 - play style
         self.tried: set[tuple[str, str]] = set()
         self.played_since_redeal = True
         self.redeals = 0
@@ -72,10 +76,11 @@ class DefaultStrategy:
             return None
         key = position_key(view)
         candidates = [m for m in legal if m in _STOCK_MOVES or (key, m) not in self.tried]
-        scored = sorted(candidates, key=lambda m: -self.score(view, m))
-        if not scored:
+        if not candidates:
             return None
-        move = scored[0]
+        best = max(self.score(view, m) for m in candidates)
+        top = [m for m in candidates if self.score(view, m) == best]
+        move = self.rng.choice(top) if self.rng is not None else top[0]
         if move == "redeal":
             if not self.played_since_redeal:
                 return None  # a full pass of the stock changed nothing: stuck
