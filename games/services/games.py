@@ -57,6 +57,17 @@ from games.services.errors import (
 from games.services.solutions import deal_record_verdict, winnable_seed
 
 _ENDED = {"won", "blocked", "resigned", "timed_out"}
+#: The Game columns a move or an undo changes.
+_PROGRESS_FIELDS = [
+    "state",
+    "move_number",
+    "status",
+    "cards_home",
+    "cards_home_at",
+    "cards_home_ms",
+    "finished_at",
+    "updated_at",
+]
 
 
 def deck_digest(names: Sequence[str]) -> str:
@@ -269,18 +280,7 @@ def move_play(
         stored = Move.objects.create(
             game=game, number=game.move_number, notation=notation, played_at=now, cards_home=home
         )
-        game.save(
-            update_fields=[
-                "state",
-                "move_number",
-                "status",
-                "cards_home",
-                "cards_home_at",
-                "cards_home_ms",
-                "finished_at",
-                "updated_at",
-            ]
-        )
+        game.save(update_fields=_PROGRESS_FIELDS)
     return MoveOutcome(game=game, move=stored, replayed=False, state=state)
 
 
@@ -361,18 +361,7 @@ def game_undo(
             game.cards_home_ms = _elapsed_ms(game.started_at, game.cards_home_at)
         _finish(game, state.status(), now)
         game.state = state.to_dict()
-        game.save(
-            update_fields=[
-                "state",
-                "move_number",
-                "status",
-                "cards_home",
-                "cards_home_at",
-                "cards_home_ms",
-                "finished_at",
-                "updated_at",
-            ]
-        )
+        game.save(update_fields=_PROGRESS_FIELDS)
     return game
 
 
