@@ -323,6 +323,11 @@ class RecordView(serializers.Serializer[Any]):
     seed = serializers.CharField(allow_null=True)
     deck = serializers.ListField(child=serializers.CharField())
     moves = serializers.ListField(child=serializers.CharField())
+    ended = serializers.ChoiceField(
+        choices=["resigned", "timed_out"],
+        allow_null=True,
+        help_text="how the game ended when it was not by its moves (resigned, timed_out)",
+    )
 
 
 class SolutionView(serializers.Serializer[Any]):

@@ -88,7 +88,10 @@ def render(state: GameState, *, reveal: bool = False, colour: bool = False) -> s
         f"Status: {view['status']} | cards home {view['cards_home']} | "
         f"casino score {view['casino_score']:+d} | redeals used {view['redeals_used']}, left {left}"
     )
-    lines.append("Legal moves: " + (" ".join(view["legal_moves"]) or "(none)"))
+    if view["status"] in ("playing", "blocked"):
+        note = " (blocked: no move but draw or redeal exists, now or later)"
+        suffix = note if view["status"] == "blocked" else ""
+        lines.append("Legal moves: " + (" ".join(view["legal_moves"]) or "(none)") + suffix)
     return "\n".join(lines)
 
 
@@ -181,12 +184,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             record = GameRecord.from_dict(json.loads(text))
             state = record.new_state()
             moves = list(record.moves)
+            ended = record.ended
             title = f"Replay, {record.to_dict()['variant'] or 'custom'}, " + (
                 f"seed {record.seed}" if record.seed else "explicit deck"
             )
         else:
             state = _deal(args)
             moves = _read_moves(text)
+            ended = None
             title = f"Replay, {args.variant}, " + (
                 f"seed {args.seed}" if args.seed else "explicit deck"
             )
@@ -202,6 +207,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             print(f"{number:4d}. {done:<8} home {state.cards_home}", file=out)
             if args.each:
                 print(render(state, reveal=args.reveal, colour=colour), file=out)
+        if ended is not None:
+            state.end(ended)
+            print(f"      {ended.replace('_', ' ')}", file=out)
         print(render(state, reveal=args.reveal, colour=colour), file=out)
         return 0
     except (DeckError, RulesError, RecordError, OSError, json.JSONDecodeError) as exc:

@@ -8,7 +8,8 @@ reads it.  Shape (JSON)::
      "options": {...all nine options...},
      "seed": "12345",                 # or null when the deal came from an explicit deck
      "deck": ["9D", ...],             # the 52 cards in deal order (always present)
-     "moves": ["draw", "QH>t2", ...]} # canonical notation, in play order
+     "moves": ["draw", "QH>t2", ...], # canonical notation, in play order
+     "ended": null}                   # "resigned" or "timed_out" when the game ended so
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, Final
 from .cards import CARD_NAMES
 from .deal import DeckError, deal_deck, parse_deck
 from .rules import Rules, RulesError, make_rules, variant_name
-from .state import GameState, layout
+from .state import ENDINGS, GameState, layout
 
 RECORD_FORMAT: Final = "canfield-record"
 RECORD_VERSION: Final = 1
@@ -37,6 +38,7 @@ class GameRecord:
     deck: tuple[str, ...]
     seed: str | None = None
     moves: tuple[str, ...] = field(default_factory=tuple)
+    ended: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict in the shape documented in this module."""
@@ -48,6 +50,7 @@ class GameRecord:
             "seed": self.seed,
             "deck": list(self.deck),
             "moves": list(self.moves),
+            "ended": self.ended,
         }
 
     @classmethod
@@ -76,16 +79,19 @@ class GameRecord:
             moves = data.get("moves") or []
             if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
                 raise RecordError("moves must be a list of strings")
+            ended = data.get("ended")
+            if ended not in (None, *ENDINGS):
+                raise RecordError(f"ended is null, 'resigned' or 'timed_out', not {ended!r}")
         except (RulesError, DeckError) as exc:
             raise RecordError(str(exc)) from exc
-        return cls(rules=rules, deck=tuple(deck), seed=seed, moves=tuple(moves))
+        return cls(rules=rules, deck=tuple(deck), seed=seed, moves=tuple(moves), ended=ended)
 
     def new_state(self) -> GameState:
         """The dealt position, before any move."""
         return layout(parse_deck(list(self.deck)), self.rules)
 
     def replay(self) -> GameState:
-        """The position after every move (raises the first move's error, numbered)."""
+        """The position after every move, ended as recorded (raises the first move's error)."""
         from . import MoveError
 
         state = self.new_state()
@@ -94,4 +100,6 @@ class GameRecord:
                 state.play(move)
             except MoveError as exc:
                 raise type(exc)(f"move {number} ({move}): {exc.reason}") from None
+        if self.ended is not None:
+            state.end(self.ended)
         return state

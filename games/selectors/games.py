@@ -113,6 +113,7 @@ def game_record(game: Game) -> GameRecord:
         deck=tuple(deal.deck),
         seed=deal.seed,
         moves=tuple(move_history(game).values_list("notation", flat=True)),
+        ended=game.status if game.status in ("resigned", "timed_out") else None,
     )
 
 

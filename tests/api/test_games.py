@@ -290,6 +290,7 @@ def test_history_is_cursor_paginated_and_export_replays(player: APIClient) -> No
     assert record["format"] == "canfield-record"
     assert record["seed"] == "7"
     assert record["moves"] == played
+    assert record["ended"] == "resigned"
     from games.engine.record import GameRecord
 
     replayed = GameRecord.from_dict(record).replay()
