@@ -57,6 +57,7 @@ from canfield_bot.stack import (
     redis_claim_db,
     redis_release_db,
 )
+from canfield_bot.strategy import DefaultStrategy
 from canfield_bot.verify import verify_results
 
 MAKE_BOTS = """
@@ -124,12 +125,22 @@ async def play(
             ends_at=(starts + timedelta(seconds=args.seconds)).isoformat(),
         )
 
-        async def one(username: str, token: str) -> BotResult:
+        async def one(index: int, username: str, token: str) -> BotResult:
             client = CanfieldClient(url, token=token, http=http, on_response=rec)
             client.username = username
-            return await Bot(client, race["id"], think=args.think).run()
+            return await Bot(
+                client,
+                race["id"],
+                strategy=DefaultStrategy(seed=index),
+                think=args.think,
+                jitter=args.jitter,
+                on_stuck=args.on_stuck,
+                seed=index,
+            ).run()
 
-        bots = await asyncio.gather(*(one(u, t) for u, t in tokens.items()), return_exceptions=True)
+        bots = await asyncio.gather(
+            *(one(i, u, t) for i, (u, t) in enumerate(tokens.items())), return_exceptions=True
+        )
         ends = datetime.fromisoformat(race["ends_at"]).timestamp()
         await asyncio.sleep(max(0.0, ends - time.time()))
         results = await staff.wait_results(race["id"], poll=0.2, timeout=120)
@@ -147,7 +158,8 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> int:
     accepted = rec.move_times
     window = (max(accepted) - starts) if accepted else 0.0
     print(
-        f"\nbots {args.bots}, think {args.think} s, race {args.seconds} s, "
+        f"\nbots {args.bots}, think {args.think} s ± {args.jitter:.0%}, on stuck {args.on_stuck}, "
+        f"race {args.seconds} s, "
         f"gunicorn workers {args.workers}, cores {os.cpu_count()}, "
         f"synchronous_commit {'off' if args.async_commit else 'on'}"
     )
@@ -219,10 +231,27 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument("--bots", type=int, default=200)
-    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
+    parser.add_argument(
+        "--jitter",
+        type=float,
+        default=0.5,
+        help="each think time is uniform in think*(1-j)..think*(1+j); 0: lockstep",
+    )
+    parser.add_argument(
+        "--on-stuck",
+        choices=["cycle", "resign", "stop"],
+        default="cycle",
+        help="a stuck bot keeps drawing (cycle, keeps the offered pace), resigns or stops",
+    )
     parser.add_argument("--seconds", type=int, default=60, help="race length")
     parser.add_argument("--start-in", type=float, default=15, help="seconds to join before start")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 2,
+        help="gunicorn sync workers (default: one per core)",
+    )
     parser.add_argument(
         "--database-url",
         default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),

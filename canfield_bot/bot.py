@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,8 +35,12 @@ class Bot:
 
     ``strategy``: a :data:`Strategy` callable, or a class whose instances are
     strategies (one per game); default :class:`DefaultStrategy`.  ``think``:
-    seconds to wait before each move.  ``on_stuck``: ``"resign"`` (default) or
-    ``"stop"`` when the strategy returns ``None``.
+    mean seconds to wait before each move; ``jitter`` spreads each wait uniformly
+    over ``think * (1 - jitter) .. think * (1 + jitter)`` (0: exactly ``think``),
+    as people do, so many bots do not move in lockstep.  ``on_stuck``: what to do
+    when the strategy returns ``None``: ``"resign"`` (default), ``"stop"``, or
+    ``"cycle"`` (keep drawing and redealing while the rules allow, as a player
+    waiting out the clock would; load tests use it to keep their pace).
     """
 
     def __init__(
@@ -45,13 +50,21 @@ class Bot:
         *,
         strategy: Strategy | type | None = None,
         think: float = 0.0,
+        jitter: float = 0.0,
         on_stuck: str = "resign",
+        seed: int | None = None,
     ) -> None:
+        if on_stuck not in ("resign", "stop", "cycle"):
+            raise ValueError(f"on_stuck is resign, stop or cycle, not {on_stuck!r}")
+        if not 0 <= jitter <= 1:
+            raise ValueError("jitter is a fraction from 0 to 1")
         self.client = client
         self.race_id = race_id
         chosen = DefaultStrategy if strategy is None else strategy
         self.strategy: Strategy = chosen() if isinstance(chosen, type) else chosen
         self.think = think
+        self.jitter = jitter
+        self.rng = random.Random(seed)  # noqa: S311 - pacing, not secrets
         self.on_stuck = on_stuck
         self.result = BotResult(username=client.username or "?")
 
@@ -68,6 +81,9 @@ class Bot:
                 result.ended = result.ended or result.status
                 return result
             move = self.strategy(view)
+            if move is None and self.on_stuck == "cycle":
+                stock = [m for m in view.get("legal_moves") or [] if m in ("draw", "redeal")]
+                move = stock[0] if stock else None
             if move is None:
                 if self.on_stuck == "resign":
                     view = await self.client.resign(game_id)
@@ -76,7 +92,8 @@ class Bot:
                 result.ended = "stuck"
                 return result
             if self.think:
-                await asyncio.sleep(self.think)
+                spread = self.think * self.jitter
+                await asyncio.sleep(self.think + self.rng.uniform(-spread, spread))
             outcome = await self.client.play(game_id, move, int(view["move_number"]))
             if outcome.accepted:
                 if not outcome.replayed:
@@ -107,6 +124,7 @@ async def run_bots(
     *,
     strategy: Strategy | type | None = None,
     think: float = 0.0,
+    jitter: float = 0.0,
     on_stuck: str = "resign",
     client_options: dict[str, Any] | None = None,
 ) -> list[BotResult | BaseException]:
@@ -120,7 +138,15 @@ async def run_bots(
         async with CanfieldClient(base_url, **(client_options or {})) as client:
             await client.register_or_login(username, password)
             chosen = DefaultStrategy(seed=index) if strategy is None else strategy
-            bot = Bot(client, race_id, strategy=chosen, think=think, on_stuck=on_stuck)
+            bot = Bot(
+                client,
+                race_id,
+                strategy=chosen,
+                think=think,
+                jitter=jitter,
+                on_stuck=on_stuck,
+                seed=index,
+            )
             try:
                 return await bot.run()
             except Exception:
