@@ -14,10 +14,11 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.engine import (
@@ -182,6 +183,55 @@ def deal_in_open_race(deal: Deal) -> bool:
     )
 
 
+@lru_cache(maxsize=16)
+def _update_sql(table: str, pk: str, columns: tuple[str, ...]) -> str:
+    qn = connection.ops.quote_name
+    sets = ", ".join(f"{qn(c)} = %s" for c in columns)
+    return f"UPDATE {qn(table)} SET {sets} WHERE {qn(pk)} = %s"  # noqa: S608 - quoted names
+
+
+@lru_cache(maxsize=16)
+def _insert_sql(table: str, pk: str, columns: tuple[str, ...]) -> str:
+    qn = connection.ops.quote_name
+    cols = ", ".join(qn(c) for c in columns)
+    marks = ", ".join(["%s"] * len(columns))
+    return f"INSERT INTO {qn(table)} ({cols}) VALUES ({marks}) RETURNING {qn(pk)}"  # noqa: S608
+
+
+def _save_progress(game: Game, now: datetime) -> None:
+    """``game.save(update_fields=_PROGRESS_FIELDS)`` as one plain UPDATE.
+
+    The ORM's query compiler was the largest CPU cost of a move; the values
+    still go through each field's ``get_db_prep_save``, so every database
+    backend gets its own types (JSON, UUID, datetimes).
+    """
+    meta = Game._meta
+    game.updated_at = now
+    fields = [f for f in meta.concrete_fields if f.name in _PROGRESS_FIELDS]
+    pk = meta.pk
+    assert pk is not None
+    params = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in fields]
+    params.append(pk.get_db_prep_value(game.pk, connection))
+    sql = _update_sql(meta.db_table, pk.column, tuple(f.column for f in fields))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def _insert_move(move: Move) -> Move:
+    """``move.save()`` for a new row as one INSERT ... RETURNING (as :func:`_save_progress`)."""
+    meta = Move._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    pk = meta.pk
+    assert pk is not None
+    params = [f.get_db_prep_save(f.pre_save(move, True), connection) for f in fields]
+    sql = _insert_sql(meta.db_table, pk.column, tuple(f.column for f in fields))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        move.pk = cursor.fetchone()[0]
+    move._state.adding = False
+    return move
+
+
 def _locked_game(game_id: Any, player: User) -> Game:
     # The deal comes in the same query (the view needs it) but is not locked:
     # every entrant of a race shares it.
@@ -277,10 +327,16 @@ def move_play(
             game.cards_home_ms = _elapsed_ms(game.started_at, now)
         _finish(game, state.status(), now)
         game.state = state.to_dict()
-        stored = Move.objects.create(
-            game=game, number=game.move_number, notation=notation, played_at=now, cards_home=home
+        stored = _insert_move(
+            Move(
+                game=game,
+                number=game.move_number,
+                notation=notation,
+                played_at=now,
+                cards_home=home,
+            )
         )
-        game.save(update_fields=_PROGRESS_FIELDS)
+        _save_progress(game, now)
     return MoveOutcome(game=game, move=stored, replayed=False, state=state)
 
 

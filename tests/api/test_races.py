@@ -223,14 +223,17 @@ def test_no_hidden_card_or_seed_before_the_end(
         anon.get(f"/api/v1/races/{rid}/results"),
     ]
     game_id = responses[4].json()["id"]
+    hidden = hidden_cards(game_id)
+    assert len(hidden) == 12 + 34
+    stock_card = Game.objects.get(id=game_id).state["stock"][7]
     responses += [
         ann.get(f"/api/v1/games/{game_id}"),
         ann.get(f"/api/v1/games/{game_id}/export"),
         ann.post(f"/api/v1/games/{game_id}/undo"),
-        ann.post(f"/api/v1/games/{game_id}/moves", {"move": "KS>t1"}, format="json"),
+        # Naming a hidden card: refused without echoing it.
+        ann.post(f"/api/v1/games/{game_id}/moves", {"move": f"{stock_card}>t1"}, format="json"),
     ]
-    hidden = hidden_cards(game_id)
-    assert len(hidden) == 12 + 34
+    assert responses[-1].json()["code"] == "illegal_move"
     for resp in responses:
         text = resp.content.decode() + json.dumps(dict(resp.items()))
         assert seed not in text
