@@ -9,7 +9,7 @@ Usage::
     python3 dev.py demo [--bots N]          # set up, migrate, five bots race on a local server
     python3 dev.py setup                    # only create/refresh .venv
 
-Set-up creates ``.venv`` beside this file, installs the pinned ``requirements.lock``
+Set-up creates ``.venv`` beside this file, installs the pinned ``requirements-lock.txt``
 (hash-checked) and the project itself in editable mode. It records a stamp of the
 lock file and ``pyproject.toml``; while neither changes, later runs skip the install.
 """
@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
-LOCK = ROOT / "requirements.lock"
+LOCK = ROOT / "requirements-lock.txt"
 PYPROJECT = ROOT / "pyproject.toml"
 #: Build inputs of the solver's C core: a change rebuilds it on the next set-up.
 BUILD_INPUTS = (ROOT / "setup.py", ROOT / "games" / "engine" / "_solver.c")
@@ -69,7 +69,7 @@ def ensure_env() -> Path:
     fingerprint = _fingerprint()
     if STAMP.exists() and STAMP.read_text().strip() == fingerprint:
         return python
-    print("[dev] installing pinned dependencies from requirements.lock", flush=True)
+    print("[dev] installing pinned dependencies from requirements-lock.txt", flush=True)
     pip: list[str | Path] = [python, "-m", "pip", "--disable-pip-version-check"]
     _run([*pip, "install", "--quiet", "--require-hashes", "-r", LOCK])
     _run([*pip, "install", "--quiet", "--no-deps", "--no-build-isolation", "-e", ROOT])

@@ -91,4 +91,4 @@ def test_environment_matches_settings(compose: dict[str, Any]) -> None:
 def test_image_installs_from_the_lock_file() -> None:
     """The image the app services build installs the same pinned lock file."""
     dockerfile = Path(ROOT / "Dockerfile").read_text()
-    assert "--require-hashes -r requirements.lock" in dockerfile
+    assert "--require-hashes -r requirements-lock.txt" in dockerfile
