@@ -144,13 +144,12 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from types import ModuleType
 from typing import Final
 
-from .cards import IS_RED, RANK_OF, SUIT_OF
+from .cards import RANK_OF, SUIT_OF
 from .moves import MOVE_NAMES
-from .state import GameState
+from .state import GameState, fit_table
 
 _csolver: ModuleType | None
 try:  # the C core, built by the package install when a compiler is present (setup.py)
@@ -204,28 +203,9 @@ def c_available() -> bool:
     return _csolver is not None
 
 
-@lru_cache(maxsize=128)
-def build_fits(build: str, wrap: str, base: int) -> bytes:
-    """``fits[c * 52 + t] == 1`` when card ``c`` may be built on tableau card ``t``.
-
-    RULES.md 3.3 (one rank lower, wrapping, other colour) and 4 (``build``:
-    alternate-colour / any-suit / same-suit; ``tableau_wrap: base-relative``
-    forbids building on a card of the base rank).  Written independently of
-    the engine's table, so that tests cross-check the two.
-    """
-    out = bytearray(52 * 52)
-    for c in range(52):
-        for t in range(52):
-            if (RANK_OF[c] + 1) % 13 != RANK_OF[t]:
-                continue
-            if wrap == "base-relative" and RANK_OF[t] == base:
-                continue
-            if build == "alternate-colour" and IS_RED[c] == IS_RED[t]:
-                continue
-            if build == "same-suit" and SUIT_OF[c] != SUIT_OF[t]:
-                continue
-            out[c * 52 + t] = 1
-    return bytes(out)
+#: ``fits[c * 52 + t] == 1`` when card ``c`` may be built on tableau card ``t``: the
+#: engine's own table (RULES.md 3.3 and 4), so solver and engine cannot disagree.
+build_fits = fit_table
 
 
 class _Search:

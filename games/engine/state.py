@@ -61,7 +61,7 @@ class StateError(ValueError):
 
 
 @lru_cache(maxsize=64)
-def _fit_table(build: str, wrap: str, base: int) -> bytes:
+def fit_table(build: str, wrap: str, base: int) -> bytes:
     """``table[c * 52 + t]`` is 1 when card ``c`` may be built on tableau card ``t``.
 
     RULES.md 3.3 and the ``build`` and ``tableau_wrap`` options of section 4.
@@ -132,7 +132,7 @@ class GameState:
         self.redeals_used = redeals_used
         self.ended = ended
         self.history: list[tuple[int, ...]] = []
-        self._fit = _fit_table(rules.build, rules.tableau_wrap, base)
+        self._fit = fit_table(rules.build, rules.tableau_wrap, base)
         self._draw = rules.draw
         self._redeals = rules.redeals
         self._autofill = rules.autofill

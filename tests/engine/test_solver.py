@@ -17,8 +17,7 @@ import pytest
 from games.engine import PRESETS, GameState, make_rules, new_game, replay
 from games.engine.cards import parse_card
 from games.engine.rules import Rules
-from games.engine.solver import LOST, UNKNOWN, WON, build_fits, solve, verify_win
-from games.engine.state import _fit_table
+from games.engine.solver import LOST, UNKNOWN, WON, solve, verify_win
 
 # ----------------------------------------------------------------- helpers
 
@@ -148,13 +147,6 @@ NOTHING_MOVES = (
 
 
 # ------------------------------------------------------------------- tests
-
-
-@pytest.mark.parametrize("build", ["alternate-colour", "any-suit", "same-suit"])
-@pytest.mark.parametrize("wrap", ["modulo", "base-relative"])
-def test_fit_table_matches_engine(build: str, wrap: str) -> None:
-    for base in range(13):
-        assert build_fits(build, wrap, base) == _fit_table(build, wrap, base)
 
 
 def test_already_won_and_one_move_from_a_win() -> None:
