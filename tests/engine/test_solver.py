@@ -95,12 +95,15 @@ def position(
     return state
 
 
-def random_positions(rng: random.Random, rules: Rules, count: int) -> Iterator[GameState]:
-    """Near-finished random positions: 4 to 8 cards not home, spread over every pile kind."""
+def random_positions(
+    rng: random.Random, rules: Rules, count: int, *, out_lo: int = 4, out_hi: int = 8
+) -> Iterator[GameState]:
+    """Near-finished random positions: ``out_lo`` to ``out_hi`` cards not home, spread over
+    every pile kind."""
     for _ in range(count):
         base = rng.randrange(13)
         found = [13, 13, 13, 13]
-        out = rng.randint(4, 8)
+        out = rng.randint(out_lo, out_hi)
         for _ in range(out):
             s = rng.randrange(4)
             if found[s] > 0:

@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from games.engine import PRESETS, GameState, make_rules, new_game, replay
 from games.engine import solver as solver_mod
-from games.engine.rules import Rules
 from games.engine.solver import LOST, UNKNOWN, WON, build_fits, c_available, solve, verify_win
 from tests.engine.test_solver import OPTION_SETS, position, random_positions, reference
 
@@ -69,34 +67,6 @@ def assert_same(state: GameState, c: solver_mod.SolveResult, py: solver_mod.Solv
         verify_win(state, c.moves)
 
 
-def spread_positions(
-    rng: random.Random, rules: Rules, count: int, out_lo: int, out_hi: int
-) -> Iterator[GameState]:
-    """Like test_solver.random_positions but with ``out_lo..out_hi`` cards not home."""
-    for _ in range(count):
-        base = rng.randrange(13)
-        found = [13, 13, 13, 13]
-        for _ in range(rng.randint(out_lo, out_hi)):
-            s = rng.randrange(4)
-            if found[s] > 0:
-                found[s] -= 1
-        rest = [s * 13 + (base + k) % 13 for s in range(4) for k in range(found[s], 13)]
-        rng.shuffle(rest)
-        reserve: list[int] = []
-        tableau: list[list[int]] = [[], [], [], []]
-        talon: list[int] = []
-        for c in rest:
-            where = rng.random()
-            if where < 0.25:
-                reserve.append(c)
-            elif where < 0.6:
-                tableau[rng.randrange(4)].append(c)
-            else:
-                talon.append(c)
-        w = rng.randint(0, len(talon))
-        yield GameState(rules, base, reserve, tableau, found, talon[w:][::-1], talon[:w])
-
-
 # ------------------------------------------------------------------- tests
 
 
@@ -121,7 +91,7 @@ def test_c_matches_python_on_larger_positions(options: dict[str, object]) -> Non
     rng = random.Random("big:" + repr(sorted(options.items())))  # noqa: S311
     for variant in ("classic", "draw-one", "superior", "storehouse"):
         rules = make_rules(variant, **options)
-        for state in spread_positions(rng, rules, 8, 10, 24):
+        for state in random_positions(rng, rules, 8, out_lo=10, out_hi=24):
             c, py = both(state, max_seconds=None, max_nodes=3_000)
             assert_same(state, c, py)
 
