@@ -11,22 +11,27 @@
  *  - the stock and waste as the set of reachable waste cards, one search
  *    step per reachable card, the concrete draw/redeal sequence recorded;
  *  - safe automatic foundation moves under conditions (a) and (b);
- *  - move order: foundation moves, reserve to tableau, tableau to tableau
- *    (those that empty a pile and auto-fill it first), waste to tableau;
+ *  - move order in five classes (ORDER_CLASS): reserve moves, moves whose
+ *    emptied pile the reserve auto-fills, other tableau cards home, other
+ *    builds (tableau, then waste), waste cards home; the other orders and the
+ *    shuffle within classes that solver.py's restarts ask for;
  *  - duplicate moves skipped: a whole pile onto an empty pile, and a card
  *    onto an empty pile other than the first empty one.
  *
- * The transposition table stores every key in full (an arena of byte
- * strings; the open-addressing table holds offsets and a 24-bit hash tag),
- * and membership is decided by a full comparison, so a hash collision can
- * never make a new position look seen (no false "lost").
+ * The transposition table stores every key in full (open addressing, the
+ * key itself in the slot, 3 words for classic; see make_key), and membership
+ * is decided by a full comparison, so a hash collision can never make a new
+ * position look seen (no false "lost").  The keys of all children of a node
+ * are computed and their slots prefetched before any is looked up
+ * (filter_seen), and the table lives in transparent huge pages where the
+ * kernel allows them: most of the search's time is these lookups.
  *
  * The talon (waste then stock, in draw order) only ever loses cards, so it is
  * always a subsequence of the root talon: in the key it is a bit mask over the
  * root talon's positions, which identifies it exactly.
  *
  * Budgets: nodes (positions expanded), wall time (clock read every 1024
- * nodes) and memory (table + arena + stacks); running out of any gives
+ * nodes) and memory (table + stacks); running out of any gives
  * "unknown", never a crash.  The GIL is released during the search and taken
  * back every 65536 nodes to let Ctrl-C through.
  */
@@ -37,16 +42,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 
 #define NC 52
-#define KEY_MAX 128
+#define KW_MAX 8 /* words per key at most: 30 + 52 + 24 + 6 * 52 bits */
 #define FOUND_DEST 4
 
 enum { MODE_TOP_OR_WHOLE = 0, MODE_WHOLE_PILE = 1, MODE_ANY_RUN = 2 };
 enum { MV_RF, MV_TF, MV_WF, MV_RT, MV_TT, MV_WT };
 enum { ST_RUNNING, ST_WON, ST_LOST, ST_NODES, ST_TIME, ST_MEMORY, ST_INTERRUPT };
 
+typedef unsigned __int128 u128;
+
 typedef struct {
+    u128 code[4];        /* compact code of each pile (make_key), kept by every move */
+    uint64_t tmask;      /* the talon as a mask over the root talon's positions */
     int32_t rl;          /* redeals left, -1 unlimited */
     uint8_t nr, w, tl;   /* reserve count, waste length, talon length */
     uint8_t found[4];    /* cards home per suit */
@@ -59,6 +69,7 @@ typedef struct {
     uint8_t kind, src, k, dest; /* dest 0..3 tableau, FOUND_DEST foundation */
     uint8_t pos, k1, redeal, k2;
     int32_t rl2;
+    uint8_t seen; /* child already in the table when its parent was entered */
 } Move;
 
 typedef struct {
@@ -80,16 +91,22 @@ typedef struct {
     /* problem */
     uint8_t R[NC];
     int draw, autofill, empty_any, mode, safe_auto;
+    int order;    /* move order 0..3 (ORDER_CLASS; 3: a class table drawn at random) */
+    uint8_t classes[8]; /* the class of each move category under this order */
+    uint64_t rng; /* shuffle state; 0: no shuffle */
     uint8_t fits[NC * NC];
     uint8_t rel[NC], suit[NC];
     uint8_t needs_n[NC], needs_suit[NC][NC], needs_rel[NC][NC];
     uint8_t rootidx[NC];
-    int maskbytes;
+    int tl_root;
+    int compact, cbits, kw;   /* key form (make_key), words per key */
+    uint8_t cidx[NC * NC];    /* cidx[d * NC + t]: index of d among the cards that fit on t */
     /* transposition table */
-    uint64_t *slots;
+    uint64_t *slots;          /* cap slots of kw words */
     size_t cap, count;
-    uint8_t *arena;
-    size_t arena_len, arena_cap;
+    /* children of the node being entered: keys, hashes (the prefetch filter) */
+    uint64_t *kbuf;
+    size_t kbuf_cap;
     /* stacks */
     Frame *frames;
     size_t nframes, frames_cap;
@@ -109,7 +126,7 @@ typedef struct {
 /* ------------------------------------------------------------------ memory */
 
 static size_t mem_total(const Search *s) {
-    return s->cap * sizeof(uint64_t) + s->arena_cap + s->frames_cap * sizeof(Frame) +
+    return s->cap * (size_t)s->kw * 8 + s->kbuf_cap * 8 + s->frames_cap * sizeof(Frame) +
            s->moves_cap * sizeof(Move) + s->path_cap * sizeof(Step);
 }
 
@@ -143,75 +160,90 @@ static inline uint64_t mix64(uint64_t h) {
     return h;
 }
 
-static uint64_t hash_key(const uint8_t *k, int len) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)len;
-    int i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t v;
-        memcpy(&v, k + i, 8);
-        h = mix64(h ^ v) + 0x9E3779B97F4A7C15ULL;
-    }
-    if (i < len) {
-        uint64_t v = 0;
-        memcpy(&v, k + i, (size_t)(len - i));
-        h = mix64(h ^ v);
-    }
+static inline uint64_t hash_key(const uint64_t *k, int kw) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < kw; i++) h = mix64(h ^ k[i]) + 0x9E3779B97F4A7C15ULL;
     return mix64(h);
 }
 
-#define OFF_BITS 40
-#define OFF_MASK ((1ULL << OFF_BITS) - 1)
-
-static void table_put_slot(uint64_t *slots, size_t cap, uint64_t h, uint64_t entry) {
-    size_t mask = cap - 1, i = (size_t)h & mask;
-    while (slots[i]) i = (i + 1) & mask;
-    slots[i] = entry;
+static inline int key_eq(const uint64_t *a, const uint64_t *b, int kw) {
+    for (int i = 0; i < kw; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
 }
 
-/* Double the table (rehash from the arena); 0 when the memory cap forbids it. */
+/* Zeroed memory for the table, in transparent huge pages where the kernel
+ * allows them (random probes over hundreds of MB otherwise miss the TLB too). */
+static uint64_t *table_alloc(size_t bytes) {
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    if (bytes >= (2u << 20)) madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return (uint64_t *)p;
+}
+
+static void table_free(uint64_t *p, size_t bytes) {
+    if (p) munmap(p, bytes);
+}
+
+/* The table: open addressing with linear probing; each slot holds a whole key
+ * of kw words (word 0 of a key is never 0: make_key sets its lowest bit). */
+static void table_put(uint64_t *slots, size_t cap, int kw, uint64_t h, const uint64_t *key) {
+    size_t mask = cap - 1, i = (size_t)h & mask;
+    while (slots[i * kw]) i = (i + 1) & mask;
+    memcpy(slots + i * kw, key, (size_t)kw * 8);
+}
+
+/* Double the table (rehash); 0 when the memory cap forbids it. */
 static int table_grow(Search *s) {
-    size_t ncap = s->cap * 2;
-    if (mem_total(s) + ncap * sizeof(uint64_t) > s->max_bytes) return 0;
-    uint64_t *ns = calloc(ncap, sizeof(uint64_t));
+    size_t ncap = s->cap * 2, kw = (size_t)s->kw;
+    if (mem_total(s) + ncap * kw * 8 > s->max_bytes) return 0;
+    uint64_t *ns = table_alloc(ncap * kw * 8);
     if (!ns) return 0;
     for (size_t i = 0; i < s->cap; i++) {
-        uint64_t e = s->slots[i];
-        if (!e) continue;
-        const uint8_t *k = s->arena + ((e & OFF_MASK) - 1);
-        table_put_slot(ns, ncap, hash_key(k + 1, k[0]), e);
+        const uint64_t *k = s->slots + i * kw;
+        if (k[0]) table_put(ns, ncap, s->kw, hash_key(k, s->kw), k);
     }
-    free(s->slots);
+    table_free(s->slots, s->cap * kw * 8);
     s->slots = ns;
     s->cap = ncap;
     return 1;
 }
 
+static inline const uint64_t *slot_of(const Search *s, uint64_t h) {
+    return s->slots + ((size_t)h & (s->cap - 1)) * (size_t)s->kw;
+}
+
+/* 1 when the key is in the table. */
+static int table_has(const Search *s, const uint64_t *key, uint64_t h) {
+    size_t mask = s->cap - 1, i = (size_t)h & mask, kw = (size_t)s->kw;
+    for (;;) {
+        const uint64_t *e = s->slots + i * kw;
+        if (!e[0]) return 0;
+        if (key_eq(e, key, s->kw)) return 1;
+        i = (i + 1) & mask;
+    }
+}
+
 /* 1: added (new position), 0: already present, -1: memory cap reached. */
-static int table_add(Search *s, const uint8_t *key, int len) {
+static int table_add(Search *s, const uint64_t *key) {
     if ((s->count + 1) * 2 > s->cap) {
         /* grow at load 1/2; when the cap forbids it, fill on up to 7/8 */
         if (!table_grow(s) && (s->count + 1) * 8 > s->cap * 7) return -1;
     }
-    uint64_t h = hash_key(key, len);
-    uint64_t tag = h >> OFF_BITS;
-    size_t mask = s->cap - 1, i = (size_t)h & mask;
+    uint64_t h = hash_key(key, s->kw);
+    size_t mask = s->cap - 1, i = (size_t)h & mask, kw = (size_t)s->kw;
     for (;;) {
-        uint64_t e = s->slots[i];
-        if (!e) break;
-        if ((e >> OFF_BITS) == tag) {
-            const uint8_t *k = s->arena + ((e & OFF_MASK) - 1);
-            if (k[0] == len && memcmp(k + 1, key, (size_t)len) == 0) return 0;
+        uint64_t *e = s->slots + i * kw;
+        if (!e[0]) {
+            memcpy(e, key, kw * 8);
+            s->count++;
+            return 1;
         }
+        if (key_eq(e, key, s->kw)) return 0;
         i = (i + 1) & mask;
     }
-    size_t off = s->arena_len;
-    if (!grow(s, (void **)&s->arena, &s->arena_cap, off + (size_t)len + 1, 1)) return -1;
-    s->arena[off] = (uint8_t)len;
-    memcpy(s->arena + off + 1, key, (size_t)len);
-    s->arena_len = off + (size_t)len + 1;
-    s->slots[i] = (tag << OFF_BITS) | (uint64_t)(off + 1);
-    s->count++;
-    return 1;
 }
 
 /* --------------------------------------------------------------------- key */
@@ -221,37 +253,66 @@ static inline int pile_cmp(const Pos *p, int a, int b) {
     return memcmp(p->pile[a], p->pile[b], p->plen[a]);
 }
 
-/* Canonical key: nr, w (0 when it reaches the same waste positions as a fresh
- * pass, unlimited redeals only), rl, the talon as a mask over the root talon,
- * the four piles sorted (any fixed total order: only equality matters). */
-static int make_key(const Search *s, const Pos *p, uint8_t *out) {
+static inline void put_bits(uint64_t *w, int *pos, uint64_t v, int n) {
+    if (!n) return;
+    int i = *pos >> 6, o = *pos & 63;
+    w[i] |= v << o;
+    if (o + n > 64) w[i + 1] |= v >> (64 - o);
+    *pos += n;
+}
+
+/* Canonical key into out[0..kw): nr, w (0 when it reaches the same waste
+ * positions as a fresh pass, unlimited redeals only), rl, the talon as a mask
+ * over the root talon, the four piles sorted (any fixed total order: only
+ * equality matters).
+ *
+ * Compact form (every pile a chain under the build rule, checked at the root
+ * and kept by every move): a pile is its length, its bottom card and, for
+ * each card above, the card's index among the cards that fit on the one under
+ * it (1 bit under alternate colours): the same information, fewer bits.
+ * Otherwise the cards are written one byte each.  Bit 0 is always 1, so no key
+ * is the all-zero empty slot. */
+static inline int code_cmp(const Pos *p, int a, int b) {
+    if (p->plen[a] != p->plen[b]) return (int)p->plen[a] - (int)p->plen[b];
+    return p->code[a] < p->code[b] ? -1 : p->code[a] > p->code[b];
+}
+
+static void make_key(const Search *s, const Pos *p, uint64_t *out) {
     int w = p->w;
     if (p->rl < 0 && w && (s->draw == 1 || w % s->draw == 0 || w == p->tl)) w = 0;
-    uint32_t r = (uint32_t)(p->rl + 1);
-    int n = 0;
-    out[n++] = p->nr;
-    out[n++] = (uint8_t)w;
-    out[n++] = (uint8_t)(r & 255);
-    out[n++] = (uint8_t)(r >> 8);
-    uint64_t m = 0;
-    for (int i = 0; i < p->tl; i++) m |= 1ULL << s->rootidx[p->talon[i]];
-    for (int b = 0; b < s->maskbytes; b++) out[n++] = (uint8_t)(m >> (8 * b));
+    memset(out, 0, (size_t)s->kw * 8);
+    int pos = 0;
+    put_bits(out, &pos, 1, 1);
+    put_bits(out, &pos, p->nr, 6);
+    put_bits(out, &pos, (uint64_t)w, 6);
+    put_bits(out, &pos, (uint64_t)(uint32_t)(p->rl + 1), 17);
+    put_bits(out, &pos, p->tmask, s->tl_root);
     int ord[4] = {0, 1, 2, 3};
     for (int i = 1; i < 4; i++) {
         int x = ord[i], j = i - 1;
-        while (j >= 0 && pile_cmp(p, ord[j], x) > 0) {
+        while (j >= 0 && (s->compact ? code_cmp(p, ord[j], x) : pile_cmp(p, ord[j], x)) > 0) {
             ord[j + 1] = ord[j];
             j--;
         }
         ord[j + 1] = x;
     }
     for (int i = 0; i < 4; i++) {
-        int q = ord[i];
-        out[n++] = p->plen[q];
-        memcpy(out + n, p->pile[q], p->plen[q]);
-        n += p->plen[q];
+        int q = ord[i], n = p->plen[q];
+        put_bits(out, &pos, (uint64_t)n, 6);
+        if (!n) continue;
+        if (s->compact) {
+            int nb = 6 + s->cbits * (n - 1);
+            u128 c = p->code[q];
+            if (nb > 60) {
+                put_bits(out, &pos, (uint64_t)c & ((1ULL << 60) - 1), 60);
+                put_bits(out, &pos, (uint64_t)(c >> 60), nb - 60);
+            } else {
+                put_bits(out, &pos, (uint64_t)c, nb);
+            }
+        } else {
+            for (int k = 0; k < n; k++) put_bits(out, &pos, p->pile[q][k], 6);
+        }
     }
-    return n;
 }
 
 /* ------------------------------------------------------------------- rules */
@@ -282,7 +343,50 @@ static int push_step(Search *s, int k1, int redeal, int k2, int card, int dest) 
     return 1;
 }
 
-static void talon_remove(Pos *p, int idx) {
+static inline u128 low_bits(int n) { return n ? (((u128)1) << n) - 1 : 0; }
+
+/* Pile edits that keep the compact code (make_key) in step with the cards:
+ * the code is the bottom card (6 bits) then, for the card at height k >= 1,
+ * its index among the cards that fit on the card under it (cbits bits at bit
+ * 6 + cbits * (k - 1)). */
+static inline void pile_push(const Search *s, Pos *p, int j, int card) {
+    int n = p->plen[j];
+    if (s->compact) {
+        if (n)
+            p->code[j] |= (u128)s->cidx[card * NC + p->pile[j][n - 1]] << (6 + s->cbits * (n - 1));
+        else
+            p->code[j] = (u128)card;
+    }
+    p->pile[j][n] = (uint8_t)card;
+    p->plen[j] = (uint8_t)(n + 1);
+}
+
+static inline void pile_cut(const Search *s, Pos *p, int i, int k) {
+    if (s->compact) p->code[i] = k ? p->code[i] & low_bits(6 + s->cbits * (k - 1)) : 0;
+    p->plen[i] = (uint8_t)k;
+}
+
+/* Move the cards from height k of pile i onto pile j (a chain stays a chain). */
+static inline void pile_move_run(const Search *s, Pos *p, int i, int k, int j) {
+    int n = p->plen[i], dn = p->plen[j], cnt = n - k;
+    if (s->compact) {
+        int cb = s->cbits;
+        u128 above = (p->code[i] >> (6 + cb * k)) & low_bits(cb * (cnt - 1));
+        int card = p->pile[i][k];
+        if (dn) {
+            p->code[j] |= (u128)s->cidx[card * NC + p->pile[j][dn - 1]] << (6 + cb * (dn - 1));
+            p->code[j] |= above << (6 + cb * dn);
+        } else {
+            p->code[j] = (u128)card | (above << 6);
+        }
+    }
+    memcpy(p->pile[j] + dn, p->pile[i] + k, (size_t)cnt);
+    p->plen[j] = (uint8_t)(dn + cnt);
+    pile_cut(s, p, i, k);
+}
+
+static void talon_remove(const Search *s, Pos *p, int idx) {
+    p->tmask &= ~(1ULL << s->rootidx[p->talon[idx]]);
     memmove(p->talon + idx, p->talon + idx + 1, (size_t)(p->tl - idx - 1));
     p->tl--;
 }
@@ -309,7 +413,7 @@ static int autoplay(Search *s, Pos *p) {
             if (next_home(s, c, p->found) && (n > 1 || !s->autofill || !p->nr) &&
                 is_safe(s, c, p->found)) {
                 p->found[s->suit[c]]++;
-                p->plen[i]--;
+                pile_cut(s, p, i, n - 1);
                 if (!push_step(s, 0, 0, 0, c, FOUND_DEST)) return 0;
                 changed = 1;
             }
@@ -318,7 +422,7 @@ static int autoplay(Search *s, Pos *p) {
             int c = p->talon[p->w - 1];
             if (next_home(s, c, p->found) && is_safe(s, c, p->found)) {
                 p->found[s->suit[c]]++;
-                talon_remove(p, p->w - 1);
+                talon_remove(s, p, p->w - 1);
                 p->w--;
                 if (!push_step(s, 0, 0, 0, c, FOUND_DEST)) return 0;
                 changed = 1;
@@ -382,8 +486,9 @@ static int reach(const Search *s, int n, int w, int32_t rl, Reach *out) {
 
 /* Every search step from p, best first (solver.py _Search.children). */
 static int generate(Search *s, const Pos *p) {
-    /* at most 1+4+2*53 foundation, 5 reserve, 4*53*4 tableau, 106*5 waste moves */
-    if (!grow(s, (void **)&s->moves, &s->moves_cap, s->nmoves + 2048, sizeof(Move))) {
+    /* at most 1+4+2*53 foundation, 5 reserve, 4*53*4 tableau, 106*5 waste moves;
+     * as much again is scratch for order_moves */
+    if (!grow(s, (void **)&s->moves, &s->moves_cap, s->nmoves + 4096, sizeof(Move))) {
         s->status = ST_MEMORY;
         return 0;
     }
@@ -459,8 +564,7 @@ static int generate(Search *s, const Pos *p) {
 
 static inline void fill_from_reserve(const Search *s, Pos *c, int i) {
     if (c->plen[i] == 0 && s->autofill && c->nr) {
-        c->pile[i][0] = s->R[c->nr - 1];
-        c->plen[i] = 1;
+        pile_push(s, c, i, s->R[c->nr - 1]);
         c->nr--;
     }
 }
@@ -477,13 +581,13 @@ static int apply(const Search *s, const Pos *p, const Move *m, Pos *c) {
         break;
     case MV_TF:
         card = c->pile[m->src][c->plen[m->src] - 1];
-        c->plen[m->src]--;
+        pile_cut(s, c, m->src, c->plen[m->src] - 1);
         c->found[s->suit[card]]++;
         fill_from_reserve(s, c, m->src);
         break;
     case MV_WF:
         card = c->talon[m->pos - 1];
-        talon_remove(c, m->pos - 1);
+        talon_remove(s, c, m->pos - 1);
         c->w = (uint8_t)(m->pos - 1);
         c->rl = m->rl2;
         c->found[s->suit[card]]++;
@@ -491,26 +595,105 @@ static int apply(const Search *s, const Pos *p, const Move *m, Pos *c) {
     case MV_RT:
         card = s->R[c->nr - 1];
         c->nr--;
-        c->pile[m->dest][c->plen[m->dest]++] = (uint8_t)card;
+        pile_push(s, c, m->dest, card);
         break;
     case MV_TT: {
-        int cnt = p->plen[m->src] - m->k;
         card = p->pile[m->src][m->k];
-        memcpy(c->pile[m->dest] + c->plen[m->dest], p->pile[m->src] + m->k, (size_t)cnt);
-        c->plen[m->dest] = (uint8_t)(c->plen[m->dest] + cnt);
-        c->plen[m->src] = m->k;
+        pile_move_run(s, c, m->src, m->k, m->dest);
         fill_from_reserve(s, c, m->src);
         break;
     }
     case MV_WT:
         card = c->talon[m->pos - 1];
-        talon_remove(c, m->pos - 1);
+        talon_remove(s, c, m->pos - 1);
         c->w = (uint8_t)(m->pos - 1);
         c->rl = m->rl2;
-        c->pile[m->dest][c->plen[m->dest]++] = (uint8_t)card;
+        pile_push(s, c, m->dest, card);
         break;
     }
     return card;
+}
+
+/* Move categories, and their class (tried highest first) under each of the
+ * three move orders (solver.py, "Move order"). */
+enum { CAT_RF, CAT_RT, CAT_TF_FILL, CAT_TF, CAT_TT_FILL, CAT_TT, CAT_WT, CAT_WF };
+static const uint8_t ORDER_CLASS[3][8] = {
+    /*          RF RT TFf TF TTf TT WT WF */
+    /* 0 */ {4, 4, 3, 2, 3, 1, 1, 0}, /* standard */
+    /* 1 */ {4, 2, 3, 3, 1, 1, 0, 3}, /* foundation moves first */
+    /* 2 */ {4, 4, 3, 0, 3, 1, 1, 0}, /* foundation moves last */
+};
+
+static inline int move_cat(const Search *s, const Pos *p, const Move *m) {
+    int fillable = s->autofill && p->nr > 0;
+    switch (m->kind) {
+    case MV_RF:
+        return CAT_RF;
+    case MV_RT:
+        return CAT_RT;
+    case MV_TF:
+        return fillable && p->plen[m->src] == 1 ? CAT_TF_FILL : CAT_TF;
+    case MV_TT:
+        return fillable && m->k == 0 ? CAT_TT_FILL : CAT_TT;
+    case MV_WT:
+        return CAT_WT;
+    default:
+        return CAT_WF;
+    }
+}
+
+/* xorshift64: the same sequence as solver.py's _XorShift. */
+static inline uint64_t next_random(Search *s) {
+    uint64_t x = s->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    s->rng = x;
+    return x;
+}
+
+/* Stable sort of moves[a..b) by class, highest first (scratch: moves[b..2b-a));
+ * with a shuffle seed, each class is then shuffled (Fisher-Yates). */
+static void order_moves(Search *s, const Pos *p, size_t a, size_t b) {
+    Move *tmp = s->moves + b;
+    const uint8_t *cls = s->classes;
+    size_t n = 0;
+    for (int c = 4; c >= 0; c--) {
+        size_t first = n;
+        for (size_t i = a; i < b; i++)
+            if (cls[move_cat(s, p, &s->moves[i])] == c) tmp[n++] = s->moves[i];
+        if (s->rng)
+            for (size_t i = n - first; i > 1; i--) {
+                size_t j = (size_t)(next_random(s) % i);
+                Move t = tmp[first + i - 1];
+                tmp[first + i - 1] = tmp[first + j];
+                tmp[first + j] = t;
+            }
+    }
+    memcpy(s->moves + a, tmp, n * sizeof(Move));
+}
+
+static int apply(const Search *s, const Pos *p, const Move *m, Pos *c);
+
+/* Mark the moves whose child is already in the table.  Same verdicts and node
+ * counts as looking each child up when its turn comes (the table only grows),
+ * but the keys of all children are computed first and their slots prefetched,
+ * so the table's cache misses overlap instead of following one another. */
+static void filter_seen(Search *s, const Pos *p, size_t a, size_t b) {
+    size_t n = b - a, kw = (size_t)s->kw;
+    if (!grow(s, (void **)&s->kbuf, &s->kbuf_cap, n * (kw + 1), 8)) {
+        for (size_t i = a; i < b; i++) s->moves[i].seen = 0; /* look up one by one */
+        return;
+    }
+    uint64_t *hs = s->kbuf + n * kw;
+    Pos child;
+    for (size_t i = 0; i < n; i++) {
+        apply(s, p, &s->moves[a + i], &child);
+        make_key(s, &child, s->kbuf + i * kw);
+        hs[i] = hash_key(s->kbuf + i * kw, s->kw);
+        __builtin_prefetch(slot_of(s, hs[i]));
+    }
+    for (size_t i = 0; i < n; i++) s->moves[a + i].seen = (uint8_t)table_has(s, s->kbuf + i * kw, hs[i]);
 }
 
 /* ------------------------------------------------------------------ search */
@@ -554,12 +737,14 @@ static void enter(Search *s) {
     if (!generate(s, p)) return;
     f = &s->frames[s->nframes - 1]; /* moves may have been reallocated, frames not */
     f->mv_end = s->nmoves;
+    order_moves(s, p, f->mv_start, f->mv_end);
+    filter_seen(s, p, f->mv_start, f->mv_end);
 }
 
 static void run(Search *s, const Pos *root) {
-    uint8_t key[KEY_MAX];
-    int len = make_key(s, root, key);
-    if (table_add(s, key, len) < 0) {
+    uint64_t key[KW_MAX];
+    make_key(s, root, key);
+    if (table_add(s, key) < 0) {
         s->status = ST_MEMORY;
         return;
     }
@@ -584,10 +769,11 @@ static void run(Search *s, const Pos *root) {
             continue;
         }
         const Move *m = &s->moves[f->mv_next++];
+        if (m->seen) continue;
         Pos child;
         int card = apply(s, &f->pos, m, &child);
-        len = make_key(s, &child, key);
-        int added = table_add(s, key, len);
+        make_key(s, &child, key);
+        int added = table_add(s, key);
         if (added < 0) {
             s->status = ST_MEMORY;
             return;
@@ -608,8 +794,8 @@ static void run(Search *s, const Pos *root) {
 }
 
 static void search_free(Search *s) {
-    free(s->slots);
-    free(s->arena);
+    table_free(s->slots, s->cap * (size_t)s->kw * 8);
+    free(s->kbuf);
     free(s->frames);
     free(s->moves);
     free(s->path);
@@ -683,7 +869,7 @@ static int read_cards(PyObject *obj, uint8_t *out, int *n, uint64_t *used, const
 
 PyDoc_STRVAR(solve_doc,
              "solve(reserve, piles, talon, w, rl, found, fits, base, draw, autofill, empty_any,\n"
-             "      mode, safe_auto, max_nodes, max_seconds, max_bytes)\n"
+             "      mode, safe_auto, max_nodes, max_seconds, max_bytes, order, shuffle)\n"
              "-> (result, moves, nodes, reason)\n\n"
              "The search of games/engine/solver.py in C.  reserve, the four piles (a tuple)\n"
              "and talon (waste bottom..top then stock in draw order) are bytes of card\n"
@@ -692,7 +878,10 @@ PyDoc_STRVAR(solve_doc,
              "1 whole-pile, 2 any-run; max_nodes / max_seconds < 0: no limit; max_bytes:\n"
              "memory cap of the table and stacks.  result is 'won', 'lost' or 'unknown';\n"
              "moves the winning line (won only, else []); reason '' or what ran out:\n"
-             "'nodes', 'time' or 'memory'.");
+             "'nodes', 'time' or 'memory'.  order: move order 0 standard, 1 foundation\n"
+             "moves first, 2 foundation moves last, 3 a class table drawn from the shuffle\n"
+             "seed; shuffle: 0, or a seed (below 2**64) for shuffling the moves within each\n"
+             "class (required by order 3).");
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     (void)self;
@@ -700,14 +889,17 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     int w, rl, base, draw, autofill, empty_any, mode, safe_auto;
     long long max_nodes, max_bytes;
     double max_seconds;
-    if (!PyArg_ParseTuple(args, "O!O!O!iiO!O!iiiiiiLdL", &PyBytes_Type, &reserve,
+    int order;
+    unsigned long long shuffle;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiO!O!iiiiiiLdLiK", &PyBytes_Type, &reserve,
                           &PyTuple_Type, &piles, &PyBytes_Type, &talon, &w, &rl, &PyBytes_Type,
                           &found, &PyBytes_Type, &fits, &base, &draw, &autofill, &empty_any,
-                          &mode, &safe_auto, &max_nodes, &max_seconds, &max_bytes))
+                          &mode, &safe_auto, &max_nodes, &max_seconds, &max_bytes, &order,
+                          &shuffle))
         return NULL;
     if (PyTuple_GET_SIZE(piles) != 4 || PyBytes_GET_SIZE(found) != 4 ||
         PyBytes_GET_SIZE(fits) != NC * NC || base < 0 || base > 12 || draw < 1 || draw > NC ||
-        mode < 0 || mode > 2 || rl < -1 || rl > 65000) {
+        mode < 0 || mode > 2 || rl < -1 || rl > 65000 || order < 0 || order > 3 || (order == 3 && !shuffle)) {
         PyErr_SetString(PyExc_ValueError, "bad solver arguments");
         return NULL;
     }
@@ -746,6 +938,14 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s->empty_any = empty_any != 0;
     s->mode = mode;
     s->safe_auto = safe_auto != 0;
+    s->order = order;
+    s->rng = (uint64_t)shuffle;
+    if (order == 3) { /* a random class for each category; the reserve top home stays first */
+        for (int i = 0; i < 8; i++) s->classes[i] = (uint8_t)(next_random(s) % 5);
+        s->classes[CAT_RF] = 4;
+    } else {
+        memcpy(s->classes, ORDER_CLASS[order], 8);
+    }
     for (int c = 0; c < NC; c++) {
         s->suit[c] = (uint8_t)(c / 13);
         s->rel[c] = (uint8_t)((c % 13 - base + 13) % 13);
@@ -762,7 +962,31 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         s->needs_n[c] = (uint8_t)k;
     }
     for (int i = 0; i < root.tl; i++) s->rootidx[root.talon[i]] = (uint8_t)i;
-    s->maskbytes = (root.tl + 7) / 8;
+    s->tl_root = root.tl;
+    /* compact keys when every pile is a chain under the build rule (make_key) */
+    int most = 0;
+    for (int t = 0; t < NC; t++) {
+        int k = 0;
+        for (int d = 0; d < NC; d++)
+            if (s->fits[d * NC + t]) s->cidx[d * NC + t] = (uint8_t)k++;
+        if (k > most) most = k;
+    }
+    s->compact = 1;
+    for (int i = 0; i < 4; i++)
+        for (int k = 1; k < root.plen[i]; k++)
+            if (!s->fits[root.pile[i][k] * NC + root.pile[i][k - 1]]) s->compact = 0;
+    while ((1 << s->cbits) < most) s->cbits++;
+    if (s->cbits > 2) s->compact = 0; /* a pile code must fit in 128 bits */
+    for (int i = 0; i < root.tl; i++) root.tmask |= 1ULL << i;
+    if (s->compact) {
+        for (int i = 0; i < 4; i++) {
+            int n = root.plen[i];
+            root.plen[i] = 0;
+            for (int k = 0; k < n; k++) pile_push(s, &root, i, root.pile[i][k]);
+        }
+    }
+    int bits = 30 + s->tl_root + 24 + (s->compact ? 24 + s->cbits * NC : 6 * NC);
+    s->kw = (bits + 63) / 64;
     s->max_nodes = max_nodes < 0 ? -1 : max_nodes;
     s->max_bytes = max_bytes < 0 ? (size_t)-1 : (size_t)max_bytes;
     s->cap = 1024;
@@ -771,7 +995,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         free(s);
         return Py_BuildValue("(s[]Ls)", "unknown", 0LL, "memory");
     }
-    s->slots = calloc(s->cap, sizeof(uint64_t));
+    s->slots = table_alloc(s->cap * (size_t)s->kw * 8);
     if (!s->slots) {
         PyErr_NoMemory();
         goto error;

@@ -17,5 +17,7 @@ def solve(
     max_nodes: int,
     max_seconds: float,
     max_bytes: int,
+    order: int,
+    shuffle: int,
     /,
 ) -> tuple[str, list[str], int, str]: ...

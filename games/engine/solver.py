@@ -18,12 +18,13 @@ Two implementations of one search: this module's Python code and the C core
 when a C compiler is present; ``optional``, so an install without one still
 works).  :func:`solve` uses the C core when it is built (``engine`` argument or
 ``CANFIELD_SOLVER`` environment variable: ``auto`` / ``c`` / ``python``).  The
-C core follows the same steps in the same order, so both give the same
-verdict, node count and winning line (tests/engine/test_solver_c.py checks
-this); its table stores every key in full (no hash-collision can prune a new
-position), its depth-first search uses an explicit stack, and a memory cap
-(``max_bytes``) gives ``unknown`` like the node and time budgets.  Every win
-of either is replayed with the engine before :func:`solve` returns it.
+C core follows the same steps in the same order, so with a node budget both
+give the same verdict, node count and winning line (tests/engine/test_solver_c.py
+checks this; with a time budget the C core simply gets further); its table
+stores every key in full (no hash-collision can prune a new position), its
+depth-first search uses an explicit stack, and a memory cap (``max_bytes``)
+gives ``unknown`` like the node and time budgets.  Every win of either is
+replayed with the engine before :func:`solve` returns it.
 
 The search
 ==========
@@ -85,13 +86,48 @@ Search steps (one node = one position, after safe foundation moves):
    ``w`` itself).
 2. *Safe foundation moves* are played at once and not branched on (see
    below).  All other foundation moves are ordinary search moves, tried first.
-3. Move order: foundation moves (reserve, tableau, waste), reserve to
-   tableau, tableau to tableau, waste to tableau.
+3. Move order, best first.  Order never changes a verdict (every child is
+   still tried), only how soon a win is found.  Five classes, each in the
+   order the moves are generated: (4) the reserve top home or onto the
+   tableau; (3) moves that empty a tableau pile that the reserve then
+   auto-fills (the top card of a one-card pile home, a whole pile onto
+   another); (2) other tableau cards home; (1) the other tableau-to-tableau
+   moves, then waste to tableau; (0) waste cards home.  Playing every
+   foundation move first (the order before this one) commits cards home that
+   a win still needs as build targets; on classic seeds 0..999 with 10 s per
+   deal (one search per deal, no restarts) this order and the C core's
+   present table left 28 deals undecided, the old order and table 43.
 4. Duplicate moves that give the same position up to pile order are
    generated once: a whole pile moved onto an empty pile (a pure permutation
    of the piles: nothing is auto-filled, because a pile can only be empty
    when the reserve is empty or auto-fill is off), and a card put on an
    empty pile is tried on the first empty pile only.
+
+Restarts
+========
+
+A depth-first search that commits early to a bad line must exhaust the whole
+subtree under it before trying anything else, and on a few deals that
+subtree has tens of millions of positions while a win sits in another branch.
+So :func:`solve` does not spend its whole budget on one search: the first
+search (standard order, no shuffle) gets 40% of the budget; if it ends
+undecided, restart ``k = 1, 2, ...`` runs a new search with move order
+``k % 4`` (1: foundation moves first, 2: foundation moves last, 3: a class
+per move category drawn at random, 0: the standard order) and the moves of
+each class shuffled by an xorshift64 generator seeded with ``k``, with
+``2% * 1.3 ** (k - 1)`` of the budget (at most what is left).  Everything is
+deterministic for a given node budget.
+
+No restart changes what a search proves: each one is the complete search
+above with another order of the children (step 3), and order never prunes a
+child, so each can answer ``won`` (replayed) or ``lost`` (its whole space
+expanded) on its own.  Restarts only cost a lost deal the budget share the
+first search did not get: on classic seeds 0..999 every deal proved lost
+within 10 s was proved by the first search in under 4 s.  The measured
+effect (docs/winnability.md): 28 undecided classic deals with one search per
+deal, 11 with restarts over orders 0..2, 5 with order 3 added.  The schedule
+(40%, 2%, 1.3, four orders) was chosen by trying a few settings on those
+same seeds; it is a speed setting, never a rule or a verdict.
 
 Safe automatic foundation moves (conservative)
 ==============================================
@@ -176,6 +212,48 @@ _REDEAL: Final = "redeal"
 #: A child: (moves to reach it, nr, found, piles, talon, w, rl).
 _Child = tuple[tuple[str, ...], int, int, tuple[bytes, bytes, bytes, bytes], bytes, int, int]
 
+# Move categories and their class under each move order (module doc, step 3;
+# the same table as ORDER_CLASS in _solver.c).
+_CAT_RF, _CAT_RT, _CAT_TF_FILL, _CAT_TF, _CAT_TT_FILL, _CAT_TT, _CAT_WT, _CAT_WF = range(8)
+_ORDER_CLASS: Final = (
+    # RF RT TFf TF TTf TT WT WF
+    (4, 4, 3, 2, 3, 1, 1, 0),  # 0: standard
+    (4, 2, 3, 3, 1, 1, 0, 3),  # 1: foundation moves first
+    (4, 4, 3, 0, 3, 1, 1, 0),  # 2: foundation moves last
+)
+#: Move order 3: a class table drawn from the shuffle seed (``_Search``).
+_RANDOM_ORDER: Final = 3
+_ORDERS: Final = 4
+#: Restart schedule (module doc, "Restarts"): the first, deterministic search gets
+#: this share of the budget; restart ``k`` gets ``_RESTART_SHARE * _RESTART_GROWTH **
+#: (k - 1)`` of it (at most what is left), with move order ``k % 4`` and shuffle seed
+#: ``k * _GOLDEN``.
+_FIRST_SHARE: Final = 0.4
+_RESTART_SHARE: Final = 0.02
+_RESTART_GROWTH: Final = 1.3
+_GOLDEN: Final = 0x9E3779B97F4A7C15
+_MASK64: Final = (1 << 64) - 1
+
+
+class _XorShift:
+    """xorshift64 and a Fisher-Yates shuffle: the same sequence as ``next_random`` in C."""
+
+    def __init__(self, seed: int) -> None:
+        self.x = seed & _MASK64
+
+    def next(self) -> int:
+        x = self.x
+        x ^= (x << 13) & _MASK64
+        x ^= x >> 7
+        x ^= (x << 17) & _MASK64
+        self.x = x
+        return x
+
+    def shuffle(self, items: list[_Child]) -> None:
+        for i in range(len(items), 1, -1):
+            j = self.next() % i
+            items[i - 1], items[j] = items[j], items[i - 1]
+
 
 @dataclass(frozen=True)
 class SolveResult:
@@ -217,6 +295,8 @@ class _Search:
         max_nodes: int | None,
         max_seconds: float | None,
         safe_auto: bool,
+        order: int = 0,
+        shuffle: int = 0,
     ) -> None:
         rules = state.rules
         base = state.base
@@ -242,6 +322,15 @@ class _Search:
             tuple(d for d in range(52) if self.fits[d * 52 + t]) for t in range(52)
         )
         self.safe_auto = safe_auto
+        self.rng = _XorShift(shuffle) if shuffle else None
+        if order == _RANDOM_ORDER:  # a random class per category; the reserve top home first
+            if self.rng is None:
+                raise ValueError("move order 3 needs a shuffle seed")
+            classes = [self.rng.next() % 5 for _ in range(8)]
+            classes[_CAT_RF] = 4
+            self.classes: tuple[int, ...] = tuple(classes)
+        else:
+            self.classes = _ORDER_CLASS[order]
         self.max_nodes = max_nodes
         self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
         self.nodes = 0
@@ -393,12 +482,21 @@ class _Search:
                 return R[nr - 1 : nr], nr - 1
             return rest, nr
 
-        # 1. foundation moves
+        # Every move with its category, in the C core's generation order; then
+        # ordered by class (module doc, step 3).
+        reserve_home: list[tuple[int, _Child]] = []  # RF
+        reserve_builds: list[tuple[int, _Child]] = []  # RT
+        tableau_home: list[tuple[int, _Child]] = []  # TF_FILL / TF
+        waste_home: list[tuple[int, _Child]] = []  # WF
+        fills: list[tuple[int, _Child]] = []  # TT_FILL
+        builds: list[tuple[int, _Child]] = []  # TT
+        waste_builds: list[tuple[int, _Child]] = []  # WT
         if nr:
             c = R[nr - 1]
             sh = shift[c]
             if (found >> sh) & 15 == rel[c]:
-                yield (names[c][0],), nr - 1, found + (1 << sh), piles, talon, w, rl
+                child: _Child = (names[c][0],), nr - 1, found + (1 << sh), piles, talon, w, rl
+                reserve_home.append((_CAT_RF, child))
         for i in range(4):
             c = tops[i]
             if c >= 0:
@@ -407,21 +505,16 @@ class _Search:
                     rest, nr2 = pop_pile(piles[i][:-1], nr)
                     ps = list(piles)
                     ps[i] = rest
-                    yield (names[c][0],), nr2, found + (1 << sh), _t4(ps), talon, w, rl
+                    child = (names[c][0],), nr2, found + (1 << sh), _t4(ps), talon, w, rl
+                    tableau_home.append((_CAT_TF_FILL if nr2 < nr else _CAT_TF, child))
         for pos, pre, rl2 in reach:
             c = talon[pos - 1]
             sh = shift[c]
             if (found >> sh) & 15 == rel[c]:
-                yield (
-                    (*pre, names[c][0]),
-                    nr,
-                    found + (1 << sh),
-                    piles,
-                    talon[: pos - 1] + talon[pos:],
-                    pos - 1,
-                    rl2,
-                )
-        # 2. reserve to tableau
+                rest_talon = talon[: pos - 1] + talon[pos:]
+                child = (*pre, names[c][0]), nr, found + (1 << sh), piles, rest_talon, pos - 1, rl2
+                waste_home.append((_CAT_WF, child))
+        # reserve to tableau
         if nr:
             c = R[nr - 1]
             cb = R[nr - 1 : nr]
@@ -431,10 +524,10 @@ class _Search:
             for j in js:
                 ps = list(piles)
                 ps[j] = piles[j] + cb
-                yield (names[c][j + 1],), nr - 1, found, _t4(ps), talon, w, rl
-        # 3. tableau to tableau: first the moves that empty a pile and so bring a
-        # reserve card out by auto-fill, then the others
-        later: list[_Child] = []
+                child = (names[c][j + 1],), nr - 1, found, _t4(ps), talon, w, rl
+                reserve_builds.append((_CAT_RT, child))
+        # tableau to tableau: the moves that empty a pile and so bring a reserve
+        # card out by auto-fill are fills, the others builds
         mode = self.mode
         fill_tab = empty >= 0 and can_fill and self.empty_any
         for i in range(4):
@@ -462,11 +555,10 @@ class _Search:
                     ps[j] = piles[j] + p[k:]
                     child = (names[c][j + 1],), nr2, found, _t4(ps), talon, w, rl
                     if nr2 < nr:
-                        yield child
+                        fills.append((_CAT_TT_FILL, child))
                     else:
-                        later.append(child)
-        yield from later
-        # 4. waste to tableau
+                        builds.append((_CAT_TT, child))
+        # waste to tableau
         fill_waste = empty >= 0 and can_fill
         for pos, pre, rl2 in reach:
             c = talon[pos - 1]
@@ -480,7 +572,26 @@ class _Search:
             for j in js:
                 ps = list(piles)
                 ps[j] = piles[j] + cb
-                yield (*pre, names[c][j + 1]), nr, found, _t4(ps), rest_talon, pos - 1, rl2
+                child = (*pre, names[c][j + 1]), nr, found, _t4(ps), rest_talon, pos - 1, rl2
+                waste_builds.append((_CAT_WT, child))
+        generated = [
+            *reserve_home,
+            *tableau_home,
+            *waste_home,
+            *reserve_builds,
+            *fills,
+            *builds,
+            *waste_builds,
+        ]
+        classes = self.classes
+        rng = self.rng
+        ordered: list[_Child] = []
+        for cls in range(4, -1, -1):
+            group = [child for cat, child in generated if classes[cat] == cls]
+            if rng is not None:
+                rng.shuffle(group)  # all classes now, as the C core does on entering the node
+            ordered.extend(group)
+        yield from ordered
 
     # ---------------------------------------------------------------------- dfs
 
@@ -542,13 +653,20 @@ def solve(
     safe_auto: bool = True,
     engine: str | None = None,
     max_bytes: int | None = DEFAULT_MAX_BYTES,
+    restarts: bool = True,
 ) -> SolveResult:
     """Decide whether ``state`` can be won, with every card known.
 
-    ``max_nodes``: positions expanded at most (``None``: no limit);
-    ``max_seconds``: wall-clock seconds at most (``None``: no limit).
+    ``max_nodes``: positions expanded at most, over all searches (``None``: no
+    limit); ``max_seconds``: wall-clock seconds at most (``None``: no limit).
     ``safe_auto=False`` turns the safe foundation moves off (for tests of their
     soundness; slower).  ``state`` is not modified.
+
+    ``restarts`` (module doc, "Restarts"): when a budget is set, the first
+    search gets 40% of it and, if it ends undecided, complete searches with
+    other move orders and shuffled moves share the rest, each with a growing
+    slice.  Every one of them is a complete search, so any of them may answer
+    ``won`` or ``lost``.  ``restarts=False``: one search with the whole budget.
 
     ``engine``: ``"c"`` (the C core, ``games/engine/_solver.c``; ``RuntimeError``
     when it was not built), ``"python"`` (the search in this module) or
@@ -556,8 +674,8 @@ def solve(
     variable ``CANFIELD_SOLVER`` (default ``auto``).  Both run the same search
     with the same move order, so they give the same verdicts, node counts and
     lines.  ``max_bytes``: memory cap of the C core's table and stacks
-    (``None``: no cap; the Python search has none); reaching it gives
-    ``unknown``.
+    per search (``None``: no cap; the Python search has none); reaching it
+    ends that search undecided.
 
     Returns a :class:`SolveResult`: ``won`` with a winning line that has been
     replayed with the engine to 52 cards home (a failed replay raises
@@ -572,6 +690,57 @@ def solve(
         return SolveResult(WON, [], 0, time.monotonic() - start)
     if state.ended is not None:
         return SolveResult(LOST, [], 0, time.monotonic() - start)
+    if not restarts or (max_nodes is None and max_seconds is None):
+        verdict, moves, nodes = _search_once(
+            state, use_c, max_nodes, max_seconds, safe_auto, max_bytes, 0, 0
+        )
+        if verdict == WON:
+            verify_win(state, moves)
+        return SolveResult(verdict, moves, nodes, time.monotonic() - start)
+    total = 0
+    k = 0
+    while True:
+        share = _FIRST_SHARE if k == 0 else _RESTART_SHARE * _RESTART_GROWTH ** (k - 1)
+        cap_nodes = cap_seconds = None
+        if max_nodes is not None:
+            left_nodes = max_nodes - total
+            if left_nodes <= 0:
+                break
+            cap_nodes = min(left_nodes, max(1, int(max_nodes * share)))
+        if max_seconds is not None:
+            left_seconds = max_seconds - (time.monotonic() - start)
+            if left_seconds <= 0:
+                break
+            cap_seconds = min(left_seconds, max_seconds * share)
+        shuffle = (k * _GOLDEN) & _MASK64
+        verdict, moves, nodes = _search_once(
+            state, use_c, cap_nodes, cap_seconds, safe_auto, max_bytes, k % _ORDERS, shuffle
+        )
+        total += nodes
+        if verdict != UNKNOWN:
+            if verdict == WON:
+                verify_win(state, moves)
+            return SolveResult(verdict, moves, total, time.monotonic() - start)
+        k += 1
+    return SolveResult(UNKNOWN, [], total, time.monotonic() - start)
+
+
+def _search_once(
+    state: GameState,
+    use_c: bool,
+    max_nodes: int | None,
+    max_seconds: float | None,
+    safe_auto: bool,
+    max_bytes: int | None,
+    order: int,
+    shuffle: int,
+) -> tuple[str, list[str], int]:
+    """One complete search (C core or Python) within a budget: ``(verdict, moves, nodes)``.
+
+    ``order``: move order 0..3 (``_ORDER_CLASS``, 3: drawn at random); ``shuffle``: 0,
+    or the seed of the shuffle within each class (and of order 3's class table).
+    The moves are not yet verified.
+    """
     found = 0
     for s in range(4):
         found |= state.found[s] << (4 * s)
@@ -601,25 +770,23 @@ def solve(
             -1 if max_nodes is None else max_nodes,
             -1.0 if max_seconds is None else max_seconds,
             -1 if max_bytes is None else max_bytes,
+            order,
+            shuffle,
         )
-        if verdict == WON:
-            verify_win(state, moves)
-        return SolveResult(verdict, moves, nodes, time.monotonic() - start)
-    search = _Search(state, max_nodes, max_seconds, safe_auto)
+        return verdict, list(moves), nodes
+    search = _Search(state, max_nodes, max_seconds, safe_auto, order, shuffle)
     search.seen.add(search.key(nr, piles, talon, w, rl))
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 100_000))
     try:
         won = search.dfs(nr, found, piles, talon, w, rl)
     except _Budget:
-        return SolveResult(UNKNOWN, [], search.nodes, time.monotonic() - start)
+        return UNKNOWN, [], search.nodes
     finally:
         sys.setrecursionlimit(old_limit)
     if not won:
-        return SolveResult(LOST, [], search.nodes, time.monotonic() - start)
-    moves = list(search.path)
-    verify_win(state, moves)
-    return SolveResult(WON, moves, search.nodes, time.monotonic() - start)
+        return LOST, [], search.nodes
+    return WON, list(search.path), search.nodes
 
 
 #: Redeals left above this are beyond the C core's key (16 bits); the Python search takes them.

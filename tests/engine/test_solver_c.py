@@ -85,6 +85,39 @@ def test_c_matches_python_and_exhaustive_search_on_small_positions(
                 assert_same(state, c, py)
 
 
+#: (order, shuffle seed) pairs of the restarts (solver.py, "Restarts").
+ORDERS_AND_SHUFFLES = [(0, 0), (1, 0), (2, 0), (0, 7), (1, 99), (2, 12345), (3, 5), (3, 2**63 + 1)]
+
+
+@pytest.mark.parametrize(("order", "shuffle"), ORDERS_AND_SHUFFLES)
+def test_every_move_order_is_complete_and_the_same_in_c_and_python(
+    order: int, shuffle: int
+) -> None:
+    # Order and shuffle change only which child is tried first: the verdict is the
+    # exhaustive search's, and the C core takes the same steps as the Python search.
+    rng = random.Random(f"order:{order}:{shuffle}")  # noqa: S311
+    for options in ({}, WOLTER, {"autofill": False, "draw": 1}):
+        for variant in ("classic", "storehouse"):
+            rules = make_rules(variant, **options)
+            for state in random_positions(rng, rules, 8):
+                expect = reference(state)
+                args = (None, None, True, None, order, shuffle)
+                c = solver_mod._search_once(state, True, *args)
+                py = solver_mod._search_once(state, False, *args)
+                assert c[0] == expect, state.to_json()
+                assert c == py, state.to_json()
+                if c[0] == WON:
+                    verify_win(state, c[1])
+
+
+def test_restarts_are_the_same_in_c_and_python() -> None:
+    # Seed 1 needs a restart within 200,000 positions (tests/engine/test_solver.py).
+    state = new_game("classic", seed="1")
+    c, py = both(state, max_seconds=None, max_nodes=200_000)
+    assert c.result == WON
+    assert_same(state, c, py)
+
+
 @pytest.mark.parametrize("options", ALL_OPTION_SETS)
 def test_c_matches_python_on_larger_positions(options: dict[str, object]) -> None:
     # 10 to 24 cards out: too big for the exhaustive search, not for a node budget.
@@ -178,12 +211,14 @@ def _raw(state: GameState, max_nodes: int, max_bytes: int) -> tuple[str, list[st
         max_nodes,
         -1.0,
         max_bytes,
+        0,
+        0,
     )
     return out
 
 
 def test_memory_cap_gives_unknown_never_a_crash() -> None:
-    state = new_game("classic", seed="4")  # about 1.4 million positions to a win
+    state = new_game("classic", seed="4")  # about 530,000 positions to a win
     for cap in (0, 1_000, 100_000, 3_000_000):
         res = solve(state, engine="c", max_nodes=None, max_seconds=None, max_bytes=cap)
         assert res.result == UNKNOWN, cap
@@ -218,9 +253,12 @@ def test_c_core_rejects_bad_input() -> None:
     fits = build_fits("alternate-colour", "modulo", 0)
     piles = (b"", b"", b"", b"")
     no_found = b"\x00\x00\x00\x00"
+    tail = (0, 3, 1, 1, 0, 1, -1, -1.0, -1)  # base .. max_bytes
     with pytest.raises(ValueError, match="repeated"):
-        _solver.solve(
-            b"\x01\x01", piles, b"", 0, -1, no_found, fits, 0, 3, 1, 1, 0, 1, -1, -1.0, -1
-        )
+        _solver.solve(b"\x01\x01", piles, b"", 0, -1, no_found, fits, *tail, 0, 0)
     with pytest.raises(ValueError, match="bad solver arguments"):
-        _solver.solve(b"", piles, b"", 0, -1, b"\x00", fits, 0, 3, 1, 1, 0, 1, -1, -1.0, -1)
+        _solver.solve(b"", piles, b"", 0, -1, b"\x00", fits, *tail, 0, 0)
+    with pytest.raises(ValueError, match="bad solver arguments"):  # move order 0..3
+        _solver.solve(b"", piles, b"", 0, -1, no_found, fits, *tail, 4, 0)
+    with pytest.raises(ValueError, match="bad solver arguments"):  # order 3 needs a seed
+        _solver.solve(b"", piles, b"", 0, -1, no_found, fits, *tail, 3, 0)
