@@ -114,9 +114,11 @@ search (standard order, no shuffle) gets 40% of the budget; if it ends
 undecided, restart ``k = 1, 2, ...`` runs a new search with move order
 ``k % 4`` (1: foundation moves first, 2: foundation moves last, 3: a class
 per move category drawn at random, 0: the standard order) and the moves of
-each class shuffled by an xorshift64 generator seeded with ``k``, with
-``2% * 1.3 ** (k - 1)`` of the budget (at most what is left).  Everything is
-deterministic for a given node budget.
+each class shuffled by an xorshift64 generator seeded with ``k`` times
+``0x9E3779B97F4A7C15``, with ``2% * 1.3 ** (k - 1)`` of the budget (at most
+what is left).  A search stopped by the C core's memory cap ends the restarts
+(another order would fill the same table).  Everything is deterministic for
+a given node budget.
 
 No restart changes what a search proves: each one is the complete search
 above with another order of the children (step 3), and order never prunes a
@@ -232,6 +234,8 @@ _FIRST_SHARE: Final = 0.4
 _RESTART_SHARE: Final = 0.02
 _RESTART_GROWTH: Final = 1.3
 _GOLDEN: Final = 0x9E3779B97F4A7C15
+#: Restart slices stop growing after this many steps (no float overflow, ever).
+_MAX_GROWTH_STEPS: Final = 100
 _MASK64: Final = (1 << 64) - 1
 
 
@@ -691,7 +695,7 @@ def solve(
     if state.ended is not None:
         return SolveResult(LOST, [], 0, time.monotonic() - start)
     if not restarts or (max_nodes is None and max_seconds is None):
-        verdict, moves, nodes = _search_once(
+        verdict, moves, nodes, _memory = _search_once(
             state, use_c, max_nodes, max_seconds, safe_auto, max_bytes, 0, 0
         )
         if verdict == WON:
@@ -700,7 +704,8 @@ def solve(
     total = 0
     k = 0
     while True:
-        share = _FIRST_SHARE if k == 0 else _RESTART_SHARE * _RESTART_GROWTH ** (k - 1)
+        growth = _RESTART_GROWTH ** min(k - 1, _MAX_GROWTH_STEPS)
+        share = _FIRST_SHARE if k == 0 else _RESTART_SHARE * growth
         cap_nodes = cap_seconds = None
         if max_nodes is not None:
             left_nodes = max_nodes - total
@@ -713,10 +718,12 @@ def solve(
                 break
             cap_seconds = min(left_seconds, max_seconds * share)
         shuffle = (k * _GOLDEN) & _MASK64
-        verdict, moves, nodes = _search_once(
+        verdict, moves, nodes, out_of_memory = _search_once(
             state, use_c, cap_nodes, cap_seconds, safe_auto, max_bytes, k % _ORDERS, shuffle
         )
         total += nodes
+        if out_of_memory:
+            break  # another order would fill the same table: undecided
         if verdict != UNKNOWN:
             if verdict == WON:
                 verify_win(state, moves)
@@ -734,8 +741,11 @@ def _search_once(
     max_bytes: int | None,
     order: int,
     shuffle: int,
-) -> tuple[str, list[str], int]:
-    """One complete search (C core or Python) within a budget: ``(verdict, moves, nodes)``.
+) -> tuple[str, list[str], int, bool]:
+    """One complete search (C core or Python) within a budget.
+
+    Returns ``(verdict, moves, nodes, out_of_memory)``; ``out_of_memory`` is true
+    when the C core's memory cap ended the search (``unknown``).
 
     ``order``: move order 0..3 (``_ORDER_CLASS``, 3: drawn at random); ``shuffle``: 0,
     or the seed of the shuffle within each class (and of order 3's class table).
@@ -753,7 +763,7 @@ def _search_once(
     if use_c:
         assert _csolver is not None
         rules = state.rules
-        verdict, moves, nodes, _reason = _csolver.solve(
+        verdict, moves, nodes, reason = _csolver.solve(
             bytes(state.reserve),
             piles,
             talon,
@@ -773,7 +783,7 @@ def _search_once(
             order,
             shuffle,
         )
-        return verdict, list(moves), nodes
+        return verdict, list(moves), nodes, reason == "memory"
     search = _Search(state, max_nodes, max_seconds, safe_auto, order, shuffle)
     search.seen.add(search.key(nr, piles, talon, w, rl))
     old_limit = sys.getrecursionlimit()
@@ -781,12 +791,12 @@ def _search_once(
     try:
         won = search.dfs(nr, found, piles, talon, w, rl)
     except _Budget:
-        return UNKNOWN, [], search.nodes
+        return UNKNOWN, [], search.nodes, False
     finally:
         sys.setrecursionlimit(old_limit)
     if not won:
-        return LOST, [], search.nodes
-    return WON, list(search.path), search.nodes
+        return LOST, [], search.nodes, False
+    return WON, list(search.path), search.nodes, False
 
 
 #: Redeals left above this are beyond the C core's key (16 bits); the Python search takes them.

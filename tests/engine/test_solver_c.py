@@ -104,6 +104,7 @@ def test_every_move_order_is_complete_and_the_same_in_c_and_python(
                 args = (None, None, True, None, order, shuffle)
                 c = solver_mod._search_once(state, True, *args)
                 py = solver_mod._search_once(state, False, *args)
+                assert c[3] is False  # no memory cap here
                 assert c[0] == expect, state.to_json()
                 assert c == py, state.to_json()
                 if c[0] == WON:
@@ -223,6 +224,11 @@ def test_memory_cap_gives_unknown_never_a_crash() -> None:
         res = solve(state, engine="c", max_nodes=None, max_seconds=None, max_bytes=cap)
         assert res.result == UNKNOWN, cap
         assert _raw(state, -1, cap)[3] == "memory"
+    # with restarts too: the memory cap ends them (unknown at once, no endless restarts)
+    for cap in (0, 1_000, 200_000):
+        res = solve(state, engine="c", max_nodes=None, max_seconds=8, max_bytes=cap)
+        assert res.result == UNKNOWN, cap
+        assert res.seconds < 2, cap
     full = _raw(state, 2_000_000, -1)
     assert full[0] == WON
     assert _raw(state, 1_000, -1)[3] == "nodes"
