@@ -569,6 +569,15 @@ static inline void fill_from_reserve(const Search *s, Pos *c, int i) {
     }
 }
 
+/* Draw/redeal to waste position m->pos and take its top card; returns the card. */
+static inline int take_waste(const Search *s, Pos *c, const Move *m) {
+    int card = c->talon[m->pos - 1];
+    talon_remove(s, c, m->pos - 1);
+    c->w = (uint8_t)(m->pos - 1);
+    c->rl = m->rl2;
+    return card;
+}
+
 /* Apply a step to a copy of the position; returns the card moved. */
 static int apply(const Search *s, const Pos *p, const Move *m, Pos *c) {
     memcpy(c, p, sizeof(Pos));
@@ -586,10 +595,7 @@ static int apply(const Search *s, const Pos *p, const Move *m, Pos *c) {
         fill_from_reserve(s, c, m->src);
         break;
     case MV_WF:
-        card = c->talon[m->pos - 1];
-        talon_remove(s, c, m->pos - 1);
-        c->w = (uint8_t)(m->pos - 1);
-        c->rl = m->rl2;
+        card = take_waste(s, c, m);
         c->found[s->suit[card]]++;
         break;
     case MV_RT:
@@ -604,10 +610,7 @@ static int apply(const Search *s, const Pos *p, const Move *m, Pos *c) {
         break;
     }
     case MV_WT:
-        card = c->talon[m->pos - 1];
-        talon_remove(s, c, m->pos - 1);
-        c->w = (uint8_t)(m->pos - 1);
-        c->rl = m->rl2;
+        card = take_waste(s, c, m);
         pile_push(s, c, m->dest, card);
         break;
     }

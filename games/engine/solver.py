@@ -183,7 +183,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Final
+from typing import Any, Final
 
 from .cards import RANK_OF, SUIT_OF
 from .moves import MOVE_NAMES
@@ -732,6 +732,43 @@ def solve(
     return SolveResult(UNKNOWN, [], total, time.monotonic() - start)
 
 
+def _c_arguments(
+    state: GameState,
+    max_nodes: int | None,
+    max_seconds: float | None,
+    safe_auto: bool,
+    max_bytes: int | None,
+    order: int,
+    shuffle: int,
+) -> tuple[Any, ...]:
+    """The positional arguments of the C core's ``solve`` for ``state`` (see ``_solver.pyi``).
+
+    ``None`` budgets become the C core's ``-1`` (no limit).
+    """
+    rules = state.rules
+    redeals = rules.redeals
+    return (
+        bytes(state.reserve),
+        _t4([bytes(p) for p in state.tableau]),
+        bytes(state.waste + state.stock[::-1]),
+        len(state.waste),
+        -1 if redeals is None else max(0, redeals - state.redeals_used),
+        bytes(state.found),
+        build_fits(rules.build, rules.tableau_wrap, state.base),
+        state.base,
+        rules.draw,
+        int(rules.autofill),
+        int(rules.empty_pile == "any"),
+        _MODES[rules.tableau_moves],
+        int(safe_auto),
+        -1 if max_nodes is None else max_nodes,
+        -1.0 if max_seconds is None else max_seconds,
+        -1 if max_bytes is None else max_bytes,
+        order,
+        shuffle,
+    )
+
+
 def _search_once(
     state: GameState,
     use_c: bool,
@@ -751,6 +788,12 @@ def _search_once(
     or the seed of the shuffle within each class (and of order 3's class table).
     The moves are not yet verified.
     """
+    if use_c:
+        assert _csolver is not None
+        verdict, moves, nodes, reason = _csolver.solve(
+            *_c_arguments(state, max_nodes, max_seconds, safe_auto, max_bytes, order, shuffle)
+        )
+        return verdict, list(moves), nodes, reason == "memory"
     found = 0
     for s in range(4):
         found |= state.found[s] << (4 * s)
@@ -760,30 +803,6 @@ def _search_once(
     redeals = state.rules.redeals
     rl = -1 if redeals is None else max(0, redeals - state.redeals_used)
     nr = len(state.reserve)
-    if use_c:
-        assert _csolver is not None
-        rules = state.rules
-        verdict, moves, nodes, reason = _csolver.solve(
-            bytes(state.reserve),
-            piles,
-            talon,
-            w,
-            rl,
-            bytes(state.found),
-            build_fits(rules.build, rules.tableau_wrap, state.base),
-            state.base,
-            rules.draw,
-            int(rules.autofill),
-            int(rules.empty_pile == "any"),
-            _MODES[rules.tableau_moves],
-            int(safe_auto),
-            -1 if max_nodes is None else max_nodes,
-            -1.0 if max_seconds is None else max_seconds,
-            -1 if max_bytes is None else max_bytes,
-            order,
-            shuffle,
-        )
-        return verdict, list(moves), nodes, reason == "memory"
     search = _Search(state, max_nodes, max_seconds, safe_auto, order, shuffle)
     search.seen.add(search.key(nr, piles, talon, w, rl))
     old_limit = sys.getrecursionlimit()

@@ -189,32 +189,8 @@ def test_budgets_give_unknown() -> None:
 def _raw(state: GameState, max_nodes: int, max_bytes: int) -> tuple[str, list[str], int, str]:
     from games.engine import _solver
 
-    rules = state.rules
-    out: tuple[str, list[str], int, str] = _solver.solve(
-        bytes(state.reserve),
-        (
-            bytes(state.tableau[0]),
-            bytes(state.tableau[1]),
-            bytes(state.tableau[2]),
-            bytes(state.tableau[3]),
-        ),
-        bytes(state.waste + state.stock[::-1]),
-        len(state.waste),
-        -1 if rules.redeals is None else rules.redeals - state.redeals_used,
-        bytes(state.found),
-        build_fits(rules.build, rules.tableau_wrap, state.base),
-        state.base,
-        rules.draw,
-        int(rules.autofill),
-        int(rules.empty_pile == "any"),
-        {"top-or-whole": 0, "whole-pile": 1, "any-run": 2}[rules.tableau_moves],
-        1,
-        max_nodes,
-        -1.0,
-        max_bytes,
-        0,
-        0,
-    )
+    args = solver_mod._c_arguments(state, max_nodes, None, True, max_bytes, 0, 0)
+    out: tuple[str, list[str], int, str] = _solver.solve(*args)
     return out
 
 
