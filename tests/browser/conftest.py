@@ -35,9 +35,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
-    """One headless Chromium for the session (a ``playwright.sync_api.Browser``)."""
+    """One headless Chromium per test module (a ``playwright.sync_api.Browser``).
+
+    Module scope, not session: Playwright's sync API keeps an asyncio loop running in
+    the test thread while it is open, which would break later tests that call
+    ``asyncio.run()``. Test modules are never interleaved (pytest-randomly shuffles
+    modules, then the tests inside each), so the loop lives only during browser tests.
+    """
     if not CHROMIUM.exists():
         reason = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
         if IN_CI:
