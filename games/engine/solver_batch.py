@@ -26,6 +26,7 @@ from typing import Any
 from . import new_game
 from .rules import OPTION_NAMES, RulesError, make_rules
 from .solver import LOST, UNKNOWN, WON, solve
+from .tidy import tidy_line
 
 Row = dict[str, Any]
 
@@ -80,14 +81,20 @@ def parse_options(pairs: Iterable[str]) -> dict[str, Any]:
     return out
 
 
-def solve_seed(job: tuple[str, str, dict[str, Any], float | None, int | None]) -> Row:
-    """Solve one deal: ``(variant, seed, options, budget_seconds, budget_nodes)`` -> row."""
-    variant, seed, options, seconds, nodes = job
-    res = solve(new_game(variant, seed=seed, **options), max_seconds=seconds, max_nodes=nodes)
+def solve_seed(job: tuple[str, str, dict[str, Any], float | None, int | None, bool]) -> Row:
+    """Solve one deal: ``(variant, seed, options, budget_seconds, budget_nodes, tidy)`` -> row.
+
+    ``tidy``: shorten a winning line with :func:`games.engine.tidy.tidy_line` (after the
+    solve; ``seconds`` is the solve's time only).
+    """
+    variant, seed, options, seconds, nodes, tidy = job
+    state = new_game(variant, seed=seed, **options)
+    res = solve(state, max_seconds=seconds, max_nodes=nodes)
+    moves = tidy_line(state, res.moves) if tidy and res.result == WON else res.moves
     return {
         "seed": seed,
         "result": res.result,
-        "moves": " ".join(res.moves),
+        "moves": " ".join(moves),
         "nodes": res.nodes,
         "seconds": round(res.seconds, 4),
     }
@@ -102,16 +109,19 @@ def run_batch(
     budget_seconds: float | None = 10.0,
     budget_nodes: int | None = None,
     progress: Callable[[Row], None] | None = None,
+    tidy: bool = True,
 ) -> list[Row]:
     """Solve every seed; rows come back in seed order.
 
     ``workers``: processes (default: all cores; 1 runs in this process).
     ``progress`` is called with each row as it finishes (for a progress bar).
+    ``tidy``: shorten each winning line (:mod:`games.engine.tidy`); ``False`` for
+    verdict-only tables.
     Rules are validated before any work starts (:class:`RulesError`).
     """
     options = dict(options or {})
     make_rules(variant, **options)
-    jobs = [(variant, s, options, budget_seconds, budget_nodes) for s in seeds]
+    jobs = [(variant, s, options, budget_seconds, budget_nodes, tidy) for s in seeds]
     n_workers = workers or os.cpu_count() or 1
     rows: list[Row] = []
     if n_workers <= 1:

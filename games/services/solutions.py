@@ -16,6 +16,7 @@ from django.conf import settings
 
 from games.engine import new_game, random_seed
 from games.engine.solver import SolveResult, solve
+from games.engine.tidy import tidy_line
 from games.models import Deal
 from games.services.errors import NoWinnableDeal
 
@@ -48,9 +49,14 @@ def winnable_seed(
 
 
 def deal_record_verdict(*, deal: Deal, result: SolveResult) -> None:
-    """Store a solver verdict on ``deal`` (``won`` and ``lost`` are final)."""
+    """Store a solver verdict on ``deal`` (``won`` and ``lost`` are final).
+
+    A winning line is stored shortened (:func:`games.engine.tidy.tidy_line`: no
+    round trips, no passes that play nothing; replayed to 52 cards home).
+    """
     deal.solver_result = result.result
-    deal.solver_moves = list(result.moves)
+    won = result.result == "won" and result.moves
+    deal.solver_moves = tidy_line(deal.new_state(), result.moves) if won else list(result.moves)
     deal.solver_nodes = result.nodes
     deal.solver_seconds = result.seconds
     deal.save(update_fields=["solver_result", "solver_moves", "solver_nodes", "solver_seconds"])

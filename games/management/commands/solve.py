@@ -49,6 +49,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--out", default=None, help="write rows to a .csv or .json file")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+        parser.add_argument(
+            "--no-tidy",
+            action="store_true",
+            help="keep the solver's raw winning lines (default: shortened, games.engine.tidy)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         """Run the batch and print the summary."""
@@ -77,6 +82,7 @@ class Command(BaseCommand):
                 budget_seconds=opts["budget_seconds"],
                 budget_nodes=opts["budget_nodes"],
                 progress=progress,
+                tidy=not opts["no_tidy"],
             )
         except RulesError as exc:
             raise CommandError(str(exc)) from exc
