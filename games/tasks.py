@@ -4,7 +4,7 @@ Tasks stay thin: they call services. They run with ``acks_late`` and may be
 delivered twice, so each one must be idempotent.
 """
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from celery import shared_task
 from django.db import connection
@@ -50,3 +50,27 @@ def race_close_task(race_id: str) -> str:
     from games.services.races import race_close
 
     return race_close(race_id=race_id)
+
+
+@shared_task(name="games.solve_batch_deal", bind=True)
+def solve_batch_deal(
+    self: Any,
+    variant: str,
+    seed: str,
+    options: dict[str, Any],
+    budget_seconds: float | None,
+    budget_nodes: int | None,
+    tidy: bool,
+) -> dict[str, Any]:
+    """Solve one deal of a ``manage.py solve --backend celery`` batch (pure engine, no database).
+
+    Returns the batch row of :func:`games.engine.solver_batch.solve_seed` (``seed``,
+    ``result``, ``moves``, ``nodes``, ``seconds``) plus ``worker``: the host name of the
+    worker that ran it.  Deterministic for a node budget, so a redelivery (acks_late)
+    gives the same row.
+    """
+    from games.engine.solver_batch import solve_seed
+
+    row = solve_seed((variant, seed, options, budget_seconds, budget_nodes, tidy))
+    row["worker"] = self.request.hostname or "in-process"
+    return row

@@ -4,6 +4,7 @@ Example::
 
     python manage.py solve --variant classic --seeds 0-999 --workers 2 \\
         --budget-seconds 10 --out classic.csv
+    python manage.py solve --backend celery ...   # on Celery workers (games.solver_dispatch)
 
 The work is done by :mod:`games.engine.solver_batch`; this command parses
 arguments, draws the tqdm bar and prints the summary.
@@ -11,6 +12,7 @@ arguments, draws the tqdm bar and prints the summary.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -25,6 +27,7 @@ from games.engine.solver_batch import (
     summarise,
     write_rows,
 )
+from games.solver_dispatch import run_batch_celery
 
 
 class Command(BaseCommand):
@@ -47,6 +50,14 @@ class Command(BaseCommand):
             metavar="NAME=VALUE",
             help="override a rule option, e.g. -o tableau_moves=any-run (repeatable)",
         )
+        parser.add_argument(
+            "--backend",
+            choices=["processes", "celery"],
+            default="processes",
+            help="processes: --workers local processes; celery: tasks on the --queue "
+            "queue, solved by any number of Celery workers sharing the broker",
+        )
+        parser.add_argument("--queue", default="solver", help="Celery queue (--backend celery)")
         parser.add_argument("--out", default=None, help="write rows to a .csv or .json file")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
         parser.add_argument(
@@ -73,17 +84,30 @@ class Command(BaseCommand):
                 bar.update(1)
                 bar.set_postfix_str(f"{row['seed']}:{row['result']}")
 
+        workers: Counter[str] = Counter()
         try:
-            rows = run_batch(
-                opts["variant"],
-                seeds,
-                options=options,
-                workers=opts["workers"] or None,
-                budget_seconds=opts["budget_seconds"],
-                budget_nodes=opts["budget_nodes"],
-                progress=progress,
-                tidy=not opts["no_tidy"],
-            )
+            if opts["backend"] == "celery":
+                rows, workers = run_batch_celery(
+                    opts["variant"],
+                    seeds,
+                    options=options,
+                    budget_seconds=opts["budget_seconds"],
+                    budget_nodes=opts["budget_nodes"],
+                    tidy=not opts["no_tidy"],
+                    queue=opts["queue"],
+                    progress=progress,
+                )
+            else:
+                rows = run_batch(
+                    opts["variant"],
+                    seeds,
+                    options=options,
+                    workers=opts["workers"] or None,
+                    budget_seconds=opts["budget_seconds"],
+                    budget_nodes=opts["budget_nodes"],
+                    progress=progress,
+                    tidy=not opts["no_tidy"],
+                )
         except RulesError as exc:
             raise CommandError(str(exc)) from exc
         finally:
@@ -93,3 +117,6 @@ class Command(BaseCommand):
         if opts["out"]:
             write_rows(opts["out"], rows, summary)
         self.stdout.write(format_summary(summary))
+        if workers:
+            by_worker = ", ".join(f"{name} {count}" for name, count in sorted(workers.items()))
+            self.stdout.write(f"deals per worker: {by_worker}")
