@@ -1,6 +1,10 @@
-"""Race admin: open now, close now, cancel, re-score; live standings.
+"""Race admin: open now, close now, cancel, re-score, export; live standings.
 
 The seed stays hidden until the race is finished (:func:`games.admin.common.seed_shown`).
+Every write calls a service: renaming :func:`race_rename`, moving to another
+tournament :func:`race_move` (with its locks), the actions the ``race_admin``
+services.  Re-scoring asks first: it applies the current ranking rule (RULES.md 6)
+to a result that may already be published.
 """
 
 from __future__ import annotations
@@ -8,40 +12,55 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from games.admin.common import (
-    _ModelAdmin_Race,
+    ServiceWritesAdmin,
     _TabularInline_RaceEntry_Race,
+    csv_download,
+    dash,
+    entry_result,
     run_service,
     seed_shown,
+    short_hash,
+    when,
+    with_live,
 )
 from games.models import Race, RaceEntry
+from games.selectors.exports import race_standings_csv
 from games.selectors.races import race_standings
 from games.services.race_admin import (
     race_cancel_now,
     race_close_now,
+    race_move,
     race_open_now,
+    race_rename,
     race_rescore_all,
 )
-from games.services.tournaments import tournament_rescore
+from games.services.races import RANKING_RULE
 
 
 class EntryInline(_TabularInline_RaceEntry_Race):
-    """Entries with their stored results (ranks appear when the race is scored)."""
+    """Entries with their results: the live values while the race runs, the stored ones
+    once it is finished (the rank column says which)."""
 
     model = RaceEntry
     fields = [
         "player",
-        "status",
-        "cards_home",
-        "moves",
-        "elapsed_ms",
-        "won",
-        "rank",
+        "rank_now",
+        "status_now",
+        "cards_home_now",
+        "moves_now",
+        "elapsed_now",
+        "won_now",
         "disqualified",
         "disqualified_reason",
     ]
@@ -53,10 +72,39 @@ class EntryInline(_TabularInline_RaceEntry_Race):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[RaceEntry]:
+        return super().get_queryset(request).select_related("player", "race")
+
+    @admin.display(description="rank")
+    def rank_now(self, e: RaceEntry) -> str:
+        r = entry_result(e)
+        return f"{dash(r['rank'])} (live)" if r["live"] else str(dash(r["rank"]))
+
+    @admin.display(description="status")
+    def status_now(self, e: RaceEntry) -> str:
+        return str(entry_result(e)["status"] or "-")
+
+    @admin.display(description="cards home")
+    def cards_home_now(self, e: RaceEntry) -> Any:
+        return dash(entry_result(e)["cards_home"])
+
+    @admin.display(description="moves")
+    def moves_now(self, e: RaceEntry) -> Any:
+        return dash(entry_result(e)["moves"])
+
+    @admin.display(description="time (ms)")
+    def elapsed_now(self, e: RaceEntry) -> Any:
+        return dash(entry_result(e)["elapsed_ms"])
+
+    @admin.display(description="won", boolean=True)
+    def won_now(self, e: RaceEntry) -> bool:
+        return bool(entry_result(e)["won"])
+
 
 @admin.register(Race)
-class RaceAdmin(_ModelAdmin_Race):
-    """Races: open now, close now, cancel, re-score; the seed stays hidden until finished.
+class RaceAdmin(ServiceWritesAdmin):
+    """Races: open now, close now, cancel, re-score, export; the seed stays hidden until
+    finished.
 
     Races are created with a fresh secret seed by the tournament's "add races"
     form or the staff API, never typed in here.
@@ -68,10 +116,10 @@ class RaceAdmin(_ModelAdmin_Race):
         "status",
         "phase_now",
         "mode",
-        "starts_at",
-        "ends_at",
+        "starts",
+        "ends",
         "entrants",
-        "commitment",
+        "commitment_short",
     ]
     list_filter = ["status", "mode", "tournament", "starts_at"]
     search_fields = ["name", "commitment", "tournament__name"]  # never the seed
@@ -83,26 +131,28 @@ class RaceAdmin(_ModelAdmin_Race):
         "status",
         "phase_now",
         "variant",
-        "opens_at",
-        "starts_at",
-        "ends_at",
+        "opens",
+        "starts",
+        "ends",
         "time_limit_s",
         "allow_undo",
         "require_winnable",
         "commitment",
         "seed",
         "created_by",
-        "created_at",
-        "closed_at",
-        "scored_at",
+        "created",
+        "closed",
+        "scored",
+        "exports",
         "live_standings",
     ]
     readonly_fields = [f for f in fields if f not in ("name", "tournament")]  # type: ignore[misc]
     inlines = [EntryInline]
-    actions = ["open_now", "close_now", "cancel", "rescore"]
+    actions = ["open_now", "close_now", "cancel", "rescore", "export_standings_csv"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Race]:
-        return super().get_queryset(request).annotate(entry_total=Count("entries"))
+        qs: QuerySet[Race] = super().get_queryset(request)
+        return qs.annotate(entry_total=Count("entries"))
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -114,6 +164,19 @@ class RaceAdmin(_ModelAdmin_Race):
         if obj is not None and obj.status != Race.Status.SCHEDULED:
             return [*self.readonly_fields, "tournament"]
         return list(self.readonly_fields)
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        return with_live(
+            lambda: super(RaceAdmin, self).changeform_view(
+                request, object_id, form_url, extra_context
+            )
+        )
 
     @admin.display(description="phase")
     def phase_now(self, race: Race) -> str:
@@ -131,6 +194,47 @@ class RaceAdmin(_ModelAdmin_Race):
     def seed(self, race: Race) -> str:
         return seed_shown(race)
 
+    @admin.display(description="commitment")
+    def commitment_short(self, race: Race) -> str:
+        return short_hash(race.commitment)
+
+    @admin.display(description="joining opens", ordering="opens_at")
+    def opens(self, race: Race) -> str:
+        return when(race.opens_at)
+
+    @admin.display(description="starts", ordering="starts_at")
+    def starts(self, race: Race) -> str:
+        return when(race.starts_at)
+
+    @admin.display(description="ends", ordering="ends_at")
+    def ends(self, race: Race) -> str:
+        return when(race.ends_at)
+
+    @admin.display(description="created", ordering="created_at")
+    def created(self, race: Race) -> str:
+        return when(race.created_at)
+
+    @admin.display(description="closed", ordering="closed_at")
+    def closed(self, race: Race) -> str:
+        return when(race.closed_at)
+
+    @admin.display(description="scored", ordering="scored_at")
+    def scored(self, race: Race) -> str:
+        return when(race.scored_at)
+
+    @admin.display(description="export (CSV)")
+    def exports(self, race: Race) -> str:
+        note = (
+            "with the seed and commitment"
+            if race.status == Race.Status.FINISHED
+            else "live; the seed is added once the race is finished"
+        )
+        return format_html(
+            '<a class="button" href="{}">Standings</a> ({})',
+            reverse("admin:games_race_standings_csv", args=[race.pk]),
+            note,
+        )
+
     @admin.display(description="standings (live until finished)")
     def live_standings(self, race: Race) -> str:
         rows = race_standings(race=race)
@@ -141,11 +245,11 @@ class RaceAdmin(_ModelAdmin_Race):
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             (
                 (
-                    r["rank"] if r["rank"] is not None else "-",
+                    dash(r["rank"]),
                     r["player"],
-                    r["cards_home"] if r["cards_home"] is not None else "-",
-                    r["moves"] if r["moves"] is not None else "-",
-                    r["elapsed_ms"] if r["elapsed_ms"] is not None else "-",
+                    dash(r["cards_home"]),
+                    dash(r["moves"]),
+                    dash(r["elapsed_ms"]),
                     r["status"],
                 )
                 for r in rows
@@ -153,16 +257,36 @@ class RaceAdmin(_ModelAdmin_Race):
         )
         return format_html(
             "<table><tr><th>rank</th><th>player</th><th>cards home</th><th>moves</th>"
-            "<th>ms</th><th>status</th></tr>{}</table>",
+            "<th>time (ms)</th><th>status</th></tr>{}</table>",
             body,
         )
 
     def save_model(self, request: HttpRequest, obj: Race, form: Any, change: bool) -> None:
-        old = Race.objects.get(pk=obj.pk).tournament_id if change else None
-        super().save_model(request, obj, form, change)
-        if change and old != obj.tournament_id:
-            for tid in {old, obj.tournament_id} - {None}:
-                tournament_rescore(tournament_id=tid)
+        if not change:  # races are never added here (has_add_permission)
+            raise PermissionDenied
+        if "name" in form.changed_data:
+            race_rename(race_id=obj.pk, name=form.cleaned_data["name"])
+        if "tournament" in form.changed_data:
+            target = form.cleaned_data.get("tournament")
+            race_move(race_id=obj.pk, tournament_id=target.pk if target else None)
+
+    def get_urls(self) -> list[URLPattern]:
+        custom = [
+            path(
+                "<path:object_id>/standings.csv",
+                self.admin_site.admin_view(self.standings_csv_view),
+                name="games_race_standings_csv",
+            )
+        ]
+        return custom + super().get_urls()
+
+    def standings_csv_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The race's standings as CSV (``games.selectors.exports``): the seed and the
+        commitment only once the race is finished."""
+        race = get_object_or_404(Race.objects.select_related("deal", "tournament"), pk=object_id)
+        if not self.has_view_or_change_permission(request, race):
+            raise PermissionDenied
+        return csv_download(race_standings_csv(races=[race]), f"{race.pk}-standings.csv")
 
     def _each(self, request: HttpRequest, queryset: QuerySet[Race], fn: Any, message: str) -> None:
         done = 0
@@ -186,6 +310,32 @@ class RaceAdmin(_ModelAdmin_Race):
     def cancel(self, request: HttpRequest, queryset: QuerySet[Race]) -> None:
         self._each(request, queryset, lambda r: race_cancel_now(race_id=r.pk), "Cancelled")
 
-    @admin.action(description="Re-score (race and tournament)", permissions=["change"])
-    def rescore(self, request: HttpRequest, queryset: QuerySet[Race]) -> None:
-        self._each(request, queryset, lambda r: race_rescore_all(race_id=r.pk), "Re-scored")
+    @admin.action(
+        description="Re-score with the current ranking rule (asks first)", permissions=["change"]
+    )
+    def rescore(self, request: HttpRequest, queryset: QuerySet[Race]) -> TemplateResponse | None:
+        """Ask first (the current ranking rule replaces a published result), then re-score."""
+        if "apply" not in request.POST:
+            races = list(queryset.select_related("tournament").order_by("starts_at"))
+            context = {
+                **self.admin_site.each_context(request),
+                "title": "Re-score races with the current ranking rule?",
+                "opts": self.model._meta,
+                "races": races,
+                "published": [r for r in races if r.status == Race.Status.FINISHED],
+                "ranking_rule": RANKING_RULE,
+                "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            }
+            return TemplateResponse(request, "admin/games/race/rescore_confirm.html", context)
+        self._each(
+            request,
+            queryset,
+            lambda r: race_rescore_all(race_id=r.pk),
+            "Re-scored with the current ranking rule",
+        )
+        return None
+
+    @admin.action(description="Export standings as CSV", permissions=["view"])
+    def export_standings_csv(self, request: HttpRequest, queryset: QuerySet[Race]) -> HttpResponse:
+        races = queryset.select_related("deal", "tournament").order_by("starts_at", "id")
+        return csv_download(race_standings_csv(races=races), "race-standings.csv")

@@ -8,10 +8,17 @@ from django import forms
 from django.contrib import admin
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
-from games.admin.common import _ModelAdmin_RaceEntry, run_service
+from games.admin.common import (
+    _ModelAdmin_RaceEntry,
+    dash,
+    entry_result,
+    run_service,
+    when,
+    with_live,
+)
 from games.models import RaceEntry
 from games.services.race_admin import race_entry_disqualify, race_entry_reinstate
 
@@ -22,39 +29,114 @@ class DisqualifyForm(forms.Form):
     reason = forms.CharField(max_length=300, widget=forms.Textarea(attrs={"rows": 3}))
 
 
+class EntryResultFilter(admin.AllValuesFieldListFilter):
+    """The entry's final game status (set when the race closes)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.title = "final game status"
+
+
+class RaceStatusFilter(admin.ChoicesFieldListFilter):
+    """The status of the entry's race."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.title = "race status"
+
+
 @admin.register(RaceEntry)
 class RaceEntryAdmin(_ModelAdmin_RaceEntry):
-    """Entries: disqualify with a reason (the race and tournament re-score), reinstate."""
+    """Entries: disqualify with a reason (the race and tournament re-score), reinstate.
+
+    Result columns show the stored result once the race is finished and the live
+    one before (the rank says "(live)").
+    """
 
     list_display = [
         "player",
         "race",
         "tournament",
-        "status",
-        "cards_home",
-        "elapsed_ms",
-        "won",
-        "rank",
+        "status_now",
+        "cards_home_now",
+        "elapsed_now",
+        "won_now",
+        "rank_now",
         "disqualified",
     ]
-    list_filter = ["disqualified", "won", "status", "race__status", "race__tournament"]
+    list_filter = [
+        "disqualified",
+        "won",
+        ("status", EntryResultFilter),
+        ("race__status", RaceStatusFilter),
+        "race__tournament",
+    ]
     search_fields = ["player__username", "race__name", "disqualified_reason"]
     list_select_related = ["player", "race", "race__tournament"]
     fields = [
         "race",
         "player",
-        "joined_at",
-        "status",
-        "cards_home",
-        "moves",
-        "elapsed_ms",
-        "won",
-        "rank",
+        "joined",
+        "status_now",
+        "cards_home_now",
+        "moves_now",
+        "elapsed_now",
+        "won_now",
+        "rank_now",
         "disqualified",
         "disqualified_reason",
     ]
     readonly_fields = fields  # type: ignore[assignment]
     actions = ["disqualify", "reinstate"]
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        return with_live(
+            lambda: super(RaceEntryAdmin, self).changelist_view(request, extra_context)
+        )
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        return with_live(
+            lambda: super(RaceEntryAdmin, self).changeform_view(
+                request, object_id, form_url, extra_context
+            )
+        )
+
+    @admin.display(description="joined", ordering="joined_at")
+    def joined(self, e: RaceEntry) -> str:
+        return when(e.joined_at)
+
+    @admin.display(description="rank", ordering="rank")
+    def rank_now(self, e: RaceEntry) -> str:
+        r = entry_result(e)
+        return f"{dash(r['rank'])} (live)" if r["live"] else str(dash(r["rank"]))
+
+    @admin.display(description="status", ordering="status")
+    def status_now(self, e: RaceEntry) -> str:
+        return str(entry_result(e)["status"] or "-")
+
+    @admin.display(description="cards home", ordering="cards_home")
+    def cards_home_now(self, e: RaceEntry) -> Any:
+        return dash(entry_result(e)["cards_home"])
+
+    @admin.display(description="moves", ordering="moves")
+    def moves_now(self, e: RaceEntry) -> Any:
+        return dash(entry_result(e)["moves"])
+
+    @admin.display(description="time (ms)", ordering="elapsed_ms")
+    def elapsed_now(self, e: RaceEntry) -> Any:
+        return dash(entry_result(e)["elapsed_ms"])
+
+    @admin.display(description="won", boolean=True, ordering="won")
+    def won_now(self, e: RaceEntry) -> bool:
+        return bool(entry_result(e)["won"])
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
