@@ -161,7 +161,9 @@ class RaceAdmin(ServiceWritesAdmin):
         return False
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        if obj is not None and obj.status != Race.Status.SCHEDULED:
+        if obj is not None and (
+            obj.status != Race.Status.SCHEDULED or timezone.now() >= obj.starts_at
+        ):  # only a race not started may move (race_move says why)
             return [*self.readonly_fields, "tournament"]
         return list(self.readonly_fields)
 
