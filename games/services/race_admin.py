@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -175,7 +176,7 @@ def race_move(*, race_id: Any, tournament_id: Any | None) -> Race:
                 .filter(id__in=ids)
                 .order_by("id")
             }
-        except ValueError:
+        except (ValueError, ValidationError):
             raise NotFound("no such tournament") from None
         if tournament_id is not None and str(tournament_id) not in locked:
             raise NotFound("no such tournament")

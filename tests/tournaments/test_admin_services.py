@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Race, Tournament, TournamentEntrant
-from games.services.errors import InvalidRace, TournamentNotOpen
+from games.services.errors import InvalidRace, NotFound, TournamentNotOpen
 from games.services.race_admin import race_move
 from games.services.races import race_create
 from tests.factories import UserFactory
@@ -238,6 +238,9 @@ def test_race_move_refuses_a_race_with_entrants_or_started() -> None:
     with pytest.raises(TournamentNotOpen):
         race_move(race_id=later_race(a).pk, tournament_id=cancelled.pk)
     free = later_race(a)
+    for missing in ("not-a-uuid", "00000000-0000-0000-0000-000000000000"):
+        with pytest.raises(NotFound):
+            race_move(race_id=free.pk, tournament_id=missing)
     assert race_move(race_id=free.pk, tournament_id=None).tournament_id is None
     assert race_move(race_id=free.pk, tournament_id=b.pk).tournament_id == b.pk
 
