@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import accounts, games, races, tournaments
+from api import accounts, exports, games, races, tournaments
 from api.errors import api_unknown_path
 from api.views import HealthView
 
@@ -29,6 +29,11 @@ urlpatterns = [
         "races/<uuid:race_id>/standings", races.RaceStandingsView.as_view(), name="race-standings"
     ),
     path("races/<uuid:race_id>/results", races.RaceResultsView.as_view(), name="race-results"),
+    path(
+        "races/<uuid:race_id>/standings.csv",
+        exports.RaceStandingsCSVView.as_view(),
+        name="race-standings-csv",
+    ),
     path("tournaments", tournaments.TournamentsView.as_view(), name="tournaments"),
     path(
         "tournaments/<uuid:tournament_id>",
@@ -39,6 +44,16 @@ urlpatterns = [
         "tournaments/<uuid:tournament_id>/standings",
         tournaments.TournamentStandingsView.as_view(),
         name="tournament-standings",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/standings.csv",
+        exports.TournamentStandingsCSVView.as_view(),
+        name="tournament-standings-csv",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/races.csv",
+        exports.TournamentRacesCSVView.as_view(),
+        name="tournament-races-csv",
     ),
     path(
         "tournaments/<uuid:tournament_id>/me",

@@ -343,7 +343,7 @@ class Race(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.mode}, {self.status})"
+        return self.name
 
     @property
     def is_finished(self) -> bool:
@@ -401,7 +401,7 @@ class RaceEntry(models.Model):
         indexes = [models.Index(fields=["race", "rank"], name="race_entry_rank")]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.race_id} (rank {self.rank})"
+        return f"{self.player} in {self.race.name}"
 
 
 def live_moves(game: Game) -> models.QuerySet[Move]:

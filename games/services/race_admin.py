@@ -1,5 +1,5 @@
 """Organisers' race actions (admin and staff API): open or close now, cancel, re-score,
-disqualify.
+disqualify, rename, move to another tournament.
 
 Each keeps the race's tournament standings in step: whatever changes a race
 result re-scores the tournament (:func:`games.services.tournaments.tournament_rescore`).
@@ -11,12 +11,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import Game, Race, RaceEntry
-from games.services.errors import InvalidRace, NotFound
+from games.models import Game, Race, RaceEntry, Tournament
+from games.services.errors import InvalidRace, NotFound, TournamentNotOpen
 from games.services.races import race_cancel, race_close, race_rescore
 from games.services.tournaments import tournament_rescore
 
@@ -133,3 +134,64 @@ def race_entry_reinstate(*, entry_id: Any, by: User | None = None) -> RaceEntry:
     race_rescore_all(race_id=entry.race_id)
     entry.refresh_from_db()
     return entry
+
+
+def race_rename(*, race_id: Any, name: str) -> Race:
+    """Rename a race (1 to 120 characters).  Raises :class:`InvalidRace`, :class:`NotFound`."""
+    name = name.strip()
+    if not 1 <= len(name) <= 120:
+        raise InvalidRace("a race name has 1 to 120 characters")
+    with transaction.atomic():
+        race = _race_locked(race_id)
+        race.name = name
+        race.save(update_fields=["name"])
+        return race
+
+
+def race_move(*, race_id: Any, tournament_id: Any | None) -> Race:
+    """Move a race to another tournament (``tournament_id``), or out of any (``None``).
+
+    Only a race that is still ``scheduled``, has not started and has no entrant
+    may move: entrants were admitted under the old tournament's entry rules, and
+    a started race's result belongs to the tournament it was played for.  The
+    target tournament must be ``draft`` or ``open``.
+
+    Locks, in the project's order (race, then tournament; as
+    :func:`games.services.races.race_close`): the race row, then the old and the
+    new tournament rows in id order, so a concurrent join, close or re-score
+    waits.  Moving a race without results changes no standings.
+    Raises :class:`InvalidRace`, :class:`TournamentNotOpen`, :class:`NotFound`.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        race = _race_locked(race_id)
+        old = race.tournament_id
+        if str(old) == str(tournament_id) or (old is None and tournament_id is None):
+            return race
+        ids = sorted({str(x) for x in (old, tournament_id) if x is not None})
+        try:
+            locked = {
+                str(t.id): t
+                for t in Tournament.objects.select_for_update(no_key=True)
+                .filter(id__in=ids)
+                .order_by("id")
+            }
+        except (ValueError, ValidationError):
+            raise NotFound("no such tournament") from None
+        if tournament_id is not None and str(tournament_id) not in locked:
+            raise NotFound("no such tournament")
+        if race.status != Race.Status.SCHEDULED or now >= race.starts_at:
+            raise InvalidRace(f"the race is {race.phase(now)}: only a race not started can move")
+        entrants = race.entries.count()
+        if entrants:
+            raise InvalidRace(
+                f"the race has {entrants} entrant(s), admitted under its tournament's rules: "
+                "it can no longer move"
+            )
+        if tournament_id is not None:
+            target = locked[str(tournament_id)]
+            if target.status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN):
+                raise TournamentNotOpen(f"the tournament is {target.status}: no races can be added")
+        race.tournament_id = None if tournament_id is None else locked[str(tournament_id)].id
+        race.save(update_fields=["tournament"])
+        return race

@@ -139,6 +139,39 @@ def _entry_validate(*, entry: str, max_entrants: int | None) -> None:
         raise InvalidTournament("max_entrants must be at least 1 (or empty for no limit)")
 
 
+def tournament_validate(
+    *,
+    name: str,
+    status: str | None,
+    scoring: str,
+    points_table: Any,
+    points_per_card: Any,
+    win_bonus: Any,
+    entry: str,
+    max_entrants: int | None,
+) -> list[int]:
+    """Check a new tournament's fields (the rules of :func:`tournament_create`).
+
+    A new tournament has a name, is ``draft`` or ``open``, has a valid scheme
+    (:func:`scoring_validate`), a known entry rule and ``max_entrants`` empty or
+    at least 1.  ``status`` ``None`` skips the status check (an existing
+    tournament's fields).  Returns the points table to store; raises
+    :class:`InvalidTournament`.
+    """
+    if not name.strip():
+        raise InvalidTournament("a tournament needs a name")
+    if status is not None and status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN):
+        raise InvalidTournament("a new tournament is draft or open")
+    table = scoring_validate(
+        scoring=scoring,
+        points_table=points_table,
+        points_per_card=points_per_card,
+        win_bonus=win_bonus,
+    )
+    _entry_validate(entry=entry, max_entrants=max_entrants)
+    return table
+
+
 # ------------------------------------------------------------------ writes
 
 
@@ -156,18 +189,18 @@ def tournament_create(
     max_entrants: int | None = None,
     created_by: User | None = None,
 ) -> Tournament:
-    """Create a tournament (``draft`` or ``open``); raises :class:`InvalidTournament`."""
-    if not name.strip():
-        raise InvalidTournament("a tournament needs a name")
-    if status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN):
-        raise InvalidTournament("a new tournament is draft or open")
-    table = scoring_validate(
+    """Create a tournament (``draft`` or ``open``); raises :class:`InvalidTournament`
+    (the checks of :func:`tournament_validate`)."""
+    table = tournament_validate(
+        name=name,
+        status=status,
         scoring=scoring,
         points_table=points_table,
         points_per_card=points_per_card,
         win_bonus=win_bonus,
+        entry=entry,
+        max_entrants=max_entrants,
     )
-    _entry_validate(entry=entry, max_entrants=max_entrants)
     return Tournament.objects.create(
         name=name.strip(),
         description=description,

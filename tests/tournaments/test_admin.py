@@ -59,9 +59,9 @@ def test_organiser_creates_tournament_adds_races_closes_disqualifies_rescores() 
         {
             "count": 3,
             "first_starts_at": "2030-01-01 10:00",
-            "duration_minutes": 10,
-            "gap_minutes": 5,
-            "opens_before_minutes": 10,
+            "duration": "10:00",
+            "gap": "5:00",
+            "opens_before": "10",
             "variant": "classic",
             "mode": "scheduled",
         },
@@ -128,7 +128,7 @@ def test_organiser_creates_tournament_adds_races_closes_disqualifies_rescores() 
     TournamentStanding.objects.filter(tournament=t).delete()
     c.post(
         reverse("admin:games_race_changelist"),
-        {"action": "rescore", "_selected_action": [str(race.pk)]},
+        {"action": "rescore", "_selected_action": [str(race.pk)], "apply": "1"},
     )
     assert TournamentStanding.objects.filter(tournament=t).count() == 2
     c.post(

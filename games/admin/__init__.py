@@ -1,0 +1,26 @@
+"""The organisers' admin, one module per model (README "Tournaments").
+
+Importing this package registers every model admin and names the site.  Every
+write goes through a service (``games.services``); custom actions are logged
+with ``LogEntry``; see :mod:`games.admin.common` for the fairness rule on seeds.
+"""
+
+from django.contrib import admin
+
+from games.admin import (  # noqa: F401 - imported to register the model admins
+    race,
+    race_entry,
+    tournament,
+    tournament_entrant,
+    tournament_standing,
+)
+from games.admin.common import SEED_HIDDEN, seed_shown
+
+#: Shown in the admin's header, page titles and index.
+admin.site.site_header = "Canfield race server: organisers"
+admin.site.site_title = "Canfield organisers"
+admin.site.index_title = "Tournaments, races and players"
+#: "View site" leads to the web lobby at the site root.
+admin.site.site_url = "/"
+
+__all__ = ["SEED_HIDDEN", "seed_shown"]

@@ -1,0 +1,247 @@
+"""Shared pieces of the organisers' admin: the seed guard and the service-call wrapper.
+
+Fairness rule: a race's seed and its deal's deck never appear in the admin
+until the race is finished (no Deal or Game admin; the race pages show the
+seed through :func:`seed_shown` only; no search field reaches the seed).
+Every write goes through a service (``games.services``), which owns the
+validation and the locks; a service refusal becomes a form error or a message.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.utils import timezone
+from django.utils.html import format_html
+
+from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
+from games.services.errors import ServiceError
+
+if TYPE_CHECKING:  # the stubs' generics; plain classes at run time (no django-stubs-ext)
+    _ModelForm_Tournament = forms.ModelForm[Tournament]
+    _ModelAdmin_Any = admin.ModelAdmin[Any]
+    _TabularInline_TournamentStanding_Tournament = admin.TabularInline[
+        TournamentStanding, Tournament
+    ]
+    _TabularInline_Race_Tournament = admin.TabularInline[Race, Tournament]
+    _TabularInline_TournamentEntrant_Tournament = admin.TabularInline[TournamentEntrant, Tournament]
+    _ModelAdmin_Tournament = admin.ModelAdmin[Tournament]
+    _ModelAdmin_TournamentStanding = admin.ModelAdmin[TournamentStanding]
+    _ModelAdmin_TournamentEntrant = admin.ModelAdmin[TournamentEntrant]
+    _TabularInline_RaceEntry_Race = admin.TabularInline[RaceEntry, Race]
+    _ModelAdmin_Race = admin.ModelAdmin[Race]
+    _ModelAdmin_RaceEntry = admin.ModelAdmin[RaceEntry]
+else:
+    _ModelForm_Tournament = forms.ModelForm
+    _ModelAdmin_Any = admin.ModelAdmin
+    _TabularInline_TournamentStanding_Tournament = admin.TabularInline
+    _TabularInline_Race_Tournament = admin.TabularInline
+    _TabularInline_TournamentEntrant_Tournament = admin.TabularInline
+    _ModelAdmin_Tournament = admin.ModelAdmin
+    _ModelAdmin_TournamentStanding = admin.ModelAdmin
+    _ModelAdmin_TournamentEntrant = admin.ModelAdmin
+    _TabularInline_RaceEntry_Race = admin.TabularInline
+    _ModelAdmin_Race = admin.ModelAdmin
+    _ModelAdmin_RaceEntry = admin.ModelAdmin
+
+SEED_HIDDEN = "hidden until the race is finished"
+
+
+def seed_shown(race: Race) -> str:
+    """The race's seed once it is finished; a placeholder before."""
+    return (race.deal.seed or "") if race.status == Race.Status.FINISHED else SEED_HIDDEN
+
+
+def run_service(
+    model_admin: admin.ModelAdmin[Any], request: HttpRequest, obj: Any, fn: Any
+) -> bool:
+    """Run one service call for ``obj``; a service refusal becomes an error message."""
+    try:
+        fn()
+    except ServiceError as exc:
+        model_admin.message_user(request, f"{obj}: {exc.detail}", messages.ERROR)
+        return False
+    return True
+
+
+def when(value: Any) -> str:
+    """A date-time as ``YYYY-MM-DD HH:MM:SS`` plus the time-zone name (``UTC``); "-" if unset."""
+    if value is None:
+        return "-"
+    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S %Z")
+
+
+def short_hash(value: str, *, keep: int = 12) -> str:
+    """A long hex string cut to ``keep`` characters, the whole value in its tooltip."""
+    if not value or len(value) <= keep:
+        return value or "-"
+    return format_html('<span title="{}">{}…</span>', value, value[:keep])
+
+
+class ServiceWritesAdmin(_ModelAdmin_Any):
+    """A model admin whose saves call services; a refusal the form could not foresee
+    (the service's checks under its locks, e.g. a tournament that filled up meanwhile)
+    rolls the whole save back and comes back as an error message on the same page."""
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except ServiceError as exc:
+            self.message_user(request, f"Nothing was saved: {exc.detail}", messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        try:
+            return super().delete_view(request, object_id, extra_context)
+        except ServiceError as exc:
+            self.message_user(request, f"Nothing was deleted: {exc.detail}", messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+
+def minutes_seconds(value: timedelta) -> str:
+    """A duration as ``M:SS`` (``H:MM:SS`` from an hour on)."""
+    total = int(value.total_seconds())
+    hours, rest = divmod(total, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+class DurationMinutesSecondsField(forms.Field):
+    """A duration typed as ``minutes:seconds`` (``7:30``), ``H:MM:SS`` (``1:05:00``)
+    or whole minutes (``10``); cleaned to a :class:`~datetime.timedelta`."""
+
+    default_error_messages = {
+        "invalid": "Enter minutes:seconds (e.g. 7:30), H:MM:SS or whole minutes.",
+        "min_value": "Enter at least %(limit)s.",
+    }
+
+    def __init__(self, *, min_value: timedelta = timedelta(0), **kwargs: Any) -> None:
+        self.min_value = min_value
+        kwargs.setdefault("widget", forms.TextInput(attrs={"size": 8, "placeholder": "M:SS"}))
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        return minutes_seconds(value) if isinstance(value, timedelta) else value
+
+    def to_python(self, value: Any) -> timedelta | None:
+        if isinstance(value, timedelta):
+            return value
+        text = str(value or "").strip()
+        if not text:
+            return None
+        parts = text.split(":")
+        if len(parts) > 3 or not all(p.isdigit() for p in parts):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        numbers = [int(p) for p in parts]
+        if len(parts) == 1:
+            return timedelta(minutes=numbers[0])
+        if numbers[-1] >= 60 or (len(parts) == 3 and numbers[1] >= 60):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        if len(parts) == 2:
+            return timedelta(minutes=numbers[0], seconds=numbers[1])
+        return timedelta(hours=numbers[0], minutes=numbers[1], seconds=numbers[2])
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if value is not None and value < self.min_value:
+            raise forms.ValidationError(
+                self.error_messages["min_value"],
+                code="min_value",
+                params={"limit": minutes_seconds(self.min_value)},
+            )
+
+
+def csv_download(text: str, filename: str) -> HttpResponse:
+    """A CSV attachment (UTF-8) named ``filename``."""
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+class LiveResults:
+    """Live standings rows by race and player, read once per race per request.
+
+    During a race the stored result columns of an entry are empty; the admin
+    shows the live values of :func:`games.selectors.races.race_standings` instead
+    (the one live ranking, RULES.md 6).
+    """
+
+    def __init__(self) -> None:
+        self._by_race: dict[Any, dict[str, dict[str, Any]]] = {}
+
+    def row(self, entry: RaceEntry) -> dict[str, Any] | None:
+        """The live standings row of ``entry`` (``None`` if it has none)."""
+        from games.selectors.races import race_standings
+
+        race = entry.race
+        if race.pk not in self._by_race:
+            self._by_race[race.pk] = {r["player"]: r for r in race_standings(race=race)}
+        return self._by_race[race.pk].get(entry.player.get_username())
+
+
+_live: ContextVar[LiveResults | None] = ContextVar("admin_live_results", default=None)
+
+
+def live_results() -> LiveResults:
+    """The current request's :class:`LiveResults` (a fresh one outside :func:`with_live`)."""
+    return _live.get() or LiveResults()
+
+
+def with_live(render: Any) -> HttpResponse:
+    """Run ``render()`` (a view returning a response) with one :class:`LiveResults` for it,
+    rendering a lazy ``TemplateResponse`` before the cache is dropped."""
+    token = _live.set(LiveResults())
+    try:
+        response = render()
+        if hasattr(response, "render") and not getattr(response, "is_rendered", True):
+            response.render()
+        return response  # type: ignore[no-any-return]
+    finally:
+        _live.reset(token)
+
+
+def entry_result(entry: RaceEntry) -> dict[str, Any]:
+    """What the admin shows of an entry's result: the stored result once the race is
+    finished, the live one before (``live`` tells which).
+
+    Keys: ``rank``, ``status``, ``cards_home``, ``moves``, ``elapsed_ms``, ``won``, ``live``.
+    """
+    if entry.race.status == Race.Status.FINISHED:
+        return {
+            "rank": entry.rank,
+            "status": "disqualified" if entry.disqualified else entry.status,
+            "cards_home": entry.cards_home,
+            "moves": entry.moves,
+            "elapsed_ms": entry.elapsed_ms,
+            "won": entry.won,
+            "live": False,
+        }
+    row = live_results().row(entry) or {}
+    home = row.get("cards_home")
+    return {
+        "rank": row.get("rank"),
+        "status": row.get("status", "not_started"),
+        "cards_home": home,
+        "moves": row.get("moves"),
+        "elapsed_ms": row.get("elapsed_ms"),
+        "won": home == 52,
+        "live": entry.race.status != Race.Status.CANCELLED,
+    }
+
+
+def dash(value: Any) -> Any:
+    """``value``, or "-" when it is ``None``."""
+    return "-" if value is None else value

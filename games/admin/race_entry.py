@@ -1,0 +1,185 @@
+"""Race entry admin: disqualify with a reason (the race and tournament re-score), reinstate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+
+from games.admin.common import (
+    _ModelAdmin_RaceEntry,
+    dash,
+    entry_result,
+    run_service,
+    when,
+    with_live,
+)
+from games.models import RaceEntry
+from games.services.race_admin import race_entry_disqualify, race_entry_reinstate
+
+
+class DisqualifyForm(forms.Form):
+    """The reason the entrant will see."""
+
+    reason = forms.CharField(max_length=300, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class EntryResultFilter(admin.AllValuesFieldListFilter):
+    """The entry's final game status (set when the race closes)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.title = "final game status"
+
+
+class RaceStatusFilter(admin.ChoicesFieldListFilter):
+    """The status of the entry's race."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.title = "race status"
+
+
+@admin.register(RaceEntry)
+class RaceEntryAdmin(_ModelAdmin_RaceEntry):
+    """Entries: disqualify with a reason (the race and tournament re-score), reinstate.
+
+    Result columns show the stored result once the race is finished and the live
+    one before (the rank says "(live)").
+    """
+
+    list_display = [
+        "player",
+        "race",
+        "tournament",
+        "status_now",
+        "cards_home_now",
+        "elapsed_now",
+        "won_now",
+        "rank_now",
+        "disqualified",
+    ]
+    list_filter = [
+        "disqualified",
+        "won",
+        ("status", EntryResultFilter),
+        ("race__status", RaceStatusFilter),
+        "race__tournament",
+    ]
+    search_fields = ["player__username", "race__name", "disqualified_reason"]
+    list_select_related = ["player", "race", "race__tournament"]
+    fields = [
+        "race",
+        "player",
+        "joined",
+        "status_now",
+        "cards_home_now",
+        "moves_now",
+        "elapsed_now",
+        "won_now",
+        "rank_now",
+        "disqualified",
+        "disqualified_reason",
+    ]
+    readonly_fields = fields  # type: ignore[assignment]
+    actions = ["disqualify", "reinstate"]
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        return with_live(
+            lambda: super(RaceEntryAdmin, self).changelist_view(request, extra_context)
+        )
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        return with_live(
+            lambda: super(RaceEntryAdmin, self).changeform_view(
+                request, object_id, form_url, extra_context
+            )
+        )
+
+    @admin.display(description="joined", ordering="joined_at")
+    def joined(self, e: RaceEntry) -> str:
+        return when(e.joined_at)
+
+    @admin.display(description="rank", ordering="rank")
+    def rank_now(self, e: RaceEntry) -> str:
+        r = entry_result(e)
+        return f"{dash(r['rank'])} (live)" if r["live"] else str(dash(r["rank"]))
+
+    @admin.display(description="status", ordering="status")
+    def status_now(self, e: RaceEntry) -> str:
+        return str(entry_result(e)["status"] or "-")
+
+    @admin.display(description="cards home", ordering="cards_home")
+    def cards_home_now(self, e: RaceEntry) -> Any:
+        return dash(entry_result(e)["cards_home"])
+
+    @admin.display(description="moves", ordering="moves")
+    def moves_now(self, e: RaceEntry) -> Any:
+        return dash(entry_result(e)["moves"])
+
+    @admin.display(description="time (ms)", ordering="elapsed_ms")
+    def elapsed_now(self, e: RaceEntry) -> Any:
+        return dash(entry_result(e)["elapsed_ms"])
+
+    @admin.display(description="won", boolean=True, ordering="won")
+    def won_now(self, e: RaceEntry) -> bool:
+        return bool(entry_result(e)["won"])
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="tournament", ordering="race__tournament__name")
+    def tournament(self, entry: RaceEntry) -> str:
+        return str(entry.race.tournament) if entry.race.tournament_id else "-"
+
+    @admin.action(description="Disqualify with a reason (re-scores)", permissions=["change"])
+    def disqualify(
+        self, request: HttpRequest, queryset: QuerySet[RaceEntry]
+    ) -> TemplateResponse | None:
+        form = DisqualifyForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            reason = form.cleaned_data["reason"]
+            done = 0
+            for e in queryset:
+                call = lambda e=e: race_entry_disqualify(  # noqa: E731
+                    entry_id=e.pk,
+                    reason=reason,
+                    by=request.user,  # type: ignore[arg-type]
+                )
+                if run_service(self, request, e, call):
+                    self.log_change(request, e, f"Disqualified: {reason}")
+                    done += 1
+            self.message_user(request, f"Disqualified {done} entr(y/ies); re-scored.")
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Disqualify entries",
+            "opts": self.model._meta,
+            "entries": list(queryset.select_related("player", "race")),
+            "form": form,
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/games/raceentry/disqualify.html", context)
+
+    @admin.action(description="Lift disqualification (re-scores)", permissions=["change"])
+    def reinstate(self, request: HttpRequest, queryset: QuerySet[RaceEntry]) -> None:
+        for e in queryset:
+            if run_service(self, request, e, lambda e=e: race_entry_reinstate(entry_id=e.pk)):
+                self.log_change(request, e, "Disqualification lifted")
+        self.message_user(request, "Re-scored.")

@@ -1,0 +1,454 @@
+"""Tournament admin: scheme, entry rules, races (add N at once), entrants, standings, exports.
+
+Every write calls a service: the add form :func:`tournament_create`, the change
+form :func:`tournament_update`, the entrants inline :func:`tournament_admit` and
+:func:`tournament_entrant_remove`, deletion :func:`tournament_delete`, the
+actions :func:`tournament_set_status` and :func:`tournament_rescore`.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+
+from games.admin.common import (
+    DurationMinutesSecondsField,
+    ServiceWritesAdmin,
+    _ModelForm_Tournament,
+    _TabularInline_Race_Tournament,
+    _TabularInline_TournamentEntrant_Tournament,
+    _TabularInline_TournamentStanding_Tournament,
+    csv_download,
+    run_service,
+    seed_shown,
+    short_hash,
+    when,
+)
+from games.engine import PRESETS
+from games.models import Race, Tournament, TournamentEntrant, TournamentStanding
+from games.selectors.exports import tournament_races_csv, tournament_standings_csv
+from games.services.errors import ServiceError
+from games.services.tournament_admin import (
+    tournament_delete,
+    tournament_entrant_remove,
+    tournament_update,
+)
+from games.services.tournaments import (
+    DEFAULT_POINTS_TABLE,
+    RaceSchedule,
+    tournament_admit,
+    tournament_create,
+    tournament_races_add,
+    tournament_rescore,
+    tournament_set_status,
+    tournament_validate,
+)
+
+_FIELDS = [
+    "name",
+    "description",
+    "scoring",
+    "points_table",
+    "points_per_card",
+    "win_bonus",
+    "entry",
+    "max_entrants",
+]
+
+
+class TournamentForm(_ModelForm_Tournament):
+    """The scheme, entry rules and (new tournaments) status, checked by the service's rules.
+
+    A new tournament starts as a draft (organisers only) unless published at once;
+    its points table starts filled with the default the scheme will use.
+    """
+
+    class Meta:
+        model = Tournament
+        fields = [*_FIELDS[:2], "status", *_FIELDS[2:]]
+        help_texts = {
+            "points_table": (
+                "Points by place scheme: the points of rank 1, 2, ... as a JSON list; ranks "
+                "past the table earn 0. Empty ([]) means the default "
+                + ", ".join(map(str, DEFAULT_POINTS_TABLE))
+                + ". Not used by the cards home scheme."
+            ),
+            "status": "draft: seen by organisers only, publish it when ready; open: public now",
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "status" in self.fields:
+            field: Any = self.fields["status"]
+            field.choices = [
+                (Tournament.Status.DRAFT, "draft"),
+                (Tournament.Status.OPEN, "open"),
+            ]
+        if self.instance._state.adding and not self.is_bound:
+            passed = kwargs.get("initial") or {}  # the admin's ?field=value initial data
+            if "status" not in passed:
+                self.initial["status"] = Tournament.Status.DRAFT
+            if not passed.get("points_table"):
+                self.initial["points_table"] = list(DEFAULT_POINTS_TABLE)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        try:
+            data["points_table"] = tournament_validate(
+                name=data.get("name", ""),
+                status=data.get("status") if self.instance._state.adding else None,
+                scoring=data.get("scoring", ""),
+                points_table=data.get("points_table"),
+                points_per_card=data.get("points_per_card"),
+                win_bonus=data.get("win_bonus"),
+                entry=data.get("entry", ""),
+                max_entrants=data.get("max_entrants"),
+            )
+        except ServiceError as exc:
+            raise forms.ValidationError(exc.detail) from None
+        return data
+
+
+_DATETIME_HELP = f"YYYY-MM-DD HH:MM, {settings.TIME_ZONE}"
+
+
+class AddRacesForm(forms.Form):
+    """N races: the first starts at ``first_starts_at``, each lasts ``duration``,
+    the next starts ``gap`` after the previous one ends."""
+
+    count = forms.IntegerField(min_value=1, max_value=100, initial=3)
+    first_starts_at = forms.DateTimeField(
+        help_text=_DATETIME_HELP,
+        input_formats=["%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M"],
+        widget=forms.DateTimeInput(
+            format="%Y-%m-%d %H:%M", attrs={"placeholder": "YYYY-MM-DD HH:MM", "size": 18}
+        ),
+    )
+    duration = DurationMinutesSecondsField(
+        min_value=timedelta(seconds=1),
+        initial=timedelta(minutes=10),
+        help_text="minutes:seconds (7:30), H:MM:SS, or whole minutes",
+    )
+    gap = DurationMinutesSecondsField(
+        initial=timedelta(minutes=5), help_text="between one race's end and the next start"
+    )
+    opens_before = DurationMinutesSecondsField(
+        initial=timedelta(minutes=10), help_text="joining opens this long before each start"
+    )
+    variant = forms.ChoiceField(choices=[(p, p) for p in PRESETS], initial="classic")
+    mode = forms.ChoiceField(choices=Race.Mode.choices, initial=Race.Mode.SCHEDULED)
+    time_limit_s = forms.IntegerField(
+        min_value=1, required=False, help_text="window mode: seconds each player gets"
+    )
+    allow_undo = forms.BooleanField(required=False)
+    require_winnable = forms.BooleanField(
+        required=False, help_text="draw seeds until the solver proves the deal winnable"
+    )
+
+
+class StandingInline(_TabularInline_TournamentStanding_Tournament):
+    """Live standings (recomputed whenever a race result changes)."""
+
+    model = TournamentStanding
+    fields = [
+        "rank",
+        "player",
+        "points",
+        "wins",
+        "races_played",
+        "disqualifications",
+        "cards_home_total",
+        "time_ms_total",
+    ]
+    readonly_fields = fields  # type: ignore[assignment]
+    extra = 0
+    can_delete = False
+    verbose_name_plural = "standings"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class RaceInline(_TabularInline_Race_Tournament):
+    """The tournament's races, compact enough for a 1,280 px screen (seed once finished)."""
+
+    model = Race
+    fields = ["name", "phase", "mode", "starts", "ends", "commitment_short", "seed_short"]
+    readonly_fields = fields  # type: ignore[assignment]
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    ordering = ["starts_at"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="phase")
+    def phase(self, race: Race) -> str:
+        return race.phase()
+
+    @admin.display(description="starts")
+    def starts(self, race: Race) -> str:
+        return when(race.starts_at)
+
+    @admin.display(description="ends")
+    def ends(self, race: Race) -> str:
+        return when(race.ends_at)
+
+    @admin.display(description="commitment")
+    def commitment_short(self, race: Race) -> str:
+        return short_hash(race.commitment)
+
+    @admin.display(description="seed")
+    def seed_short(self, race: Race) -> str:
+        seed = seed_shown(race)
+        return short_hash(seed) if race.status == Race.Status.FINISHED else seed
+
+
+class EntrantForm(forms.ModelForm):  # type: ignore[type-arg]
+    """An admitted player; the player of a saved row cannot be swapped for another."""
+
+    class Meta:
+        model = TournamentEntrant
+        fields = ["player"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.instance._state.adding:
+            self.fields["player"].disabled = True
+
+
+class EntrantInline(_TabularInline_TournamentEntrant_Tournament):
+    """Admitted players; add players here to invite them (any tournament, up to its limit)."""
+
+    model = TournamentEntrant
+    form = EntrantForm
+    fields = ["player", "invited_by", "admitted"]
+    readonly_fields = ["invited_by", "admitted"]
+    raw_id_fields = ["player"]
+    extra = 0
+
+    @admin.display(description="admitted")
+    def admitted(self, e: TournamentEntrant) -> str:
+        return when(e.created_at) if e.pk and not e._state.adding else "-"
+
+
+def _adopt(obj: Tournament, saved: Tournament) -> None:
+    """Make the admin's unsaved ``obj`` the row a service saved (inlines attach to it)."""
+    for f in Tournament._meta.concrete_fields:
+        setattr(obj, f.attname, getattr(saved, f.attname))
+    obj._state.adding = False
+    obj._state.db = saved._state.db
+
+
+@admin.register(Tournament)
+class TournamentAdmin(ServiceWritesAdmin):
+    """Tournaments: scheme, entry rules, races (add N at once), entrants, live standings."""
+
+    form = TournamentForm
+    list_display = ["name", "status", "scoring", "entry", "max_entrants", "races", "created"]
+    list_filter = ["status", "scoring", "entry", "created_at"]
+    search_fields = ["name", "description"]
+    readonly_fields = ["add_races_link", "exports", "created_by", "created", "scored"]
+    inlines = [StandingInline, RaceInline, EntrantInline]
+    actions = ["rescore", "publish", "finish", "cancel", "export_standings_csv"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
+        qs: QuerySet[Tournament] = super().get_queryset(request)
+        return qs.annotate(race_total=Count("races"))
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fields = list(super().get_readonly_fields(request, obj))
+        return [*fields, "status"] if obj is not None else fields
+
+    @admin.display(description="races", ordering="race_total")
+    def races(self, t: Tournament) -> int:
+        return int(getattr(t, "race_total", 0))
+
+    @admin.display(description="created", ordering="created_at")
+    def created(self, t: Tournament) -> str:
+        return when(t.created_at)
+
+    @admin.display(description="scored", ordering="scored_at")
+    def scored(self, t: Tournament) -> str:
+        return when(t.scored_at)
+
+    @admin.display(description="add races")
+    def add_races_link(self, t: Tournament) -> str:
+        if t._state.adding:
+            return "save the tournament first"
+        url = reverse("admin:games_tournament_add_races", args=[t.pk])
+        return format_html('<a class="button" href="{}">Add scheduled races…</a>', url)
+
+    @admin.display(description="exports (CSV)")
+    def exports(self, t: Tournament) -> str:
+        if t._state.adding:
+            return "save the tournament first"
+        return format_html(
+            '<a class="button" href="{}">Standings</a> <a class="button" href="{}">Races, '
+            "with the seeds of finished races</a>",
+            reverse("admin:games_tournament_standings_csv", args=[t.pk]),
+            reverse("admin:games_tournament_races_csv", args=[t.pk]),
+        )
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        d = form.cleaned_data
+        fields = {f: d[f] for f in _FIELDS}
+        if change:
+            saved = tournament_update(tournament_id=obj.pk, **fields)
+        else:
+            saved = tournament_create(
+                status=d["status"],
+                created_by=request.user,  # type: ignore[arg-type]
+                **fields,
+            )
+        _adopt(obj, saved)
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        formset.save(commit=False)  # sorts the rows into new, changed and deleted ones
+        if formset.model is not TournamentEntrant:
+            return  # the standings and races inlines are read only
+        for entrant in formset.deleted_objects:
+            tournament_entrant_remove(entrant_id=entrant.pk)
+        for entrant in formset.new_objects:
+            tournament_admit(
+                tournament_id=form.instance.pk,
+                player=entrant.player,
+                invited_by=request.user,  # type: ignore[arg-type]
+            )
+
+    def delete_model(self, request: HttpRequest, obj: Tournament) -> None:
+        tournament_delete(tournament_id=obj.pk)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for t in queryset:
+            run_service(self, request, t, lambda t=t: tournament_delete(tournament_id=t.pk))
+
+    def get_urls(self) -> list[URLPattern]:
+        custom = [
+            path(
+                "<path:object_id>/add-races/",
+                self.admin_site.admin_view(self.add_races_view),
+                name="games_tournament_add_races",
+            ),
+            path(
+                "<path:object_id>/standings.csv",
+                self.admin_site.admin_view(self.standings_csv_view),
+                name="games_tournament_standings_csv",
+            ),
+            path(
+                "<path:object_id>/races.csv",
+                self.admin_site.admin_view(self.races_csv_view),
+                name="games_tournament_races_csv",
+            ),
+        ]
+        return custom + super().get_urls()
+
+    def _viewable(self, request: HttpRequest, object_id: str) -> Tournament:
+        t = get_object_or_404(Tournament, pk=object_id)
+        if not self.has_view_or_change_permission(request, t):
+            raise PermissionDenied
+        return t
+
+    def standings_csv_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The tournament's standings as CSV (``games.selectors.exports``)."""
+        t = self._viewable(request, object_id)
+        return csv_download(tournament_standings_csv(tournaments=[t]), f"{t.pk}-standings.csv")
+
+    def races_csv_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The tournament's races as CSV, with the seed of each finished race."""
+        t = self._viewable(request, object_id)
+        return csv_download(tournament_races_csv(tournament=t), f"{t.pk}-races.csv")
+
+    def add_races_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Add N scheduled races, each with a fresh secret seed and its commitment."""
+        t = get_object_or_404(Tournament, pk=object_id)
+        if not (self.has_change_permission(request, t) and request.user.has_perm("games.add_race")):
+            raise PermissionDenied
+        form = AddRacesForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            d = form.cleaned_data
+            try:
+                races = tournament_races_add(
+                    tournament_id=t.pk,
+                    schedule=RaceSchedule(
+                        count=d["count"],
+                        first_starts_at=d["first_starts_at"],
+                        duration=d["duration"],
+                        gap=d["gap"] or timedelta(0),
+                        opens_before=d["opens_before"] or timedelta(0),
+                    ),
+                    variant=d["variant"],
+                    mode=d["mode"],
+                    time_limit_s=d["time_limit_s"],
+                    allow_undo=d["allow_undo"],
+                    require_winnable=d["require_winnable"],
+                    created_by=request.user,  # type: ignore[arg-type]
+                )
+            except ServiceError as exc:
+                form.add_error(None, exc.detail)
+            else:
+                names = ", ".join(r.name for r in races)
+                self.log_change(request, t, f"Added {len(races)} scheduled races: {names}")
+                self.message_user(request, f"Added {len(races)} races: {names}")
+                return HttpResponseRedirect(reverse("admin:games_tournament_change", args=[t.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Add races to {t}",
+            "opts": self.model._meta,
+            "original": t,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/games/tournament/add_races.html", context)
+
+    @admin.action(description="Export standings as CSV", permissions=["view"])
+    def export_standings_csv(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> HttpResponse:
+        return csv_download(
+            tournament_standings_csv(tournaments=queryset.order_by("created_at")),
+            "tournament-standings.csv",
+        )
+
+    def _transition(self, request: HttpRequest, queryset: QuerySet[Tournament], to: str) -> None:
+        done = 0
+        for t in queryset:
+            if run_service(
+                self, request, t, lambda t=t: tournament_set_status(tournament_id=t.pk, status=to)
+            ):
+                self.log_change(request, t, f"Status set to {to}")
+                done += 1
+        if done:
+            self.message_user(request, f"{done} tournament(s) now {to}.")
+
+    @admin.action(description="Re-score standings from race results", permissions=["change"])
+    def rescore(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for t in queryset:
+            rows = tournament_rescore(tournament_id=t.pk)
+            self.log_change(request, t, f"Re-scored: {rows} standings rows")
+        self.message_user(request, f"Re-scored {queryset.count()} tournament(s).")
+
+    @admin.action(description="Publish (draft → open)", permissions=["change"])
+    def publish(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self._transition(request, queryset, Tournament.Status.OPEN)
+
+    @admin.action(description="Finish (final re-score)", permissions=["change"])
+    def finish(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self._transition(request, queryset, Tournament.Status.FINISHED)
+
+    @admin.action(description="Cancel", permissions=["change"])
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self._transition(request, queryset, Tournament.Status.CANCELLED)

@@ -1,0 +1,70 @@
+# mypy: disable-error-code="no-untyped-call, attr-defined, misc, arg-type"
+"""The organisers' admin in a real browser at 1,280 px (issue 13 item 3): the header,
+a race page and a tournament page render without horizontal overflow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from tests.browser.conftest import horizontal_overflow, screenshot
+from tests.tournaments.factories import Result, TournamentFactory, finished_race, play, running_race
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "a long organiser pass phrase"
+
+
+def log_in(page: Any, base: str) -> User:
+    # A superuser: transactional tests flush the organisers group its migration made.
+    user = User.objects.create_superuser("org", "org@example.test", PASSWORD)
+    page.goto(f"{base}/admin/login/")
+    page.fill("input[name=username]", "org")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_url(f"{base}/admin/")
+    return user
+
+
+def test_header_and_view_site(live_server: Any, page: Any) -> None:
+    log_in(page, live_server.url)
+    assert page.locator("#site-name").inner_text() == "Canfield race server: organisers"
+    assert page.title() == "Tournaments, races and players | Canfield organisers"
+    assert page.get_by_role("link", name="View site").get_attribute("href") == "/"
+    assert horizontal_overflow(page) == 0
+    assert screenshot(page, "admin-index").stat().st_size > 1000
+
+
+def test_race_page_fits_1280px(live_server: Any, page: Any) -> None:
+    t = TournamentFactory(name="Evening Cup with a fairly long name for the breadcrumbs")
+    race = running_race(t, name="Evening Cup race 1")
+    for i in range(8):
+        play(race, Result(f"player_with_a_long_name_{i}", 10 + i, 1000 * i, moves=30 + i))
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/admin/games/race/{race.pk}/change/")
+    assert page.locator("h2").first.inner_text() == "Evening Cup race 1"
+    leader = page.locator("#entries-group tr", has_text="player_with_a_long_name_7")
+    assert leader.locator("td.field-rank_now").inner_text() == "1 (live)"
+    assert horizontal_overflow(page) == 0
+    assert screenshot(page, "admin-race").stat().st_size > 1000
+
+
+def test_tournament_page_fits_1280px(live_server: Any, page: Any) -> None:
+    t = TournamentFactory(name="Evening Cup")
+    finished_race(t, Result("ann", 30, 1000), Result("bob", 20, 900), name="Evening Cup race 1")
+    for i in range(2, 7):
+        running_race(t, name=f"Evening Cup race {i}", mode="window", time_limit_s=300)
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/admin/games/tournament/{t.pk}/change/")
+    races = page.locator("#races-group")
+    assert races.locator("tbody tr.has_original").count() == 6
+    assert horizontal_overflow(page) == 0
+    # Every column of the races table is inside the viewport (nothing cut off).
+    right = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('#races-group th')]"
+        ".map(th => th.getBoundingClientRect().right))"
+    )
+    assert right <= 1280
+    assert screenshot(page, "admin-tournament").stat().st_size > 1000

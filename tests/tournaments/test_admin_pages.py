@@ -1,0 +1,150 @@
+# mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, assignment, misc"
+"""The admin as an organiser reads it (issue 13 item 3; issue 12 item 11's admin part):
+header, titles, live values during a race, filters, times with their zone, durations,
+form defaults, and the re-score action's warning."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.contrib import admin
+from django.urls import reverse
+
+from games.models import Race, TournamentStanding
+from games.services.tournaments import DEFAULT_POINTS_TABLE
+from tests.tournaments.factories import Result, TournamentFactory, finished_race, play, running_race
+from tests.tournaments.test_admin import client_for, organiser
+
+pytestmark = pytest.mark.django_db
+
+
+def test_site_header_title_and_view_site_link() -> None:
+    html = client_for(organiser()).get(reverse("admin:index")).content.decode()
+    assert "Django administration" not in html
+    assert '<a href="/admin/">Canfield race server: organisers</a>' in html
+    assert "<title>Tournaments, races and players | Canfield organisers</title>" in html
+    assert '<a href="/">View site</a>' in html
+    assert admin.site.site_url == "/"
+
+
+def test_race_title_is_its_name_and_entries_show_live_values_during_the_race() -> None:
+    c = client_for(organiser())
+    t = TournamentFactory(name="Evening Cup")
+    race = running_race(t, name="Evening Cup race 1")
+    play(race, Result("ann", 30, 4000, moves=70))
+    play(race, Result("bob", 12, 2500, moves=40))
+    assert str(race) == "Evening Cup race 1"
+    html = c.get(reverse("admin:games_race_change", args=[race.pk])).content.decode()
+    assert "(scheduled, scheduled)" not in html
+    assert "rank None" not in html
+    # The entries inline: ann 1st live with 30 home, bob 2nd with 12.
+    inline = html[html.index('id="entries-group"') :]
+    ann = inline[inline.index(">ann<") :][:1500]
+    bob = inline[inline.index(">bob<") :][:1500]
+    assert "1 (live)" in ann
+    assert "2 (live)" in bob
+    assert re.search(r'field-cards_home_now">\s*<p>30</p>', ann)
+    assert re.search(r'field-moves_now">\s*<p>70</p>', ann)
+    assert re.search(r'field-elapsed_now">\s*<p>2500</p>', bob)
+    # The entry list says the same.
+    listing = c.get(reverse("admin:games_raceentry_changelist")).content.decode()
+    assert "1 (live)" in listing
+    assert "2 (live)" in listing
+
+
+def test_finished_entries_show_stored_ranks_without_live_mark() -> None:
+    c = client_for(organiser())
+    race = finished_race(TournamentFactory(), Result("ann", 30, 1000), Result("bob", 20, 900))
+    html = c.get(reverse("admin:games_race_change", args=[race.pk])).content.decode()
+    inline = html[html.index('id="entries-group"') :]
+    assert "(live)" not in inline
+    assert re.search(r'field-rank_now">\s*<p>1</p>', inline)
+    assert re.search(r'field-rank_now">\s*<p>2</p>', inline)
+
+
+def test_race_entry_filters_have_distinct_titles() -> None:
+    c = client_for(organiser())
+    finished_race(TournamentFactory(), Result("ann", 30, 1000))
+    resp = c.get(reverse("admin:games_raceentry_changelist"))
+    titles = [spec.title for spec in resp.context["cl"].filter_specs]
+    assert len(titles) == len(set(titles)), titles
+    assert {"final game status", "race status"} <= set(titles)
+
+
+def test_times_carry_their_time_zone() -> None:
+    c = client_for(organiser())
+    t = TournamentFactory()
+    race = running_race(t)
+    start = race.starts_at.strftime("%Y-%m-%d %H:%M:%S")
+    for url in (
+        reverse("admin:games_race_change", args=[race.pk]),
+        reverse("admin:games_race_changelist"),
+        reverse("admin:games_tournament_change", args=[t.pk]),
+    ):
+        assert f"{start} UTC" in c.get(url).content.decode(), url
+
+
+def test_add_races_takes_minutes_and_seconds_and_iso_dates() -> None:
+    c = client_for(organiser())
+    t = TournamentFactory(name="Short")
+    url = reverse("admin:games_tournament_add_races", args=[t.pk])
+    page = c.get(url).content.decode()
+    assert 'type="datetime-local"' not in page
+    assert 'placeholder="YYYY-MM-DD HH:MM"' in page
+    assert "YYYY-MM-DD HH:MM, UTC" in page
+    assert 'value="10:00"' in page  # the default duration, as minutes:seconds
+    resp = c.post(
+        url,
+        {
+            "count": 2,
+            "first_starts_at": "2030-05-01 18:00",
+            "duration": "7:30",
+            "gap": "0:45",
+            "opens_before": "2:00",
+            "variant": "classic",
+            "mode": "scheduled",
+        },
+    )
+    assert resp.status_code == 302
+    first, second = t.races.order_by("starts_at")
+    assert first.ends_at - first.starts_at == timedelta(minutes=7, seconds=30)
+    assert first.starts_at - first.opens_at == timedelta(minutes=2)
+    assert second.starts_at - first.ends_at == timedelta(seconds=45)
+    bad = c.post(url, {"count": 1, "first_starts_at": "05/01/2030 18:00", "duration": "7:75"})
+    errors = bad.context["form"].errors
+    assert set(errors) >= {"first_starts_at", "duration"}
+
+
+def test_add_tournament_defaults_to_draft_with_the_default_points_table() -> None:
+    c = client_for(organiser())
+    form = c.get(reverse("admin:games_tournament_add")).context["adminform"].form
+    assert form.initial["status"] == "draft"
+    assert form.initial["points_table"] == DEFAULT_POINTS_TABLE
+    assert [v for v, _ in form.fields["status"].choices] == ["draft", "open"]
+    html = str(form["points_table"])
+    assert "[10, 8, 6, 5, 4, 3, 2, 1]" in html
+
+
+def test_rescore_action_warns_before_applying_the_current_rule() -> None:
+    c = client_for(organiser())
+    t = TournamentFactory()
+    race = finished_race(t, Result("ann", 30, 1000), Result("bob", 20, 900))
+    TournamentStanding.objects.filter(tournament=t).delete()
+    url = reverse("admin:games_race_changelist")
+    ask = c.post(url, {"action": "rescore", "_selected_action": [str(race.pk)]})
+    assert ask.status_code == 200
+    text = ask.content.decode()
+    assert "applies the current ranking rule (RULES.md section 6)" in text
+    assert "already finished" in text
+    assert "result published" in text
+    assert not TournamentStanding.objects.filter(tournament=t).exists()  # nothing done yet
+    done = c.post(url, {"action": "rescore", "_selected_action": [str(race.pk)], "apply": "1"})
+    assert done.status_code == 302
+    assert [s.player.username for s in TournamentStanding.objects.filter(tournament=t)] == [
+        "ann",
+        "bob",
+    ]
+    race.refresh_from_db()
+    assert race.status == Race.Status.FINISHED

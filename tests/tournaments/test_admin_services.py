@@ -1,0 +1,259 @@
+# mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, assignment, misc"
+"""Every admin write goes through a service (issue 18 item 4): the add and change forms,
+the entrants inline and list, and moving a race between tournaments refuse what the
+services refuse, and nothing half-done is left behind."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.messages import get_messages
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Race, Tournament, TournamentEntrant
+from games.services.errors import InvalidRace, NotFound, TournamentNotOpen
+from games.services.race_admin import race_move
+from games.services.races import race_create
+from tests.factories import UserFactory
+from tests.tournaments.factories import Result, TournamentFactory, play, running_race
+from tests.tournaments.test_admin import client_for, organiser
+
+pytestmark = pytest.mark.django_db
+
+INLINES = ("standings", "races", "entrants")
+
+
+def tournament_post(**fields: Any) -> dict[str, Any]:
+    """The add/change form's POST data, with empty inlines unless given."""
+    data: dict[str, Any] = {
+        "name": "Spring Cup",
+        "description": "",
+        "status": "open",
+        "scoring": "place_points",
+        "points_table": "[10, 6, 3]",
+        "points_per_card": 1,
+        "win_bonus": 20,
+        "entry": "open",
+        "max_entrants": "",
+    }
+    for p in INLINES:
+        data[f"{p}-TOTAL_FORMS"] = 0
+        data[f"{p}-INITIAL_FORMS"] = 0
+    data.update(fields)
+    return data
+
+
+def messages_of(resp: Any) -> list[str]:
+    """The messages queued so far, the newest last."""
+    return [str(m) for m in get_messages(resp.wsgi_request)]
+
+
+def later_race(tournament: Tournament | None = None, **kw: Any) -> Race:
+    """A race that starts in an hour (not open yet)."""
+    now = timezone.now()
+    race = race_create(
+        name=kw.pop("name", "later"),
+        opens_at=now + timedelta(minutes=50),
+        starts_at=now + timedelta(hours=1),
+        ends_at=now + timedelta(hours=1, minutes=10),
+    )
+    if tournament is not None:
+        race.tournament = tournament
+        race.save(update_fields=["tournament"])
+    return race
+
+
+def test_add_form_refuses_a_tournament_already_finished() -> None:
+    c = client_for(organiser())
+    resp = c.post(reverse("admin:games_tournament_add"), tournament_post(status="finished"))
+    assert resp.status_code == 200
+    assert "status" in resp.context["adminform"].form.errors
+    assert not Tournament.objects.exists()
+
+
+def test_add_form_refuses_max_entrants_zero() -> None:
+    c = client_for(organiser())
+    resp = c.post(reverse("admin:games_tournament_add"), tournament_post(max_entrants=0))
+    assert resp.status_code == 200
+    errors = resp.context["adminform"].form.non_field_errors()
+    assert errors == ["max_entrants must be at least 1 (or empty for no limit)"]
+    assert not Tournament.objects.exists()
+
+
+def test_add_form_creates_through_the_service() -> None:
+    org = organiser()
+    c = client_for(org)
+    resp = c.post(reverse("admin:games_tournament_add"), tournament_post(status="draft"))
+    assert resp.status_code == 302
+    t = Tournament.objects.get()
+    assert (t.name, t.status, t.points_table, t.created_by) == (
+        "Spring Cup",
+        "draft",
+        [10, 6, 3],
+        org,
+    )
+
+
+def test_entrants_inline_cannot_admit_past_max_entrants() -> None:
+    c = client_for(organiser())
+    t = TournamentFactory(max_entrants=1)
+    ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
+    data = tournament_post(
+        name=t.name,
+        max_entrants=1,
+        **{
+            "entrants-TOTAL_FORMS": 2,
+            "entrants-0-player": ann.pk,
+            "entrants-1-player": bob.pk,
+        },
+    )
+    del data["status"]  # read only on the change form
+    resp = c.post(reverse("admin:games_tournament_change", args=[t.pk]), data)
+    assert resp.status_code == 302
+    assert TournamentEntrant.objects.filter(tournament=t).count() == 0  # all or nothing
+    assert messages_of(resp) == ["Nothing was saved: the tournament is full (1 players)"]
+    # One at a time: the first is admitted (invited by the organiser), the second refused.
+    data.update({"entrants-TOTAL_FORMS": 1})
+    del data["entrants-1-player"]
+    assert c.post(reverse("admin:games_tournament_change", args=[t.pk]), data).status_code == 302
+    assert [e.player.username for e in TournamentEntrant.objects.filter(tournament=t)] == ["ann"]
+    assert TournamentEntrant.objects.get(tournament=t).invited_by is not None
+
+
+def test_entrant_list_add_goes_through_tournament_admit() -> None:
+    org = organiser()
+    c = client_for(org)
+    t = TournamentFactory(max_entrants=1, entry=Tournament.Entry.INVITE)
+    ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
+    url = reverse("admin:games_tournamententrant_add")
+    assert c.post(url, {"tournament": t.pk, "player": ann.pk}).status_code == 302
+    resp = c.post(url, {"tournament": t.pk, "player": bob.pk})
+    assert messages_of(resp)[-1] == "Nothing was saved: the tournament is full (1 players)"
+    assert [(e.player, e.invited_by) for e in t.entrants.all()] == [(ann, org)]
+    finished = TournamentFactory(status=Tournament.Status.FINISHED)
+    resp = c.post(url, {"tournament": finished.pk, "player": bob.pk})
+    assert messages_of(resp)[-1] == "Nothing was saved: the tournament is finished"
+    assert not finished.entrants.exists()
+
+
+def test_change_form_cannot_lower_max_entrants_below_the_admitted() -> None:
+    c = client_for(organiser())
+    t = TournamentFactory(max_entrants=3)
+    for name in ("ann", "bob"):
+        TournamentEntrant.objects.create(tournament=t, player=UserFactory(username=name))
+    data = tournament_post(
+        name=t.name,
+        max_entrants=1,
+        **{"entrants-TOTAL_FORMS": 2, "entrants-INITIAL_FORMS": 2},
+    )
+    for i, e in enumerate(t.entrants.order_by("id")):
+        data[f"entrants-{i}-id"] = e.pk
+        data[f"entrants-{i}-tournament"] = t.pk
+    del data["status"]
+    resp = c.post(reverse("admin:games_tournament_change", args=[t.pk]), data)
+    assert messages_of(resp) == [
+        "Nothing was saved: 2 players are already admitted: max_entrants cannot be lower"
+    ]
+    t.refresh_from_db()
+    assert t.max_entrants == 3
+
+
+def test_change_form_rescores_when_the_scheme_changes() -> None:
+    c = client_for(organiser())
+    t = TournamentFactory(points_table=[10, 8, 6])
+    race = running_race(t)
+    play(race, Result("ann", 30, 1000))
+    play(race, Result("bob", 20, 1000))
+    c.post(
+        reverse("admin:games_race_changelist"),
+        {"action": "close_now", "_selected_action": [str(race.pk)]},
+    )
+    assert [s.points for s in t.standings.order_by("rank")] == [10, 8]
+    data = tournament_post(name=t.name, points_table="[3, 1]")
+    del data["status"]
+    assert c.post(reverse("admin:games_tournament_change", args=[t.pk]), data).status_code == 302
+    assert [s.points for s in t.standings.order_by("rank")] == [3, 1]
+
+
+def test_a_tournament_with_races_is_not_deleted() -> None:
+    c = client_for(organiser())
+    t = TournamentFactory()
+    later_race(t)
+    resp = c.post(reverse("admin:games_tournament_delete", args=[t.pk]), {"post": "yes"})
+    assert resp.status_code in (200, 302)
+    assert Tournament.objects.filter(pk=t.pk).exists()
+
+
+def test_moving_a_race_goes_through_race_move() -> None:
+    c = client_for(organiser())
+    a, b = TournamentFactory(name="A"), TournamentFactory(name="B")
+    race = later_race(a)
+    url = reverse("admin:games_race_change", args=[race.pk])
+    resp = c.post(
+        url,
+        {
+            "name": "Renamed",
+            "tournament": b.pk,
+            "entries-TOTAL_FORMS": 0,
+            "entries-INITIAL_FORMS": 0,
+        },
+    )
+    assert resp.status_code == 302
+    race.refresh_from_db()
+    assert (race.name, race.tournament_id) == ("Renamed", b.pk)
+    # Into a finished tournament: refused, nothing saved (not even the new name).
+    done = TournamentFactory(name="Done", status=Tournament.Status.FINISHED)
+    resp = c.post(
+        url,
+        {
+            "name": "Again",
+            "tournament": done.pk,
+            "entries-TOTAL_FORMS": 0,
+            "entries-INITIAL_FORMS": 0,
+        },
+    )
+    assert messages_of(resp)[-1] == (
+        "Nothing was saved: the tournament is finished: no races can be added"
+    )
+    race.refresh_from_db()
+    assert (race.name, race.tournament_id) == ("Renamed", b.pk)
+
+
+def test_race_move_refuses_a_race_with_entrants_or_started() -> None:
+    a, b = TournamentFactory(), TournamentFactory()
+    running = running_race(a)
+    with pytest.raises(InvalidRace, match="only a race not started can move"):
+        race_move(race_id=running.pk, tournament_id=b.pk)
+    joined = later_race(a)
+    Race.objects.filter(pk=joined.pk).update(opens_at=timezone.now() - timedelta(minutes=1))
+    play(joined, Result("ann", 1, 0))
+    with pytest.raises(InvalidRace, match="1 entrant"):
+        race_move(race_id=joined.pk, tournament_id=b.pk)
+    cancelled = TournamentFactory(status=Tournament.Status.CANCELLED)
+    with pytest.raises(TournamentNotOpen):
+        race_move(race_id=later_race(a).pk, tournament_id=cancelled.pk)
+    free = later_race(a)
+    for missing in ("not-a-uuid", "00000000-0000-0000-0000-000000000000"):
+        with pytest.raises(NotFound):
+            race_move(race_id=free.pk, tournament_id=missing)
+    assert race_move(race_id=free.pk, tournament_id=None).tournament_id is None
+    assert race_move(race_id=free.pk, tournament_id=b.pk).tournament_id == b.pk
+
+
+@pytest.mark.postgres
+def test_race_move_locks_the_race_then_both_tournaments() -> None:
+    a, b = TournamentFactory(), TournamentFactory()
+    race = later_race(a)
+    with CaptureQueriesContext(connection) as ctx:
+        race_move(race_id=race.pk, tournament_id=b.pk)
+    locks = [q["sql"] for q in ctx.captured_queries if "FOR NO KEY UPDATE" in q["sql"]]
+    assert len(locks) == 2
+    assert '"games_race"' in locks[0].split("WHERE")[0]
+    assert '"games_tournament"' in locks[1].split("WHERE")[0]
+    assert str(a.pk).replace("-", "") in locks[1] or str(a.pk) in locks[1]
+    assert str(b.pk).replace("-", "") in locks[1] or str(b.pk) in locks[1]
