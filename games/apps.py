@@ -9,3 +9,7 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = "Canfield games and races"
+
+    def ready(self) -> None:
+        """Register the ratings admin (a module of its own; see ``games.ratings_admin``)."""
+        from games import ratings_admin  # noqa: F401

@@ -481,7 +481,7 @@ class PlayerRating(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.rating} in {self.pool_id}"
+        return f"{self.player} {self.rating} in {self.pool.key}"
 
 
 class RaceRating(models.Model):

@@ -6,6 +6,34 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+#: What the organisers group may do with ratings: view all, recompute pools
+#: (``change_ratingpool`` gates the admin action; the rows stay read-only).
+ORGANISER_PERMISSIONS = [
+    "view_ratingpool",
+    "change_ratingpool",
+    "view_playerrating",
+    "view_ratingchange",
+    "view_racerating",
+]
+
+
+def grant_organisers(apps, schema_editor):
+    from django.contrib.auth.management import create_permissions
+
+    for app_config in apps.get_app_configs():
+        app_config.models_module = True
+        create_permissions(app_config, apps=apps, verbosity=0)
+        app_config.models_module = None
+    Group = apps.get_model("auth", "Group")
+    Permission = apps.get_model("auth", "Permission")
+    group, _ = Group.objects.get_or_create(name="organisers")
+    group.permissions.add(
+        *Permission.objects.filter(
+            content_type__app_label="games", codename__in=ORGANISER_PERMISSIONS
+        )
+    )
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -95,4 +123,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('pool', 'player'), name='player_rating_unique')],
             },
         ),
+        migrations.RunPython(grant_organisers, migrations.RunPython.noop),
     ]
