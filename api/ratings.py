@@ -162,7 +162,7 @@ class LeaderboardRow(serializers.Serializer[Any]):
 
     position = serializers.IntegerField(help_text="1-based place in this list")
     player = serializers.CharField()
-    rating = serializers.IntegerField(help_text="round(700 + 40 * (mu - 3 * sigma))")
+    rating = serializers.IntegerField(help_text="round(1000 + 20 * (mu - 3 * sigma))")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     games_rated = serializers.IntegerField()

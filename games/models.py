@@ -454,7 +454,7 @@ class PlayerRating(models.Model):
     """A player's rating in one pool: OpenSkill ``mu``/``sigma`` and the display rating.
 
     ``ordinal`` is ``mu - 3 sigma``; ``rating`` is the display rating
-    ``round(700 + 40 * ordinal)``; ``provisional`` until
+    ``round(1000 + 20 * ordinal)``; ``provisional`` until
     ``games.rating_model.PROVISIONAL_RACES`` rated races.  A recomputation, never
     edited by hand.
     """
@@ -466,7 +466,7 @@ class PlayerRating(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField(help_text="mu - 3 sigma (leaderboard order)")
-    rating = models.IntegerField(help_text="display rating: round(700 + 40 * (mu - 3 sigma))")
+    rating = models.IntegerField(help_text="display rating: round(1000 + 20 * (mu - 3 sigma))")
     games_rated = models.PositiveIntegerField(default=0)
     provisional = models.BooleanField(default=True)
     updated_at = models.DateTimeField(default=timezone.now)

@@ -8,9 +8,12 @@ Pure Python with no Django import, so a benchmark or a notebook can use it alone
   ranked by its race rank (RULES.md 6; tied entries share a rank and the model
   treats them as a draw between them).
 * The display rating is the conservative estimate ``mu - 3 sigma`` (the
-  library's ``ordinal``), scaled: ``display = round(700 + 40 * (mu - 3 sigma))``.
-  A newcomer shows 700; a player with average results whose ``sigma`` has
-  settled near 1.5 shows about 1,500; one point of ``mu`` is 40 display points.
+  library's ``ordinal``), scaled: ``display = round(1000 + 20 * (mu - 3 sigma))``.
+  A newcomer shows 1,000 and one point of ``mu`` is 20 display points.  In a
+  simulation of 500 players of spread-out skill over 2,000 ten-player races
+  (about 40 each) the ratings ended between about 0 and 2,200, the median
+  player near 1,120 (``sigma`` shrinks slowly in large free-for-all races, so
+  the conservative estimate rises slowly too).
 
 Cost.  The library's ``PlackettLuce.rate`` sums over every pair of teams
 (``_sum_q``, ``_a`` and ``_compute`` are each O(n^2) for n entries): 0.28 s for
@@ -36,8 +39,8 @@ from openskill.models import PlackettLuce
 MODEL: Final = PlackettLuce()
 
 #: Display rating = DISPLAY_OFFSET + DISPLAY_SCALE * (mu - 3 sigma), rounded.
-DISPLAY_SCALE: Final = 40.0
-DISPLAY_OFFSET: Final = 700.0
+DISPLAY_SCALE: Final = 20.0
+DISPLAY_OFFSET: Final = 1000.0
 #: A player is provisional until this many rated races in the pool.
 PROVISIONAL_RACES: Final = 5
 #: Races with more ranked entries than this are rated by :func:`_rate_linear`.
@@ -58,7 +61,7 @@ class Skill:
 
     @property
     def display(self) -> int:
-        """The display rating: ``round(700 + 40 * (mu - 3 sigma))``."""
+        """The display rating: ``round(1000 + 20 * (mu - 3 sigma))``."""
         return display_rating(self.mu, self.sigma)
 
 
@@ -67,7 +70,7 @@ INITIAL: Final = Skill(MODEL.mu, MODEL.sigma)
 
 
 def display_rating(mu: float, sigma: float) -> int:
-    """The display rating of ``(mu, sigma)``: ``round(700 + 40 * (mu - 3 sigma))``."""
+    """The display rating of ``(mu, sigma)``: ``round(1000 + 20 * (mu - 3 sigma))``."""
     ordinal = MODEL.rating(mu=mu, sigma=sigma).ordinal(
         z=3.0, alpha=DISPLAY_SCALE, target=DISPLAY_OFFSET
     )

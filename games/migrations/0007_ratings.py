@@ -110,7 +110,7 @@ class Migration(migrations.Migration):
                 ('mu', models.FloatField()),
                 ('sigma', models.FloatField()),
                 ('ordinal', models.FloatField(help_text='mu - 3 sigma (leaderboard order)')),
-                ('rating', models.IntegerField(help_text='display rating: round(700 + 40 * (mu - 3 sigma))')),
+                ('rating', models.IntegerField(help_text='display rating: round(1000 + 20 * (mu - 3 sigma))')),
                 ('games_rated', models.PositiveIntegerField(default=0)),
                 ('provisional', models.BooleanField(default=True)),
                 ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),

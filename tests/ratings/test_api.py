@@ -153,9 +153,9 @@ def test_results_carry_each_entry_rating_change() -> None:
     bob = RatingChange.objects.get(race=race, player__username="bob")
     assert changes["bob"] == {
         "pool": "classic",
-        "rating_before": 700,
+        "rating_before": 1000,
         "rating_after": bob.rating_after,
-        "change": bob.rating_after - 700,
+        "change": bob.rating_after - 1000,
     }
     assert changes["ann"]["change"] > changes["bob"]["change"]
 

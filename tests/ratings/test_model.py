@@ -38,9 +38,10 @@ def test_two_newcomers_winner_gains_loser_loses() -> None:
 
 
 def test_display_rating_is_scaled_conservative_estimate() -> None:
-    assert display_rating(25.0, 25 / 3) == 700  # mu - 3 sigma = 0
-    assert display_rating(25.0, 1.5) == round(700 + 40 * 20.5) == 1520
-    assert INITIAL.display == 700
+    assert display_rating(25.0, 25 / 3) == 1000  # mu - 3 sigma = 0
+    assert display_rating(25.0, 1.5) == round(1000 + 20 * 20.5) == 1410
+    assert display_rating(-40.0, 2.0) == 1000 + 20 * -46 == 80
+    assert INITIAL.display == 1000
     assert Skill(30.0, 2.0).ordinal == pytest.approx(24.0)
 
 

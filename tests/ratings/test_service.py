@@ -57,7 +57,7 @@ def test_two_players_match_the_library() -> None:
     assert ann.rating == display_rating(ann.mu, ann.sigma)
     assert ann.ordinal == pytest.approx(ann.mu - 3 * ann.sigma)
     change = RatingChange.objects.get(player__username="bob")
-    assert (change.rank, change.entrants_rated, change.rating_before) == (2, 2, 700)
+    assert (change.rank, change.entrants_rated, change.rating_before) == (2, 2, 1000)
     assert change.rating_after == display_rating(change.mu_after, change.sigma_after)
     assert RaceRating.objects.get(race=race).status == RaceRating.Status.RATED
 
@@ -120,7 +120,7 @@ def test_rescore_of_an_early_race_re_rates_every_later_race() -> None:
     ann = RatingChange.objects.filter(player__username="ann").order_by("race_ends_at")[0]
     assert ann.race_id == r2.id
     assert ann.games_rated == 1
-    assert ann.rating_before == 700
+    assert ann.rating_before == 1000
     # Later tasks of r2 and r3 find nothing to do.
     assert race_rate(race_id=r2.id) == "unchanged"
     assert race_rate(race_id=r3.id) == "unchanged"
