@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
 from api.pagination import CURSOR_PARAMETERS, SafeCursorPagination
+from api.ratings import RaceRatingView, RatingChangeView
 from api.serializers import (
     GameView,
     StrictBooleanField,
@@ -40,6 +41,7 @@ from games.selectors.races import (
     race_standings,
 )
 from games.services import races as race_services
+from games.services import ratings as rating_services
 
 
 class RaceView(serializers.Serializer[Any]):
@@ -72,6 +74,7 @@ class RaceView(serializers.Serializer[Any]):
     joined = serializers.BooleanField(help_text="whether you have joined")
     game_id = serializers.UUIDField(allow_null=True, help_text="your game in this race")
     ranking_rule = serializers.CharField()
+    rated = serializers.BooleanField(help_text="counts for player ratings (organisers' switch)")
 
 
 class RaceCreateInput(StrictSerializer):
@@ -93,6 +96,7 @@ class RaceCreateInput(StrictSerializer):
     time_limit_s = StrictIntegerField(required=False, min_value=1, help_text="window mode")
     allow_undo = StrictBooleanField(default=False)
     require_winnable = StrictBooleanField(default=False)
+    rated = StrictBooleanField(default=True, help_text="false: the race never counts for ratings")
 
 
 class JoinView(serializers.Serializer[Any]):
@@ -143,6 +147,9 @@ class ResultEntry(serializers.Serializer[Any]):
     disqualified_reason = serializers.CharField(allow_null=True)
     game_id = serializers.UUIDField(allow_null=True)
     move_list = serializers.ListField(child=serializers.CharField())
+    rating_change = RatingChangeView(
+        allow_null=True, help_text="null until the race is rated, or when it is not rated"
+    )
 
 
 class ResultsView(serializers.Serializer[Any]):
@@ -157,6 +164,7 @@ class ResultsView(serializers.Serializer[Any]):
     deck = serializers.ListField(child=serializers.CharField())
     ranking_rule = serializers.CharField()
     entries = ResultEntry(many=True)
+    rating = RaceRatingView(help_text="how the race counts for player ratings")
 
 
 class RacePagination(SafeCursorPagination):
@@ -225,7 +233,10 @@ class RacesView(APIView):
         data.is_valid(raise_exception=True)
         v = dict(data.validated_data)
         v.setdefault("opens_at", min(timezone.now(), v["starts_at"]))
+        rated = v.pop("rated")
         race = race_services.race_create(created_by=player_of(request), **v)
+        if not rated:
+            race = rating_services.race_set_rated(race_id=race.id, rated=False)
         return Response(race_public(race, viewer=request.user), status=status.HTTP_201_CREATED)
 
 

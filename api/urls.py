@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import accounts, exports, games, races, tournaments
+from api import accounts, exports, games, races, ratings, tournaments
 from api.errors import api_unknown_path
 from api.views import HealthView
 
@@ -70,6 +70,15 @@ urlpatterns = [
         tournaments.TournamentRescoreView.as_view(),
         name="tournament-rescore",
     ),
+    path("leaderboards", ratings.LeaderboardsView.as_view(), name="leaderboards"),
+    path("leaderboards/<str:pool>", ratings.LeaderboardView.as_view(), name="leaderboard"),
+    path("players/<str:username>", ratings.PlayerDetailView.as_view(), name="player"),
+    path(
+        "players/<str:username>/history",
+        ratings.PlayerHistoryView.as_view(),
+        name="player-history",
+    ),
+    path("races/<uuid:race_id>/rating", ratings.RaceRatingAPIView.as_view(), name="race-rating"),
     re_path(r"^schema/?$", SpectacularAPIView.as_view(), name="schema"),
     re_path(r"^docs/?$", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     re_path(r"^redoc/?$", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),

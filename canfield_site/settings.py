@@ -273,6 +273,12 @@ CELERY_BEAT_SCHEDULE: dict[str, Any] = {
         "task": "games.race_sweep",
         "schedule": RACE_SWEEP_SECONDS,
         "options": {"expires": RACE_SWEEP_SECONDS * 5},
-    }
+    },
+    # Rates finished races whose rating task was lost (games.services.ratings).
+    "ratings-sweeper": {
+        "task": "games.ratings_sweep",
+        "schedule": 60.0,
+        "options": {"expires": 300},
+    },
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

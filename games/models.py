@@ -330,6 +330,9 @@ class Race(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
     scored_at = models.DateTimeField(null=True, blank=True)
+    rated = models.BooleanField(
+        default=True, help_text="counts for player ratings (organisers may mark a race unrated)"
+    )
 
     class Meta:
         ordering = ["-starts_at"]
@@ -420,3 +423,138 @@ __all__: list[Any] = [
     "TournamentStanding",
     "live_moves",
 ]
+
+
+# ------------------------------------------------------------------ ratings (issue 16)
+
+
+class RatingPool(models.Model):
+    """A rating pool: one per distinct set of rule options (``games.services.ratings``).
+
+    ``key`` is the preset name when the options are exactly a preset's
+    (``classic``), else the nearest preset plus the options that differ
+    (``classic.draw-1.redeals-2``).  ``options`` holds all nine options.
+    """
+
+    key = models.CharField(max_length=200, unique=True)
+    variant = models.CharField(max_length=32, help_text="the preset the key starts with")
+    options = models.JSONField(help_text="all nine rule options (RULES.md 4)")
+    races_rated = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    recomputed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class PlayerRating(models.Model):
+    """A player's rating in one pool: OpenSkill ``mu``/``sigma`` and the display rating.
+
+    ``ordinal`` is ``mu - 3 sigma``; ``rating`` is the display rating
+    ``round(1000 + 20 * ordinal)``; ``provisional`` until
+    ``games.rating_model.PROVISIONAL_RACES`` rated races.  A recomputation, never
+    edited by hand.
+    """
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu - 3 sigma (leaderboard order)")
+    rating = models.IntegerField(help_text="display rating: round(1000 + 20 * (mu - 3 sigma))")
+    games_rated = models.PositiveIntegerField(default=0)
+    provisional = models.BooleanField(default=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pool", "-ordinal", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "player"], name="player_rating_unique")
+        ]
+        indexes = [
+            models.Index(fields=["pool", "-ordinal", "player"], name="player_rating_board"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.rating} in {self.pool.key}"
+
+
+class RaceRating(models.Model):
+    """How a finished race counted for ratings: ``rated`` or ``not_rated`` (with a reason).
+
+    ``fingerprint`` is a digest of what was rated (the rated flag and each
+    ranked entry's player and rank): the same fingerprint again means nothing to
+    do.  ``race_ends_at`` (a copy) and the race id give the race order of the pool.
+    """
+
+    class Status(models.TextChoices):
+        RATED = "rated"
+        NOT_RATED = "not_rated", "not rated"
+
+    race = models.OneToOneField(
+        Race, primary_key=True, on_delete=models.CASCADE, related_name="rating"
+    )
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="races")
+    race_ends_at = models.DateTimeField()
+    status = models.CharField(max_length=16, choices=Status.choices)
+    reason = models.CharField(
+        max_length=32, blank=True, help_text="not rated: unrated (by an organiser), too_few_entries"
+    )
+    entries_rated = models.PositiveIntegerField(default=0)
+    fingerprint = models.CharField(max_length=64)
+    rated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pool", "race_ends_at", "race_id"]
+        indexes = [models.Index(fields=["pool", "race_ends_at", "race"], name="race_rating_order")]
+
+    def __str__(self) -> str:
+        return f"{self.race_id} {self.status} in {self.pool_id}"
+
+
+class RatingChange(models.Model):
+    """One row of a player's rating history: their rating before and after one race."""
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="changes")
+    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="rating_changes")
+    race_ends_at = models.DateTimeField(help_text="copy of race.ends_at (race order)")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    rank = models.PositiveIntegerField(help_text="the race rank that was rated (RULES.md 6)")
+    entrants_rated = models.PositiveIntegerField(help_text="ranked entries rated in the race")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField()
+    games_rated = models.PositiveIntegerField(
+        help_text="rated races in the pool, this one included"
+    )
+
+    class Meta:
+        ordering = ["pool", "race_ends_at", "race_id", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["race", "player"], name="rating_change_unique")
+        ]
+        indexes = [
+            models.Index(fields=["pool", "race_ends_at", "race"], name="rating_change_order"),
+            models.Index(fields=["player", "-race_ends_at"], name="rating_change_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.rating_before} -> {self.rating_after} ({self.race_id})"
+
+    @property
+    def change(self) -> int:
+        """Display rating gained (negative: lost) in this race."""
+        return self.rating_after - self.rating_before
+
+
+__all__ += ["PlayerRating", "RaceRating", "RatingChange", "RatingPool"]

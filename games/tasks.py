@@ -7,7 +7,7 @@ delivered twice, so each one must be idempotent.
 from typing import Any, TypedDict
 
 from celery import shared_task
-from django.db import connection
+from django.db import OperationalError, connection
 
 
 class PingResult(TypedDict):
@@ -74,3 +74,31 @@ def solve_batch_deal(
     row = solve_seed((variant, seed, options, budget_seconds, budget_nodes, tidy))
     row["worker"] = self.request.hostname or "in-process"
     return row
+
+
+@shared_task(name="games.race_rate", autoretry_for=(OperationalError,), max_retries=3)
+def race_rate_task(race_id: str) -> str:
+    """Rate one finished race (idempotent; see :mod:`games.services.ratings`); returns the outcome.
+
+    ``rated``, ``not_rated``, ``unchanged``, ``not_finished`` or ``missing``.
+    Retried on a database error (a deadlock or a lost connection).
+    """
+    from games.services.ratings import race_rate
+
+    return race_rate(race_id=race_id)
+
+
+@shared_task(name="games.ratings_sweep")
+def ratings_sweep_task() -> list[str]:
+    """Rate finished races no task rated (beat, every minute); ``"<race id>:<outcome>"``."""
+    from games.services.ratings import ratings_sweep
+
+    return ratings_sweep()
+
+
+@shared_task(name="games.rating_pool_recompute")
+def rating_pool_recompute_task(pool_id: int) -> int:
+    """Recompute a rating pool from all its races (admin action); returns races rated."""
+    from games.services.ratings import pool_recompute
+
+    return pool_recompute(pool_id=pool_id)

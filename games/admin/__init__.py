@@ -10,6 +10,7 @@ from django.contrib import admin
 from games.admin import (  # noqa: F401 - imported to register the model admins
     race,
     race_entry,
+    ratings,
     tournament,
     tournament_entrant,
     tournament_standing,

@@ -137,6 +137,7 @@ class RaceAdmin(ServiceWritesAdmin):
         "time_limit_s",
         "allow_undo",
         "require_winnable",
+        "rated",
         "commitment",
         "seed",
         "created_by",

@@ -134,6 +134,7 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
         "joined": entry is not None,
         "game_id": str(entry.game_id) if entry is not None and entry.game_id else None,
         "ranking_rule": RANKING_RULE,
+        "rated": race.rated,
     }
 
 
@@ -231,6 +232,9 @@ def race_results(*, race: Race) -> dict[str, Any]:
     )
     game_ids = [e.game_id for e in entries if e.game_id]
     moves: dict[Any, list[str]] = {gid: [] for gid in game_ids}
+    from games.selectors.ratings import race_rating, race_rating_changes
+
+    changes = race_rating_changes(race=race)
     for gid, notation in (
         Move.objects.filter(game_id__in=game_ids, undone_at__isnull=True)
         .order_by("game_id", "number")
@@ -259,7 +263,9 @@ def race_results(*, race: Race) -> dict[str, Any]:
                 "disqualified_reason": e.disqualified_reason or None,
                 "game_id": str(e.game_id) if e.game_id else None,
                 "move_list": moves.get(e.game_id, []) if e.game_id else [],
+                "rating_change": changes.get(e.player_id),
             }
             for e in entries
         ],
+        "rating": race_rating(race=race),
     }

@@ -38,6 +38,7 @@ from games.services.errors import (
     RaceNotStarted,
 )
 from games.services.games import deal_create, game_create, rules_build
+from games.services.ratings import race_rating_enqueue
 from games.services.solutions import deal_record_verdict, winnable_seed
 
 log = logging.getLogger(__name__)
@@ -249,6 +250,7 @@ def race_close(*, race_id: Any, now: datetime | None = None) -> str:
             race.status = Race.Status.FINISHED
             race.scored_at = now
             race.save(update_fields=["status", "scored_at"])
+            race_rating_enqueue(race_id=race.id)
             log.info("race %s finished", race.id)
             if race.tournament_id is not None:
                 from games.services.tournaments import tournament_rescore
@@ -302,6 +304,7 @@ def race_rescore(*, race_id: Any) -> None:
         race = Race.objects.select_for_update(no_key=True).get(id=race_id)
         if race.status == Race.Status.FINISHED:
             race_score(race=race)
+            race_rating_enqueue(race_id=race.id)
 
 
 def race_cancel(*, race_id: Any) -> Race:

@@ -1,0 +1,405 @@
+"""Rating endpoints: pools, leaderboards, player profiles and histories, a race's rating.
+
+``GET /leaderboards``, ``GET /leaderboards/{pool}``, ``GET /players/{username}``,
+``GET /players/{username}/history``, ``GET``/``PUT /races/{id}/rating``.
+Leaderboards and histories are cursor-paginated on a unique key (keyset
+pagination): a page never skips or repeats a row when ratings change between
+two requests, beyond the rows that moved.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.db.models import Model, Q, QuerySet
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny, IsAdminUser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
+from rest_framework.views import APIView
+
+from api.accounts import player_of
+from api.errors import ProblemError, ProblemSerializer
+from api.pagination import CURSOR_PARAMETERS
+from api.serializers import StrictBooleanField, StrictSerializer
+from games.selectors import ratings as rating_selectors
+from games.selectors.races import race_get
+from games.services import ratings as rating_services
+
+# ------------------------------------------------------------------ keyset pagination
+
+
+@dataclass(frozen=True)
+class Keyset:
+    """A total order ``(key, tie)`` for keyset pagination; ``tie`` must be unique.
+
+    ``key_desc``/``tie_desc`` give each direction; ``parse`` turns a cursor's
+    JSON value back into the key's type.
+    """
+
+    key: str
+    key_desc: bool
+    tie: str
+    tie_desc: bool
+    parse: Callable[[Any], Any]
+    dump: Callable[[Any], Any]
+    page_size: int = 50
+    max_page_size: int = 200
+
+    def _after(self, key: Any, tie: Any, forward: bool) -> Q:
+        """Rows after ``(key, tie)`` in the order (``forward``) or before it."""
+        k_op = "lt" if self.key_desc == forward else "gt"
+        t_op = "lt" if self.tie_desc == forward else "gt"
+        return Q(**{f"{self.key}__{k_op}": key}) | Q(**{self.key: key, f"{self.tie}__{t_op}": tie})
+
+    def _order(self, forward: bool) -> list[str]:
+        def sign(desc: bool) -> str:
+            return "-" if desc == forward else ""
+
+        return [sign(self.key_desc) + self.key, sign(self.tie_desc) + self.tie]
+
+    def _cursor(self, row: Model, forward: bool) -> str:
+        data = [self.dump(getattr(row, self.key)), getattr(row, self.tie), "n" if forward else "p"]
+        return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+
+    def _decode(self, cursor: str) -> tuple[Any, Any, bool]:
+        try:
+            raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+            key, tie, way = json.loads(raw)
+            if way not in ("n", "p") or isinstance(tie, bool) or not isinstance(tie, int):
+                raise ValueError(way)
+            return self.parse(key), tie, way == "n"
+        except (ValueError, TypeError, UnicodeDecodeError):
+            raise ProblemError(
+                "invalid_cursor",
+                "The cursor is not one this list gave out: start again without it.",
+                status=400,
+            ) from None
+
+    def page(self, qs: QuerySet[Any], request: Request) -> tuple[list[Any], dict[str, Any]]:
+        """One page of ``qs`` for ``?cursor=``/``?page_size=``, and its ``next``/``previous``."""
+        size = self.page_size
+        raw_size = request.query_params.get("page_size")
+        if raw_size is not None:
+            if not raw_size.isdigit() or not 1 <= int(raw_size) <= self.max_page_size:
+                raise ProblemError(
+                    "validation_error",
+                    f"page_size must be an integer from 1 to {self.max_page_size}",
+                    status=400,
+                    errors={"page_size": [f"1 to {self.max_page_size}"]},
+                )
+            size = int(raw_size)
+        cursor = request.query_params.get("cursor")
+        forward, has_before = True, False
+        if cursor:
+            key, tie, forward = self._decode(cursor)
+            qs = qs.filter(self._after(key, tie, forward))
+            has_before = True
+        rows = list(qs.order_by(*self._order(forward))[: size + 1])
+        more = len(rows) > size
+        rows = rows[:size]
+        if not forward:
+            rows.reverse()
+        url = request.build_absolute_uri()
+        links: dict[str, Any] = {"next": None, "previous": None}
+        if rows:
+            if (more if forward else True) and (forward or has_before):
+                links["next"] = replace_query_param(url, "cursor", self._cursor(rows[-1], True))
+            if has_before if forward else more:
+                links["previous"] = replace_query_param(url, "cursor", self._cursor(rows[0], False))
+        return rows, links
+
+
+def _float(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(value)
+    return float(value)
+
+
+BOARD_ORDER = Keyset(
+    key="ordinal", key_desc=True, tie="player_id", tie_desc=False, parse=_float, dump=float
+)
+HISTORY_ORDER = Keyset(
+    key="race_ends_at",
+    key_desc=True,
+    tie="id",
+    tie_desc=True,
+    parse=lambda v: datetime.fromisoformat(str(v)),
+    dump=lambda v: v.isoformat(),
+)
+
+
+# ------------------------------------------------------------------ serializers
+
+
+class PoolView(serializers.Serializer[Any]):
+    """A rating pool: one exact set of rule options."""
+
+    key = serializers.CharField(help_text="the preset's name, or preset plus differing options")
+    variant = serializers.CharField(help_text="the preset the key starts with")
+    options = serializers.DictField(child=serializers.JSONField())
+    races_rated = serializers.IntegerField()
+    players = serializers.IntegerField()
+
+
+class PoolsView(serializers.Serializer[Any]):
+    """Every rating pool and the rating rule."""
+
+    rating_rule = serializers.CharField()
+    pools = PoolView(many=True)
+
+
+class LeaderboardRow(serializers.Serializer[Any]):
+    """One player on a leaderboard."""
+
+    position = serializers.IntegerField(help_text="1-based place in this list")
+    player = serializers.CharField()
+    rating = serializers.IntegerField(help_text="round(1000 + 20 * (mu - 3 * sigma))")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    games_rated = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+    updated_at = serializers.DateTimeField()
+
+
+class LeaderboardPage(serializers.Serializer[Any]):
+    """A page of a pool's leaderboard, best first."""
+
+    pool = PoolView()
+    rating_rule = serializers.CharField()
+    next = serializers.URLField(allow_null=True, help_text="the next page, or null")
+    previous = serializers.URLField(allow_null=True, help_text="the previous page, or null")
+    results = LeaderboardRow(many=True)
+
+
+class PlayerRatingRow(LeaderboardRow):
+    """A player's rating in one pool, with their place on its whole leaderboard."""
+
+    pool = serializers.CharField()
+
+
+class HistoryRow(serializers.Serializer[Any]):
+    """The player's rating before and after one rated race."""
+
+    race = serializers.UUIDField()
+    race_name = serializers.CharField()
+    ends_at = serializers.DateTimeField()
+    pool = serializers.CharField()
+    rank = serializers.IntegerField(help_text="race rank that was rated (RULES.md 6)")
+    entrants_rated = serializers.IntegerField()
+    rating_before = serializers.IntegerField()
+    rating_after = serializers.IntegerField()
+    change = serializers.IntegerField()
+    mu_after = serializers.FloatField()
+    sigma_after = serializers.FloatField()
+    games_rated = serializers.IntegerField(help_text="rated races in the pool, this one included")
+
+
+class PlayerProfileView(serializers.Serializer[Any]):
+    """A player's public profile: ratings per pool and recent rated races."""
+
+    username = serializers.CharField()
+    date_joined = serializers.DateTimeField()
+    ratings = PlayerRatingRow(many=True)
+    recent_races = HistoryRow(many=True)
+    rating_rule = serializers.CharField()
+
+
+class HistoryView(serializers.Serializer[Any]):
+    """A page of a player's rating history, newest first."""
+
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = HistoryRow(many=True)
+
+
+class RaceRatingView(serializers.Serializer[Any]):
+    """How a race counts for ratings."""
+
+    race = serializers.UUIDField()
+    rated = serializers.BooleanField(help_text="organisers' switch: false keeps it out")
+    status = serializers.ChoiceField(
+        choices=["not_finished", "pending", "rated", "not_rated"],
+        help_text="pending: finished, being rated",
+    )
+    reason = serializers.ChoiceField(
+        choices=["unrated", "too_few_entries"], allow_null=True, help_text="why not rated"
+    )
+    pool = serializers.CharField(allow_null=True)
+    entries_rated = serializers.IntegerField()
+
+
+class RaceRatingInput(StrictSerializer):
+    """Staff: ``{"rated": false}`` keeps the race out of ratings; true counts it again."""
+
+    rated = StrictBooleanField()
+
+
+class RatingChangeView(serializers.Serializer[Any]):
+    """An entry's rating change in a race (null until rated, or when not rated)."""
+
+    pool = serializers.CharField()
+    rating_before = serializers.IntegerField()
+    rating_after = serializers.IntegerField()
+    change = serializers.IntegerField()
+
+
+_PROBLEMS = {
+    400: ProblemSerializer,
+    404: OpenApiResponse(ProblemSerializer, description="not_found"),
+    429: ProblemSerializer,
+}
+
+
+def _bool_filter(request: Request, name: str) -> bool | None:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    if raw not in ("true", "false"):
+        raise ProblemError("invalid_filter", f"{name} must be true or false", status=400)
+    return raw == "true"
+
+
+# ------------------------------------------------------------------ views
+
+
+class LeaderboardsView(APIView):
+    """``GET /api/v1/leaderboards``: every rating pool (its key names its leaderboard)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: PoolsView, 429: ProblemSerializer},
+        tags=["ratings"],
+        auth=[],
+        operation_id="leaderboards_list",
+    )
+    def get(self, request: Request) -> Response:
+        pools = [
+            rating_selectors.pool_public(p, getattr(p, "players", None))
+            for p in rating_selectors.pools_list()
+        ]
+        return Response({"rating_rule": rating_selectors.RATING_RULE, "pools": pools})
+
+
+class LeaderboardView(APIView):
+    """``GET /api/v1/leaderboards/{pool}``: the pool's players, best first.
+
+    Ordered by ``mu - 3 sigma`` descending, then player id (a total order):
+    cursor-paginated on that key.  ``?provisional=false`` lists only players
+    past their provisional races, ``true`` only the provisional.  Errors: 404
+    ``not_found`` (no such pool), 400 ``invalid_cursor``, ``invalid_filter``.
+    """
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("provisional", str, enum=["true", "false"]),
+            *CURSOR_PARAMETERS,
+        ],
+        responses={200: LeaderboardPage, **_PROBLEMS},
+        tags=["ratings"],
+        auth=[],
+    )
+    def get(self, request: Request, pool: str) -> Response:
+        found = rating_selectors.pool_get(key=pool)
+        board = rating_selectors.leaderboard(
+            pool=found, provisional=_bool_filter(request, "provisional")
+        )
+        rows, links = BOARD_ORDER.page(board, request)
+        start = rating_selectors.leaderboard_position(board=board, row=rows[0]) if rows else 1
+        return Response(
+            {
+                "pool": rating_selectors.pool_public(found),
+                "rating_rule": rating_selectors.RATING_RULE,
+                **links,
+                "results": [
+                    rating_selectors.rating_public(r, start + i) for i, r in enumerate(rows)
+                ],
+            }
+        )
+
+
+class PlayerDetailView(APIView):
+    """``GET /api/v1/players/{username}``: ratings per pool and the last 20 rated races.
+
+    404 ``not_found`` for an unknown or inactive player.
+    """
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: PlayerProfileView, **_PROBLEMS}, tags=["ratings"], auth=[])
+    def get(self, request: Request, username: str) -> Response:
+        player = rating_selectors.player_get(username=username)
+        return Response(rating_selectors.player_profile(player=player))
+
+
+class PlayerHistoryView(APIView):
+    """``GET /api/v1/players/{username}/history``: rating history, newest race first.
+
+    ``?pool=`` keeps one pool.  Cursor-paginated on ``(race end, row id)``.
+    Errors: 404 ``not_found`` (player or pool), 400 ``invalid_cursor``.
+    """
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("pool", str, description="a pool key"), *CURSOR_PARAMETERS],
+        responses={200: HistoryView, **_PROBLEMS},
+        tags=["ratings"],
+        auth=[],
+    )
+    def get(self, request: Request, username: str) -> Response:
+        player = rating_selectors.player_get(username=username)
+        key = request.query_params.get("pool")
+        pool = rating_selectors.pool_get(key=key) if key is not None else None
+        rows, links = HISTORY_ORDER.page(
+            rating_selectors.player_history(player=player, pool=pool), request
+        )
+        return Response({**links, "results": [rating_selectors.change_public(c) for c in rows]})
+
+
+class RaceRatingAPIView(APIView):
+    """``GET /api/v1/races/{id}/rating``: how the race counts for ratings.
+
+    ``PUT`` (staff): ``{"rated": false}`` marks the race unrated (a finished
+    race is re-rated at once: its pool is recomputed from it on, without it);
+    ``{"rated": true}`` counts it again.  Idempotent.
+    """
+
+    def get_permissions(self) -> list[Any]:
+        if self.request.method == "PUT":
+            return [IsAdminUser()]
+        return [AllowAny()]
+
+    @extend_schema(responses={200: RaceRatingView, **_PROBLEMS}, tags=["ratings"], auth=[])
+    def get(self, request: Request, race_id: UUID) -> Response:
+        race = race_get(race_id=race_id, include_drafts=request.user.is_staff)
+        return Response(rating_selectors.race_rating(race=race))
+
+    @extend_schema(
+        request=RaceRatingInput,
+        responses={
+            200: RaceRatingView,
+            401: ProblemSerializer,
+            403: ProblemSerializer,
+            **_PROBLEMS,
+        },
+        tags=["ratings"],
+    )
+    def put(self, request: Request, race_id: UUID) -> Response:
+        data = RaceRatingInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        race = rating_services.race_set_rated(
+            race_id=race_id, rated=data.validated_data["rated"], by=player_of(request)
+        )
+        return Response(rating_selectors.race_rating(race=race))

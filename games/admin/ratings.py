@@ -1,0 +1,194 @@
+"""Admin for player ratings (issue 16): pools, ratings per player with history, race ratings.
+
+Registered by importing :mod:`games.admin`.  Everything here is a
+recomputation from race results, so it is read-only; the actions call the
+rating services:
+
+* Rating pools: *Recompute pool* (queues ``games.rating_pool_recompute``; it
+  rebuilds the pool from all its finished races in race order).
+* Player ratings: one line per player and pool, searchable by username; the
+  page of a rating shows the player's history in that pool, race by race.
+* Race ratings: how each processed race counted; *Mark unrated* / *Mark rated*
+  (the race's pool is recomputed from that race on).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db import transaction
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+
+from games.models import PlayerRating, RaceRating, RatingChange, RatingPool
+from games.services.ratings import race_set_rated
+
+#: History rows shown on a rating's page (newest first).
+HISTORY_ROWS = 200
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Rows are recomputed from race results: view only."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _queue_recompute(pool_id: int) -> None:
+    """Queue ``games.rating_pool_recompute`` for the pool after the commit."""
+    from games.tasks import rating_pool_recompute_task
+
+    transaction.on_commit(lambda: rating_pool_recompute_task.delay(pool_id), robust=True)
+
+
+@admin.register(RatingPool)
+class RatingPoolAdmin(ReadOnlyAdmin):
+    """Rating pools, with the *Recompute pool* action."""
+
+    list_display = ("key", "variant", "races_rated", "players", "recomputed_at")
+    search_fields = ("key",)
+    readonly_fields = ("key", "variant", "options", "races_rated", "created_at", "recomputed_at")
+    actions = ["recompute"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[RatingPool]:
+        qs: QuerySet[RatingPool] = super().get_queryset(request)
+        return qs.annotate(player_count=Count("ratings"))
+
+    @admin.display(description="players", ordering="player_count")
+    def players(self, obj: RatingPool) -> int:
+        return int(getattr(obj, "player_count", 0))
+
+    def has_recompute_permission(self, request: HttpRequest) -> bool:
+        """Staff allowed to change pools (superusers) may recompute them."""
+        return bool(request.user.has_perm("games.change_ratingpool"))
+
+    @admin.action(
+        description="Recompute pool (all its races, in race order)", permissions=["recompute"]
+    )
+    def recompute(self, request: HttpRequest, queryset: QuerySet[RatingPool]) -> None:
+        for pool in queryset:
+            _queue_recompute(pool.pk)
+            self.log_change(request, pool, "Recompute queued")
+        self.message_user(
+            request,
+            f"Recomputing {queryset.count()} pool(s); ratings update when the task finishes.",
+            messages.SUCCESS,
+        )
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(ReadOnlyAdmin):
+    """Ratings per player and pool; the page shows the player's history in the pool."""
+
+    list_display = ("player", "pool", "rating", "mu", "sigma", "games_rated", "provisional")
+    list_filter = ("pool", "provisional")
+    search_fields = ("player__username",)
+    list_select_related = ("player", "pool")
+    ordering = ("pool", "-ordinal", "player_id")
+    readonly_fields = (
+        "player",
+        "pool",
+        "rating",
+        "mu",
+        "sigma",
+        "ordinal",
+        "games_rated",
+        "provisional",
+        "updated_at",
+        "history",
+    )
+
+    @admin.display(description="history (newest first)")
+    def history(self, obj: PlayerRating) -> str:
+        rows = (
+            RatingChange.objects.filter(player_id=obj.player_id, pool_id=obj.pool_id)
+            .select_related("race")
+            .order_by("-race_ends_at", "-id")[:HISTORY_ROWS]
+        )
+        body = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{} of {}</td><td>{}</td><td>{}</td>"
+            "<td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    c.race_ends_at.strftime("%Y-%m-%d %H:%M"),
+                    c.race.name,
+                    c.rank,
+                    c.entrants_rated,
+                    c.rating_before,
+                    c.rating_after,
+                    f"{c.change:+d}",
+                    f"{c.mu_after:.3f}",
+                    f"{c.sigma_after:.3f}",
+                )
+                for c in rows
+            ),
+        )
+        return format_html(
+            '<table class="rating-history"><thead><tr><th>race ended</th><th>race</th>'
+            "<th>rank</th><th>before</th><th>after</th><th>change</th><th>mu</th>"
+            "<th>sigma</th></tr></thead><tbody>{}</tbody></table>",
+            body,
+        )
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    """Every rating history row, by race."""
+
+    list_display = (
+        "race_ends_at",
+        "race",
+        "player",
+        "pool",
+        "rank",
+        "rating_before",
+        "rating_after",
+        "games_rated",
+    )
+    list_filter = ("pool",)
+    search_fields = ("player__username", "race__name")
+    list_select_related = ("race", "player", "pool")
+    ordering = ("-race_ends_at", "race_id", "rank")
+
+
+@admin.register(RaceRating)
+class RaceRatingAdmin(ReadOnlyAdmin):
+    """How each processed race counted; mark races unrated or rated again."""
+
+    list_display = ("race", "pool", "status", "reason", "entries_rated", "race_ends_at")
+    list_filter = ("pool", "status", "reason")
+    search_fields = ("race__name",)
+    list_select_related = ("race", "pool")
+    ordering = ("-race_ends_at",)
+    actions = ["mark_unrated", "mark_rated"]
+
+    def has_rate_permission(self, request: HttpRequest) -> bool:
+        """Staff who may change races (organisers) may switch their rating."""
+        return bool(request.user.has_perm("games.change_race"))
+
+    def _switch(self, request: HttpRequest, queryset: QuerySet[RaceRating], rated: bool) -> None:
+        for record in queryset.select_related("race"):
+            race_set_rated(race_id=record.race_id, rated=rated, by=request.user)  # type: ignore[arg-type]
+            self.log_change(request, record, "Marked rated" if rated else "Marked unrated")
+        self.message_user(
+            request,
+            f"{queryset.count()} race(s) marked {'rated' if rated else 'unrated'}; "
+            "their pools are re-rated from them on.",
+        )
+
+    @admin.action(description="Mark unrated (leave out of ratings)", permissions=["rate"])
+    def mark_unrated(self, request: HttpRequest, queryset: QuerySet[RaceRating]) -> None:
+        self._switch(request, queryset, False)
+
+    @admin.action(description="Mark rated (count again)", permissions=["rate"])
+    def mark_rated(self, request: HttpRequest, queryset: QuerySet[RaceRating]) -> None:
+        self._switch(request, queryset, True)

@@ -1,0 +1,182 @@
+"""Read selectors for ratings: pools, leaderboards, player profiles, a race's rating.
+
+Ratings carry no card and no seed: they are read off finished races only
+(``games.services.ratings``), so nothing here can tell anything about a running
+race's deal (RULES.md 7).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db.models import Count, Q, QuerySet
+
+from games.models import PlayerRating, Race, RaceRating, RatingChange, RatingPool
+from games.rating_model import DISPLAY_OFFSET, DISPLAY_SCALE, PROVISIONAL_RACES
+from games.services.errors import NotFound
+
+#: How the display rating is made, served by the API so clients can show it.
+RATING_RULE = (
+    "OpenSkill Plackett-Luce ratings, one pool per set of rule options. Each finished, rated "
+    "race with at least two ranked entries is one match: entries are ordered by their race "
+    "rank, ties are draws, disqualified entries and entrants who never started are left out. "
+    f"rating = round({DISPLAY_OFFSET:g} + {DISPLAY_SCALE:g} * (mu - 3 * sigma)); a newcomer "
+    f"shows {DISPLAY_OFFSET:g}. Provisional until {PROVISIONAL_RACES} rated races in the pool."
+)
+
+#: History rows on a player's profile (the rest: the paginated history).
+RECENT_RACES = 20
+
+
+def pool_get(*, key: str) -> RatingPool:
+    """The pool named ``key``; raises :class:`NotFound`."""
+    pool = RatingPool.objects.filter(key=key).first()
+    if pool is None:
+        raise NotFound(f"no rating pool {key!r}")
+    return pool
+
+
+def pools_list() -> QuerySet[RatingPool]:
+    """Every pool by key, annotated with ``players`` (players rated in it)."""
+    return RatingPool.objects.annotate(players=Count("ratings")).order_by("key")
+
+
+def pool_public(pool: RatingPool, players: int | None = None) -> dict[str, Any]:
+    """A pool as the API shows it."""
+    return {
+        "key": pool.key,
+        "variant": pool.variant,
+        "options": pool.options,
+        "races_rated": pool.races_rated,
+        "players": players if players is not None else pool.ratings.count(),
+    }
+
+
+def leaderboard(*, pool: RatingPool, provisional: bool | None = None) -> QuerySet[PlayerRating]:
+    """The pool's ratings best first: ``ordinal`` (mu - 3 sigma) descending, then player id.
+
+    The player id makes the order total, so a cursor on ``(ordinal, player id)``
+    never skips or repeats a row.  ``provisional`` filters (``None``: everyone).
+    """
+    qs = PlayerRating.objects.filter(pool=pool).select_related("player")
+    if provisional is not None:
+        qs = qs.filter(provisional=provisional)
+    return qs.order_by("-ordinal", "player_id")
+
+
+def leaderboard_position(*, board: QuerySet[PlayerRating], row: PlayerRating) -> int:
+    """1-based place of ``row`` in ``board`` (rows strictly ahead of it, plus one)."""
+    ahead = board.filter(
+        Q(ordinal__gt=row.ordinal) | Q(ordinal=row.ordinal, player_id__lt=row.player_id)
+    )
+    return int(ahead.count()) + 1
+
+
+def rating_public(r: PlayerRating, position: int) -> dict[str, Any]:
+    """One leaderboard line (``position``: 1-based place on the pool's whole leaderboard)."""
+    return {
+        "position": position,
+        "player": r.player.get_username(),
+        "rating": r.rating,
+        "mu": r.mu,
+        "sigma": r.sigma,
+        "games_rated": r.games_rated,
+        "provisional": r.provisional,
+        "updated_at": r.updated_at,
+    }
+
+
+def player_get(*, username: str) -> User:
+    """The active player ``username`` (exact, then case-insensitive); raises :class:`NotFound`."""
+    users = get_user_model().objects.filter(is_active=True)
+    user = (
+        users.filter(username=username).first() or users.filter(username__iexact=username).first()
+    )
+    if user is None:
+        raise NotFound("no such player")
+    return user
+
+
+def change_public(c: RatingChange) -> dict[str, Any]:
+    """One rating history row (``race`` must be selected with it)."""
+    return {
+        "race": str(c.race_id),
+        "race_name": c.race.name,
+        "ends_at": c.race_ends_at,
+        "pool": c.pool.key,
+        "rank": c.rank,
+        "entrants_rated": c.entrants_rated,
+        "rating_before": c.rating_before,
+        "rating_after": c.rating_after,
+        "change": c.change,
+        "mu_after": c.mu_after,
+        "sigma_after": c.sigma_after,
+        "games_rated": c.games_rated,
+    }
+
+
+def player_history(*, player: User, pool: RatingPool | None = None) -> QuerySet[RatingChange]:
+    """The player's rating history, newest race first (``race_ends_at``, then row id)."""
+    qs = RatingChange.objects.filter(player=player).select_related("race", "pool")
+    if pool is not None:
+        qs = qs.filter(pool=pool)
+    return qs.order_by("-race_ends_at", "-id")
+
+
+def player_profile(*, player: User) -> dict[str, Any]:
+    """Ratings per pool (best first, with leaderboard position) and the recent rated races."""
+    ratings = []
+    for r in (
+        PlayerRating.objects.filter(player=player)
+        .select_related("pool", "player")
+        .order_by("-ordinal", "pool__key")
+    ):
+        position = leaderboard_position(board=leaderboard(pool=r.pool), row=r)
+        ratings.append({"pool": r.pool.key, **rating_public(r, position)})
+    recent = [change_public(c) for c in player_history(player=player)[:RECENT_RACES]]
+    return {
+        "username": player.get_username(),
+        "date_joined": player.date_joined,
+        "ratings": ratings,
+        "recent_races": recent,
+        "rating_rule": RATING_RULE,
+    }
+
+
+def race_rating(*, race: Race) -> dict[str, Any]:
+    """How the race counts for ratings.
+
+    ``status``: ``not_finished``, ``pending`` (finished, not processed yet),
+    ``rated`` or ``not_rated`` (``reason``: ``unrated`` by an organiser, or
+    ``too_few_entries``: fewer than two ranked entries).
+    """
+    record = RaceRating.objects.filter(race=race).select_related("pool").first()
+    if race.status != Race.Status.FINISHED:
+        status, reason = "not_finished", None
+    elif record is None:
+        status, reason = "pending", None
+    else:
+        status, reason = record.status, record.reason or None
+    return {
+        "race": str(race.id),
+        "rated": race.rated,
+        "status": status,
+        "reason": reason,
+        "pool": record.pool.key if record is not None else None,
+        "entries_rated": record.entries_rated if record is not None else 0,
+    }
+
+
+def race_rating_changes(*, race: Race) -> dict[int, dict[str, Any]]:
+    """``player id -> {pool, rating_before, rating_after, change}`` for the race's rated entries."""
+    return {
+        c.player_id: {
+            "pool": c.pool.key,
+            "rating_before": c.rating_before,
+            "rating_after": c.rating_after,
+            "change": c.change,
+        }
+        for c in RatingChange.objects.filter(race=race).select_related("pool")
+    }
