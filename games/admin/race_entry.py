@@ -144,6 +144,12 @@ class RaceEntryAdmin(_ModelAdmin_RaceEntry):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        """Nothing on the page is editable: results change only through the actions."""
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """No inlines to save."""
+
     @admin.display(description="tournament", ordering="race__tournament__name")
     def tournament(self, entry: RaceEntry) -> str:
         return str(entry.race.tournament) if entry.race.tournament_id else "-"

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Race, Tournament, TournamentEntrant
+from games.models import Race, RaceEntry, Tournament, TournamentEntrant
 from games.services.errors import InvalidRace, NotFound, TournamentNotOpen
 from games.services.race_admin import race_move
 from games.services.races import race_create
@@ -257,3 +257,19 @@ def test_race_move_locks_the_race_then_both_tournaments() -> None:
     assert '"games_tournament"' in locks[1].split("WHERE")[0]
     assert str(a.pk).replace("-", "") in locks[1] or str(a.pk) in locks[1]
     assert str(b.pk).replace("-", "") in locks[1] or str(b.pk) in locks[1]
+
+
+def test_saving_an_entry_page_writes_nothing() -> None:
+    c = client_for(organiser())
+    race = running_race(TournamentFactory())
+    entry = play(race, Result("ann", 30, 1000))
+    before = RaceEntry.objects.filter(pk=entry.pk).values().get()
+    with CaptureQueriesContext(connection) as ctx:
+        resp = c.post(
+            reverse("admin:games_raceentry_change", args=[entry.pk]),
+            {"rank": 1, "cards_home": 52, "won": "on", "disqualified": "on"},
+        )
+    assert resp.status_code == 302
+    writes = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("UPDATE")]
+    assert not [w for w in writes if "games_raceentry" in w], writes
+    assert RaceEntry.objects.filter(pk=entry.pk).values().get() == before
