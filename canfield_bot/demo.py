@@ -99,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         create_staff(stack, "demo-organiser", password)
         _say(f"starting the server on http://127.0.0.1:{port}")
         url = stack.web(port, server="runserver")
+        stack.worker(beat=True, threads=True)  # closes and scores the race
 
         async def run() -> int:
             async with CanfieldClient(url) as login:
