@@ -39,7 +39,7 @@ now = timezone.now()
 kind = {kind!r}
 if kind == "warm-up":
     race = race_create(name="warm-up", opens_at=now, starts_at=now,
-                       ends_at=now + timedelta(seconds=1))
+                       ends_at=now + timedelta(seconds=1), late_join_s=None)
     out = {{"race": race.id.hex, "tournament": None}}
 else:
     t = tournament_create(name="Embedded cup", status="open")
@@ -47,6 +47,7 @@ else:
         tournament_id=t.id,
         schedule=RaceSchedule(count=1, first_starts_at=now, duration=timedelta(seconds=4),
                               opens_before=timedelta(minutes=1)),
+        late_join_s=None,
     )
     player = User.objects.create_user("embedded-player", password="x" * 12)
     race_join(race_id=race.id, player=player)
