@@ -59,7 +59,7 @@ urlpatterns = [
     re_path(r"^schema/?$", SpectacularAPIView.as_view(), name="schema"),
     re_path(r"^docs/?$", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     re_path(r"^redoc/?$", OfflineRedocView.as_view(url_name="api:schema"), name="redoc"),
-    path("redoc/redoc.standalone.js", redoc_bundle, name="redoc-bundle"),
+    re_path(r"^redoc/redoc\.standalone\.js$", redoc_bundle, name="redoc-bundle"),
     # Anything else under /api/v1/ (including ids that are not UUIDs): problem+json 404.
     re_path(r"^.*$", api_unknown_path, name="unknown"),
 ]
