@@ -6,7 +6,7 @@ Usage::
     python3 dev.py serve [args] [--no-worker]  # migrate, dev superuser, worker+beat, serve :8000
     python3 dev.py test [pytest args]       # set up, run the whole test suite
     python3 dev.py manage <args>            # set up, run any manage.py command
-    python3 dev.py demo [--bots N]          # set up, migrate, five bots race on a local server
+    python3 dev.py demo [--port P]          # bots of three strategies race on their own database
     python3 dev.py setup                    # only create/refresh .venv
 
 Set-up creates ``.venv`` beside this file, installs the pinned ``requirements-lock.txt``
@@ -185,8 +185,11 @@ def cmd_test(python: Path, args: list[str]) -> None:
 
 
 def cmd_demo(python: Path, args: list[str]) -> None:
-    """Migrate, then race bots over HTTP on a local server (``canfield_bot.demo``)."""
-    _manage(python, "migrate", "--noinput")
+    """Race bots over HTTP on a local server with a database of its own (``canfield_bot.demo``).
+
+    The demo never touches ``db.sqlite3``: it migrates its own database (see
+    ``python3 dev.py demo --help`` for ``--database``, ``--port``, ``--bots``).
+    """
     _run([python, "-m", "canfield_bot.demo", *args])
 
 

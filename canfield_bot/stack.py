@@ -164,7 +164,7 @@ def create_staff(stack: Stack, username: str, password: str) -> None:
         f"u.set_password({password!r})\n"
         "u.save()\n"
     )
-    stack.manage("shell", "--no-imports", "-c", code)
+    stack.manage("shell", "--no-imports", "-c", code, capture=True)
 
 
 def postgres_scratch_db(base_url: str, name: str) -> str:
