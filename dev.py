@@ -167,6 +167,9 @@ def cmd_serve(python: Path, args: list[str]) -> None:
         ),
         flush=True,
     )
+    # A TERM (from a supervisor or ``timeout``) ends the server like Ctrl-C: the
+    # ``finally`` below then stops the worker, which runs in its own session.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     worker = None
     if with_worker:
         worker = subprocess.Popen(

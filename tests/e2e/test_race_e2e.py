@@ -101,7 +101,7 @@ def test_bots_race_end_to_end(tmp_path: Path) -> None:
         postgres_drop_db(db_url)
         redis_release_db(redis_url)
 
-    # The reader-side close only kicks in 30 s after the end: this was the worker.
+    # Reads never close a race: only the worker (beat sweeper) can have scored it.
     assert scored_after < 15, f"scored {scored_after:.1f} s after the end"
     assert results["seed"]
     assert results["commitment"] == race["commitment"]
