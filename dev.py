@@ -3,11 +3,11 @@
 
 Usage::
 
-    python3 dev.py serve [args] [--no-worker]  # migrate, dev superuser, worker+beat, serve :8000
-    python3 dev.py test [pytest args]       # set up, run the whole test suite
-    python3 dev.py manage <args>            # set up, run any manage.py command
-    python3 dev.py demo [--port P]          # bots of three strategies race on their own database
-    python3 dev.py setup                    # only create/refresh .venv
+    python3 dev.py serve [addr:port] [--no-worker]  # migrate, superuser, worker+beat, serve
+    python3 dev.py test [pytest args]               # set up, run the whole test suite
+    python3 dev.py manage <args>                    # set up, run any manage.py command
+    python3 dev.py demo [--port P] [--bots N]       # bots race on a database of their own
+    python3 dev.py setup                            # only create/refresh .venv
 
 Set-up creates ``.venv`` beside this file, installs the pinned ``requirements-lock.txt``
 (hash-checked) and the project itself in editable mode. It records a stamp of the
