@@ -3,11 +3,11 @@
 
 Usage::
 
-    python3 dev.py serve [runserver args]   # set up, migrate, dev superuser, serve :8000
-    python3 dev.py test [pytest args]       # set up, run the whole test suite
-    python3 dev.py manage <args>            # set up, run any manage.py command
-    python3 dev.py demo [--bots N]          # set up, migrate, five bots race on a local server
-    python3 dev.py setup                    # only create/refresh .venv
+    python3 dev.py serve [addr:port] [--no-worker]  # migrate, superuser, worker+beat, serve
+    python3 dev.py test [pytest args]               # set up, run the whole test suite
+    python3 dev.py manage <args>                    # set up, run any manage.py command
+    python3 dev.py demo [--port P] [--bots N]       # bots race on a database of their own
+    python3 dev.py setup                            # only create/refresh .venv
 
 Set-up creates ``.venv`` beside this file, installs the pinned ``requirements-lock.txt``
 (hash-checked) and the project itself in editable mode. It records a stamp of the
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import subprocess
 import sys
 import venv
@@ -92,11 +93,56 @@ def _base_url(args: list[str]) -> str:
     return f"http://{host}:{port}"
 
 
-def cmd_serve(python: Path, args: list[str]) -> None:
-    """Migrate, make sure a superuser exists, then run the development server.
+#: Options of ``serve`` itself; everything else goes to the web server.
+NO_WORKER = "--no-worker"
 
-    ``args`` go to ``runserver`` (``python3 dev.py serve 8001`` or ``127.0.0.1:8001``).
+
+def web_command(python: Path, args: list[str]) -> list[str | Path]:
+    """The web server ``serve`` runs, with its arguments (``runserver``; default 127.0.0.1:8000).
+
+    The one place that names the web server: switching ``serve`` to another server
+    changes only this function.
     """
+    return [python, ROOT / "manage.py", "runserver", *(args or ["127.0.0.1:8000"])]
+
+
+def worker_command(python: Path, *, loglevel: str = "WARNING") -> list[str | Path]:
+    """A Celery worker with beat embedded (``--beat``): runs the race sweeper and every task.
+
+    Threads, not processes (two, so a long task never holds up the sweeper); no gossip,
+    mingle or heartbeat (the embedded SQLite broker has no broadcast).  The broker is
+    whatever the settings say: the SQLite file of the embedded default, or Redis.
+    """
+    return [
+        python, "-m", "celery", "-A", "canfield_site", "worker", "--beat",
+        "--pool", "threads", "--concurrency", "2", "--loglevel", loglevel,
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+    ]  # fmt: skip
+
+
+def _stop(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
+    """TERM ``proc``'s process group, then KILL it if it does not exit within ``timeout``."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    except ProcessLookupError:
+        pass
+
+
+def cmd_serve(python: Path, args: list[str]) -> None:
+    """Migrate, make sure a superuser exists, start the Celery worker with beat, then serve.
+
+    ``args`` go to the web server (``python3 dev.py serve 8001`` or ``127.0.0.1:8001``);
+    ``--no-worker`` leaves the worker out (when one runs elsewhere).  The worker is
+    stopped when the web server exits.
+    """
+    with_worker = NO_WORKER not in args
+    args = [a for a in args if a != NO_WORKER]
     base = _base_url(args)
     _manage(python, "migrate", "--noinput")
     _manage(
@@ -113,10 +159,27 @@ def cmd_serve(python: Path, args: list[str]) -> None:
         f"\n[dev] Canfield race server on {base}\n"
         f"      admin:    {base}/admin/\n"
         f"      API docs: {base}/api/v1/docs/\n"
-        f"      health:   {base}/api/v1/health\n",
+        f"      health:   {base}/api/v1/health\n"
+        + (
+            "      worker:   Celery worker with beat (closes and scores races by itself)\n"
+            if with_worker
+            else "      worker:   not started (--no-worker): races close only if one runs\n"
+        ),
         flush=True,
     )
-    _manage(python, "runserver", *(args or ["127.0.0.1:8000"]))
+    # A TERM (from a supervisor or ``timeout``) ends the server like Ctrl-C: the
+    # ``finally`` below then stops the worker, which runs in its own session.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    worker = None
+    if with_worker:
+        worker = subprocess.Popen(
+            [str(c) for c in worker_command(python)], cwd=ROOT, start_new_session=True
+        )
+    try:
+        _run(web_command(python, args))
+    finally:
+        if worker is not None:
+            _stop(worker)
 
 
 def cmd_test(python: Path, args: list[str]) -> None:
@@ -125,8 +188,11 @@ def cmd_test(python: Path, args: list[str]) -> None:
 
 
 def cmd_demo(python: Path, args: list[str]) -> None:
-    """Migrate, then race bots over HTTP on a local server (``canfield_bot.demo``)."""
-    _manage(python, "migrate", "--noinput")
+    """Race bots over HTTP on a local server with a database of its own (``canfield_bot.demo``).
+
+    The demo never touches ``db.sqlite3``: it migrates its own database (see
+    ``python3 dev.py demo --help`` for ``--database``, ``--port``, ``--bots``).
+    """
     _run([python, "-m", "canfield_bot.demo", *args])
 
 

@@ -42,6 +42,7 @@ from games.selectors.races import (
 )
 from games.services import races as race_services
 from games.services import ratings as rating_services
+from games.services.races import MAX_RACE_SECONDS
 
 
 class RaceView(serializers.Serializer[Any]):
@@ -67,6 +68,15 @@ class RaceView(serializers.Serializer[Any]):
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField()
     allow_undo = serializers.BooleanField()
+    late_join_s = serializers.IntegerField(
+        allow_null=True,
+        help_text="seconds after starts_at that joining stays open (0: closes at the start; "
+        "null: until ends_at)",
+    )
+    join_closes_at = serializers.DateTimeField(
+        help_text="when joining closes: starts_at + late_join_s, at most ends_at (UTC)"
+    )
+    joining_open = serializers.BooleanField(help_text="whether a new entrant may join now")
     require_winnable = serializers.BooleanField()
     commitment = serializers.CharField(help_text="hex(SHA-256(seed)), public from the start")
     seed = serializers.CharField(allow_null=True, help_text="revealed once finished")
@@ -97,6 +107,15 @@ class RaceCreateInput(StrictSerializer):
     allow_undo = StrictBooleanField(default=False)
     require_winnable = StrictBooleanField(default=False)
     rated = StrictBooleanField(default=True, help_text="false: the race never counts for ratings")
+    late_join_s = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=MAX_RACE_SECONDS,
+        help_text="seconds after starts_at that joining stays open; default 0 for a "
+        "scheduled race (joining closes at the start), null (until ends_at) for a window race. "
+        "A join after that is 409 race_not_open.",
+    )
 
 
 class JoinView(serializers.Serializer[Any]):

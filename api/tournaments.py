@@ -72,6 +72,14 @@ class TournamentRaceView(serializers.Serializer[Any]):
     opens_at = serializers.DateTimeField()
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField()
+    late_join_s = serializers.IntegerField(
+        allow_null=True,
+        help_text="seconds after starts_at that joining stays open (0: closes at the start; "
+        "null: until ends_at)",
+    )
+    join_closes_at = serializers.DateTimeField(
+        help_text="when joining closes: starts_at + late_join_s, at most ends_at (UTC)"
+    )
     commitment = serializers.CharField(help_text="hex(SHA-256(seed)), public from the start")
     seed = serializers.CharField(allow_null=True, help_text="revealed once the race is finished")
 
@@ -204,6 +212,15 @@ class RacesAddInput(StrictSerializer):
     options = serializers.DictField(required=False)
     allow_undo = StrictBooleanField(default=False)
     require_winnable = StrictBooleanField(default=False)
+    late_join_s = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=MAX_RACE_SECONDS,
+        help_text="seconds after starts_at that joining stays open; default 0 for a "
+        "scheduled race (joining closes at the start), null (until ends_at) for a window race. "
+        "A join after that is 409 race_not_open.",
+    )
     name_prefix = StrictCharField(required=False, default="", allow_blank=True, max_length=100)
 
 
@@ -381,6 +398,7 @@ class TournamentRacesView(APIView):
             time_limit_s=v.get("time_limit_s"),
             allow_undo=v["allow_undo"],
             require_winnable=v["require_winnable"],
+            **({"late_join_s": v["late_join_s"]} if "late_join_s" in v else {}),
             name_prefix=v["name_prefix"],
             created_by=player_of(request),
         )

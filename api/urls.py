@@ -1,9 +1,10 @@
 """URLs of version 1 of the API, mounted at ``/api/v1/``."""
 
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api import accounts, exports, games, races, ratings, tournaments
+from api.docs import OfflineRedocView, redoc_bundle
 from api.errors import api_unknown_path
 from api.views import HealthView
 
@@ -81,7 +82,8 @@ urlpatterns = [
     path("races/<uuid:race_id>/rating", ratings.RaceRatingAPIView.as_view(), name="race-rating"),
     re_path(r"^schema/?$", SpectacularAPIView.as_view(), name="schema"),
     re_path(r"^docs/?$", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    re_path(r"^redoc/?$", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    re_path(r"^redoc/?$", OfflineRedocView.as_view(url_name="api:schema"), name="redoc"),
+    re_path(r"^redoc/redoc\.standalone\.js$", redoc_bundle, name="redoc-bundle"),
     # Anything else under /api/v1/ (including ids that are not UUIDs): problem+json 404.
     re_path(r"^.*$", api_unknown_path, name="unknown"),
 ]

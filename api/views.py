@@ -25,9 +25,11 @@ class HealthView(APIView):
         summary="Service health",
         description=(
             "Checks the database (`SELECT 1`) and the Celery broker (a connection to "
-            "Redis). `broker_mode` is `in-process` when tasks run inside the web "
-            "process (the embedded default), which counts as healthy; otherwise it names the "
-            "broker transport (`redis`). No authentication."
+            "Redis, or to the SQLite file of the embedded default). `broker_mode` names the "
+            "broker transport: `redis`, or `sqlite` for the embedded default's broker file "
+            "(a Celery worker with beat, started by `python3 dev.py serve`, consumes it); "
+            "`in-process` when tasks run eagerly inside the web process "
+            "(`CELERY_TASK_ALWAYS_EAGER=true`). No authentication."
         ),
         responses={
             200: inline_serializer(
@@ -37,7 +39,8 @@ class HealthView(APIView):
                     "database": serializers.CharField(help_text="`ok`"),
                     "broker": serializers.CharField(help_text="`ok`"),
                     "broker_mode": serializers.CharField(
-                        help_text="`in-process` (embedded default) or the transport, `redis`"
+                        help_text="the transport: `redis`, `sqlite` (embedded default) or "
+                        "`in-process` (eager tasks)"
                     ),
                 },
             ),

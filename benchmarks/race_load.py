@@ -123,6 +123,7 @@ async def play(
             mode="scheduled",
             starts_at=starts.isoformat(),
             ends_at=(starts + timedelta(seconds=args.seconds)).isoformat(),
+            late_join_s=args.seconds,  # a bot slow to join still races (until the end)
         )
 
         async def one(index: int, username: str, token: str) -> BotResult:

@@ -123,6 +123,7 @@ async def run_bots(
     password: str,
     *,
     strategy: Strategy | type | None = None,
+    strategies: list[Strategy | type] | None = None,
     think: float = 0.0,
     jitter: float = 0.0,
     on_stuck: str = "resign",
@@ -130,14 +131,21 @@ async def run_bots(
 ) -> list[BotResult | BaseException]:
     """Run one bot per username concurrently (asyncio); errors are returned, not raised.
 
-    Without a ``strategy`` each bot gets a :class:`DefaultStrategy` whose ties are
-    broken by its own seed (its position in ``usernames``), so the bots play differently.
+    ``strategies``: one per username (a callable, or a class made once per game).
+    Otherwise every bot plays ``strategy``; without either each bot gets a
+    :class:`DefaultStrategy` whose ties are broken by its own seed (its position in
+    ``usernames``).
     """
+    if strategies is not None and len(strategies) != len(usernames):
+        raise ValueError("give one strategy per username")
 
     async def one(index: int, username: str) -> BotResult:
         async with CanfieldClient(base_url, **(client_options or {})) as client:
             await client.register_or_login(username, password)
-            chosen = DefaultStrategy(seed=index) if strategy is None else strategy
+            if strategies is not None:
+                chosen = strategies[index]
+            else:
+                chosen = DefaultStrategy(seed=index) if strategy is None else strategy
             bot = Bot(
                 client,
                 race_id,

@@ -1,11 +1,16 @@
 """The demo (``python3 dev.py demo``): a real race between five bots on a local server.
 
-Starts the service (``runserver`` on a free port, the embedded default unless the
-environment says otherwise), creates a staff account and a scheduled race on a
-deal the solver proves winnable (a random deal if it finds none quickly), runs
-the bots over HTTP, waits until the race is closed and scored, prints the
-standings, the revealed seed and the commitment checked locally
-(``sha256(seed) == commitment``), then stops the server.
+Starts the service on a database of its own (a fresh SQLite file in a temporary
+directory, removed afterwards, unless ``--database`` names one): ``runserver`` on
+``--port`` (default: a free port) and a Celery worker with beat on the embedded SQLite
+broker, exactly as ``python3 dev.py serve`` runs them.  It creates a staff account and
+a scheduled race on a deal the solver proves winnable (a random deal if it finds none
+quickly), fields bots of clearly different strength (``canfield_bot.strategy.STRATEGIES``:
+``home-only``, ``priority``, ``lookahead``; each bot's name says its strategy), runs them
+over HTTP, waits until the worker has closed and scored the race, prints the standings,
+the revealed seed and the commitment checked locally (``sha256(seed) == commitment``),
+then stops everything.  Only these lines are printed; ``--log-dir`` keeps the servers'
+output.
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ import argparse
 import asyncio
 import hashlib
 import secrets
+import shutil
 import sys
+import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -24,6 +31,7 @@ from canfield_bot.__main__ import standings_table
 from canfield_bot.bot import BotResult, run_bots
 from canfield_bot.client import ApiError, CanfieldClient
 from canfield_bot.stack import Stack, create_staff, free_port
+from canfield_bot.strategy import STRATEGIES
 
 
 def _say(text: str) -> None:
@@ -42,6 +50,9 @@ async def create_race(url: str, token: str, *, start_in: float, seconds: int) ->
                 "starts_at": starts.isoformat(),
                 "ends_at": (starts + timedelta(seconds=seconds)).isoformat(),
                 "require_winnable": winnable,
+                # Proving a deal winnable can take longer than the lead time: let the
+                # bots join a little after the start.
+                "late_join_s": min(15, seconds),
             }
             try:
                 return await staff.create_race(**fields)
@@ -60,9 +71,18 @@ async def demo(url: str, token: str, *, bots: int, seconds: int, think: float) -
         f"race {race['id']} ({'proven winnable' if race['require_winnable'] else 'random deal'}), "
         f"commitment {race['commitment']}"
     )
-    _say(f"starts {race['starts_at']}, ends {race['ends_at']}; {bots} bots joining")
-    names = [f"demo-bot-{secrets.token_hex(2)}-{i + 1}" for i in range(bots)]
-    results = await run_bots(url, race["id"], names, secrets.token_urlsafe(18), think=think)
+    _say(f"starts {race['starts_at']}, ends {race['ends_at']} (UTC); {bots} bots joining")
+    kinds = [list(STRATEGIES)[i % len(STRATEGIES)] for i in range(bots)]
+    names = [f"{kind}-{i + 1}" for i, kind in enumerate(kinds)]
+    _say("strategies: " + ", ".join(STRATEGY_NOTES[k] for k in dict.fromkeys(kinds)))
+    results = await run_bots(
+        url,
+        race["id"],
+        names,
+        secrets.token_urlsafe(18),
+        strategies=[STRATEGIES[k]() for k in kinds],
+        think=think,
+    )
     for name, res in zip(names, results, strict=True):
         if isinstance(res, BotResult):
             _say(f"{name}: {res.ended}, {res.cards_home} cards home, {res.moves} moves")
@@ -85,20 +105,70 @@ async def demo(url: str, token: str, *, bots: int, seconds: int, think: float) -
     return 0 if verified and not failed else 1
 
 
+#: One line per strategy for the demo's legend.
+STRATEGY_NOTES = {
+    "home-only": "home-only (only puts cards home and turns the stock)",
+    "priority": "priority (fixed move priorities, the bots' default)",
+    "lookahead": "lookahead (searches three moves ahead on the visible table)",
+}
+
+
+def demo_env(database: str) -> dict[str, str]:
+    """The environment of the demo's processes: its own database, the embedded broker.
+
+    ``database`` is a file path (SQLite) or a database URL.  Broker settings from the
+    caller's environment are cleared, so the demo's worker never takes another
+    service's tasks, and ``.env`` is not read.
+    """
+    url = database if "://" in database else f"sqlite:///{Path(database).resolve()}"
+    return {
+        "DATABASE_URL": url,
+        "DEBUG": "true",
+        "DJANGO_READ_DOT_ENV_FILE": "false",
+        "REDIS_URL": "",
+        "CELERY_BROKER_URL": "",
+        "CELERY_RESULT_BACKEND": "",
+        "CELERY_TASK_ALWAYS_EAGER": "",
+        "CACHE_URL": "",
+        "RACE_SWEEP_SECONDS": "1",
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Start the server, run the demo, stop the server."""
+    """Start the server and worker on the demo's database, run the demo, stop them."""
     parser = argparse.ArgumentParser(prog="python3 dev.py demo", description=__doc__)
     parser.add_argument("--bots", type=int, default=5)
     parser.add_argument("--seconds", type=int, default=40, help="race length")
     parser.add_argument("--think", type=float, default=0.1, help="bot think time, seconds")
-    parser.add_argument("--log-dir", type=Path, help="keep the server's output here")
+    parser.add_argument("--port", type=int, help="serve on this port (default: a free one)")
+    parser.add_argument(
+        "--database",
+        help="SQLite file or database URL to use and keep (default: a fresh temporary "
+        "SQLite file, removed afterwards)",
+    )
+    parser.add_argument("--log-dir", type=Path, help="keep the server's and worker's output")
     args = parser.parse_args(argv)
-    port = free_port()
-    with Stack({}, log_dir=args.log_dir) as stack:
+    if args.bots < 1:
+        parser.error("--bots must be at least 1")
+    port = args.port or free_port()
+    scratch = None if args.database else Path(tempfile.mkdtemp(prefix="canfield-demo-"))
+    database = args.database or str(scratch / "demo.sqlite3")  # type: ignore[operator]
+    try:
+        return _run(args, port, database)
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _run(args: argparse.Namespace, port: int, database: str) -> int:
+    with Stack(demo_env(database), log_dir=args.log_dir) as stack:
+        _say("preparing the demo database" + (f" {database}" if args.database else ""))
+        stack.manage("migrate", "--noinput", "-v", "0", capture=True)
         password = secrets.token_urlsafe(18)
         create_staff(stack, "demo-organiser", password)
-        _say(f"starting the server on http://127.0.0.1:{port}")
+        _say(f"starting the server on http://127.0.0.1:{port} and a worker with beat")
         url = stack.web(port, server="runserver")
+        stack.worker(beat=True, threads=True)  # closes and scores the race
 
         async def run() -> int:
             async with CanfieldClient(url) as login:

@@ -89,16 +89,22 @@ class Stack:
         wait_http(f"{url}/api/v1/health", proc=proc)
         return url
 
-    def worker(self, *, concurrency: int = 2) -> None:
-        """Start a Celery worker."""
-        self.spawn(
-            "worker",
-            [
-                sys.executable, "-m", "celery", "-A", "canfield_site", "worker",
-                "--loglevel", "INFO", "--concurrency", str(concurrency), "--without-gossip",
-                "--without-mingle", "--without-heartbeat",
-            ],
-        )  # fmt: skip
+    def worker(self, *, concurrency: int = 2, beat: bool = False, threads: bool = False) -> None:
+        """Start a Celery worker; ``beat`` embeds the scheduler, ``threads`` uses a thread pool.
+
+        ``beat=True, threads=True`` is how ``python3 dev.py serve`` runs its worker on the
+        embedded SQLite broker (``dev.worker_command``).
+        """
+        cmd = [
+            sys.executable, "-m", "celery", "-A", "canfield_site", "worker",
+            "--loglevel", "INFO", "--concurrency", str(concurrency), "--without-gossip",
+            "--without-mingle", "--without-heartbeat",
+        ]  # fmt: skip
+        if beat:
+            cmd.append("--beat")
+        if threads:
+            cmd += ["--pool", "threads"]
+        self.spawn("worker", cmd)
 
     def beat(self) -> None:
         """Start Celery beat (the race sweeper runs every ``RACE_SWEEP_SECONDS``)."""
@@ -158,7 +164,7 @@ def create_staff(stack: Stack, username: str, password: str) -> None:
         f"u.set_password({password!r})\n"
         "u.save()\n"
     )
-    stack.manage("shell", "--no-imports", "-c", code)
+    stack.manage("shell", "--no-imports", "-c", code, capture=True)
 
 
 def postgres_scratch_db(base_url: str, name: str) -> str:

@@ -9,6 +9,8 @@ import os
 
 from celery import Celery
 
+import canfield_site.broker  # noqa: F401 - registers the embedded SQLite broker with kombu
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
 
 app = Celery("canfield_site")

@@ -32,10 +32,11 @@ def database_check(alias: str = "default") -> CheckResult:
 
 
 def broker_check(app: Celery | None = None) -> CheckResult:
-    """Connect to the Celery broker (a Redis PING for the Redis transport).
+    """Connect to the Celery broker: a Redis PING, or opening the embedded SQLite broker file.
 
-    In in-process mode (``task_always_eager``) there is no broker to reach: that
-    counts as healthy, with detail ``"in-process"``.
+    ``detail`` is the transport's driver: ``"redis"``, or ``"sqlite"`` for the embedded
+    broker (``canfield_site/broker.py``).  In eager mode (``task_always_eager``, the test
+    suite) no broker is used: that counts as healthy, with detail ``"in-process"``.
     """
     if app is None:
         from canfield_site.celery import app as default_app
@@ -47,6 +48,9 @@ def broker_check(app: Celery | None = None) -> CheckResult:
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=3)
             transport = conn.transport.driver_type
+            probe = getattr(conn.default_channel, "probe", None)
+            if probe is not None:  # the embedded SQLite broker: open the file
+                probe()
     except Exception as exc:
         logger.warning("health: broker failed: %s", exc)
         return CheckResult(ok=False, detail=type(exc).__name__)

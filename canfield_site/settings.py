@@ -1,14 +1,17 @@
 """Django settings, read from the environment (django-environ).
 
 The **embedded default** needs no server: with nothing configured the service runs
-on SQLite (``db.sqlite3`` beside ``manage.py``), executes Celery tasks in-process
-(``CELERY_TASK_ALWAYS_EAGER``) and runs with ``DEBUG`` on for 127.0.0.1/localhost.
+on SQLite (``db.sqlite3`` beside ``manage.py``), sends Celery tasks through a broker
+that is a SQLite file beside it (``db-broker.sqlite3``, see ``canfield_site/broker.py``;
+``python3 dev.py serve`` runs the worker with beat) and runs with ``DEBUG`` on for
+127.0.0.1/localhost.
 
 With ``DATABASE_URL`` it uses that database (PostgreSQL goes through psycopg 3);
-with ``REDIS_URL`` or ``CELERY_BROKER_URL`` Celery talks to that broker and tasks
-are no longer eager. ``DEBUG`` defaults to on only while ``DATABASE_URL`` is unset;
-with ``DEBUG`` off the settings refuse to load (``ImproperlyConfigured``) unless
-``SECRET_KEY`` is a real secret and ``ALLOWED_HOSTS`` is set.
+with ``REDIS_URL`` or ``CELERY_BROKER_URL`` Celery talks to that broker instead.
+``CELERY_TASK_ALWAYS_EAGER=true`` runs tasks inside the calling process (the test
+suite does so when no broker is configured). ``DEBUG`` defaults to on only while
+``DATABASE_URL`` is unset; with ``DEBUG`` off the settings refuse to load
+(``ImproperlyConfigured``) unless ``SECRET_KEY`` is a real secret and ``ALLOWED_HOSTS`` is set.
 
 Every variable is listed, with its meaning, in ``.env.example`` and the README.
 """
@@ -20,6 +23,7 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 from api.problem_codes import problem_codes_markdown
+from canfield_site.broker import embedded_broker_file, embedded_broker_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -228,17 +232,21 @@ PROBLEM_TYPE_BASE: str = env.str("PROBLEM_TYPE_BASE", default="urn:canfield:prob
 # Every task in this project must be idempotent: tasks are acknowledged late and
 # re-queued when a worker dies, and Redis redelivers after the visibility timeout.
 # An empty value (``CELERY_BROKER_URL=`` in a copied .env.example) means "not set".
+# With neither REDIS_URL nor CELERY_BROKER_URL the broker is a SQLite file beside the
+# database (canfield_site/broker.py): tasks still run in a real worker with beat
+# (``python3 dev.py serve`` starts one), so races close and score by themselves.
 REDIS_URL: str = env.str("REDIS_URL", default="")
 CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default="") or REDIS_URL
-_eager = env.str("CELERY_TASK_ALWAYS_EAGER", default="").strip()
-CELERY_TASK_ALWAYS_EAGER: bool = (
-    env.bool("CELERY_TASK_ALWAYS_EAGER") if _eager else not CELERY_BROKER_URL
-)
+EMBEDDED_BROKER_FILE = embedded_broker_file(DATABASES["default"], BASE_DIR)
 if not CELERY_BROKER_URL:
-    # In-process mode: nothing leaves the process, no server is needed.
-    CELERY_BROKER_URL = "memory://"
+    CELERY_BROKER_URL = embedded_broker_url(EMBEDDED_BROKER_FILE)
+_eager = env.str("CELERY_TASK_ALWAYS_EAGER", default="").strip()
+# Eager: tasks run inside the calling process and beat is never consulted (tests only).
+CELERY_TASK_ALWAYS_EAGER: bool = env.bool("CELERY_TASK_ALWAYS_EAGER") if _eager else False
 CELERY_RESULT_BACKEND: str = env.str("CELERY_RESULT_BACKEND", default="") or (
-    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "cache+memory://"
+    CELERY_BROKER_URL
+    if CELERY_BROKER_URL.startswith("redis")
+    else f"db+sqlite:///{EMBEDDED_BROKER_FILE}"
 )
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -312,6 +313,13 @@ class Race(models.Model):
     starts_at = models.DateTimeField(help_text="play may start")
     ends_at = models.DateTimeField(db_index=True, help_text="no move is accepted from here on")
     allow_undo = models.BooleanField(default=False)
+    late_join_s = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        default=0,
+        help_text="seconds after starts_at that joining stays open (0: joining closes at the "
+        "start; empty: until ends_at)",
+    )
     require_winnable = models.BooleanField(
         default=False, help_text="the deal was proven winnable by the solver"
     )
@@ -352,6 +360,25 @@ class Race(models.Model):
     def is_finished(self) -> bool:
         """True once the race is closed and scored for everyone (seed revealed)."""
         return self.status == self.Status.FINISHED
+
+    @property
+    def join_closes_at(self) -> Any:
+        """When joining closes: ``starts_at + late_join_s``, at most ``ends_at``
+        (``ends_at`` when ``late_join_s`` is empty)."""
+        if self.late_join_s is None:
+            return self.ends_at
+        return min(self.starts_at + timedelta(seconds=self.late_join_s), self.ends_at)
+
+    def joining_open(self, now: Any = None) -> bool:
+        """Whether a new entrant may join at ``now``: from ``opens_at`` until
+        :attr:`join_closes_at` (exclusive), while the race is scheduled (not closed)."""
+        now = now or timezone.now()
+        return bool(
+            self.status == self.Status.SCHEDULED
+            and self.opens_at <= now
+            and now < self.join_closes_at
+            and now < self.ends_at
+        )
 
     def phase(self, now: Any = None) -> str:
         """The phase by the clock.

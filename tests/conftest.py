@@ -62,6 +62,25 @@ def postgres_status() -> tuple[bool, str]:
 _PROBES = {"redis": redis_status, "postgres": postgres_status}
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Run tasks in-process when no broker is configured (the embedded SQLite broker).
+
+    The test suite has no worker of its own: on the embedded default its tasks run
+    eagerly, as they did before the embedded broker existed.  With ``REDIS_URL`` (CI)
+    they go to Redis as configured.  ``tests/games/test_embedded_worker.py`` runs the
+    embedded broker with a real worker.
+    """
+    from django.conf import settings
+
+    from canfield_site.broker import ALIAS
+
+    if settings.configured and settings.CELERY_BROKER_URL.startswith(f"{ALIAS}+"):
+        from canfield_site.celery import app
+
+        settings.CELERY_TASK_ALWAYS_EAGER = True
+        app.conf.task_always_eager = True
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Skip (locally) or fail (CI=true) tests whose server is unavailable."""
     for marker, probe in _PROBES.items():

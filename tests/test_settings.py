@@ -57,15 +57,26 @@ def loaded(**env: str) -> dict[str, Any]:
 
 
 def test_embedded_default_needs_no_server() -> None:
-    """Nothing configured: SQLite beside manage.py, tasks in-process, DEBUG on."""
+    """Nothing configured: SQLite beside manage.py, a SQLite-file broker beside it, DEBUG on.
+
+    Tasks are not eager: they go through the broker to a real worker (dev.py serve).
+    """
     data = loaded()
     assert data["engine"] == "django.db.backends.sqlite3"
     assert data["name"] == str(ROOT / "db.sqlite3")
-    assert data["eager"] is True
-    assert data["app_eager"] is True
-    assert data["broker"] == "memory://"
+    assert data["eager"] is False
+    assert data["app_eager"] is False
+    assert data["broker"] == f"sqlite-broker+sqlite:///{ROOT / 'db-broker.sqlite3'}"
+    assert data["backend"] == f"db+sqlite:///{ROOT / 'db-broker.sqlite3'}"
     assert data["debug"] is True
     assert "127.0.0.1" in data["hosts"]
+
+
+def test_each_sqlite_database_has_its_own_broker_file(tmp_path: Path) -> None:
+    """A SQLite DATABASE_URL (the demo's own file) gets a broker file beside it."""
+    data = loaded(DATABASE_URL=f"sqlite:///{tmp_path / 'demo.sqlite3'}", DEBUG="true")
+    assert data["broker"] == f"sqlite-broker+sqlite:///{tmp_path / 'demo-broker.sqlite3'}"
+    assert data["eager"] is False
 
 
 def test_postgres_and_redis_from_environment() -> None:
@@ -106,7 +117,8 @@ def test_empty_values_from_a_copied_env_example_mean_unset() -> None:
     assert data["broker"] == "redis://cache.example:6379/2"
     assert data["backend"] == "redis://cache.example:6379/2"
     assert data["eager"] is False
-    assert loaded(CELERY_TASK_ALWAYS_EAGER="")["eager"] is True
+    assert loaded(CELERY_TASK_ALWAYS_EAGER="")["eager"] is False
+    assert loaded(CELERY_TASK_ALWAYS_EAGER="true")["eager"] is True
     assert loaded(REDIS_URL="redis://x:6379/0", CELERY_TASK_ALWAYS_EAGER="true")["eager"] is True
 
 

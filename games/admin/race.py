@@ -135,6 +135,7 @@ class RaceAdmin(ServiceWritesAdmin):
         "starts",
         "ends",
         "time_limit_s",
+        "late_join_s",
         "allow_undo",
         "require_winnable",
         "rated",

@@ -153,6 +153,12 @@ class AddRacesForm(forms.Form):
     time_limit_s = forms.IntegerField(
         min_value=1, required=False, help_text="window mode: seconds each player gets"
     )
+    late_join = DurationMinutesSecondsField(
+        required=False,
+        initial=timedelta(0),
+        help_text="how long after each start joining stays open (0:00: joining closes at the "
+        "start; empty: until the race ends)",
+    )
     allow_undo = forms.BooleanField(required=False)
     require_winnable = forms.BooleanField(
         required=False, help_text="draw seeds until the solver proves the deal winnable"
@@ -394,6 +400,9 @@ class TournamentAdmin(ServiceWritesAdmin):
                     variant=d["variant"],
                     mode=d["mode"],
                     time_limit_s=d["time_limit_s"],
+                    late_join_s=(
+                        None if d["late_join"] is None else int(d["late_join"].total_seconds())
+                    ),
                     allow_undo=d["allow_undo"],
                     require_winnable=d["require_winnable"],
                     created_by=request.user,  # type: ignore[arg-type]

@@ -2,17 +2,16 @@
 
 Nothing here returns a card identity or a running race's seed; the seed and
 every entrant's moves appear only in :func:`race_results`, which refuses until
-the race is finished.  Reading a race that is overdue closes it first when no
-worker does (the embedded default), so the embedded service needs no beat.
+the race is finished.  Reads never write: closing and scoring a due race is the
+Celery beat sweeper's work (``games.race_sweep``), on the embedded default too.
 """
 
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Value, When, Window
 from django.db.models.functions import Rank
@@ -20,19 +19,7 @@ from django.utils import timezone
 
 from games.models import Game, Move, Race, RaceEntry, Tournament
 from games.services.errors import NotFound, RaceNotFinished
-from games.services.races import RANKING_RULE, race_close
-
-#: Past ``ends_at`` by this much, a reader closes the race itself (a safety net for dead workers).
-READER_CLOSE_GRACE = timedelta(seconds=30)
-
-
-def _close_if_due(race: Race, now: datetime) -> Race:
-    if race.status in (Race.Status.SCHEDULED, Race.Status.CLOSING) and now >= race.ends_at:
-        eager = getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False)
-        if eager or now >= race.ends_at + READER_CLOSE_GRACE:
-            race_close(race_id=race.id, now=now)
-            race.refresh_from_db()
-    return race
+from games.services.races import RANKING_RULE
 
 
 def _visible(qs: QuerySet[Race], include_drafts: bool) -> QuerySet[Race]:
@@ -42,17 +29,16 @@ def _visible(qs: QuerySet[Race], include_drafts: bool) -> QuerySet[Race]:
     return qs.exclude(tournament__status=Tournament.Status.DRAFT)
 
 
-def race_get(*, race_id: Any, include_drafts: bool = False, now: datetime | None = None) -> Race:
-    """One race (closing it first if it is overdue and no worker did); raises :class:`NotFound`.
+def race_get(*, race_id: Any, include_drafts: bool = False) -> Race:
+    """One race; raises :class:`NotFound`.
 
-    ``include_drafts`` (staff) also finds races of draft tournaments.
+    ``include_drafts`` (staff) also finds races of draft tournaments.  A read never
+    closes a race: one past ``ends_at`` is in phase ``closing`` until the sweeper runs.
     """
-    now = now or timezone.now()
     try:
-        race = _visible(Race.objects.select_related("deal"), include_drafts).get(id=race_id)
+        return _visible(Race.objects.select_related("deal"), include_drafts).get(id=race_id)
     except (Race.DoesNotExist, ValueError, ValidationError):
         raise NotFound("no such race") from None
-    return _close_if_due(race, now)
 
 
 def race_list(
@@ -66,16 +52,12 @@ def race_list(
 
     Phases: ``upcoming`` (not started, joining open or not), ``open`` (joining open, not
     started), ``running``, ``closing``, ``finished``, ``cancelled``.  Races of draft
-    tournaments only with ``include_drafts`` (staff).  Due races are closed first when no
-    worker does (the embedded default), as :func:`race_get` does.
+    tournaments only with ``include_drafts`` (staff).  A race past ``ends_at`` that the
+    sweeper has not closed yet is in phase ``closing``.
 
     Ordered by ``starts_at`` (upcoming, running) or newest first (finished, all).
     """
     now = now or timezone.now()
-    for race in Race.objects.filter(
-        status__in=[Race.Status.SCHEDULED, Race.Status.CLOSING], ends_at__lte=now
-    ).only("id", "status", "ends_at")[:50]:
-        _close_if_due(race, now)
     qs = _visible(
         Race.objects.select_related("deal").annotate(entrants=Count("entries")), include_drafts
     )
@@ -127,6 +109,9 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
         "starts_at": race.starts_at,
         "ends_at": race.ends_at,
         "allow_undo": race.allow_undo,
+        "late_join_s": race.late_join_s,
+        "join_closes_at": race.join_closes_at,
+        "joining_open": race.joining_open(now),
         "require_winnable": race.require_winnable,
         "commitment": race.commitment,
         "seed": race.deal.seed if finished else None,

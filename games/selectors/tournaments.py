@@ -59,6 +59,8 @@ def race_summary(race: Race, *, now: datetime | None = None) -> dict[str, Any]:
         "opens_at": race.opens_at,
         "starts_at": race.starts_at,
         "ends_at": race.ends_at,
+        "late_join_s": race.late_join_s,
+        "join_closes_at": race.join_closes_at,
         "commitment": race.commitment,
         "seed": race.deal.seed if race.status == Race.Status.FINISHED else None,
     }

@@ -53,6 +53,9 @@ RANKING_RULE = (
     "then by fewer moves. Ties that remain share a rank. Disqualified entries and entrants "
     "who never started are not ranked."
 )
+#: ``late_join_s`` not given: 0 for a scheduled race, ``None`` (until ends_at) for a window race.
+LATE_JOIN_DEFAULT = object()
+
 #: The SQL order of that rule.  Winners have 52 cards home, so one key serves both
 #: groups; the move count breaks ties only among players who did not win.
 RANK_ORDER_SQL = (
@@ -72,6 +75,7 @@ def race_create(
     time_limit_s: int | None = None,
     allow_undo: bool = False,
     require_winnable: bool = False,
+    late_join_s: int | None | object = LATE_JOIN_DEFAULT,
     created_by: User | None = None,
 ) -> Race:
     """Announce a race on a fresh secret seed; its commitment is public at once.
@@ -79,8 +83,10 @@ def race_create(
     Scheduled mode: everyone plays from ``starts_at`` to ``ends_at``
     (``time_limit_s`` is that span).  Window mode: each entrant gets
     ``time_limit_s`` seconds from their own start, between ``starts_at`` and
-    ``ends_at``.  Raises :class:`InvalidRace`, :class:`InvalidOptions`,
-    :class:`NoWinnableDeal`.
+    ``ends_at``.  ``late_join_s``: seconds after ``starts_at`` that joining stays
+    open (``None``: until ``ends_at``); by default 0 for a scheduled race (joining
+    closes at the start) and ``None`` for a window race.  Raises :class:`InvalidRace`,
+    :class:`InvalidOptions`, :class:`NoWinnableDeal`.
     """
     if not (opens_at <= starts_at < ends_at):
         raise InvalidRace("times must satisfy opens_at <= starts_at < ends_at")
@@ -100,6 +106,17 @@ def race_create(
     else:
         raise InvalidRace(f"unknown mode {mode!r}: use scheduled or window")
     rules = rules_build(variant=variant, options=options)
+    if late_join_s is LATE_JOIN_DEFAULT:
+        late_join_s = 0 if mode == Race.Mode.SCHEDULED else None
+    if late_join_s is not None:
+        if not isinstance(late_join_s, int) or isinstance(late_join_s, bool) or late_join_s < 0:
+            raise InvalidRace("late_join_s is a whole number of seconds >= 0, or null")
+        if late_join_s > (ends_at - starts_at).total_seconds():
+            raise InvalidRace("late_join_s is longer than the race (starts_at to ends_at)")
+        if late_join_s == 0 and opens_at == starts_at:
+            raise InvalidRace(
+                "joining would never be open: set opens_at before starts_at or late_join_s > 0"
+            )
     proof = None
     if require_winnable:
         seed, proof = winnable_seed(variant="classic", options=rules.to_dict())
@@ -119,6 +136,7 @@ def race_create(
             ends_at=ends_at,
             allow_undo=allow_undo,
             require_winnable=require_winnable,
+            late_join_s=late_join_s,
             commitment=deal.commitment,
             created_by=created_by,
         )
@@ -142,8 +160,9 @@ class JoinOutcome:
 def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> JoinOutcome:
     """Join a race (idempotent: a second join returns the same entry).
 
-    Allowed from ``opens_at`` until the player could no longer play
-    (``ends_at``).  In scheduled mode the player's game is created at once,
+    Allowed from ``opens_at`` until :attr:`Race.join_closes_at` (``starts_at +
+    late_join_s``, or ``ends_at`` when ``late_join_s`` is null); a player who already
+    joined may always call it again.  In scheduled mode the player's game is created at once,
     starting at ``starts_at`` with deadline ``ends_at``.  A tournament race
     first admits the player to the tournament (its entry rules).  Raises
     :class:`NotFound`, :class:`RaceNotOpen`, and for a tournament race
@@ -157,6 +176,11 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
             return JoinOutcome(existing, False)
         if race.phase(now) not in ("open", "running"):
             raise RaceNotOpen(f"the race is {race.phase(now)}: joining is closed")
+        if not race.joining_open(now):
+            raise RaceNotOpen(
+                f"joining closed at {race.join_closes_at.isoformat()} "
+                f"({race.late_join_s} s after the start)"
+            )
         if race.tournament_id is not None:
             from games.services.tournaments import tournament_admit
 

@@ -63,7 +63,7 @@ from games.services.errors import (
     TournamentInviteOnly,
     TournamentNotOpen,
 )
-from games.services.races import race_create
+from games.services.races import LATE_JOIN_DEFAULT, race_create
 
 #: The default table of the ``place_points`` scheme.
 DEFAULT_POINTS_TABLE = [10, 8, 6, 5, 4, 3, 2, 1]
@@ -280,6 +280,7 @@ def tournament_races_add(
     time_limit_s: int | None = None,
     allow_undo: bool = False,
     require_winnable: bool = False,
+    late_join_s: int | None | object = LATE_JOIN_DEFAULT,
     name_prefix: str = "",
     created_by: User | None = None,
 ) -> list[Race]:
@@ -316,6 +317,7 @@ def tournament_races_add(
                 time_limit_s=time_limit_s,
                 allow_undo=allow_undo,
                 require_winnable=require_winnable,
+                late_join_s=late_join_s,
                 created_by=created_by,
             )
             race.tournament = t

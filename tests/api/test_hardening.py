@@ -32,6 +32,7 @@ def new_race(**kw: Any) -> Race:
         "opens_at": now - timedelta(minutes=2),
         "starts_at": now - timedelta(minutes=1),
         "ends_at": now + timedelta(minutes=10),
+        "late_join_s": None,  # running already: joining stays open until the end
         **kw,
     }
     return race_create(**params)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from django.db import OperationalError, connections
 from rest_framework.test import APIClient
 
 import canfield_site.celery
+from canfield_site.broker import embedded_broker_url
 from canfield_site.celery import app as celery_app
 
 URL = "/api/v1/health"
@@ -51,6 +53,41 @@ def test_health_ok(client: APIClient) -> None:
     assert body["broker"] == "ok"
     expected_mode = "in-process" if celery_app.conf.task_always_eager else "redis"
     assert body["broker_mode"] == expected_mode
+
+
+@pytest.mark.django_db
+def test_health_reports_the_embedded_sqlite_broker(
+    client: APIClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The embedded default's broker (a SQLite file, not eager) is reported as ``sqlite``."""
+    embedded = Celery(
+        "embedded",
+        broker=embedded_broker_url(tmp_path / "db-broker.sqlite3"),
+        set_as_current=False,
+    )
+    monkeypatch.setattr(canfield_site.celery, "app", embedded)
+    response = client.get(URL)
+    assert response.status_code == 200, response.content
+    assert response.json()["broker"] == "ok"
+    assert response.json()["broker_mode"] == "sqlite"
+    assert (tmp_path / "db-broker.sqlite3").exists()
+
+
+@pytest.mark.django_db
+def test_health_embedded_broker_unusable(
+    client: APIClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A broker file that cannot be opened (its directory is missing) is a 503, not ``ok``."""
+    embedded = Celery(
+        "embedded",
+        broker=embedded_broker_url(tmp_path / "missing" / "db-broker.sqlite3"),
+        set_as_current=False,
+    )
+    monkeypatch.setattr(canfield_site.celery, "app", embedded)
+    response = client.get(URL)
+    assert response.status_code == 503
+    assert response.json()["broker"] == "error"
+    assert response.json()["database"] == "ok"
 
 
 @pytest.mark.django_db

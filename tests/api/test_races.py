@@ -33,6 +33,7 @@ def create_race(staff: APIClient, **body: Any) -> dict[str, Any]:
         "name": "Monday sprint",
         "starts_at": iso(now - timedelta(seconds=1)),
         "ends_at": iso(now + timedelta(minutes=10)),
+        "late_join_s": None,  # running already: joining stays open until the end
         **body,
     }
     resp = staff.post("/api/v1/races", payload, format="json")

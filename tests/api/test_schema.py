@@ -102,9 +102,19 @@ def test_docs_pages_load_their_assets_from_this_server() -> None:
     from django.test import Client
 
     client = Client()
-    for path in ("/api/v1/docs/", "/api/v1/redoc/"):
+    for path, asset in (
+        ("/api/v1/docs/", "/static/drf_spectacular_sidecar/"),
+        ("/api/v1/redoc/", "/api/v1/redoc/redoc.standalone.js"),
+    ):
         resp = client.get(path)
         assert resp.status_code == 200
         html = resp.content.decode()
         assert "cdn.jsdelivr" not in html
-        assert "/static/drf_spectacular_sidecar/" in html
+        assert "fonts.googleapis" not in html
+        assert asset in html
+    bundle = client.get("/api/v1/redoc/redoc.standalone.js")
+    assert bundle.status_code == 200
+    assert bundle["Content-Type"].startswith("text/javascript")
+    body = bundle.content
+    assert b"cdn.redoc.ly" not in body
+    assert b"Redoc" in body

@@ -6,7 +6,14 @@ from typing import Any
 
 import pytest
 
-from canfield_bot.strategy import DefaultStrategy, first_legal, position_key
+from canfield_bot.strategy import (
+    STRATEGIES,
+    DefaultStrategy,
+    HomeOnlyStrategy,
+    LookaheadStrategy,
+    first_legal,
+    position_key,
+)
 from games.engine import new_game, player_view
 
 
@@ -60,3 +67,54 @@ def test_position_key_ignores_clocks_and_move_number() -> None:
     other = {**view, "move_number": 99, "deadline": "later", "legal_moves": []}
     assert position_key(view) == position_key(other)
     assert first_legal({"legal_moves": []}) is None
+
+
+def _play_with(name: str, seed: str, limit: int = 3000) -> tuple[str, int]:
+    state = new_game("classic", seed=seed)
+    strategy = STRATEGIES[name]()
+    for _ in range(limit):
+        if state.status() != "playing":
+            break
+        view = player_view(state)
+        move = strategy(view)
+        if move is None:
+            return "gave-up", state.cards_home
+        assert move in view["legal_moves"], (name, seed, move)
+        state.play(move)
+    return state.status(), state.cards_home
+
+
+def test_the_demo_strategies_differ_in_strength() -> None:
+    """Cards home over deals 0..39 (deterministic: no strategy draws random numbers).
+
+    benchmarks/strategies.py reports the same over 100 deals.
+    """
+    totals = {
+        name: sum(_play_with(name, str(seed))[1] for seed in range(40)) for name in STRATEGIES
+    }
+    assert list(STRATEGIES) == ["home-only", "priority", "lookahead"]
+    assert totals == {"home-only": 163, "priority": 557, "lookahead": 600}
+
+
+def test_home_only_never_builds_the_tableau() -> None:
+    view: dict[str, Any] = player_view(new_game("classic", seed="1"))
+    view["legal_moves"] = ["QH>t2", "draw"]
+    assert HomeOnlyStrategy()(view) == "draw"
+    view["legal_moves"] = ["QH>t2", "5S>f", "draw"]
+    assert HomeOnlyStrategy()(view) == "5S>f"
+    strategy = HomeOnlyStrategy()
+    view["legal_moves"] = ["redeal"]
+    assert strategy(view) == "redeal"
+    assert strategy(view) is None  # a whole pass without a card going home: gives up
+
+
+def test_lookahead_plays_a_move_that_frees_the_reserve() -> None:
+    """It only ever picks a move the server listed; a reserve card that fits goes out."""
+    view: dict[str, Any] = player_view(new_game("classic", seed="5"))
+    assert view["legal_moves"] == ["6H>t3", "draw"]
+    move = LookaheadStrategy()(view)
+    assert move in view["legal_moves"]
+    # Put a reserve card that fits on a tableau pile: the lookahead plays it.
+    view["reserve"] = {"count": 13, "face_down": 12, "cards": ["8C"]}
+    view["legal_moves"] = ["8C>t1", "6H>t3", "draw"]  # 8C (black) on 9D (red)
+    assert LookaheadStrategy()(view) == "8C>t1"

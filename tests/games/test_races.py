@@ -32,7 +32,7 @@ def running_race(**kw: Any) -> Race:
         opens_at=now - timedelta(minutes=2),
         starts_at=now - timedelta(minutes=1),
         ends_at=now + timedelta(minutes=5),
-        **kw,
+        **{"late_join_s": None, **kw},  # running already: joining open until the end
     )
 
 
@@ -184,6 +184,7 @@ def test_real_worker_and_beat_close_a_race_on_time(tmp_path: Path) -> None:
         opens_at=now - timedelta(seconds=10),
         starts_at=now - timedelta(seconds=5),
         ends_at=now + timedelta(seconds=4),
+        late_join_s=None,
     )
     entrant(race, "a", home=7, ms=100, moves=4)
     entrant(race, "b", home=9, ms=100, moves=4)

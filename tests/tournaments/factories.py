@@ -39,7 +39,7 @@ def running_race(tournament: Tournament | None = None, **kw: Any) -> Race:
         opens_at=now - timedelta(minutes=2),
         starts_at=now - timedelta(minutes=1),
         ends_at=now + timedelta(minutes=5),
-        **kw,
+        **{"late_join_s": None, **kw},  # running already: joining open until the end
     )
     if tournament is not None:
         race.tournament = tournament

@@ -1,0 +1,86 @@
+"""The ReDoc page, served without any request leaving this server (issue 13 item 5).
+
+drf-spectacular's ReDoc template links Google Fonts, and ReDoc's bundle (served from
+``drf-spectacular-sidecar``) loads the Redocly logo from Redocly's CDN.
+:class:`OfflineRedocView` uses a template without the fonts
+(``api/templates/api/redoc.html``; ReDoc falls back to the system's sans-serif) and the
+sidecar's bundle with the logo's CDN address replaced by an inline SVG
+(:func:`redoc_bundle`), and sends a Content-Security-Policy that allows this origin only
+(plus ``data:``/``blob:``, which ReDoc uses for its worker and inline images), in case a
+later ReDoc release adds another outside request.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import drf_spectacular_sidecar
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from drf_spectacular.views import SpectacularRedocView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+#: The sidecar's ReDoc bundle, and the CDN address of the logo inside it.
+SIDECAR_REDOC = (
+    Path(drf_spectacular_sidecar.__file__).parent
+    / "static/drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js"
+)
+CDN_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+#: A plain document icon in its place (inline: no request at all).
+LOCAL_LOGO = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E"
+    "%3Cpath fill='%23666' d='M3 1h7l3 3v11H3z'/%3E%3C/svg%3E"
+)
+
+#: This origin only; ReDoc needs inline styles (styled-components), its inline start-up
+#: script and a ``blob:`` web worker.
+REDOC_CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self' 'unsafe-inline' blob:",
+        "worker-src 'self' blob:",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "font-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "frame-ancestors 'self'",
+    ]
+)
+
+
+class OfflineRedocView(SpectacularRedocView):
+    """``GET /api/v1/redoc/``: ReDoc on the OpenAPI schema, with nothing loaded from a CDN."""
+
+    template_name = "api/redoc.html"
+
+    @staticmethod
+    def _redoc_standalone() -> str:
+        return reverse("api:redoc-bundle")
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        """Add :data:`REDOC_CSP` as the page's Content-Security-Policy."""
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["Content-Security-Policy"] = REDOC_CSP
+        return response
+
+
+@functools.cache
+def _bundle() -> bytes:
+    return SIDECAR_REDOC.read_bytes().replace(CDN_LOGO.encode(), LOCAL_LOGO.encode())
+
+
+def redoc_bundle(request: HttpRequest) -> HttpResponse:
+    """``GET /api/v1/redoc/redoc.standalone.js``: the sidecar's ReDoc bundle, logo inlined.
+
+    Read once per process; cached by browsers for a day.
+    """
+    response = HttpResponse(_bundle(), content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
