@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 from datetime import timedelta
 from typing import Any
@@ -29,7 +30,7 @@ def message_of(html: str) -> str:
 
 def legal_of(html: str) -> list[str]:
     match = re.search(r'data-legal="([^"]*)"', html)
-    return match.group(1).split() if match else []
+    return html_lib.unescape(match.group(1)).split() if match else []
 
 
 def test_signup_logs_in_and_lands_in_the_lobby() -> None:
