@@ -158,6 +158,10 @@ def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
     for notation in notations[:step]:
         state.play(notation)
     view = game_view(game, state=state)
+    # The position after ``step`` moves: its move count, and "playing" until the last step.
+    view["move_number"] = step
+    if step < len(notations):
+        view["status"] = Game.Status.PLAYING
     entry = RaceEntry.objects.filter(game=game).select_related("race").first()
     context = {
         "game": game,
