@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from axe_playwright_python.sync_playwright import Axe
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 
 from games.engine import legal_moves, new_game, play
 
