@@ -145,3 +145,29 @@ def test_keyboard_only_play_undo_and_resign(live_server: Any, page: Any) -> None
     page.get_by_role("button", name="Resign").click()
     expect(page.locator('[data-stat="status"]')).to_have_text("resigned")
     assert Game.objects.get(id=game.id).status == "resigned"
+
+
+@pytest.mark.parametrize(
+    ("locale", "word"), [("fr-FR", "Réserve"), ("es-ES", "Reserva"), ("de-DE", "Ablagestapel")]
+)
+def test_the_play_page_in_each_language(
+    live_server: Any, chromium: Any, transactional_db: Any, locale: str, word: str
+) -> None:
+    player = User.objects.create_user("lena", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed="e2e-5")
+    ctx = chromium.new_context(viewport=WIDTHS["360"], locale=locale)
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "lena")
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        assert page.locator("html").get_attribute("lang") == locale[:2]
+        expect(page.locator("#board")).to_contain_text(word)
+        # Card names in the page's language ("dame de pique", "reina de picas", "Pik-Dame").
+        labels = page.locator("#board button[data-card]").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))"
+        )
+        assert labels
+        assert not any(" of " in label for label in labels)
+        _check(page, f"web-play-{locale}-360")
+    finally:
+        ctx.close()

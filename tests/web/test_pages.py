@@ -253,3 +253,31 @@ def test_tournament_and_player_pages(pages: PageClient, player: Any) -> None:
     me = pages.get("/players/ada/").content.decode()
     assert "My practice games" in me
     assert pages.get("/players/nobody/").status_code == 404
+
+
+def test_language_from_accept_language_and_the_footer_switch(pages: PageClient) -> None:
+    fr = pages.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert '<html lang="fr">' in fr
+    assert "Salon" in fr
+    pages.post("/i18n/setlang/", {"language": "de", "next": "/"})
+    de = pages.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert '<html lang="de">' in de
+    assert "Sprache" in de
+
+
+@pytest.mark.parametrize(
+    ("lang", "name"),
+    [
+        ("en", "queen of hearts"),
+        ("fr", "dame de cœur"),
+        ("es", "reina de corazones"),
+        ("de", "Herz-Dame"),
+    ],
+)
+def test_card_names_are_translated(lang: str, name: str) -> None:
+    from django.utils import translation
+
+    from web.board import card_label
+
+    with translation.override(lang):
+        assert card_label("QH") == name
