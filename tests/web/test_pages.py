@@ -281,3 +281,24 @@ def test_card_names_are_translated(lang: str, name: str) -> None:
 
     with translation.override(lang):
         assert card_label("QH") == name
+
+
+def test_window_race_start_button_starts_the_clock(pages: PageClient, player: Any) -> None:
+    race = race_create(
+        name="Window race",
+        mode=Race.Mode.WINDOW,
+        time_limit_s=300,
+        opens_at=T0 - timedelta(minutes=1),
+        starts_at=T0 - timedelta(seconds=5),
+        ends_at=T0 + timedelta(hours=1),
+    )
+    pages.get("/")
+    pages.post(f"/races/{race.id}/join", {})
+    page = pages.get(f"/races/{race.id}/").content.decode()
+    assert "Start my clock and play" in page
+    assert not Game.objects.filter(player=player).exists()
+    started = pages.post(f"/races/{race.id}/start", {})
+    game = Game.objects.get(player=player)
+    assert started["Location"] == f"/play/{game.id}/"
+    assert game.deadline is not None
+    assert 299 <= (game.deadline - game.started_at).total_seconds() <= 300
