@@ -147,6 +147,8 @@ def test_keyboard_only_play_undo_and_resign(live_server: Any, page: Any) -> None
     page.keyboard.press("1")
     page.keyboard.press("1")
     expect(page.locator("#board-message")).to_contain_text("Refused:")
+    # Screen readers hear it from a live region that outlives the swapped board.
+    expect(page.locator("#announcer")).to_contain_text("Refused:")
     page.keyboard.press("Escape")
     page.once("dialog", lambda d: d.accept())
     page.get_by_role("button", name="Resign").click()

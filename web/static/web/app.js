@@ -168,6 +168,10 @@
     if (!fresh || fresh.id !== "board") { say(html.slice(0, 200), true); return; }
     b.replaceWith(fresh);
     selected = null;
+    // The board (and its message) is new: say the outcome through a region that stays.
+    var announcer = document.getElementById("announcer");
+    var msg = fresh.querySelector("#board-message");
+    if (announcer && msg) { announcer.textContent = msg.textContent.trim(); }
     localize(fresh);
     tickCountdowns();
     syncControls(fresh);
