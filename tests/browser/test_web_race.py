@@ -5,7 +5,9 @@ game; an organiser's tournament from the admin shows in the lobby."""
 
 from __future__ import annotations
 
+import itertools
 import re
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -81,6 +83,13 @@ def test_race_end_to_end(live_server: Any, chromium: Any, monkeypatch: pytest.Mo
         game = Game.objects.get(player__username="alma")
 
         log_in(b, base, "bea")
+        polls: list[tuple[float, int]] = []
+        b.on(
+            "response",
+            lambda r: polls.append((time.monotonic(), r.status))
+            if r.url.endswith("/live")
+            else None,
+        )
         b.goto(f"{base}/races/{race.id}/")
         row_a = b.locator("table.standings tr", has_text="alma").locator("[data-cards-home]")
         expect(row_a).to_have_text("1")
@@ -107,6 +116,12 @@ def test_race_end_to_end(live_server: Any, chromium: Any, monkeypatch: pytest.Mo
         expect(row_a).to_have_text("4", timeout=5000)
         assert serious_violations(b) == []
         screenshot(b, "web-race-running-360")
+        # Polled at most once a second, and an unchanged race answers 304.
+        b.wait_for_timeout(2500)
+        gaps = [t2 - t1 for (t1, _), (t2, _) in itertools.pairwise(polls)]
+        assert len(polls) >= 3
+        assert min(gaps) >= 0.9
+        assert 304 in [status for _, status in polls]
         assert horizontal_overflow(b) == 0
 
         # The race closes (the worker's job; here the service with the end time injected).
