@@ -60,6 +60,10 @@ class PracticeForm(forms.Form):
         help_text=_("1 to 64 letters, digits, '-' or '_'; a game number such as 12345."),
     )
 
+    winnable = forms.BooleanField(
+        label=_("A deal the solver proves winnable (leave the seed empty)"), required=False
+    )
+
     def options(self) -> dict[str, Any]:
         """The option overrides chosen (the API's ``options``)."""
         out: dict[str, Any] = {}

@@ -302,3 +302,11 @@ def test_window_race_start_button_starts_the_clock(pages: PageClient, player: An
     assert started["Location"] == f"/play/{game.id}/"
     assert game.deadline is not None
     assert 299 <= (game.deadline - game.started_at).total_seconds() <= 300
+
+
+def test_practice_form_winnable_takes_no_seed(pages: PageClient) -> None:
+    pages.get("/")
+    refused = pages.post("/practice", {"variant": "classic", "seed": "12", "winnable": "on"})
+    assert refused.status_code == 400
+    assert "winnable draws its own deal" in refused.content.decode()
+    assert not Game.objects.exists()

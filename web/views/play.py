@@ -207,6 +207,7 @@ def practice(request: HttpRequest) -> HttpResponse:
                 variant=form.cleaned_data["variant"],
                 options=form.options(),
                 seed=form.cleaned_data["seed"] or None,
+                winnable=form.cleaned_data["winnable"],
             )
         except (InvalidDeal, InvalidOptions) as exc:
             form.add_error("seed" if isinstance(exc, InvalidDeal) else None, exc.detail)
