@@ -154,8 +154,6 @@ USE_TZ = True
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("es", "Español"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "web" / "locale"]
 LOGIN_URL = "web:login"
-LOGIN_REDIRECT_URL = "web:lobby"
-LOGOUT_REDIRECT_URL = "web:lobby"
 
 # Content-Security-Policy of the pages (web/): scripts and styles only from this site,
 # no inline script or style, no eval.  The API (JSON; its docs pages load their own

@@ -37,9 +37,11 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 login_view = auth_views.LoginView.as_view(
-    template_name="web/accounts/login.html", redirect_authenticated_user=True
+    template_name="web/accounts/login.html",
+    redirect_authenticated_user=True,
+    next_page=reverse_lazy("web:lobby"),
 )
-logout_view = auth_views.LogoutView.as_view()
+logout_view = auth_views.LogoutView.as_view(next_page=reverse_lazy("web:lobby"))
 password_change = auth_views.PasswordChangeView.as_view(
     template_name="web/accounts/password_change_form.html",
     success_url=reverse_lazy("web:password_change_done"),
