@@ -162,9 +162,14 @@ def test_undo_and_resign_with_confirmation(pages: PageClient, player: Any) -> No
     assert ask.status_code == 200
     assert "Resign this game?" in ask.content.decode()
     assert Game.objects.get(id=game.id).status == "playing"
-    done = pages.post(f"/play/{game.id}/resign", {"confirmed": "1"})
-    assert done.status_code == 302
+    page = pages.get(f"/play/{game.id}/").content.decode()
+    assert f"/replay/{game.id}/" not in page  # no link to what is still secret
+    done = pages.post(f"/play/{game.id}/resign", {"confirmed": "1"}, htmx=True)
+    assert "You resigned." in done.content.decode()
     assert Game.objects.get(id=game.id).status == "resigned"
+    # Over: the board links to the replay and the solution.
+    assert f"/replay/{game.id}/" in done.content.decode()
+    assert f"/play/{game.id}/solution" in done.content.decode()
 
 
 def test_someone_elses_game_is_404(pages: PageClient) -> None:
