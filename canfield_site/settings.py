@@ -88,17 +88,23 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "games",
     "api",
+    "web",
+    "django_htmx",
+    "csp",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "canfield_site.urls"
@@ -115,6 +121,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
             ],
         },
     },
@@ -147,6 +154,29 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("es", "Español"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "web" / "locale"]
+LOGIN_URL = "web:login"
+
+# Content-Security-Policy of the pages (web/): scripts and styles only from this site,
+# no inline script or style, no eval.  The API (JSON; its docs pages load their own
+# bundles) and the admin are left to their own defaults.
+CONTENT_SECURITY_POLICY: dict[str, Any] = {
+    "EXCLUDE_URL_PREFIXES": ["/api/", "/admin/"],
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

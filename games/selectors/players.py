@@ -1,0 +1,27 @@
+"""Read selectors for a player's page: their race entries (RULES.md 6, 7).
+
+Nothing here returns a card or a running race's seed; results of a race
+(rank, cards home) appear once it is finished.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.models import Race, RaceEntry
+
+
+def player_race_entries(*, player: Any, limit: int = 50) -> QuerySet[RaceEntry]:
+    """The player's race entries, newest race first, with race (and deal) loaded.
+
+    Races of draft tournaments are left out (they are the organisers' until published).
+    """
+    return (
+        RaceEntry.objects.filter(player=player)
+        .exclude(race__tournament__status="draft")
+        .exclude(race__status=Race.Status.CANCELLED)
+        .select_related("race", "race__deal")
+        .order_by("-race__starts_at")[:limit]
+    )

@@ -1,0 +1,182 @@
+"""Every page in Chromium at a 360 px phone width and a desktop width: no serious or
+critical axe-core violation, no horizontal overflow, a screenshot of each; the play page
+for every preset (superior shows its face-up reserve), with keyboard-only play."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games.engine import PRESETS
+from games.models import Game, Tournament
+from games.services.games import game_start
+from games.services.races import race_close, race_create, race_join
+from tests.browser.conftest import horizontal_overflow, screenshot
+from tests.browser.web_helpers import PASSWORD, log_in, serious_violations
+
+WIDTHS = {"360": {"width": 360, "height": 780}, "desktop": {"width": 1280, "height": 900}}
+
+
+@pytest.fixture
+def world(transactional_db: Any) -> dict[str, Any]:
+    """A player with practice games, a tournament with a running, an upcoming and a
+    finished race (the player in each)."""
+    player = User.objects.create_user("tess", password=PASSWORD)
+    rival = User.objects.create_user("ravi", password=PASSWORD)
+    now = timezone.now()
+    t = Tournament.objects.create(name="Autumn cup", description="Three races.")
+    running = race_create(
+        name="Running race",
+        opens_at=now - timedelta(minutes=2),
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(minutes=30),
+    )
+    upcoming = race_create(
+        name="Later race",
+        opens_at=now - timedelta(minutes=1),
+        starts_at=now + timedelta(hours=2),
+        ends_at=now + timedelta(hours=3),
+    )
+    done = race_create(
+        name="Done race",
+        opens_at=now - timedelta(minutes=2),
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(minutes=5),
+    )
+    for r in (running, upcoming, done):
+        r.tournament = t
+        r.save(update_fields=["tournament"])
+    race_join(race_id=running.id, player=player)
+    race_join(race_id=done.id, player=player)
+    race_join(race_id=done.id, player=rival)
+    race_close(race_id=done.id, now=done.ends_at)
+    games = {v: game_start(player=player, variant=v, seed="7") for v in PRESETS}
+    return {
+        "player": player,
+        "t": t,
+        "running": running,
+        "upcoming": upcoming,
+        "done": done,
+        "games": games,
+        "done_game": Game.objects.get(player=player, race_entry__race=done),
+    }
+
+
+def _check(page: Any, name: str) -> None:
+    page.wait_for_load_state("load")
+    assert serious_violations(page) == [], name
+    assert horizontal_overflow(page) == 0, name
+    screenshot(page, name)
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+def test_every_page_passes_axe_and_fits(
+    live_server: Any, chromium: Any, world: dict[str, Any], width: str
+) -> None:
+    base = live_server.url
+    ctx = chromium.new_context(viewport=WIDTHS[width], locale="en-GB")
+    page = ctx.new_page()
+    # The Content-Security-Policy blocks nothing the pages need (no inline script or style).
+    blocked: list[str] = []
+    page.on(
+        "console",
+        lambda msg: blocked.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
+    try:
+        for name, url in (
+            ("login", "/accounts/login/"),
+            ("signup", "/accounts/signup/"),
+            ("lobby-anonymous", "/"),
+            ("race-anonymous", f"/races/{world['running'].id}/"),
+            ("not-found", "/races/00000000-0000-0000-0000-000000000000/"),
+        ):
+            page.goto(base + url)
+            _check(page, f"web-{name}-{width}")
+        log_in(page, base, "tess")
+        classic = world["games"]["classic"]
+        for name, url in (
+            ("lobby", "/"),
+            ("password", "/accounts/password/"),
+            ("race-upcoming", f"/races/{world['upcoming'].id}/"),
+            ("race-running", f"/races/{world['running'].id}/"),
+            ("race-finished", f"/races/{world['done'].id}/"),
+            ("results", f"/races/{world['done'].id}/results"),
+            ("replay", f"/replay/{world['done_game'].id}/?step=0"),
+            ("tournament", f"/tournaments/{world['t'].id}/"),
+            ("player", "/players/tess/"),
+            ("resign-confirm", f"/play/{classic.id}/resign"),
+        ):
+            page.goto(base + url)
+            _check(page, f"web-{name}-{width}")
+        for variant, game in world["games"].items():
+            page.goto(f"{base}/play/{game.id}/")
+            _check(page, f"web-play-{variant}-{width}")
+        page.goto(f"{base}/play/{world['games']['superior'].id}/")
+        # Superior: the whole reserve is face up, every card drawn and named.
+        assert page.locator("#board [data-from=reserve]").count() == 13
+        page.goto(f"{base}/play/{classic.id}/")
+        page.locator("#shortcuts summary").click()
+        _check(page, f"web-play-help-{width}")
+        assert blocked == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_keyboard_only_play_undo_and_resign(live_server: Any, page: Any) -> None:
+    player = User.objects.create_user("kay", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed="e2e-5")
+    base = live_server.url
+    log_in(page, base, "kay")
+    page.goto(f"{base}/play/{game.id}/")
+    page.keyboard.press("d")
+    page.wait_for_selector('#board[data-move-number="1"]')
+    page.keyboard.press("w")
+    page.keyboard.press("h")  # QD home (the waste's top card after one draw of e2e-5)
+    page.wait_for_selector('#board[data-move-number="2"]')
+    expect(page.locator('[data-stat="cards-home"]')).to_have_text("2")
+    page.keyboard.press("u")
+    page.wait_for_selector('#board[data-move-number="1"]')
+    expect(page.locator('[data-stat="cards-home"]')).to_have_text("1")
+    # Tab reaches the cards; Enter selects, a pile key moves: the engine refuses and says why.
+    page.keyboard.press("1")
+    page.keyboard.press("1")
+    expect(page.locator("#board-message")).to_contain_text("Refused:")
+    # Screen readers hear it from a live region that outlives the swapped board.
+    expect(page.locator("#announcer")).to_contain_text("Refused:")
+    page.keyboard.press("Escape")
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Resign").click()
+    expect(page.locator('[data-stat="status"]')).to_have_text("resigned")
+    assert Game.objects.get(id=game.id).status == "resigned"
+
+
+@pytest.mark.parametrize(
+    ("locale", "word"), [("fr-FR", "Réserve"), ("es-ES", "Reserva"), ("de-DE", "Ablagestapel")]
+)
+def test_the_play_page_in_each_language(
+    live_server: Any, chromium: Any, transactional_db: Any, locale: str, word: str
+) -> None:
+    player = User.objects.create_user("lena", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed="e2e-5")
+    ctx = chromium.new_context(viewport=WIDTHS["360"], locale=locale)
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "lena")
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        assert page.locator("html").get_attribute("lang") == locale[:2]
+        expect(page.locator("#board")).to_contain_text(word)
+        # Card names in the page's language ("dame de pique", "reina de picas", "Pik-Dame").
+        labels = page.locator("#board button[data-card]").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))"
+        )
+        assert labels
+        assert not any(" of " in label for label in labels)
+        _check(page, f"web-play-{locale}-360")
+    finally:
+        ctx.close()

@@ -1,0 +1,61 @@
+"""The message catalogues of the pages (French, Spanish, German): every message is
+translated, placeholders are kept, and the committed ``.mo`` files match the ``.po``
+files (so no gettext tools are needed to run the service)."""
+
+from __future__ import annotations
+
+import gettext
+import re
+from pathlib import Path
+
+import pytest
+
+LOCALE = Path(__file__).resolve().parents[2] / "web" / "locale"
+ENTRY = re.compile(
+    r'^(?:msgctxt "(?P<ctx>.*)"\n)?msgid (?P<id>(?:".*"\n)+)(?:msgid_plural (?P<pl>(?:".*"\n)+))?'
+    r"(?P<strs>(?:msgstr(?:\[\d\])? (?:\".*\"\n?)+)+)",
+    re.M,
+)
+
+
+def _text(block: str) -> str:
+    return (
+        "".join(re.findall(r'"(.*)"', block))
+        .encode()
+        .decode("unicode_escape")
+        .encode("latin-1")
+        .decode()
+    )
+
+
+def _entries(lang: str) -> list[tuple[str | None, str, list[str]]]:
+    po = (LOCALE / lang / "LC_MESSAGES" / "django.po").read_text()
+    out = []
+    for m in ENTRY.finditer(po):
+        msgid = _text(m.group("id"))
+        if not msgid:
+            continue
+        strs = [_text(b) for b in re.findall(r'msgstr(?:\[\d\])? ((?:".*"\n?)+)', m.group("strs"))]
+        out.append((m.group("ctx"), msgid, strs))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "de"])
+def test_every_message_is_translated_with_its_placeholders(lang: str) -> None:
+    entries = _entries(lang)
+    assert len(entries) > 200
+    for _ctx, msgid, strs in entries:
+        assert all(strs), msgid
+        wanted = sorted(set(re.findall(r"%\(\w+\)[sd]", msgid)))
+        for s in strs:
+            assert sorted(set(re.findall(r"%\(\w+\)[sd]", s))) == wanted, (msgid, s)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "de"])
+def test_the_committed_mo_matches_the_po(lang: str) -> None:
+    with (LOCALE / lang / "LC_MESSAGES" / "django.mo").open("rb") as fh:
+        catalog = gettext.GNUTranslations(fh)
+    for ctx, msgid, strs in _entries(lang):
+        if len(strs) == 1:
+            got = catalog.pgettext(ctx, msgid) if ctx else catalog.gettext(msgid)
+            assert got == strs[0], msgid

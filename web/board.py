@@ -1,0 +1,203 @@
+"""Turn what a player may see into what a page draws: cards with names, piles, words.
+
+Every board is built from the dict :func:`games.selectors.games.game_view` returns
+(or, in a replay of a revealed deal, from the same function given a replayed
+position): nothing here reads a deal, a stock or a face-down reserve card.
+Card names, suit names and rule texts are translated (``gettext``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+
+RANK_NAMES = {
+    "A": pgettext_lazy("rank", "ace"),
+    "2": pgettext_lazy("rank", "two"),
+    "3": pgettext_lazy("rank", "three"),
+    "4": pgettext_lazy("rank", "four"),
+    "5": pgettext_lazy("rank", "five"),
+    "6": pgettext_lazy("rank", "six"),
+    "7": pgettext_lazy("rank", "seven"),
+    "8": pgettext_lazy("rank", "eight"),
+    "9": pgettext_lazy("rank", "nine"),
+    "T": pgettext_lazy("rank", "ten"),
+    "J": pgettext_lazy("rank", "jack"),
+    "Q": pgettext_lazy("rank", "queen"),
+    "K": pgettext_lazy("rank", "king"),
+}
+#: Suit names as they appear in a card's name ("queen of *hearts*").
+SUIT_NAMES = {
+    "C": pgettext_lazy("card", "clubs"),
+    "D": pgettext_lazy("card", "diamonds"),
+    "H": pgettext_lazy("card", "hearts"),
+    "S": pgettext_lazy("card", "spades"),
+}
+#: Suits as symbols: the suit is always drawn as a symbol (never by colour alone).
+SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+RANK_SHORT = {"T": "10"}
+
+PRESET_TEXT = {
+    "classic": gettext_lazy(
+        "Classic Canfield: draw three cards at a time, unlimited redeals, build down in "
+        "alternate colours."
+    ),
+    "draw-one": gettext_lazy("Classic Canfield, drawing one card at a time."),
+    "superior": gettext_lazy(
+        "The whole reserve is face up; empty tableau piles are not filled automatically: "
+        "any available card may fill a space."
+    ),
+    "rainbow": gettext_lazy(
+        "Build down by rank regardless of colour; draw one card at a time; no redeal."
+    ),
+    "storehouse": gettext_lazy(
+        "The four twos start the foundations; build down in suit; draw one card at a time; "
+        "two redeals."
+    ),
+    "one-pass": gettext_lazy("Classic Canfield with no redeal (strict or Acey Canfield)."),
+    "custom": gettext_lazy("A custom set of rules."),
+}
+
+RULES_TEXT = [
+    gettext_lazy(
+        "Build the four foundations up in suit from the base rank, wrapping from king to ace, "
+        "until each holds 13 cards."
+    ),
+    gettext_lazy(
+        "On the tableau, place a card on a card one rank higher (of the other colour in the "
+        "classic game). Move the top card of a pile, or a whole pile at once."
+    ),
+    gettext_lazy(
+        "The top card of the reserve may go to a foundation or the tableau. An empty tableau "
+        "pile is filled from the reserve at once (unless the variant says otherwise)."
+    ),
+    gettext_lazy(
+        "Draw turns cards from the stock onto the waste; only the waste's top card may be "
+        "played. When the stock is empty, redeal turns the waste over as the new stock."
+    ),
+    gettext_lazy(
+        "Cards home: cards on the foundations. Casino score: 5 for each card home, minus 52."
+    ),
+]
+
+
+@dataclass(frozen=True)
+class Card:
+    """One face-up card as a page draws it: ``code`` ("QH"), ``label`` ("queen of hearts"),
+    ``rank`` ("Q", "10"), ``symbol`` ("♥"), ``red`` (hearts and diamonds)."""
+
+    code: str
+    label: str
+    rank: str
+    symbol: str
+    red: bool
+
+
+def card_label(code: str) -> str:
+    """The card's name in the active language: ``"QH"`` -> ``"queen of hearts"``."""
+    return _("%(rank)s of %(suit)s") % {
+        "rank": RANK_NAMES[code[0]],
+        "suit": SUIT_NAMES[code[1]],
+    }
+
+
+def card(code: str) -> Card:
+    """A :class:`Card` for a visible card's code (``"QH"``)."""
+    return Card(
+        code=code,
+        label=card_label(code),
+        rank=RANK_SHORT.get(code[0], code[0]),
+        symbol=SUIT_SYMBOLS[code[1]],
+        red=code[1] in "DH",
+    )
+
+
+def move_words(notation: str) -> str:
+    """A move in words: ``"QH>t2"`` -> ``"queen of hearts to pile 2"``; ``draw``, ``redeal``."""
+    if notation == "draw":
+        return _("draw")
+    if notation == "redeal":
+        return _("redeal")
+    code, _sep, dest = notation.partition(">")
+    if dest == "f":
+        return _("%(card)s to its foundation") % {"card": card_label(code)}
+    return _("%(card)s to pile %(pile)s") % {"card": card_label(code), "pile": dest[1:]}
+
+
+def rules_words(variant: str, options: dict[str, Any]) -> list[str]:
+    """The variant and its options in words, one phrase each (RULES.md 4)."""
+    out = [str(PRESET_TEXT.get(variant, PRESET_TEXT["custom"]))]
+    out.append(
+        ngettext("Draw %(n)d card at a time.", "Draw %(n)d cards at a time.", options["draw"])
+        % {"n": options["draw"]}
+    )
+    redeals = options.get("redeals")
+    if redeals is None:
+        out.append(_("Unlimited redeals."))
+    elif redeals == 0:
+        out.append(_("No redeal."))
+    else:
+        out.append(ngettext("%(n)d redeal.", "%(n)d redeals.", redeals) % {"n": redeals})
+    build = {
+        "alternate-colour": _("Build down in alternate colours."),
+        "any-suit": _("Build down regardless of suit."),
+        "same-suit": _("Build down in suit."),
+    }
+    out.append(build.get(options.get("build", ""), str(options.get("build"))))
+    if options.get("reserve_face_up"):
+        out.append(_("The whole reserve is face up."))
+    if not options.get("autofill", True):
+        out.append(_("Empty piles are not filled from the reserve automatically."))
+    base = options.get("base", "dealt")
+    if base != "dealt":
+        out.append(_("The foundations start at %(rank)s.") % {"rank": RANK_NAMES[str(base)]})
+    return out
+
+
+def board_context(view: dict[str, Any], *, draw: int = 3) -> dict[str, Any]:
+    """The piles of a :func:`~games.selectors.games.game_view` dict, as cards to draw.
+
+    Shape: ``reserve`` (``count``, ``face_down``, ``cards``: visible cards bottom to
+    top, the last one playable), ``foundations`` (per suit: ``suit``, ``name``,
+    ``symbol``, ``count``, ``top``), ``tableau`` (4 piles of cards, bottom first),
+    ``stock_count``, ``waste`` (``count``, ``fan``: the last three cards for draw
+    three, else the top card), ``legal`` (the legal moves, space-separated).
+    """
+    reserve_cards = [card(c) for c in view["reserve"]["cards"]]
+    foundations = []
+    for suit in "CDHS":
+        pile = view["foundations"][suit]
+        foundations.append(
+            {
+                "suit": suit,
+                "name": SUIT_NAMES[suit],
+                "symbol": SUIT_SYMBOLS[suit],
+                "red": suit in "DH",
+                "count": len(pile),
+                "top": card(pile[-1]) if pile else None,
+            }
+        )
+    tableau = [
+        {"n": i + 1, "key": f"t{i + 1}", "cards": [card(c) for c in pile]}
+        for i, pile in enumerate(view["tableau"])
+    ]
+    waste = view["waste"]["cards"]
+    return {
+        "reserve": {
+            "count": view["reserve"]["count"],
+            "face_down": view["reserve"]["face_down"],
+            "cards": reserve_cards,
+        },
+        "foundations": foundations,
+        "tableau": tableau,
+        "stock_count": view["stock"]["count"],
+        "waste": {"count": len(waste), "fan": [card(c) for c in waste[-max(1, min(draw, 3)) :]]},
+        "legal": " ".join(view["legal_moves"]),
+        "can_draw": "draw" in view["legal_moves"],
+        "can_redeal": "redeal" in view["legal_moves"],
+        "base_rank": RANK_NAMES[view["base_rank"]],
+        "base_short": RANK_SHORT.get(view["base_rank"], view["base_rank"]),
+    }

@@ -1,0 +1,90 @@
+"""Forms of the pages: sign up, practice game, move (the same input as the API)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import PRESETS
+
+
+class SignUpForm(UserCreationForm):
+    """Django's account creation form; usernames are unique regardless of case."""
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username",)
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError(_("This username is taken."), code="username_taken")
+        return username
+
+
+def _preset_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in PRESETS]
+
+
+class PracticeForm(forms.Form):
+    """Start a practice game: a preset, optional overrides, a seed or a random deal."""
+
+    variant = forms.ChoiceField(label=_("Variant"), choices=_preset_choices, initial="classic")
+    draw = forms.TypedChoiceField(
+        label=_("Cards per draw"),
+        choices=[("", _("as the variant says")), ("1", "1"), ("3", "3")],
+        required=False,
+        coerce=int,
+        empty_value=None,
+    )
+    redeals = forms.ChoiceField(
+        label=_("Redeals"),
+        choices=[
+            ("", _("as the variant says")),
+            ("unlimited", _("unlimited")),
+            ("0", "0"),
+            ("1", "1"),
+            ("2", "2"),
+            ("3", "3"),
+        ],
+        required=False,
+    )
+    seed = forms.CharField(
+        label=_("Seed (empty: a random deal)"),
+        max_length=64,
+        required=False,
+        help_text=_("1 to 64 letters, digits, '-' or '_'; a game number such as 12345."),
+    )
+
+    winnable = forms.BooleanField(
+        label=_("A deal the solver proves winnable (leave the seed empty)"), required=False
+    )
+
+    def options(self) -> dict[str, Any]:
+        """The option overrides chosen (the API's ``options``)."""
+        out: dict[str, Any] = {}
+        if self.cleaned_data.get("draw"):
+            out["draw"] = self.cleaned_data["draw"]
+        redeals = self.cleaned_data.get("redeals")
+        if redeals == "unlimited":
+            out["redeals"] = None
+        elif redeals:
+            out["redeals"] = int(redeals)
+        return out
+
+
+class MoveForm(forms.Form):
+    """A move as the API takes it: ``move`` (RULES.md 5 notation) and ``expected_move_number``."""
+
+    move = forms.CharField(label=_("Move"), max_length=16)
+    expected_move_number = forms.IntegerField(min_value=0, required=False)
+
+
+class ExpectedForm(forms.Form):
+    """Undo and resign carry the move number the page showed."""
+
+    expected_move_number = forms.IntegerField(min_value=0, required=False)

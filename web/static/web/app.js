@@ -1,0 +1,342 @@
+/* Canfield races: the little JavaScript the pages need (no build step, no inline script).
+ *
+ * 1. Clocks: <time data-local> in the viewer's time zone; [data-countdown] counts down by
+ *    the SERVER clock (body[data-server-now] gives the offset).
+ * 2. Live parts: [data-poll] elements are refreshed with conditional requests
+ *    (If-None-Match / ETag, 304 when unchanged), at most once a second. subscribe() below
+ *    is the ONE place that would switch to the race event stream (SSE).
+ * 3. The play page (#board): click/tap a card then a destination, double-click sends home,
+ *    keyboard shortcuts (listed on the page). Every move is POSTed as the API takes it
+ *    (move, expected_move_number) and the server's board fragment replaces the board.
+ *    No rule lives here: the server (the engine) accepts or refuses each move.
+ */
+(function () {
+  "use strict";
+
+  var lang = document.documentElement.lang || "en";
+  var body = document.body;
+  var serverNow = Number(body.dataset.serverNow || 0);
+  var clockOffset = serverNow ? serverNow - Date.now() : 0; // server minus client, ms
+
+  function now() { return Date.now() + clockOffset; }
+
+  function csrf() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.content : "";
+  }
+
+  /* ---------------------------------------------------------------- clocks */
+  function localize(root) {
+    var fmt;
+    try {
+      fmt = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+    } catch (e) { return; }
+    root.querySelectorAll("time[data-local]").forEach(function (el) {
+      var d = new Date(el.getAttribute("datetime"));
+      if (!isNaN(d)) { el.textContent = fmt.format(d); }
+    });
+  }
+
+  function pad(n) { return n < 10 ? "0" + n : String(n); }
+
+  function tickCountdowns() {
+    var t = now();
+    document.querySelectorAll("[data-countdown]").forEach(function (el) {
+      var end = Date.parse(el.dataset.countdown);
+      if (isNaN(end)) { return; }
+      var s = Math.max(0, Math.ceil((end - t) / 1000));
+      var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+      el.textContent = (h ? h + ":" + pad(m) : m) + ":" + pad(sec);
+      el.setAttribute("role", "timer");
+      if (s === 0 && !el.dataset.done) {
+        el.dataset.done = "1";
+        if (el.dataset.refreshBoard) { refreshBoard(); }
+        var live = el.closest("[data-poll]");
+        if (live) { live.dispatchEvent(new Event("poll-now")); }
+      }
+    });
+  }
+
+  /* ---------------------------------------------------------------- live updates */
+  function poll(el) {
+    var url = el.dataset.poll;
+    var every = Math.max(1000, Number(el.dataset.pollMs || 1000)); // never more than 1/s
+    var etag = null;
+    var timer = null;
+    var busy = false;
+
+    function schedule() { clearTimeout(timer); timer = setTimeout(tick, every); }
+
+    function tick() {
+      if (document.hidden || busy) { schedule(); return; }
+      busy = true;
+      var headers = { "HX-Request": "true" };
+      if (etag) { headers["If-None-Match"] = etag; }
+      fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+        .then(function (r) {
+          var date = Date.parse(r.headers.get("Date") || "");
+          if (r.status === 200) {
+            etag = r.headers.get("ETag");
+            return r.text().then(function (html) {
+              var keep = document.activeElement && el.contains(document.activeElement);
+              el.innerHTML = html;
+              localize(el);
+              tickCountdowns();
+              if (window.htmx) { window.htmx.process(el); }
+              if (keep) { el.focus && el.setAttribute("tabindex", "-1"); }
+            });
+          }
+          return null;
+        })
+        .catch(function () { /* offline for a moment: try again next tick */ })
+        .then(function () { busy = false; schedule(); });
+    }
+
+    el.addEventListener("poll-now", function () { clearTimeout(timer); setTimeout(tick, 300); });
+    schedule();
+  }
+
+  function subscribe(el) {
+    // LIVE UPDATES SWITCH: this is the one place to move to the race event stream.
+    // When /api/v1/races/{id}/events (SSE) is available, for an element with data-race
+    // open `new EventSource("/api/v1/races/" + el.dataset.race + "/events")` and, on
+    // each event, fetch el.dataset.poll once (the same fragment) instead of polling.
+    poll(el);
+  }
+
+  /* ---------------------------------------------------------------- the board */
+  var selected = null; // {card: "QH", from: "t2", key: "..."}
+  var sending = false;
+
+  function board() { return document.getElementById("board"); }
+
+  function say(text, isError) {
+    var m = document.getElementById("board-message");
+    if (!m) { return; }
+    m.className = "message" + (isError ? " error" : "");
+    m.textContent = text;
+  }
+
+  function clearSelection() {
+    var b = board();
+    if (b) {
+      b.querySelectorAll(".selected").forEach(function (e) {
+        e.classList.remove("selected");
+        if (e.hasAttribute("aria-pressed")) { e.setAttribute("aria-pressed", "false"); }
+      });
+      b.querySelectorAll(".target").forEach(function (e) { e.classList.remove("target"); });
+    }
+    selected = null;
+  }
+
+  function select(btn) {
+    clearSelection();
+    selected = { card: btn.dataset.card, from: btn.dataset.from, key: btn.dataset.key };
+    btn.classList.add("selected");
+    btn.setAttribute("aria-pressed", "true");
+    var b = board();
+    // Highlight only what the server listed as legal (data-legal), never computed here.
+    var legal = (b.dataset.legal || "").split(" ");
+    legal.forEach(function (mv) {
+      var parts = mv.split(">");
+      if (parts.length === 2 && parts[0] === selected.card) {
+        b.querySelectorAll('[data-dest="' + parts[1] + '"]').forEach(function (d) {
+          d.classList.add("target");
+        });
+      }
+    });
+    say(btn.getAttribute("aria-label") + " — " + (body.dataset.chooseText || "choose a destination"));
+  }
+
+  function syncControls(b) {
+    var n = b && b.dataset.moveNumber;
+    document.querySelectorAll('[data-sync="move-number"]').forEach(function (i) {
+      if (n !== undefined) { i.value = n; }
+    });
+    var playing = !!(b && b.dataset.moveUrl);
+    var undo = document.querySelector('[data-action="undo"]');
+    if (undo) { undo.disabled = !playing || !Number(n || 0); }
+    document.querySelectorAll("button.danger").forEach(function (r) { r.disabled = !playing; });
+  }
+
+  function replaceBoard(html, focusKey) {
+    var b = board();
+    if (!b) { return; }
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html.trim();
+    var fresh = tpl.content.firstElementChild;
+    if (!fresh || fresh.id !== "board") { say(html.slice(0, 200), true); return; }
+    b.replaceWith(fresh);
+    selected = null;
+    // The board (and its message) is new: say the outcome through a region that stays.
+    var announcer = document.getElementById("announcer");
+    var msg = fresh.querySelector("#board-message");
+    if (announcer && msg) { announcer.textContent = msg.textContent.trim(); }
+    localize(fresh);
+    tickCountdowns();
+    syncControls(fresh);
+    if (focusKey) {
+      var f = fresh.querySelector('[data-key="' + focusKey + '"]');
+      if (!f && focusKey.indexOf("-") > 0) {
+        f = fresh.querySelector('[data-key="pile-' + focusKey.split("-")[0] + '"]');
+      }
+      (f || fresh.querySelector("#board-message")).focus();
+    }
+    fresh.dispatchEvent(new CustomEvent("board:updated", { bubbles: true }));
+  }
+
+  function send(move) {
+    var b = board();
+    if (!b || !b.dataset.moveUrl || sending) { return; }
+    sending = true;
+    var focusKey = document.activeElement && document.activeElement.dataset
+      ? document.activeElement.dataset.key : null;
+    var form = new URLSearchParams();
+    form.set("move", move);
+    form.set("expected_move_number", b.dataset.moveNumber);
+    fetch(b.dataset.moveUrl, {
+      method: "POST",
+      headers: { "X-CSRFToken": csrf(), "HX-Request": "true" },
+      body: form,
+      credentials: "same-origin"
+    })
+      .then(function (r) { return r.text(); })
+      .then(function (html) { replaceBoard(html, focusKey); })
+      .catch(function () { say(body.dataset.offlineText || "The server did not answer.", true); })
+      .then(function () { sending = false; });
+  }
+
+  function refreshBoard() {
+    var b = board();
+    if (!b || !b.dataset.boardUrl) { return; }
+    fetch(b.dataset.boardUrl, { headers: { "HX-Request": "true" }, cache: "no-store" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) { if (html) { replaceBoard(html, null); } });
+  }
+
+  function onClick(e) {
+    var b = board();
+    var btn = e.target.closest && e.target.closest("button");
+    if (!b || !btn || !b.contains(btn) || !b.dataset.moveUrl) { return; }
+    if (btn.dataset.action === "stock") {
+      clearSelection();
+      if (btn.dataset.move) { send(btn.dataset.move); }
+      return;
+    }
+    if (btn.dataset.card) {
+      if (selected && selected.card === btn.dataset.card) { clearSelection(); say(""); return; }
+      if (selected && btn.dataset.from && btn.dataset.from.charAt(0) === "t" &&
+          btn.dataset.from !== selected.from) {
+        var mv = selected.card + ">" + btn.dataset.from;
+        clearSelection();
+        send(mv);
+        return;
+      }
+      select(btn);
+      return;
+    }
+    if (btn.dataset.dest) {
+      if (!selected) { say(body.dataset.pickText || "Choose a card first.", true); return; }
+      var move = selected.card + ">" + btn.dataset.dest;
+      clearSelection();
+      send(move);
+    }
+  }
+
+  function onDblClick(e) {
+    var b = board();
+    var btn = e.target.closest && e.target.closest("button[data-card]");
+    if (!b || !btn || !b.contains(btn) || !b.dataset.moveUrl) { return; }
+    clearSelection();
+    send(btn.dataset.card + ">f");
+  }
+
+  function pileCards(n) {
+    var b = board();
+    return b ? b.querySelectorAll('[data-pile="t' + n + '"] button[data-card]') : [];
+  }
+
+  function onKey(e) {
+    var b = board();
+    if (!b || !b.dataset.moveUrl) { return; }
+    if (e.ctrlKey || e.metaKey || e.altKey) { return; }
+    var tag = (e.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "select" || tag === "textarea") { return; }
+    var digit = /^Digit([1-4])$/.exec(e.code || "");
+    var key = (e.key || "").toLowerCase();
+    var btn;
+    if (digit) {
+      var n = digit[1];
+      var cards = pileCards(n);
+      if (e.shiftKey) {
+        if (cards.length) { select(cards[0]); cards[0].focus(); }
+      } else if (selected) {
+        var mv = selected.card + ">t" + n;
+        clearSelection();
+        send(mv);
+      } else if (cards.length) {
+        select(cards[cards.length - 1]);
+        cards[cards.length - 1].focus();
+      }
+      e.preventDefault();
+      return;
+    }
+    if (key === "r" || key === "w") {
+      var list = b.querySelectorAll('button[data-card][data-from="' + (key === "r" ? "reserve" : "waste") + '"]');
+      btn = list[list.length - 1];
+      if (btn) { select(btn); btn.focus(); }
+      e.preventDefault();
+    } else if (key === "h" || key === "f") {
+      if (selected) { var m = selected.card + ">f"; clearSelection(); send(m); }
+      e.preventDefault();
+    } else if (key === "d") {
+      btn = b.querySelector('[data-action="stock"]');
+      if (btn && btn.dataset.move) { clearSelection(); send(btn.dataset.move); }
+      e.preventDefault();
+    } else if (key === "u") {
+      btn = document.querySelector('[data-action="undo"]');
+      if (btn && !btn.disabled) { btn.click(); }
+      e.preventDefault();
+    } else if (key === "escape") {
+      clearSelection();
+      say("");
+    }
+  }
+
+  /* ---------------------------------------------------------------- replay keys */
+  function onReplayKey(e) {
+    var nav = document.querySelector("[data-replay]");
+    if (!nav || e.ctrlKey || e.metaKey || e.altKey) { return; }
+    var tag = (e.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "select" || tag === "textarea") { return; }
+    var which = e.key === "ArrowLeft" ? "prev" : e.key === "ArrowRight" ? "next" : null;
+    if (!which) { return; }
+    var a = nav.querySelector('[data-step="' + which + '"]');
+    if (a && a.getAttribute("aria-disabled") !== "true") { a.click(); e.preventDefault(); }
+  }
+
+  /* ---------------------------------------------------------------- start */
+  function start() {
+    localize(document);
+    tickCountdowns();
+    setInterval(tickCountdowns, 1000);
+    document.querySelectorAll("[data-poll]").forEach(subscribe);
+    document.addEventListener("click", onClick);
+    document.addEventListener("dblclick", onDblClick);
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("keydown", onReplayKey);
+    document.body.addEventListener("htmx:afterSwap", function (e) {
+      localize(document);
+      tickCountdowns();
+      var b = board();
+      if (b) { syncControls(b); }
+    });
+    syncControls(board());
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

@@ -1,0 +1,51 @@
+"""Template filters of the pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+
+register = template.Library()
+
+
+@register.filter
+def get_item(mapping: dict[Any, Any], key: Any) -> Any:
+    """``mapping[key]`` in a template (``None`` when absent)."""
+    return mapping.get(key)
+
+
+@register.filter
+def seconds(ms: int | None) -> str:
+    """Milliseconds as seconds with one decimal (``83412`` -> ``"83.4"``); ``""`` for None."""
+    if ms is None:
+        return ""
+    return f"{ms / 1000:.1f}"
+
+
+@register.simple_tag
+def card(c: Any, source: str = "", interactive: Any = False) -> str:
+    """One face-up card (a :class:`web.board.Card`): a button named like "queen of hearts"
+    when it can be played (``data-card``, ``data-from``), else an image-like span.
+    The rank and the suit symbol are drawn; the colour is only a second cue."""
+    inner = format_html(
+        '<span class="rank" aria-hidden="true">{}</span>'
+        '<span class="suit" aria-hidden="true">{}</span>',
+        c.rank,
+        c.symbol,
+    )
+    cls = "card red" if c.red else "card"
+    if interactive:
+        return format_html(
+            '<button type="button" class="{}" data-card="{}" data-from="{}" data-key="{}-{}" '
+            'aria-label="{}" aria-pressed="false">{}</button>',
+            cls,
+            c.code,
+            source,
+            source,
+            c.code,
+            c.label,
+            inner,
+        )
+    return format_html('<span class="{}" role="img" aria-label="{}">{}</span>', cls, c.label, inner)

@@ -1,0 +1,51 @@
+"""Accounts: sign up, log in, log out, change password (Django's auth views and forms).
+
+Log in is Django's :class:`~django.contrib.auth.views.LoginView`, whose form calls
+``authenticate(request=...)``, so a login throttle (django-axes) plugs in unchanged.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from web.forms import SignUpForm
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """``GET/POST /accounts/signup/``: create an account, log in, go to ``next`` or the lobby."""
+    if request.user.is_authenticated:
+        return redirect("web:lobby")
+    nxt = request.POST.get("next") or request.GET.get("next") or ""
+    if request.method == "POST":
+        form = SignUpForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            if nxt and url_has_allowed_host_and_scheme(
+                nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+            ):
+                return redirect(nxt)
+            return redirect("web:lobby")
+    else:
+        form = SignUpForm()
+    return render(request, "web/accounts/signup.html", {"form": form, "next": nxt})
+
+
+login_view = auth_views.LoginView.as_view(
+    template_name="web/accounts/login.html",
+    redirect_authenticated_user=True,
+    next_page=reverse_lazy("web:lobby"),
+)
+logout_view = auth_views.LogoutView.as_view(next_page=reverse_lazy("web:lobby"))
+password_change = auth_views.PasswordChangeView.as_view(
+    template_name="web/accounts/password_change_form.html",
+    success_url=reverse_lazy("web:password_change_done"),
+)
+password_change_done = auth_views.PasswordChangeDoneView.as_view(
+    template_name="web/accounts/password_change_done.html"
+)

@@ -1,0 +1,88 @@
+"""The lobby (``/``): races with countdowns, tournaments, my games, practice form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from games.models import Race, RaceEntry
+from games.selectors.games import game_list
+from games.selectors.races import race_list
+from games.selectors.tournaments import tournament_list
+from web.board import PRESET_TEXT
+from web.forms import PracticeForm
+from web.views.common import etag_of, polled, server_now_ms
+
+
+def _races(request: HttpRequest) -> dict[str, Any]:
+    now = timezone.now()
+    staff = bool(request.user.is_staff)
+    lists = {
+        "running": list(race_list(phase="running", include_drafts=staff, now=now)[:20]),
+        "open": list(race_list(phase="open", include_drafts=staff, now=now)[:20]),
+        "upcoming": list(
+            race_list(phase="upcoming", include_drafts=staff, now=now).filter(opens_at__gt=now)[:20]
+        ),
+        "finished": list(race_list(phase="finished", include_drafts=staff, now=now)[:5]),
+    }
+    joined: set[Any] = set()
+    if request.user.is_authenticated:
+        ids = [r.id for rows in lists.values() for r in rows]
+        joined = set(
+            RaceEntry.objects.filter(race_id__in=ids, player=request.user).values_list(
+                "race_id", flat=True
+            )
+        )
+    games = {}
+    if request.user.is_authenticated:
+        games = dict(
+            RaceEntry.objects.filter(race_id__in=joined, player=request.user).values_list(
+                "race_id", "game_id"
+            )
+        )
+    return {"races": lists, "joined": joined, "race_games": games, "server_now": server_now_ms()}
+
+
+def lobby_etag(request: HttpRequest) -> str:
+    """ETag of the lobby's race lists: every race not finished long ago, its status and
+    entrant count, the clock phase of each, and the viewer."""
+    now = timezone.now()
+    rows = (
+        Race.objects.exclude(status=Race.Status.CANCELLED)
+        .order_by("-starts_at")
+        .values_list("id", "status", "opens_at", "starts_at", "ends_at")[:60]
+    )
+    phases = []
+    for rid, status, opens, starts, ends in rows:
+        phase = Race(status=status, opens_at=opens, starts_at=starts, ends_at=ends).phase(now)
+        phases.append(f"{rid}:{phase}")
+    entries = RaceEntry.objects.filter(race__status=Race.Status.SCHEDULED).count()
+    return etag_of(request.user.pk, entries, *phases)
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """``GET /``: races (running, open, upcoming, recently finished), tournaments, my
+    recent games and a practice game form."""
+    context = _races(request)
+    context["tournaments"] = list(tournament_list(viewer=request.user)[:10])
+    context["my_games"] = (
+        list(game_list(player=request.user)[:10]) if request.user.is_authenticated else []
+    )
+    context["form"] = PracticeForm()
+    context["presets"] = PRESET_TEXT
+    return render(request, "web/lobby.html", context)
+
+
+@require_GET
+def lobby_live(request: HttpRequest) -> HttpResponse:
+    """``GET /lobby/races``: the race lists, polled with ``If-None-Match`` (``304`` unchanged)."""
+    return polled(
+        request,
+        lobby_etag(request),
+        lambda: render(request, "web/_lobby_races.html", _races(request)),
+    )

@@ -1,0 +1,69 @@
+"""Tournament page and player page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from games.selectors.games import game_list
+from games.selectors.players import player_race_entries
+from games.selectors.tournaments import (
+    standing_row,
+    tournament_get,
+    tournament_player_results,
+    tournament_public,
+    tournament_standings,
+)
+from games.services.errors import NotFound
+from web.views.common import not_found, server_now_ms
+
+
+@require_GET
+def tournament(request: HttpRequest, tournament_id: Any) -> HttpResponse:
+    """``GET /tournaments/<id>/``: description, scoring rule, races, standings, my results."""
+    try:
+        t = tournament_get(tournament_id=tournament_id, viewer=request.user)
+    except NotFound:
+        raise not_found() from None
+    public = tournament_public(t, viewer=request.user, with_races=True)
+    mine = (
+        tournament_player_results(tournament=t, player=request.user)
+        if request.user.is_authenticated
+        else None
+    )
+    races = public["races"]
+    return render(
+        request,
+        "web/tournament.html",
+        {
+            "t": public,
+            "past": [r for r in races if r["phase"] in ("finished", "closing", "cancelled")],
+            "running": [r for r in races if r["phase"] == "running"],
+            "upcoming": [r for r in races if r["phase"] in ("upcoming", "open")],
+            "standings": [standing_row(s) for s in tournament_standings(tournament=t)[:200]],
+            "mine": mine,
+            "server_now": server_now_ms(),
+        },
+    )
+
+
+@require_GET
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """``GET /players/<username>/``: the player's races (results and replays once finished);
+    on your own page also your practice games."""
+    person = get_object_or_404(User, username=username, is_active=True)
+    own = request.user.is_authenticated and request.user.pk == person.pk
+    return render(
+        request,
+        "web/player.html",
+        {
+            "person": person,
+            "own": own,
+            "entries": list(player_race_entries(player=person)),
+            "games": list(game_list(player=person).filter(kind="practice")[:50]) if own else [],
+        },
+    )

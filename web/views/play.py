@@ -1,0 +1,233 @@
+"""The play page: the whole table, moves through :func:`games.services.games.move_play`.
+
+A move from the board posts the API's input (``move``, ``expected_move_number``) to
+the same service; htmx/fetch requests get the board fragment back (with the engine's
+refusal reason when a move is refused), plain form posts get the page.  What the
+board shows comes only from :func:`games.selectors.games.game_view`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games.engine import GameState
+from games.models import Game, RaceEntry
+from games.selectors.games import game_get, game_solution, game_view
+from games.services import games as game_services
+from games.services.errors import (
+    DealSecret,
+    InvalidDeal,
+    InvalidOptions,
+    NotFound,
+    RaceNotStarted,
+    ServiceError,
+    StaleMoveNumber,
+)
+from web.board import RULES_TEXT, board_context, move_words, rules_words
+from web.forms import ExpectedForm, MoveForm, PracticeForm
+from web.views.common import not_found, server_now_ms
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+def _game(request: HttpRequest, game_id: Any) -> Game:
+    try:
+        return game_get(game_id=game_id, player=_user(request))
+    except NotFound:
+        raise not_found() from None
+
+
+def play_context(
+    game: Game, *, state: GameState | None = None, message: str = "", error: bool = False
+) -> dict[str, Any]:
+    """Everything the play page and its board fragment draw, from :func:`game_view`."""
+    view = game_view(game, state=state)
+    options = view["deal"]["options"]
+    race = None
+    if game.kind == Game.Kind.RACE:
+        entry = RaceEntry.objects.filter(game=game).select_related("race").first()
+        race = entry.race if entry is not None else None
+    return {
+        "game": game,
+        "view": view,
+        "board": board_context(view, draw=int(options["draw"])),
+        "rules": rules_words(view["deal"]["variant"], options),
+        "rules_text": RULES_TEXT,
+        "race": race,
+        "message": message,
+        "error": error,
+        "playing": view["status"] == Game.Status.PLAYING,
+        "interactive": view["status"] == Game.Status.PLAYING,
+        "server_now": server_now_ms(),
+    }
+
+
+@login_required
+@require_GET
+def play(request: HttpRequest, game_id: Any) -> HttpResponse:
+    """``GET /play/<id>/``: the play page of one of your games."""
+    try:
+        game = game_get(game_id=game_id, player=_user(request))
+    except NotFound:
+        raise not_found() from None
+    except RaceNotStarted:
+        entry = RaceEntry.objects.filter(game_id=game_id, player=_user(request)).first()
+        if entry is None:
+            raise not_found() from None
+        messages.info(request, _("The race has not started yet."))
+        return redirect("web:race", race_id=entry.race_id)
+    return render(request, "web/play.html", play_context(game))
+
+
+@login_required
+@require_GET
+def board(request: HttpRequest, game_id: Any) -> HttpResponse:
+    """``GET /play/<id>/board``: the board fragment (refreshed when the deadline passes)."""
+    try:
+        game = game_get(game_id=game_id, player=_user(request))
+    except (NotFound, RaceNotStarted):
+        raise not_found() from None
+    return render(request, "web/_board.html", play_context(game))
+
+
+def _answer(
+    request: HttpRequest,
+    game_id: Any,
+    *,
+    game: Game | None,
+    state: GameState | None = None,
+    message: str = "",
+    error: bool = False,
+    status: int = 200,
+) -> HttpResponse:
+    if game is None:
+        game = _game(request, game_id)
+    context = play_context(game, state=state, message=message, error=error)
+    if request.htmx:
+        # The board fragment (with the reason when refused) replaces the board.
+        return render(request, "web/_board.html", context)
+    if not error:
+        return redirect("web:play", game_id=game.id)
+    return render(request, "web/play.html", context, status=status)
+
+
+def _refusal(exc: ServiceError) -> tuple[str, int]:
+    if isinstance(exc, StaleMoveNumber):
+        return (
+            _(
+                "The board was out of date (another tab or a repeated click); it now shows "
+                "the current position."
+            ),
+            409,
+        )
+    if exc.code == "not_found":
+        raise not_found()
+    return exc.detail, 400
+
+
+@login_required
+@require_POST
+def move(request: HttpRequest, game_id: Any) -> HttpResponse:
+    """``POST /play/<id>/move``: ``move`` and ``expected_move_number``, as the API takes them.
+
+    A refused move changes nothing; the answer shows the engine's reason.  A retried
+    move (double click, resubmitted form) is recognised by its move number and not
+    played twice.
+    """
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        return _answer(
+            request, game_id, game=None, message=_("Give a move."), error=True, status=400
+        )
+    try:
+        outcome = game_services.move_play(
+            game_id=game_id,
+            player=_user(request),
+            move=form.cleaned_data["move"],
+            expected_move_number=form.cleaned_data["expected_move_number"],
+        )
+    except ServiceError as exc:
+        text, status = _refusal(exc)
+        return _answer(request, game_id, game=None, message=text, error=True, status=status)
+    note = "" if outcome.replayed else move_words(outcome.move.notation)
+    return _answer(request, game_id, game=outcome.game, state=outcome.state, message=note)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, game_id: Any) -> HttpResponse:
+    """``POST /play/<id>/undo``: take back the last move where the game allows it."""
+    form = ExpectedForm(request.POST)
+    expected = form.cleaned_data["expected_move_number"] if form.is_valid() else None
+    try:
+        game = game_services.game_undo(
+            game_id=game_id, player=_user(request), expected_move_number=expected
+        )
+    except ServiceError as exc:
+        text, status = _refusal(exc)
+        return _answer(request, game_id, game=None, message=text, error=True, status=status)
+    return _answer(request, game_id, game=game, message=_("Move taken back."))
+
+
+@login_required
+def resign(request: HttpRequest, game_id: Any) -> HttpResponse:
+    """``GET /play/<id>/resign``: the confirmation; ``POST`` with ``confirmed=1`` resigns."""
+    game = _game(request, game_id)
+    if request.method == "POST" and request.POST.get("confirmed") == "1":
+        try:
+            game = game_services.game_end(game_id=game_id, player=_user(request))
+        except ServiceError as exc:
+            text, status = _refusal(exc)
+            return _answer(request, game_id, game=None, message=text, error=True, status=status)
+        return _answer(request, game_id, game=game, message=_("You resigned."))
+    return render(request, "web/resign.html", {"game": game})
+
+
+@login_required
+@require_POST
+def practice(request: HttpRequest) -> HttpResponse:
+    """``POST /practice``: start a practice game (preset, options, seed or random)."""
+    form = PracticeForm(request.POST)
+    if form.is_valid():
+        try:
+            game = game_services.game_start(
+                player=_user(request),
+                variant=form.cleaned_data["variant"],
+                options=form.options(),
+                seed=form.cleaned_data["seed"] or None,
+                winnable=form.cleaned_data["winnable"],
+            )
+        except (InvalidDeal, InvalidOptions) as exc:
+            form.add_error("seed" if isinstance(exc, InvalidDeal) else None, exc.detail)
+        except ServiceError as exc:
+            form.add_error(None, exc.detail)
+        else:
+            return redirect("web:play", game_id=game.id)
+    return render(request, "web/practice.html", {"form": form}, status=400)
+
+
+@login_required
+@require_GET
+def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
+    """``GET /play/<id>/solution``: a winning line from the deal, once the deal is revealed."""
+    game = _game(request, game_id)
+    try:
+        sol = game_solution(game)
+    except DealSecret as exc:
+        return render(
+            request, "web/solution.html", {"game": game, "secret": exc.detail}, status=403
+        )
+    steps = [move_words(m) for m in sol["moves"]]
+    return render(request, "web/solution.html", {"game": game, "solution": sol, "steps": steps})

@@ -1,0 +1,178 @@
+"""Race pages: the race (live standings by polling), join/start, results, replays.
+
+Standings and phase are polled with ``If-None-Match`` (:func:`race_live`): an
+unchanged race answers ``304`` after one small query.  A running race's seed is
+never on a page; results (seed, deck, every entrant's moves) only once finished.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.db.models import Count, Max
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from games.models import Game, Race, RaceEntry
+from games.selectors.games import deal_revealed, game_view, move_history
+from games.selectors.races import race_get, race_public, race_results, race_standings
+from games.services.errors import NotFound, ServiceError
+from games.services.races import race_join, race_start
+from web.board import board_context, card, move_words, rules_words
+from web.views.common import etag_of, not_found, polled, server_now_ms
+
+
+def _race(request: HttpRequest, race_id: Any) -> Race:
+    try:
+        return race_get(race_id=race_id, include_drafts=bool(request.user.is_staff))
+    except NotFound:
+        raise not_found() from None
+
+
+def race_etag(race: Race) -> str:
+    """ETag of what a race page shows: status, clock phase, entries and their games' progress."""
+    agg = RaceEntry.objects.filter(race=race).aggregate(
+        n=Count("id"), moved=Max("game__updated_at"), ranked=Max("rank")
+    )
+    return etag_of(race.id, race.status, race.phase(), agg["n"], agg["moved"], agg["ranked"])
+
+
+def _race_context(request: HttpRequest, race: Race, error: str = "") -> dict[str, Any]:
+    now = timezone.now()
+    public = race_public(race, viewer=request.user, now=now)
+    standings = race_standings(race=race, now=now)
+    return {
+        "race": race,
+        "public": public,
+        "rules": rules_words(public["variant"], public["options"]),
+        "standings": standings,
+        "error": error,
+        "server_now": server_now_ms(),
+    }
+
+
+@require_GET
+def race_page(request: HttpRequest, race_id: Any) -> HttpResponse:
+    """``GET /races/<id>/``: name, rules in words, commitment, times, countdown, standings."""
+    race = _race(request, race_id)
+    return render(request, "web/race.html", _race_context(request, race))
+
+
+@require_GET
+def race_live(request: HttpRequest, race_id: Any) -> HttpResponse:
+    """``GET /races/<id>/live``: the live part of the race page (phase, countdown, standings),
+    polled at most once a second with ``If-None-Match`` (``304`` when unchanged)."""
+    race = _race(request, race_id)
+    return polled(
+        request,
+        etag_of(race_etag(race), request.user.pk),
+        lambda: render(request, "web/_race_live.html", _race_context(request, race)),
+    )
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, race_id: Any) -> HttpResponse:
+    """``POST /races/<id>/join``: join (idempotent); to the play page when the race runs."""
+    race = _race(request, race_id)
+    user = request.user
+    assert isinstance(user, User)
+    try:
+        entry = race_join(race_id=race.id, player=user).entry
+    except ServiceError as exc:
+        return render(
+            request, "web/race.html", _race_context(request, race, exc.detail), status=409
+        )
+    if entry.game_id and race.phase() == "running":
+        return redirect("web:play", game_id=entry.game_id)
+    return redirect("web:race", race_id=race.id)
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, race_id: Any) -> HttpResponse:
+    """``POST /races/<id>/start``: start your clock (window races) and go to the play page."""
+    race = _race(request, race_id)
+    user = request.user
+    assert isinstance(user, User)
+    try:
+        game = race_start(race_id=race.id, player=user)
+    except ServiceError as exc:
+        return render(
+            request, "web/race.html", _race_context(request, race, exc.detail), status=409
+        )
+    return redirect("web:play", game_id=game.id)
+
+
+@require_GET
+def results(request: HttpRequest, race_id: Any) -> HttpResponse:
+    """``GET /races/<id>/results``: ranking, seed and deck with how to verify, replays."""
+    race = _race(request, race_id)
+    if race.status != Race.Status.FINISHED:
+        return redirect("web:race", race_id=race.id)
+    data = race_results(race=race)
+    return render(
+        request,
+        "web/results.html",
+        {
+            "race": race,
+            "results": data,
+            "deck": [card(c) for c in data["deck"]],
+            "rules": rules_words(data["variant"], data["options"]),
+        },
+    )
+
+
+def _replay_game(request: HttpRequest, game_id: Any) -> Game:
+    """A game whose replay the viewer may see: their own once its deal is revealed, or any
+    entrant's game of a finished race.  Anything else is 404 (ids leak nothing)."""
+    try:
+        game = Game.objects.select_related("deal", "player").get(id=game_id)
+    except (Game.DoesNotExist, ValueError):
+        raise not_found() from None
+    own = request.user.is_authenticated and game.player_id == request.user.pk
+    if game.kind == Game.Kind.PRACTICE and not own:
+        raise not_found()
+    if not deal_revealed(game):
+        raise not_found()
+    return game
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
+    """``GET /replay/<game id>/?step=N``: the position after move N of the stored history,
+    stepping forwards, backwards or to a move number (htmx swaps the viewer only)."""
+    game = _replay_game(request, game_id)
+    notations = list(move_history(game).values_list("notation", flat=True))
+    try:
+        step = int(request.GET.get("step", "0"))
+    except ValueError:
+        step = 0
+    step = max(0, min(step, len(notations)))
+    state = game.deal.new_state()
+    for notation in notations[:step]:
+        state.play(notation)
+    view = game_view(game, state=state)
+    # The position after ``step`` moves: its move count, and "playing" until the last step.
+    view["move_number"] = step
+    if step < len(notations):
+        view["status"] = Game.Status.PLAYING
+    entry = RaceEntry.objects.filter(game=game).select_related("race").first()
+    context = {
+        "game": game,
+        "race": entry.race if entry is not None else None,
+        "view": view,
+        "board": board_context(view, draw=int(game.deal.options["draw"])),
+        "step": step,
+        "total": len(notations),
+        "moves": [(i + 1, n, move_words(n)) for i, n in enumerate(notations)],
+        "last": move_words(notations[step - 1]) if step else "",
+        "replay_url": reverse("web:replay", args=[game.id]),
+    }
+    template = "web/_replay.html" if request.htmx else "web/replay.html"
+    return render(request, template, context)
