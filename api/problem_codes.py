@@ -13,6 +13,9 @@ PROBLEM_CODES: dict[str, str] = {
     "malformed_request": "400: the body is not valid JSON or not a JSON object.",
     "unknown_field": "400: the body has fields the endpoint does not declare; see `fields`.",
     "invalid_filter": "400: an unknown value for a list filter (`phase`, `mode`).",
+    "bad_request": "400: the server refused the request (e.g. a `Host` it does not serve).",
+    "csrf_failed": "403: a session request without a valid CSRF token (send `X-CSRFToken`, or "
+    "use a token in `Authorization`).",
     "invalid_cursor": "400: the `cursor` is not one the list gave out; start without it.",
     "authentication_failed": "401: the token or session is invalid.",
     "not_authenticated": "401: the endpoint needs a token or a session.",

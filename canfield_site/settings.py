@@ -87,6 +87,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: every error under /api/ is problem+json, even Django's own (api/refusals.py).
+    "api.refusals.ProblemJsonMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -98,6 +100,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "canfield_site.urls"
+CSRF_FAILURE_VIEW = "api.refusals.csrf_failure"
 WSGI_APPLICATION = "canfield_site.wsgi.application"
 ASGI_APPLICATION = "canfield_site.asgi.application"
 
