@@ -42,7 +42,8 @@ PROBLEM_CODES: dict[str, str] = {
     "nothing_to_undo": "409: there is no move to take back.",
     "deal_secret": "409: the deal (seed, deck, record) stays secret until the game or race is "
     "over.",
-    "deal_in_race": "409: this seed or deck belongs to a race that is not over.",
+    "deal_in_race": "409: this seed or deck opens with the same visible cards as a race that is "
+    "not over (only the six cards every entrant sees at the start are compared).",
     # Races.
     "invalid_race": "400: bad race parameters (times out of order, missing time limit, ...).",
     "race_closed": "409: the race is closed for you: your deadline has passed.",

@@ -44,6 +44,13 @@ class Deal(models.Model):
     deck_digest = models.CharField(
         max_length=64, db_index=True, help_text='hex(SHA-256("AC 2C ...")) of the deck'
     )
+    opening_digest = models.CharField(
+        max_length=64,
+        db_index=True,
+        default="",
+        help_text="hex(SHA-256) of the six cards every player sees at the start "
+        "(games.services.deal_guard)",
+    )
     variant = models.CharField(max_length=32, help_text="preset name, or 'custom'")
     options = models.JSONField(help_text="all nine rule options (RULES.md 4)")
     created_at = models.DateTimeField(default=timezone.now)

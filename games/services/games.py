@@ -40,7 +40,8 @@ from games.engine import (
     variant_name,
 )
 from games.engine.cards import CARD_NAMES
-from games.models import Deal, Game, Move, Race
+from games.models import Deal, Game, Move
+from games.services.deal_guard import deal_in_open_race, opening_digest
 from games.services.errors import (
     DealInRace,
     GameOver,
@@ -111,6 +112,7 @@ def deal_create(
         seed=seed_value,
         deck=names,
         deck_digest=deck_digest(names),
+        opening_digest=opening_digest(names),
         commitment=digest,
         variant=variant_name(rules) or "custom",
         options=rules.to_dict(),
@@ -170,17 +172,9 @@ def game_start(
         if proof is not None:
             deal_record_verdict(deal=deal, result=proof)
         elif (seed is not None or deck is not None) and deal_in_open_race(deal):
-            raise DealInRace("this deal belongs to a race that is not over")
+            # Compares only the opening cards every entrant sees (RULES.md 7; deal_guard).
+            raise DealInRace("this deal opens like a race that is not over")
         return game_create(player=player, deal=deal)
-
-
-def deal_in_open_race(deal: Deal) -> bool:
-    """Whether a race that is not over plays the same cards as ``deal`` (by deck digest)."""
-    return (
-        Race.objects.filter(deal__deck_digest=deal.deck_digest)
-        .exclude(status__in=[Race.Status.FINISHED, Race.Status.CANCELLED])
-        .exists()
-    )
 
 
 @lru_cache(maxsize=16)
