@@ -29,7 +29,8 @@ PROBLEM_CODES: dict[str, str] = {
     "unsupported_media_type": "415: send `application/json`.",
     "throttled": "429: too many requests; retry after `retry_after` seconds (`Retry-After`).",
     "internal_error": "500: the server failed; the request may not have been applied.",
-    "service_unavailable": "503: the database or the broker is down (health check).",
+    "service_unavailable": "503: the database, the broker or the cache is down (health "
+    "check; the members say which).",
     # Games.
     "invalid_options": "400: unknown variant or option, or a bad option value.",
     "invalid_deal": "400: a bad seed or explicit deck, or both given.",

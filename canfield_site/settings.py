@@ -187,7 +187,12 @@ DATA_UPLOAD_MAX_MEMORY_SIZE: int = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", defaul
 CACHE_URL: str = env.str("CACHE_URL", default="")
 CACHES: dict[str, dict[str, Any]] = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        {
+            # Redis, degrading to a per-process cache while Redis is down (canfield_site/cache.py).
+            "BACKEND": "canfield_site.cache.FallbackRedisCache",
+            "LOCATION": CACHE_URL,
+            "OPTIONS": {"retry_seconds": env.float("CACHE_RETRY_SECONDS", default=5.0)},
+        }
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
