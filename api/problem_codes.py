@@ -51,7 +51,10 @@ PROBLEM_CODES: dict[str, str] = {
     "race_not_open": "409: joining or starting outside the race's window.",
     "race_not_started": "409: the race has not started yet (its deal stays hidden).",
     "race_not_finished": "409: results are published once the race is finished for everyone.",
-    "no_winnable_deal": "503: no proven-winnable deal was found within the attempts allowed.",
+    "no_winnable_deal": "503: no proven-winnable deal is ready for these rules yet (the pool "
+    "is being refilled); retry after `retry_after` seconds (`Retry-After`).",
+    "too_many_solves": "429: you already have the most solves waiting that a player may; retry "
+    "after `retry_after` seconds (`Retry-After`).",
     # Tournaments.
     "invalid_tournament": "400: bad tournament parameters (scoring, points table, entry rules, "
     "race schedule).",

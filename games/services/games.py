@@ -51,12 +51,14 @@ from games.services.errors import (
     MalformedMove,
     NotFound,
     NothingToUndo,
+    NoWinnableDeal,
     RaceClosed,
     RaceNotStarted,
     StaleMoveNumber,
     UndoNotAllowed,
 )
-from games.services.solutions import deal_record_verdict, winnable_seed
+from games.services.solutions import deal_record_verdict
+from games.services.winnable_pool import winnable_draw, winnable_pool_request
 
 _ENDED = {"won", "blocked", "resigned", "timed_out"}
 #: The Game columns a move or an undo changes.
@@ -155,23 +157,31 @@ def game_start(
 ) -> Game:
     """Start a practice game (RULES.md 2, 4): preset + overrides, from a seed, a deck or at random.
 
-    ``winnable`` asks for a deal the solver proves winnable (a fresh secret
-    seed; the proof is cached on the deal).  Raises :class:`InvalidOptions`,
-    :class:`InvalidDeal`, :class:`NoWinnableDeal`, or :class:`DealInRace` when
+    ``winnable`` asks for a deal the solver proved winnable: a secret seed
+    drawn at once from the pool of these rules (``games.services.winnable_pool``;
+    the proof is cached on the deal); an empty pool raises
+    :class:`NoWinnableDeal` (``retry_after``) and asks the solver queue for a
+    refill.  Raises :class:`InvalidOptions`, :class:`InvalidDeal`, or
+    :class:`DealInRace` when
     the seed or deck is that of a race that is not over.
     """
     rules = rules_build(variant=variant, options=options)
-    proof = None
     if winnable:
         if seed is not None or deck is not None:
             raise InvalidDeal("winnable draws its own deal: give no seed or deck with it")
-        # The search runs before the transaction: no lock is held while it works.
-        seed, proof = winnable_seed(variant="classic", options=rules.to_dict())
+        # Drawn from the pool the solver queue fills ahead of time: no solving here.
+        try:
+            with transaction.atomic():
+                seed, proof = winnable_draw(rules=rules)
+                deal = deal_create(rules=rules, seed=seed)
+                deal_record_verdict(deal=deal, result=proof)
+                return game_create(player=player, deal=deal)
+        except NoWinnableDeal:
+            winnable_pool_request(rules=rules)
+            raise
     with transaction.atomic():
         deal = deal_create(rules=rules, seed=seed, deck=deck)
-        if proof is not None:
-            deal_record_verdict(deal=deal, result=proof)
-        elif (seed is not None or deck is not None) and deal_in_open_race(deal):
+        if (seed is not None or deck is not None) and deal_in_open_race(deal):
             # Compares only the opening cards every entrant sees (RULES.md 7; deal_guard).
             raise DealInRace("this deal opens like a race that is not over")
         return game_create(player=player, deal=deal)
