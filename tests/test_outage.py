@@ -23,13 +23,15 @@ from typing import Any
 import pytest
 import redis
 from celery import Celery
+from django.conf import settings
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
 import canfield_site.celery
-from games.models import Game, Race
+from games.models import Game, Race, Solve
+from games.services.solver import solves_resend
 from tests.api.conftest import client_for
 from tests.conftest import IN_CI
 from tests.factories import create_user
@@ -176,12 +178,17 @@ def test_moves_survive_a_redis_outage_and_due_races_close_after_it(
         )
         assert moved.status_code == 201, moved.content
     assert client.post(f"/api/v1/races/{race.id}/join").status_code == 200
-    practice = client.post("/api/v1/games", {"seed": "3"})
+    practice = client.post("/api/v1/games", {"seed": "0"})  # classic "0" is won
     assert practice.status_code == 201, practice.content
     pid = practice.json()["id"]
     assert client.post(f"/api/v1/games/{pid}/moves", {"move": "draw"}).status_code == 201
     assert client.post(f"/api/v1/games/{pid}/undo").status_code == 200
     assert client.post(f"/api/v1/games/{pid}/resign").status_code == 200
+    # Asking for the finished game's solution queues a job the broker cannot take:
+    # accepted (202), recorded, and sent again by the solver sweeper later.
+    solution = client.get(f"/api/v1/games/{pid}/solution")
+    assert solution.status_code == 202, solution.content
+    assert Solve.objects.get().status == Solve.Status.PENDING
     assert client.get(f"/api/v1/games/{game_id}/moves").status_code == 200
     fresh = APIClient()
     registered = fresh.post(
@@ -211,6 +218,14 @@ def test_moves_survive_a_redis_outage_and_due_races_close_after_it(
     assert status == 200, body
     with start_worker(outage_app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
         swept = outage_app.send_task("games.race_sweep").get(timeout=60)
+        later = timezone.now() + timedelta(seconds=settings.SOLVER_RESEND_SECONDS + 1)
+        assert solves_resend(now=later) == 1
+        for _ in range(600):
+            if Solve.objects.get().status == Solve.Status.DONE:
+                break
+            time.sleep(0.1)
+    assert Solve.objects.get().result == "won"
+    assert client.get(f"/api/v1/games/{pid}/solution").status_code == 200
     assert f"{race.id}:finished" in swept
     race.refresh_from_db()
     assert race.status == Race.Status.FINISHED
