@@ -14,8 +14,8 @@ the pool holds ``WINNABLE_POOL_SIZE`` deals (at most ``WINNABLE_ATTEMPTS`` seeds
 a run).  Beat refills the pools of the presets in ``WINNABLE_POOL_PRESETS`` every
 ``WINNABLE_POOL_REFILL_SECONDS`` (``games.winnable_pool_refill``); any other rules
 are filled on demand, when a draw finds their pool empty or below half full.
-On the embedded default (no worker) the refill runs in-process when it is asked
-for.
+On the embedded default (no worker) the refill runs in a background thread of
+the web process when it is asked for: the request still answers at once.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 
 from games.engine import Rules, make_rules, new_game, random_seed, variant_name
 from games.engine.solver import SolveResult, solve
@@ -80,10 +81,46 @@ def winnable_draw(*, rules: Rules) -> tuple[str, SolveResult]:
     return row.seed, proof
 
 
+_filling: set[str] = set()
+_filling_lock = threading.Lock()
+
+#: Name of the embedded default's refill thread (one per rule set at a time).
+FILL_THREAD = "winnable-pool-fill"
+
+
 def winnable_pool_request(*, rules: Rules) -> bool:
     """Send a refill of the pool of ``rules`` to the ``solver`` queue now (``False``: not sent,
-    logged; beat or the next draw asks again)."""
-    return enqueue_now(FILL_TASK, kwargs={"options": rules.to_dict()})
+    logged; beat or the next draw asks again).
+
+    On the embedded default (tasks run in-process, no worker) the refill runs in
+    a background thread of this process instead, one per rule set at a time, so
+    the request that asked still answers at once.
+    """
+    from canfield_site.celery import app
+
+    options = rules.to_dict()
+    if not app.conf.task_always_eager:
+        return enqueue_now(FILL_TASK, kwargs={"options": options})
+    key = rules_key(rules)
+    with _filling_lock:
+        if key in _filling:
+            return True
+        _filling.add(key)
+    threading.Thread(
+        target=_fill_in_background, args=(key, options), name=FILL_THREAD, daemon=True
+    ).start()
+    return True
+
+
+def _fill_in_background(key: str, options: dict[str, Any]) -> None:
+    try:
+        winnable_pool_fill(options=options)
+    except Exception:
+        logger.exception("winnable pool: in-process refill failed")
+    finally:
+        connection.close()
+        with _filling_lock:
+            _filling.discard(key)
 
 
 def winnable_pool_fill(

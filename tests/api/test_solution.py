@@ -59,6 +59,9 @@ def in_process(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     """Tasks are sent to a broker no worker reads yet: recorded, not run."""
+    from canfield_site.celery import app
+
+    monkeypatch.setattr(app.conf, "CELERY_TASK_ALWAYS_EAGER", False)
     sent: list[tuple[str, dict[str, Any]]] = []
 
     def record(task_name: str, *, kwargs: dict[str, Any]) -> bool:
@@ -316,3 +319,25 @@ def test_winnable_with_a_seed_is_refused(player: APIClient) -> None:
     assert resp.status_code == 400
     assert resp.json()["code"] == "invalid_deal"
     assert Game.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_embedded_default_refills_in_the_background_and_answers_at_once(
+    player: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No worker: the empty pool's 503 comes at once; a thread of the process fills it."""
+    import threading
+
+    monkeypatch.setattr(winnable_pool, "random_seed", lambda: WON_SEED)
+    monkeypatch.setattr(settings, "WINNABLE_POOL_SIZE", 1)
+    body = {"variant": "classic", "winnable": True}
+    empty = player.post("/api/v1/games", body, format="json")
+    assert empty.status_code == 503
+    assert empty.json()["code"] == "no_winnable_deal"
+    for thread in threading.enumerate():
+        if thread.name == winnable_pool.FILL_THREAD:
+            thread.join(timeout=120)
+    assert WinnableDeal.objects.count() == 1
+    game = player.post("/api/v1/games", body, format="json")
+    assert game.status_code == 201, game.content
+    assert Deal.objects.get(games__id=game.json()["id"]).seed == WON_SEED
