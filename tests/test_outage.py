@@ -110,6 +110,7 @@ def outage_app(own_redis: OwnRedis, monkeypatch: pytest.MonkeyPatch) -> Celery:
         accept_content=["json"],
         task_acks_late=True,
         broker_connection_retry=False,
+        broker_connection_retry_on_startup=False,
         broker_connection_max_retries=0,
         broker_transport_options={"socket_connect_timeout": 1},
     )
