@@ -70,11 +70,16 @@ class OwnRedis:
         )
         client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
         for _ in range(100):
+            # Our own server must be the one answering (not another one that took the port).
+            assert self.process.poll() is None, f"redis-server could not bind port {self.port}"
             try:
-                client.ping()
-                return
+                info: dict[str, Any] = client.info("server")  # type: ignore[assignment]
+                pid = info["process_id"]
             except redis.RedisError:
                 time.sleep(0.05)
+                continue
+            assert pid == self.process.pid, f"another redis-server holds port {self.port}"
+            return
         raise AssertionError("redis-server did not start")
 
     def kill(self) -> None:
@@ -91,7 +96,14 @@ def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
             pytest.fail("CI=true needs redis-server for the outage test", pytrace=False)
         pytest.skip("no redis-server on PATH")
     server = OwnRedis(tmp_path)
-    server.start()
+    for _ in range(5):  # a free port may be taken between the probe and the bind
+        try:
+            server.start()
+            break
+        except AssertionError:
+            server.port = _free_port()
+    else:
+        pytest.fail("could not start redis-server on a free port")
     yield server
     if server.process is not None:
         server.kill()
