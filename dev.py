@@ -107,14 +107,15 @@ def web_command(python: Path, args: list[str]) -> list[str | Path]:
 
 
 def worker_command(python: Path, *, loglevel: str = "WARNING") -> list[str | Path]:
-    """A Celery worker with beat embedded (``--beat``): runs the race sweeper and every task.
+    """A Celery worker with beat embedded (``--beat``): runs the race sweeper and every task,
+    consuming both queues (``celery``, the default, and ``solver``).
 
     Threads, not processes (two, so a long task never holds up the sweeper); no gossip,
     mingle or heartbeat (the embedded SQLite broker has no broadcast).  The broker is
     whatever the settings say: the SQLite file of the embedded default, or Redis.
     """
     return [
-        python, "-m", "celery", "-A", "canfield_site", "worker", "--beat",
+        python, "-m", "celery", "-A", "canfield_site", "worker", "--beat", "-Q", "celery,solver",
         "--pool", "threads", "--concurrency", "2", "--loglevel", loglevel,
         "--without-gossip", "--without-mingle", "--without-heartbeat",
     ]  # fmt: skip

@@ -74,6 +74,7 @@ SERVICE_ERROR_STATUS: dict[str, int] = {
     "race_not_started": 409,
     "race_not_finished": 409,
     "no_winnable_deal": 503,
+    "too_many_solves": 429,
     "invalid_tournament": 400,
     "tournament_not_open": 409,
     "tournament_invite_only": 403,
@@ -189,12 +190,14 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     instance = request.get_full_path() if request is not None else None
 
     if isinstance(exc, ServiceError):
+        retry = exc.extra.get("retry_after")  # seconds: also sent as the Retry-After header
         return problem_response(
             status=SERVICE_ERROR_STATUS.get(exc.code, 400),
             code=exc.code,
             detail=exc.detail,
             instance=instance,
             extra=exc.extra,
+            headers={"Retry-After": str(int(retry))} if retry is not None else None,
         )
     if isinstance(exc, RequestDataTooBig):  # a body read through Django, not our parser
         return problem_response(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -45,6 +46,7 @@ from games.selectors.games import (
     move_history,
 )
 from games.services import games as game_services
+from games.services import solver as solver_services
 
 _OPTION_VALUES: dict[str, list[Any]] = {
     "draw": [1, 3],
@@ -114,11 +116,22 @@ class GamesView(APIView):
 
     @extend_schema(
         request=GameStartInput,
-        responses={201: GameView, **_PROBLEMS},
+        responses={
+            201: GameView,
+            503: OpenApiResponse(
+                ProblemSerializer,
+                description="no_winnable_deal: the pool of these rules is empty; a refill is "
+                "queued, retry after `Retry-After` seconds",
+            ),
+            **_PROBLEMS,
+        },
         tags=["games"],
         description=(
             "Start a practice game: `variant` (a preset), optional `options` overrides, and a "
             "`seed` (game number) or an explicit 52-card `deck`; neither deals at random. "
+            "`winnable: true` takes a proven-winnable deal at once from a pool the solver "
+            "workers fill ahead of time (503 `no_winnable_deal` with `Retry-After` while the "
+            "pool of these rules is empty). "
             "Errors: 400 `invalid_options`, `invalid_deal`, `unknown_field`, `validation_error`."
         ),
     )
@@ -270,20 +283,44 @@ class GameSolutionView(APIView):
     """``GET /api/v1/games/{id}/solution``: was the deal winnable, and one winning line.
 
     Available once the deal is revealed (the game is over; for a race, the race
-    is finished); before that 409 ``deal_secret``.  Solved on first request
-    within ``SOLVER_BUDGET_SECONDS`` and cached on the deal.
+    is finished); before that 409 ``deal_secret``.  Never solves in the request:
+    a cached verdict answers 200 at once; otherwise a solve job is queued for
+    the ``solver`` workers (or joined, when one exists) and the answer is 202
+    with its status and ``Retry-After``: poll the same URL.
     """
 
     throttle_scope = "games"
 
     @extend_schema(
         responses={
-            200: SolutionView,
+            200: OpenApiResponse(SolutionView, description="the solve is done"),
+            202: OpenApiResponse(
+                SolutionView,
+                description="the solve is pending or running: poll this URL after `Retry-After` "
+                "seconds",
+            ),
             409: OpenApiResponse(ProblemSerializer, description="deal_secret"),
+            429: OpenApiResponse(
+                ProblemSerializer,
+                description="too_many_solves (your solves waiting are at the limit) or "
+                "throttled; see `Retry-After`",
+            ),
             **_PROBLEMS,
         },
         tags=["games"],
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = game_get(game_id=game_id, player=player_of(request))
-        return Response(game_solution(game))
+        answer = game_solution(game)
+        if answer is None:
+            solver_services.solve_request(deal=game.deal, requested_by=player_of(request))
+            # On the embedded default the job ran in-process on commit: read it again.
+            answer = game_solution(game)
+            assert answer is not None
+        if answer["status"] == "done":
+            return Response(answer)
+        return Response(
+            answer,
+            status=status.HTTP_202_ACCEPTED,
+            headers={"Retry-After": str(settings.SOLVER_RETRY_AFTER_SECONDS)},
+        )

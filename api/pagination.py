@@ -1,14 +1,34 @@
-"""Cursor pagination for long lists (DESIGN.md "API conventions")."""
+"""Cursor pagination for long lists (DESIGN.md "API conventions").
+
+Every list is paginated by a **keyset** cursor over its whole ordering: the
+ordering always ends with a unique key (the primary key is appended when it is
+not already there), and the cursor carries the values of every ordering field
+of the last row it returned.  The next page is then "the rows after this tuple"
+(``(a > x) OR (a = x AND b > y) OR ...``), so rows with equal sort keys are
+neither repeated nor skipped, however many there are.  (DRF's own
+``CursorPagination`` keeps only the first ordering field plus an offset capped
+at 1,000: past 1,000 equal keys it repeats a page forever.)
+
+Cursors are opaque (URL-safe base64 of a small JSON document); a cursor this
+server did not give out, or one for another list, is ``400 invalid_cursor``.
+The values in a cursor are those of fields the list already shows (times,
+numbers, ids): no cursor carries anything hidden (RULES.md 7).
+"""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import DatabaseError
+from django.db.models import Model, Q, QuerySet
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from api.errors import ProblemError
 
@@ -19,33 +39,175 @@ CURSOR_PARAMETERS = [
 ]
 
 
+def _invalid_cursor() -> ProblemError:
+    return ProblemError(
+        "invalid_cursor",
+        "The cursor is not one this list gave out: start again without it.",
+        status=400,
+    )
+
+
 class SafeCursorPagination(CursorPagination):
-    """Cursor pagination whose bad cursors are ``400 invalid_cursor``, never a 404 or 500."""
+    """Keyset cursor pagination over ``ordering`` + the primary key (see the module).
+
+    ``ordering`` is a field name or a tuple of them (``-`` for descending); the
+    primary key is appended (in the direction of the last field) unless the
+    ordering already ends with it.  Ordering fields must be non-null columns of
+    the queryset's model.  Responses are ``{"next", "previous", "results"}``;
+    ``next`` is ``null`` on the last page.  Bad cursors are ``400 invalid_cursor``,
+    never a 404 or 500.
+    """
+
+    def _full_ordering(self, model: type[Model]) -> tuple[str, ...]:
+        fields = (self.ordering,) if isinstance(self.ordering, str) else tuple(self.ordering)
+        pk = model._meta.pk
+        assert pk is not None
+        last = fields[-1].lstrip("-")
+        if last in ("pk", "id", pk.name, pk.attname):
+            return fields
+        return (*fields, ("-" if fields[-1].startswith("-") else "") + pk.name)
 
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
+        """The page of ``queryset`` that the request's ``cursor`` points at (a list)."""
+        self.request = request
+        self.base_url = request.build_absolute_uri()
+        self.page_size = self.get_page_size(request)
+        if not self.page_size:
+            return None
+        model = queryset.model
+        self._fields = self._full_ordering(model)
+        values, reverse = self._decode(request, model)
         try:
-            return super().paginate_queryset(queryset, request, view)
-        except (NotFound, ValidationError, ValueError, TypeError, DatabaseError):
-            raise ProblemError(
-                "invalid_cursor",
-                "The cursor is not one this list gave out: start again without it.",
-                status=400,
-            ) from None
+            return self._page(queryset, values, reverse)
+        except (ValidationError, ValueError, TypeError, DatabaseError):
+            raise _invalid_cursor() from None
+
+    # ----------------------------------------------------------- cursor values
+    def _decode(self, request: Any, model: type[Model]) -> tuple[list[Any] | None, bool]:
+        raw = request.query_params.get(self.cursor_query_param)
+        if raw is None:
+            return None, False
+        try:
+            doc = json.loads(base64.urlsafe_b64decode(raw.encode("ascii")).decode("utf-8"))
+            encoded, reverse = doc["v"], doc["r"]
+            if not isinstance(encoded, list) or len(encoded) != len(self._fields):
+                raise ValueError("wrong number of values")
+            if not isinstance(reverse, bool):
+                raise ValueError("bad direction")
+            values = [
+                model._meta.get_field(name.lstrip("-")).to_python(value)  # type: ignore[union-attr]
+                for name, value in zip(self._fields, encoded, strict=True)
+            ]
+            if any(v is None for v in values):
+                raise ValueError("null value")
+        except (
+            ValueError,
+            TypeError,
+            KeyError,
+            UnicodeError,
+            binascii.Error,
+            ValidationError,
+            FieldDoesNotExist,
+        ):
+            raise _invalid_cursor() from None
+        return values, reverse
+
+    def _encode(self, row: Any, *, reverse: bool) -> str:
+        values = []
+        for name in self._fields:
+            field = row._meta.get_field(name.lstrip("-"))
+            values.append(field.value_to_string(row))
+        doc = json.dumps({"v": values, "r": reverse}, separators=(",", ":"))
+        return base64.urlsafe_b64encode(doc.encode("utf-8")).decode("ascii")
+
+    def _after(self, values: list[Any], *, reverse: bool) -> Q:
+        """Rows strictly after ``values`` in the ordering (before it when ``reverse``)."""
+        condition = Q(pk__in=[])  # false
+        equal: dict[str, Any] = {}
+        for name, value in zip(self._fields, values, strict=True):
+            column = name.lstrip("-")
+            descending = name.startswith("-") != reverse
+            condition |= Q(**equal, **{f"{column}__{'lt' if descending else 'gt'}": value})
+            equal[column] = value
+        return condition
+
+    def _page(self, queryset: QuerySet[Any], values: list[Any] | None, reverse: bool) -> list[Any]:
+        order = [
+            (name[1:] if name.startswith("-") else f"-{name}") if reverse else name
+            for name in self._fields
+        ]
+        qs = queryset.order_by(*order)
+        if values is not None:
+            qs = qs.filter(self._after(values, reverse=reverse))
+        size = int(self.page_size or 0)
+        rows = list(qs[: size + 1])
+        more = len(rows) > size
+        rows = rows[:size]
+        if reverse:
+            rows.reverse()
+            self.has_previous, self.has_next = more, values is not None
+        else:
+            self.has_next, self.has_previous = more, values is not None
+        self.page = rows
+        self._first: Any = rows[0] if rows else None
+        self._last: Any = rows[-1] if rows else None
+        self._values, self._reverse = values, reverse
+        return rows
+
+    # ----------------------------------------------------------- links
+    def _link(self, cursor: str | None) -> str:
+        if cursor is None:
+            return str(remove_query_param(str(self.base_url), self.cursor_query_param))
+        return str(replace_query_param(str(self.base_url), self.cursor_query_param, cursor))
+
+    def get_next_link(self) -> str | None:
+        """URL of the next page, or ``None`` on the last page."""
+        if not self.has_next:
+            return None
+        if self._last is not None:
+            return self._link(self._encode(self._last, reverse=False))
+        # An empty page reached backwards: the next page starts where this cursor pointed.
+        assert self._values is not None
+        return self._link(self._raw_cursor(reverse=False))
+
+    def get_previous_link(self) -> str | None:
+        """URL of the previous page, or ``None`` on the first page."""
+        if not self.has_previous:
+            return None
+        if self._first is not None:
+            return self._link(self._encode(self._first, reverse=True))
+        assert self._values is not None
+        return self._link(self._raw_cursor(reverse=True))
+
+    def _raw_cursor(self, *, reverse: bool) -> str:
+        raw = self.request.query_params.get(self.cursor_query_param, "")
+        doc = json.loads(base64.urlsafe_b64decode(raw.encode("ascii")).decode("utf-8"))
+        doc["r"] = reverse
+        text = json.dumps(doc, separators=(",", ":"))
+        return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii")
+
+    def decode_cursor(self, request: Any) -> Any:  # pragma: no cover - replaced by _decode
+        """Not used: DRF's offset cursor is replaced by the keyset cursor."""
+        raise NotFound
+
+    def encode_cursor(self, cursor: Any) -> str:  # pragma: no cover - replaced by _encode
+        """Not used: DRF's offset cursor is replaced by the keyset cursor."""
+        raise NotImplementedError
 
 
 class MovePagination(SafeCursorPagination):
-    """Moves in play order; ``?page_size=`` up to 500 (default 100)."""
+    """Moves in play order (then id); ``?page_size=`` up to 500 (default 100)."""
 
-    ordering = "number"
+    ordering = ("number", "id")
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 500
 
 
 class NewestFirstPagination(SafeCursorPagination):
-    """Newest first by ``started_at``; ``?page_size=`` up to 200 (default 50)."""
+    """Newest first by ``started_at`` (then id); ``?page_size=`` up to 200 (default 50)."""
 
-    ordering = "-started_at"
+    ordering = ("-started_at", "-id")
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200

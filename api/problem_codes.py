@@ -13,6 +13,9 @@ PROBLEM_CODES: dict[str, str] = {
     "malformed_request": "400: the body is not valid JSON or not a JSON object.",
     "unknown_field": "400: the body has fields the endpoint does not declare; see `fields`.",
     "invalid_filter": "400: an unknown value for a list filter (`phase`, `mode`).",
+    "bad_request": "400: the server refused the request (e.g. a `Host` it does not serve).",
+    "csrf_failed": "403: a session request without a valid CSRF token (send `X-CSRFToken`, or "
+    "use a token in `Authorization`).",
     "invalid_cursor": "400: the `cursor` is not one the list gave out; start without it.",
     "authentication_failed": "401: the token or session is invalid.",
     "not_authenticated": "401: the endpoint needs a token or a session.",
@@ -26,7 +29,8 @@ PROBLEM_CODES: dict[str, str] = {
     "unsupported_media_type": "415: send `application/json`.",
     "throttled": "429: too many requests; retry after `retry_after` seconds (`Retry-After`).",
     "internal_error": "500: the server failed; the request may not have been applied.",
-    "service_unavailable": "503: the database or the broker is down (health check).",
+    "service_unavailable": "503: the database, the broker or the cache is down (health "
+    "check; the members say which).",
     # Games.
     "invalid_options": "400: unknown variant or option, or a bad option value.",
     "invalid_deal": "400: a bad seed or explicit deck, or both given.",
@@ -39,14 +43,18 @@ PROBLEM_CODES: dict[str, str] = {
     "nothing_to_undo": "409: there is no move to take back.",
     "deal_secret": "409: the deal (seed, deck, record) stays secret until the game or race is "
     "over.",
-    "deal_in_race": "409: this seed or deck belongs to a race that is not over.",
+    "deal_in_race": "409: this seed or deck opens with the same visible cards as a race that is "
+    "not over (only the six cards every entrant sees at the start are compared).",
     # Races.
     "invalid_race": "400: bad race parameters (times out of order, missing time limit, ...).",
     "race_closed": "409: the race is closed for you: your deadline has passed.",
     "race_not_open": "409: joining or starting outside the race's window.",
     "race_not_started": "409: the race has not started yet (its deal stays hidden).",
     "race_not_finished": "409: results are published once the race is finished for everyone.",
-    "no_winnable_deal": "503: no proven-winnable deal was found within the attempts allowed.",
+    "no_winnable_deal": "503: no proven-winnable deal is ready for these rules yet (the pool "
+    "is being refilled); retry after `retry_after` seconds (`Retry-After`).",
+    "too_many_solves": "429: you already have the most solves waiting that a player may; retry "
+    "after `retry_after` seconds (`Retry-After`).",
     # Tournaments.
     "invalid_tournament": "400: bad tournament parameters (scoring, points table, entry rules, "
     "race schedule).",

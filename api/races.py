@@ -189,7 +189,7 @@ class ResultsView(serializers.Serializer[Any]):
 class RacePagination(SafeCursorPagination):
     """Races by start time, newest first."""
 
-    ordering = "-starts_at"
+    ordering = ("-starts_at", "-id")
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200

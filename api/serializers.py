@@ -188,8 +188,9 @@ class GameStartInput(StrictSerializer):
     )
     winnable = StrictBooleanField(
         default=False,
-        help_text="Ask for a deal the solver proves winnable (a fresh random deal; "
-        "not with seed or deck). 503 no_winnable_deal if none is found in time.",
+        help_text="Ask for a deal the solver proved winnable (drawn at once from a pool filled "
+        "ahead of time; not with seed or deck). 503 no_winnable_deal with Retry-After while "
+        "the pool of these rules is empty.",
     )
     deck = serializers.ListField(
         child=StrictCharField(max_length=3),
@@ -331,13 +332,19 @@ class RecordView(serializers.Serializer[Any]):
 
 
 class SolutionView(serializers.Serializer[Any]):
-    """The solver's verdict on a game's deal and one winning line from the deal."""
+    """A solve job on a game's deal: its status and, when done, the verdict and a winning line."""
 
+    status = serializers.ChoiceField(
+        choices=["pending", "running", "done"],
+        help_text="pending: waiting for a solver worker; running; done: `result` is set",
+    )
     result = serializers.ChoiceField(
         choices=["won", "lost", "unknown"],
+        allow_null=True,
         help_text="won: winnable (moves is a winning line); lost: proved unwinnable; "
-        "unknown: the solver's budget ran out",
+        "unknown: the solver's budget ran out; null until done",
     )
     moves = serializers.ListField(child=serializers.CharField())
     nodes = serializers.IntegerField(help_text="positions the solver expanded")
     seconds = serializers.FloatField(help_text="solver time in seconds")
+    requested_at = serializers.DateTimeField(help_text="when the solve was first asked for")

@@ -241,7 +241,7 @@ class RescoredView(serializers.Serializer[Any]):
 class TournamentPagination(SafeCursorPagination):
     """Tournaments, newest first."""
 
-    ordering = "-created_at"
+    ordering = ("-created_at", "-id")
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
@@ -250,7 +250,7 @@ class TournamentPagination(SafeCursorPagination):
 class StandingsPagination(SafeCursorPagination):
     """Standings by rank (ties by player id); ``?page_size=`` up to 500 (default 100)."""
 
-    ordering = ("rank", "player_id")
+    ordering = ("rank", "player_id", "id")
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 500

@@ -14,7 +14,7 @@ from canfield_site import health
 
 
 class HealthView(APIView):
-    """``GET /api/v1/health``: is the database and the task broker reachable?"""
+    """``GET /api/v1/health``: are the database, the task broker and the cache reachable?"""
 
     authentication_classes = []
     permission_classes = [AllowAny]
@@ -24,12 +24,15 @@ class HealthView(APIView):
         operation_id="health",
         summary="Service health",
         description=(
-            "Checks the database (`SELECT 1`) and the Celery broker (a connection to "
-            "Redis, or to the SQLite file of the embedded default). `broker_mode` names the "
-            "broker transport: `redis`, or `sqlite` for the embedded default's broker file "
-            "(a Celery worker with beat, started by `python3 dev.py serve`, consumes it); "
-            "`in-process` when tasks run eagerly inside the web process "
-            "(`CELERY_TASK_ALWAYS_EAGER=true`). No authentication."
+            "Checks every dependency the service uses: the database (`SELECT 1`), the Celery "
+            "broker (a connection to Redis, or to the SQLite file of the embedded default) and "
+            "the shared cache (a Redis PING). `broker_mode` names the broker transport: "
+            "`redis`, or `sqlite` for the embedded default's broker file (a Celery worker with "
+            "beat, started by `python3 dev.py serve`, consumes it); `in-process` when tasks run "
+            "eagerly inside the web process (`CELERY_TASK_ALWAYS_EAGER=true`). `cache_mode` is "
+            "`local` (a per-process cache, no server) or `redis`. While the cache is down "
+            "players are not affected (each process falls back to a local cache) but health "
+            "answers 503 naming `cache`. No authentication."
         ),
         responses={
             200: inline_serializer(
@@ -42,29 +45,34 @@ class HealthView(APIView):
                         help_text="the transport: `redis`, `sqlite` (embedded default) or "
                         "`in-process` (eager tasks)"
                     ),
+                    "cache": serializers.CharField(help_text="`ok`"),
+                    "cache_mode": serializers.CharField(help_text="`local` or `redis`"),
                 },
             ),
             503: OpenApiResponse(
                 ProblemSerializer,
-                description="code `service_unavailable`; `database` and `broker` say which "
-                "failed (`ok` or `error`).",
+                description="code `service_unavailable`; `database`, `broker` and `cache` say "
+                "which failed (`ok` or `error`); `detail` names the failed ones.",
             ),
         },
     )
     def get(self, request: Request) -> Response:
-        """Report ``ok``/``error`` for the database and the broker."""
+        """Report ``ok``/``error`` for the database, the broker and the cache."""
         db = health.database_check()
         broker = health.broker_check()
+        cache = health.cache_check()
         checks = {
             "database": "ok" if db.ok else "error",
             "broker": "ok" if broker.ok else "error",
+            "cache": "ok" if cache.ok else "error",
         }
-        if db.ok and broker.ok:
+        if db.ok and broker.ok and cache.ok:
             return Response(
                 {
                     "status": "ok",
                     **checks,
                     "broker_mode": broker.detail,
+                    "cache_mode": cache.detail,
                 }
             )
         failed = [name for name, value in checks.items() if value != "ok"]

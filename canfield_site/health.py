@@ -1,4 +1,4 @@
-"""Liveness checks of the service's dependencies: the database and the Celery broker."""
+"""Liveness checks of the service's dependencies: the database, the Celery broker and the cache."""
 
 from __future__ import annotations
 
@@ -55,3 +55,25 @@ def broker_check(app: Celery | None = None) -> CheckResult:
         logger.warning("health: broker failed: %s", exc)
         return CheckResult(ok=False, detail=type(exc).__name__)
     return CheckResult(ok=True, detail=str(transport))
+
+
+def cache_check(alias: str = "default") -> CheckResult:
+    """PING the shared cache's Redis (``redis``), bypassing the local fallback.
+
+    A per-process memory cache (no ``CACHE_URL``) has nothing to reach: healthy,
+    with detail ``"local"``.  While Redis is down requests keep working on the
+    local fallback (``canfield_site/cache.py``), but this check fails.
+    """
+    from django.core.cache import caches
+
+    from canfield_site.cache import FallbackRedisCache
+
+    cache = caches[alias]
+    if not isinstance(cache, FallbackRedisCache):
+        return CheckResult(ok=True, detail="local")
+    try:
+        cache.ping()
+    except Exception as exc:
+        logger.warning("health: cache failed: %s", exc)
+        return CheckResult(ok=False, detail=type(exc).__name__)
+    return CheckResult(ok=True, detail="redis")

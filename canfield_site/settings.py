@@ -94,6 +94,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: every error under /api/ is problem+json, even Django's own (api/refusals.py).
+    "api.refusals.ProblemJsonMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -108,6 +110,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "canfield_site.urls"
+CSRF_FAILURE_VIEW = "api.refusals.csrf_failure"
 WSGI_APPLICATION = "canfield_site.wsgi.application"
 ASGI_APPLICATION = "canfield_site.asgi.application"
 
@@ -218,7 +221,12 @@ DATA_UPLOAD_MAX_MEMORY_SIZE: int = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", defaul
 CACHE_URL: str = env.str("CACHE_URL", default="")
 CACHES: dict[str, dict[str, Any]] = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        {
+            # Redis, degrading to a per-process cache while Redis is down (canfield_site/cache.py).
+            "BACKEND": "canfield_site.cache.FallbackRedisCache",
+            "LOCATION": CACHE_URL,
+            "OPTIONS": {"retry_seconds": env.float("CACHE_RETRY_SECONDS", default=5.0)},
+        }
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
@@ -299,11 +307,27 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, Any] = {"socket_connect_timeout": 5}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-# Solver budgets (games/services/solutions.py): seconds per seed drawn for a deal proven
-# winnable, seeds drawn at most, and seconds for a finished game's solution.
+# Solver budgets: seconds per seed drawn for the winnable-deal pool, seeds drawn at most
+# per refill, and seconds of solver time per solve job (a finished game's solution).
 WINNABLE_BUDGET_SECONDS: float = env.float("WINNABLE_BUDGET_SECONDS", default=2.0)
 WINNABLE_ATTEMPTS: int = env.int("WINNABLE_ATTEMPTS", default=20)
 SOLVER_BUDGET_SECONDS: float = env.float("SOLVER_BUDGET_SECONDS", default=5.0)
+# Solver jobs (games/services/solver.py): at most this many waiting per player; the
+# Retry-After of a refused one; seconds after which a job never picked up is sent again.
+SOLVER_MAX_PENDING_PER_USER: int = env.int("SOLVER_MAX_PENDING_PER_USER", default=2)
+SOLVER_RETRY_AFTER_SECONDS: int = env.int("SOLVER_RETRY_AFTER_SECONDS", default=5)
+SOLVER_RESEND_SECONDS: float = env.float("SOLVER_RESEND_SECONDS", default=60.0)
+# Winnable-deal pool (games/services/winnable_pool.py): deals kept ready per rule set,
+# presets beat keeps filled, seconds between beat refills, Retry-After of an empty pool.
+WINNABLE_POOL_SIZE: int = env.int("WINNABLE_POOL_SIZE", default=10)
+WINNABLE_POOL_PRESETS: list[str] = env.list("WINNABLE_POOL_PRESETS", default=["classic"])
+WINNABLE_POOL_REFILL_SECONDS: float = env.float("WINNABLE_POOL_REFILL_SECONDS", default=60.0)
+WINNABLE_RETRY_AFTER_SECONDS: int = env.int("WINNABLE_RETRY_AFTER_SECONDS", default=10)
+# Solver work runs only on workers of the dedicated "solver" queue (compose: solver).
+CELERY_TASK_ROUTES: dict[str, Any] = {
+    "games.solve": {"queue": "solver"},
+    "games.winnable_pool_fill": {"queue": "solver"},
+}
 # Seconds between two runs of the race sweeper (closes and scores due races).
 RACE_SWEEP_SECONDS: float = env.float("RACE_SWEEP_SECONDS", default=2.0)
 CELERY_BEAT_SCHEDULE: dict[str, Any] = {
@@ -317,6 +341,16 @@ CELERY_BEAT_SCHEDULE: dict[str, Any] = {
         "task": "games.ratings_sweep",
         "schedule": 60.0,
         "options": {"expires": 300},
+    },
+    "solver-sweeper": {
+        "task": "games.solver_sweep",
+        "schedule": 30.0,
+        "options": {"expires": 60.0},
+    },
+    "winnable-pool": {
+        "task": "games.winnable_pool_refill",
+        "schedule": WINNABLE_POOL_REFILL_SECONDS,
+        "options": {"expires": WINNABLE_POOL_REFILL_SECONDS},
     },
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

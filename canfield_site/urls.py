@@ -12,3 +12,5 @@ urlpatterns = [
 
 handler404 = "api.errors.api_not_found"
 handler500 = "api.errors.api_server_error"
+handler400 = "api.refusals.api_bad_request"
+handler403 = "api.refusals.api_permission_denied"

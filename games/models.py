@@ -45,6 +45,13 @@ class Deal(models.Model):
     deck_digest = models.CharField(
         max_length=64, db_index=True, help_text='hex(SHA-256("AC 2C ...")) of the deck'
     )
+    opening_digest = models.CharField(
+        max_length=64,
+        db_index=True,
+        default="",
+        help_text="hex(SHA-256) of the six cards every player sees at the start "
+        "(games.services.deal_guard)",
+    )
     variant = models.CharField(max_length=32, help_text="preset name, or 'custom'")
     options = models.JSONField(help_text="all nine rule options (RULES.md 4)")
     created_at = models.DateTimeField(default=timezone.now)
@@ -585,3 +592,74 @@ class RatingChange(models.Model):
 
 
 __all__ += ["PlayerRating", "RaceRating", "RatingChange", "RatingPool"]
+
+
+class Solve(models.Model):
+    """One solver job on one position of a deal, run by a worker of the ``solver`` queue.
+
+    The position is the deal's dealt position followed by ``moves`` (canonical
+    notation; empty: the dealt position), identified by ``position_key``
+    (``hex(SHA-256(" ".join(moves)))``).  ``status`` goes ``pending`` (waiting
+    for a worker) -> ``running`` -> ``done``; a done job holds the verdict
+    (``result``: won, lost or unknown when ``budget_seconds`` ran out) and, when
+    won, one winning line from the position (``solution``).  Hidden information:
+    only shown once the deal is revealed (``games.selectors.solver``).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="solves")
+    position_key = models.CharField(max_length=64)
+    moves = models.JSONField(default=list, blank=True, help_text="moves from the dealt position")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    result = models.CharField(max_length=8, blank=True, help_text="won, lost or unknown")
+    solution = models.JSONField(default=list, blank=True)
+    nodes = models.PositiveBigIntegerField(default=0)
+    seconds = models.FloatField(default=0.0, help_text="solver time, seconds")
+    budget_seconds = models.FloatField()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    enqueued_at = models.DateTimeField(null=True, blank=True, help_text="last sent to a worker")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "position_key"], name="solve_unique_position")
+        ]
+        indexes = [models.Index(fields=["status", "enqueued_at"], name="solve_status_enqueued")]
+
+    def __str__(self) -> str:
+        return f"Solve {self.id} ({self.status} {self.result})"
+
+
+class WinnableDeal(models.Model):
+    """A secret seed the solver proved winnable, waiting in the pool of its rules.
+
+    ``rules_key`` is ``hex(SHA-256)`` of the rules' canonical JSON
+    (``games.services.winnable_pool``); a practice game asking for a winnable
+    deal takes (and deletes) the oldest row of its key.  The seed is hidden
+    information: it never leaves the server before its game is over.
+    """
+
+    rules_key = models.CharField(max_length=64, db_index=True)
+    variant = models.CharField(max_length=32, help_text="preset name, or 'custom'")
+    options = models.JSONField(help_text="all nine rule options (RULES.md 4)")
+    seed = models.CharField(max_length=64)
+    moves = models.JSONField(help_text="the solver's winning line (canonical notation)")
+    nodes = models.PositiveBigIntegerField(default=0)
+    seconds = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["rules_key", "created_at"]
+
+    def __str__(self) -> str:
+        return f"Winnable {self.variant} deal {self.pk}"

@@ -102,3 +102,36 @@ def rating_pool_recompute_task(pool_id: int) -> int:
     from games.services.ratings import pool_recompute
 
     return pool_recompute(pool_id=pool_id)
+
+
+@shared_task(name="games.solve")
+def solve_task(solve_id: str) -> str:
+    """Run one solver job (``solver`` queue; idempotent); returns its verdict."""
+    from games.services.solver import solve_run
+
+    return solve_run(solve_id=solve_id).result
+
+
+@shared_task(name="games.solver_sweep")
+def solver_sweep() -> int:
+    """Send again the solver jobs never finished (beat); returns how many were sent."""
+    from games.services.solver import solves_resend
+
+    return solves_resend()
+
+
+@shared_task(name="games.winnable_pool_fill")
+def winnable_pool_fill_task(options: dict[str, object]) -> int:
+    """Fill the winnable-deal pool of the rules ``options`` (``solver`` queue); returns
+    how many deals were added."""
+    from games.services.winnable_pool import winnable_pool_fill
+
+    return winnable_pool_fill(options=dict(options))
+
+
+@shared_task(name="games.winnable_pool_refill")
+def winnable_pool_refill_task() -> dict[str, int]:
+    """Ask for a refill of every preset pool below ``WINNABLE_POOL_SIZE`` (beat)."""
+    from games.services.winnable_pool import winnable_pool_refill
+
+    return winnable_pool_refill()

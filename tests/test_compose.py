@@ -11,7 +11,7 @@ import yaml
 
 from tests.helpers import ROOT, settings_env_vars
 
-APP_SERVICES = ("migrate", "web", "worker", "beat")
+APP_SERVICES = ("migrate", "web", "worker", "solver", "beat")
 
 
 @pytest.fixture(scope="module")
@@ -65,12 +65,18 @@ def test_commands_point_at_real_modules(compose: dict[str, Any]) -> None:
     module, _, attr = web[1].partition(":")
     assert callable(getattr(importlib.import_module(module), attr or "application"))
 
-    for name, subcommand in (("worker", "worker"), ("beat", "beat")):
+    for name, subcommand in (("worker", "worker"), ("solver", "worker"), ("beat", "beat")):
         argv = _argv(services[name])
         assert argv[:2] == ["celery", "-A"]
         assert argv[3] == subcommand
         package = importlib.import_module(argv[2])
         assert package.celery_app.main == "canfield_site"
+
+    # Solver work has its own workers; the default worker never takes it.
+    solver = _argv(services["solver"])
+    assert solver[solver.index("-Q") + 1] == "solver"
+    worker = _argv(services["worker"])
+    assert worker[worker.index("-Q") + 1] == "celery"
 
     scheduler = next(a for a in _argv(services["beat"]) if a.startswith("--scheduler="))
     module, _, attr = scheduler.split("=", 1)[1].partition(":")

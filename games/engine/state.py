@@ -532,10 +532,14 @@ class GameState:
         # can reach the waste top.  Pass 1 runs the current stock out; after a
         # redeal the stock is the whole waste again, and one full pass from
         # there visits every position further redeals can reach.
+        # Every such card is tried, even after one is found playable: the work
+        # (and so the time of the answer) must not depend on where a playable
+        # card lies in the hidden stock (RULES.md 7).
         stock = self.stock[:]
         waste = self.waste[:]
         draw = self._draw
         passes = 2 if (self._redeals is None or self.redeals_used < self._redeals) else 1
+        playable = False
         for p in range(passes):
             if p == 1:
                 if not waste:
@@ -545,9 +549,8 @@ class GameState:
             while stock:
                 for _ in range(min(draw, len(stock))):
                     waste.append(stock.pop())
-                if self._waste_card_playable(waste[-1]):
-                    return False
-        return True
+                playable |= self._waste_card_playable(waste[-1])
+        return not playable
 
     def _waste_card_playable(self, c: int) -> bool:
         n = self.found[SUIT_OF[c]]

@@ -117,26 +117,21 @@ def game_record(game: Game) -> GameRecord:
     )
 
 
-def game_solution(game: Game) -> dict[str, Any]:
-    """Whether the game's deal was winnable, with one winning line from the deal.
+def game_solution(game: Game) -> dict[str, Any] | None:
+    """The solver's job on the game's dealt position, if one was asked for (reads only).
 
-    Shape: ``{"result": "won"|"lost"|"unknown", "moves": [...], "nodes": int,
-    "seconds": float}`` (``moves`` empty unless won; ``seconds`` is the
-    solver's time).  Solved on first request within ``SOLVER_BUDGET_SECONDS``
-    and cached.  Raises :class:`games.services.errors.DealSecret` while the
-    deal is hidden (the solution names every card).
+    Shape of :func:`games.selectors.solver.solve_public` (``status`` pending,
+    running or done; when done ``result`` won/lost/unknown and, if won, one
+    winning line from the deal in ``moves``), or ``None`` when nobody asked
+    yet (``games.services.solver.solve_request`` asks).  Raises
+    :class:`games.services.errors.DealSecret` while the deal is hidden (the
+    solution names every card).
     """
+    from games.selectors.solver import solve_status
     from games.services.errors import DealSecret
-    from games.services.solutions import deal_solve
 
     if not deal_revealed(game):
         raise DealSecret(
             "the solution is shown when the game is over (for a race: when the race is finished)"
         )
-    deal = deal_solve(deal=game.deal)
-    return {
-        "result": deal.solver_result,
-        "moves": deal.solver_moves if deal.solver_result == "won" else [],
-        "nodes": deal.solver_nodes,
-        "seconds": round(deal.solver_seconds, 3),
-    }
+    return solve_status(deal=game.deal)

@@ -122,9 +122,17 @@ class RaceNotFinished(RaceError):
 
 
 class NoWinnableDeal(ServiceError):
-    """The solver found no proven-winnable deal within the attempts allowed."""
+    """No proven-winnable deal is ready for these rules (the pool is empty; a refill
+    is on its way): retry after ``retry_after`` seconds."""
 
     code = "no_winnable_deal"
+
+
+class TooManySolves(ServiceError):
+    """The player already has ``SOLVER_MAX_PENDING_PER_USER`` solves waiting; retry
+    after ``retry_after`` seconds."""
+
+    code = "too_many_solves"
 
 
 class InvalidTournament(ServiceError):

@@ -40,7 +40,8 @@ from games.engine import (
     variant_name,
 )
 from games.engine.cards import CARD_NAMES
-from games.models import Deal, Game, Move, Race
+from games.models import Deal, Game, Move
+from games.services.deal_guard import deal_in_open_race, opening_digest
 from games.services.errors import (
     DealInRace,
     GameOver,
@@ -50,12 +51,14 @@ from games.services.errors import (
     MalformedMove,
     NotFound,
     NothingToUndo,
+    NoWinnableDeal,
     RaceClosed,
     RaceNotStarted,
     StaleMoveNumber,
     UndoNotAllowed,
 )
-from games.services.solutions import deal_record_verdict, winnable_seed
+from games.services.solutions import deal_record_verdict
+from games.services.winnable_pool import winnable_draw, winnable_pool_request
 
 _ENDED = {"won", "blocked", "resigned", "timed_out"}
 #: The Game columns a move or an undo changes.
@@ -111,6 +114,7 @@ def deal_create(
         seed=seed_value,
         deck=names,
         deck_digest=deck_digest(names),
+        opening_digest=opening_digest(names),
         commitment=digest,
         variant=variant_name(rules) or "custom",
         options=rules.to_dict(),
@@ -153,34 +157,34 @@ def game_start(
 ) -> Game:
     """Start a practice game (RULES.md 2, 4): preset + overrides, from a seed, a deck or at random.
 
-    ``winnable`` asks for a deal the solver proves winnable (a fresh secret
-    seed; the proof is cached on the deal).  Raises :class:`InvalidOptions`,
-    :class:`InvalidDeal`, :class:`NoWinnableDeal`, or :class:`DealInRace` when
+    ``winnable`` asks for a deal the solver proved winnable: a secret seed
+    drawn at once from the pool of these rules (``games.services.winnable_pool``;
+    the proof is cached on the deal); an empty pool raises
+    :class:`NoWinnableDeal` (``retry_after``) and asks the solver queue for a
+    refill.  Raises :class:`InvalidOptions`, :class:`InvalidDeal`, or
+    :class:`DealInRace` when
     the seed or deck is that of a race that is not over.
     """
     rules = rules_build(variant=variant, options=options)
-    proof = None
     if winnable:
         if seed is not None or deck is not None:
             raise InvalidDeal("winnable draws its own deal: give no seed or deck with it")
-        # The search runs before the transaction: no lock is held while it works.
-        seed, proof = winnable_seed(variant="classic", options=rules.to_dict())
+        # Drawn from the pool the solver queue fills ahead of time: no solving here.
+        try:
+            with transaction.atomic():
+                seed, proof = winnable_draw(rules=rules)
+                deal = deal_create(rules=rules, seed=seed)
+                deal_record_verdict(deal=deal, result=proof)
+                return game_create(player=player, deal=deal)
+        except NoWinnableDeal:
+            winnable_pool_request(rules=rules)
+            raise
     with transaction.atomic():
         deal = deal_create(rules=rules, seed=seed, deck=deck)
-        if proof is not None:
-            deal_record_verdict(deal=deal, result=proof)
-        elif (seed is not None or deck is not None) and deal_in_open_race(deal):
-            raise DealInRace("this deal belongs to a race that is not over")
+        if (seed is not None or deck is not None) and deal_in_open_race(deal):
+            # Compares only the opening cards every entrant sees (RULES.md 7; deal_guard).
+            raise DealInRace("this deal opens like a race that is not over")
         return game_create(player=player, deal=deal)
-
-
-def deal_in_open_race(deal: Deal) -> bool:
-    """Whether a race that is not over plays the same cards as ``deal`` (by deck digest)."""
-    return (
-        Race.objects.filter(deal__deck_digest=deal.deck_digest)
-        .exclude(status__in=[Race.Status.FINISHED, Race.Status.CANCELLED])
-        .exists()
-    )
 
 
 @lru_cache(maxsize=16)

@@ -1,11 +1,13 @@
 """The solver in the product (issue [solver] item 5): proven-winnable deals and solutions.
 
 * :func:`winnable_seed` draws secret seeds until the solver proves one winnable.
-* :func:`deal_solve` solves a deal's dealt position once and caches the verdict
-  and one winning line on the :class:`~games.models.Deal`.
+* :func:`deal_record_verdict` caches a verdict and one winning line on the
+  :class:`~games.models.Deal` (solving itself runs on the solver queue:
+  ``games.services.solver``; winnable practice deals come from
+  ``games.services.winnable_pool``).
 
 Budgets come from settings: ``WINNABLE_BUDGET_SECONDS`` per seed drawn (at most
-``WINNABLE_ATTEMPTS`` seeds) and ``SOLVER_BUDGET_SECONDS`` for a solution.
+``WINNABLE_ATTEMPTS`` seeds).
 """
 
 from __future__ import annotations
@@ -60,18 +62,3 @@ def deal_record_verdict(*, deal: Deal, result: SolveResult) -> None:
     deal.solver_nodes = result.nodes
     deal.solver_seconds = result.seconds
     deal.save(update_fields=["solver_result", "solver_moves", "solver_nodes", "solver_seconds"])
-
-
-def deal_solve(*, deal: Deal, budget_seconds: float | None = None) -> Deal:
-    """Solve the dealt position of ``deal`` unless a final verdict is cached; returns the deal.
-
-    ``unknown`` (budget spent) is cached too and retried only with a larger
-    budget than the one that gave it.
-    """
-    budget = settings.SOLVER_BUDGET_SECONDS if budget_seconds is None else budget_seconds
-    if deal.solver_result in ("won", "lost"):
-        return deal
-    if deal.solver_result == "unknown" and deal.solver_seconds >= budget:
-        return deal
-    deal_record_verdict(deal=deal, result=solve(deal.new_state(), max_seconds=budget))
-    return deal

@@ -1,16 +1,38 @@
-"""The solver in the product: proven-winnable practice deals and a finished game's solution."""
+"""The solver in the product, as queued work (issue 12 item 4, issue 18 item 6).
+
+* ``GET /games/{id}/solution`` never solves in the request: a cached verdict is
+  200 at once, otherwise a job goes to the ``solver`` queue and the answer is
+  202 with ``Retry-After`` (on the embedded default the job runs in-process on
+  commit, so the same request answers 200).
+* A per-player limit on waiting jobs (429 ``too_many_solves``).
+* A broker that is down loses no job: the sweeper sends it again.
+* ``POST /games {"winnable": true}`` draws from a pool filled ahead of time;
+  an empty pool is 503 ``no_winnable_deal`` with ``Retry-After`` and a refill.
+
+Seeds with known verdicts: classic "0" is won, "2" is lost (asserted below).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
-from games.engine import new_game
-from games.models import Deal, Game
+from games.engine import make_rules, new_game
+from games.engine.solver import solve
+from games.models import Deal, Game, Solve, WinnableDeal
+from games.selectors.solver import solve_status
+from games.services import solver as solver_services
+from games.services import winnable_pool
+from games.services.errors import IllegalMove
+from games.services.solver import solve_request, solve_run, solves_resend
 
 pytestmark = pytest.mark.django_db
+
+WON_SEED, LOST_SEED = "0", "2"
 
 
 def start(client: APIClient, **body: Any) -> dict[str, Any]:
@@ -19,17 +41,277 @@ def start(client: APIClient, **body: Any) -> dict[str, Any]:
     return dict(resp.json())
 
 
-def test_winnable_practice_deal_is_proven(player: APIClient) -> None:
+def finished(client: APIClient, seed: str) -> str:
+    game = start(client, seed=seed)
+    client.post(f"/api/v1/games/{game['id']}/resign")
+    return str(game["id"])
+
+
+@pytest.fixture(autouse=True)
+def in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The embedded default's runner: tasks run in-process when sent (as with no REDIS_URL)."""
+    from canfield_site.celery import app
+
+    monkeypatch.setattr(app.conf, "CELERY_TASK_ALWAYS_EAGER", True)
+    assert app.conf.task_always_eager
+
+
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Tasks are sent to a broker no worker reads yet: recorded, not run."""
+    from canfield_site.celery import app
+
+    monkeypatch.setattr(app.conf, "CELERY_TASK_ALWAYS_EAGER", False)
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    def record(task_name: str, *, kwargs: dict[str, Any]) -> bool:
+        sent.append((task_name, kwargs))
+        return True
+
+    monkeypatch.setattr(solver_services, "enqueue_now", record)
+    monkeypatch.setattr(winnable_pool, "enqueue_now", record)
+    return sent
+
+
+@pytest.fixture
+def no_solving(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any solver call fails the test: the code under test must not solve."""
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the solver ran inside the request")
+
+    monkeypatch.setattr(solver_services, "solve", refuse)
+    monkeypatch.setattr(winnable_pool, "solve", refuse)
+
+
+# ------------------------------------------------------------------ solutions
+
+
+def test_solution_is_secret_until_the_game_is_over(player: APIClient) -> None:
+    game = start(player, seed=WON_SEED)
+    resp = player.get(f"/api/v1/games/{game['id']}/solution")
+    assert resp.status_code == 409
+    assert resp.json()["code"] == "deal_secret"
+    assert not Solve.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_embedded_default_answers_the_solution_in_the_same_request(player: APIClient) -> None:
+    game_id = finished(player, WON_SEED)
+    resp = player.get(f"/api/v1/games/{game_id}/solution")
+    assert resp.status_code == 200, resp.content
+    body = resp.json()
+    assert (body["status"], body["result"]) == ("done", "won")
+    state = new_game("classic", seed=WON_SEED)
+    for move in body["moves"]:
+        state.play(move)
+    assert state.cards_home == 52
+    # Cached: the next request answers from the job, with no new one.
+    assert player.get(f"/api/v1/games/{game_id}/solution").json() == body
+    assert Solve.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_solution_of_a_lost_deal(player: APIClient) -> None:
+    game_id = finished(player, LOST_SEED)
+    body = player.get(f"/api/v1/games/{game_id}/solution").json()
+    assert (body["result"], body["moves"]) == ("lost", [])
+    assert body["nodes"] > 0
+
+
+@pytest.mark.usefixtures("no_solving")
+def test_solution_is_queued_and_polled_never_solved_in_the_request(
+    player: APIClient,
+    queued: list[tuple[str, dict[str, Any]]],
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game_id = finished(player, WON_SEED)
+    with django_capture_on_commit_callbacks(execute=True):
+        first = player.get(f"/api/v1/games/{game_id}/solution")
+        again = player.get(f"/api/v1/games/{game_id}/solution")
+    for resp in (first, again):
+        assert resp.status_code == 202, resp.content
+        assert resp["Retry-After"] == str(settings.SOLVER_RETRY_AFTER_SECONDS)
+        assert resp.json()["status"] == "pending"
+        assert resp.json()["result"] is None
+    job = Solve.objects.get()
+    assert queued == [("games.solve", {"solve_id": str(job.id)})]  # one job, sent once
+    # A solver worker runs it; the next poll is the answer.
+    monkeypatch.setattr(solver_services, "solve", solve)
+    solve_run(solve_id=job.id)
+    done = player.get(f"/api/v1/games/{game_id}/solution")
+    assert done.status_code == 200
+    assert (done.json()["status"], done.json()["result"]) == ("done", "won")
+
+
+def test_waiting_solves_are_limited_per_player(
+    make_client: Callable[..., APIClient],
+    queued: list[tuple[str, dict[str, Any]]],
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    ann, ben = make_client("ann"), make_client("ben")
+    limit = settings.SOLVER_MAX_PENDING_PER_USER
+    games = [finished(ann, str(seed)) for seed in range(10, 10 + limit + 1)]
+    with django_capture_on_commit_callbacks(execute=True):
+        answers = [ann.get(f"/api/v1/games/{g}/solution") for g in games]
+    assert [a.status_code for a in answers] == [202] * limit + [429]
+    refused = answers[-1]
+    assert refused.json()["code"] == "too_many_solves"
+    assert refused["Retry-After"] == str(settings.SOLVER_RETRY_AFTER_SECONDS)
+    assert refused["Content-Type"] == "application/problem+json"
+    assert Solve.objects.count() == limit
+    # Joining a job that exists (a shared deal: a race's) is free for another player.
+    from games.services.games import game_create
+
+    shared = Game.objects.get(id=games[0]).deal
+    ben_game = game_create(player=ben.user, deal=shared)  # type: ignore[attr-defined]
+    ben_game.status = Game.Status.RESIGNED
+    ben_game.save(update_fields=["status"])
+    assert ben.get(f"/api/v1/games/{ben_game.id}/solution").status_code == 202
+    assert Solve.objects.count() == limit
+    # When a job is done, ann may ask again.
+    solve_run(solve_id=Solve.objects.order_by("created_at").first().id)  # type: ignore[union-attr]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ann.get(f"/api/v1/games/{games[-1]}/solution").status_code == 202
+
+
+def test_a_job_sent_while_the_broker_is_down_is_sent_again_by_the_sweeper(
+    player: APIClient,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from canfield_site.celery import app
+
+    def broker_down(*args: Any, **kwargs: Any) -> Any:
+        from kombu.exceptions import OperationalError
+
+        raise OperationalError("Error 111 connecting to redis: Connection refused")
+
+    game_id = finished(player, WON_SEED)
+    import games.tasks  # noqa: F401 - registers the tasks
+
+    with monkeypatch.context() as down:
+        down.setattr(app.tasks["games.solve"], "apply_async", broker_down)
+        with django_capture_on_commit_callbacks(execute=True):
+            resp = player.get(f"/api/v1/games/{game_id}/solution")
+    assert resp.status_code == 202  # accepted, not a 500
+    job = Solve.objects.get()
+    assert job.status == Solve.Status.PENDING
+    assert "could not run or send games.solve" in caplog.text
+    # Not yet stale: nothing is sent again.
+    assert solves_resend(now=job.enqueued_at) == 0
+    from datetime import timedelta
+
+    assert job.enqueued_at is not None
+    later = job.enqueued_at + timedelta(seconds=settings.SOLVER_RESEND_SECONDS + 1)
+    assert solves_resend(now=later) == 1  # eager: the job ran
+    assert player.get(f"/api/v1/games/{game_id}/solution").json()["result"] == "won"
+
+
+def test_a_position_after_moves_is_its_own_job(
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    """The service and selector later hints use: (deal, moves) -> one job each."""
+    from games.services.games import deal_create, rules_build
+
+    deal = deal_create(rules=rules_build(variant="classic"), seed=WON_SEED)
+    moves = [new_game("classic", seed=WON_SEED).legal_moves()[0]]
+    assert solve_status(deal=deal, moves=moves) is None
+    with django_capture_on_commit_callbacks(execute=True):
+        job = solve_request(deal=deal, moves=moves)
+    job.refresh_from_db()
+    assert job.status == Solve.Status.DONE
+    status = solve_status(deal=deal, moves=moves)
+    assert status is not None
+    assert status["result"] in ("won", "lost", "unknown")
+    assert solve_status(deal=deal) is None  # the dealt position was not asked
+    with pytest.raises(IllegalMove):
+        solve_request(deal=deal, moves=["KH>f"])
+
+
+def test_solver_tasks_go_to_the_solver_queue() -> None:
+    from canfield_site.celery import app
+
+    for name in ("games.solve", "games.winnable_pool_fill"):
+        assert app.amqp.router.route({}, name)["queue"].name == "solver"
+    assert app.amqp.router.route({}, "games.race_sweep")["queue"].name == "celery"
+
+
+# ------------------------------------------------------------------ winnable pool
+
+
+def _fill_with(monkeypatch: pytest.MonkeyPatch, seeds: list[str], **kw: Any) -> int:
+    it = iter(seeds)
+    monkeypatch.setattr(winnable_pool, "random_seed", lambda: next(it))
+    return winnable_pool.winnable_pool_fill(
+        options=make_rules("classic").to_dict(), attempts=len(seeds), **kw
+    )
+
+
+def test_pool_keeps_only_proven_winnable_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    added = _fill_with(monkeypatch, [LOST_SEED, WON_SEED, WON_SEED, WON_SEED], size=2)
+    assert added == 2
+    assert list(WinnableDeal.objects.values_list("seed", flat=True)) == [WON_SEED, WON_SEED]
+
+
+@pytest.mark.usefixtures("no_solving")
+def test_winnable_game_is_drawn_from_the_pool_at_once(
+    player: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.undo()
+    _fill_with(monkeypatch, [WON_SEED])
+    monkeypatch.setattr(winnable_pool, "solve", lambda *a, **k: pytest.fail("solved"))
     game = start(player, variant="classic", winnable=True)
     deal = Deal.objects.get(games__id=game["id"])
-    assert deal.solver_result == "won"
-    assert deal.seed is not None
-    # The seed stays secret while the game runs; the proof replays to a win.
-    assert game["deal"]["seed"] is None
+    assert (deal.seed, deal.solver_result) == (WON_SEED, "won")
+    assert game["deal"]["seed"] is None  # secret while the game runs
     state = new_game("classic", seed=deal.seed)
     for move in deal.solver_moves:
         state.play(move)
     assert state.cards_home == 52
+    assert not WinnableDeal.objects.exists()  # taken from the pool
+
+
+@pytest.mark.usefixtures("no_solving")
+def test_empty_pool_is_a_503_with_retry_after_and_a_refill(
+    player: APIClient, queued: list[tuple[str, dict[str, Any]]]
+) -> None:
+    resp = player.post("/api/v1/games", {"variant": "classic", "winnable": True}, format="json")
+    assert resp.status_code == 503
+    assert resp["Content-Type"] == "application/problem+json"
+    assert resp.json()["code"] == "no_winnable_deal"
+    assert resp["Retry-After"] == str(settings.WINNABLE_RETRY_AFTER_SECONDS)
+    assert resp.json()["retry_after"] == settings.WINNABLE_RETRY_AFTER_SECONDS
+    assert Game.objects.count() == 0
+    assert queued == [("games.winnable_pool_fill", {"options": make_rules("classic").to_dict()})]
+
+
+def test_other_rules_have_their_own_pool(
+    player: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fill_with(monkeypatch, [WON_SEED])
+    monkeypatch.setattr(winnable_pool, "enqueue_now", lambda *a, **k: True)
+    resp = player.post(
+        "/api/v1/games",
+        {"variant": "classic", "options": {"draw": 1}, "winnable": True},
+        format="json",
+    )
+    assert resp.status_code == 503
+    assert WinnableDeal.objects.count() == 1
+
+
+def test_beat_refill_asks_only_for_presets_below_size(
+    queued: list[tuple[str, dict[str, Any]]], monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    settings.WINNABLE_POOL_PRESETS = ["classic"]
+    settings.WINNABLE_POOL_SIZE = 1
+    assert winnable_pool.winnable_pool_refill() == {"classic": 0}
+    assert len(queued) == 1
+    monkeypatch.setattr(winnable_pool, "random_seed", lambda: WON_SEED)
+    winnable_pool.winnable_pool_fill(options=make_rules("classic").to_dict(), attempts=1)
+    assert winnable_pool.winnable_pool_refill() == {}
 
 
 def test_winnable_with_a_seed_is_refused(player: APIClient) -> None:
@@ -39,31 +321,23 @@ def test_winnable_with_a_seed_is_refused(player: APIClient) -> None:
     assert Game.objects.count() == 0
 
 
-def test_solution_is_secret_until_the_game_is_over(player: APIClient) -> None:
-    game = start(player, seed="0")
-    resp = player.get(f"/api/v1/games/{game['id']}/solution")
-    assert resp.status_code == 409
-    assert resp.json()["code"] == "deal_secret"
-    assert Deal.objects.get(games__id=game["id"]).solver_result == ""
+@pytest.mark.django_db(transaction=True)
+def test_embedded_default_refills_in_the_background_and_answers_at_once(
+    player: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No worker: the empty pool's 503 comes at once; a thread of the process fills it."""
+    import threading
 
-
-def test_solution_of_a_winnable_deal_replays(player: APIClient) -> None:
-    game = start(player, seed="0")
-    player.post(f"/api/v1/games/{game['id']}/resign")
-    body = player.get(f"/api/v1/games/{game['id']}/solution").json()
-    assert body["result"] == "won"
-    state = new_game("classic", seed="0")
-    for move in body["moves"]:
-        state.play(move)
-    assert state.cards_home == 52
-    # Cached on the deal: a second request returns the same line.
-    assert player.get(f"/api/v1/games/{game['id']}/solution").json() == body
-
-
-def test_solution_of_a_lost_deal(player: APIClient) -> None:
-    game = start(player, seed="2")
-    player.post(f"/api/v1/games/{game['id']}/resign")
-    body = player.get(f"/api/v1/games/{game['id']}/solution").json()
-    assert body["result"] == "lost"
-    assert body["moves"] == []
-    assert body["nodes"] > 0
+    monkeypatch.setattr(winnable_pool, "random_seed", lambda: WON_SEED)
+    monkeypatch.setattr(settings, "WINNABLE_POOL_SIZE", 1)
+    body = {"variant": "classic", "winnable": True}
+    empty = player.post("/api/v1/games", body, format="json")
+    assert empty.status_code == 503
+    assert empty.json()["code"] == "no_winnable_deal"
+    for thread in threading.enumerate():
+        if thread.name == winnable_pool.FILL_THREAD:
+            thread.join(timeout=120)
+    assert WinnableDeal.objects.count() == 1
+    game = player.post("/api/v1/games", body, format="json")
+    assert game.status_code == 201, game.content
+    assert Deal.objects.get(games__id=game.json()["id"]).seed == WON_SEED

@@ -34,6 +34,7 @@ def world(transactional_db: Any) -> dict[str, Any]:
         name="Running race",
         opens_at=now - timedelta(minutes=2),
         starts_at=now - timedelta(minutes=1),
+        late_join_s=None,  # joining stays open after the start
         ends_at=now + timedelta(minutes=30),
     )
     upcoming = race_create(
@@ -46,6 +47,7 @@ def world(transactional_db: Any) -> dict[str, Any]:
         name="Done race",
         opens_at=now - timedelta(minutes=2),
         starts_at=now - timedelta(minutes=1),
+        late_join_s=None,  # joining stays open after the start
         ends_at=now + timedelta(minutes=5),
     )
     for r in (running, upcoming, done):

@@ -146,6 +146,7 @@ def test_race_pages_never_carry_the_running_race_seed() -> None:
         name="Secret seed race",
         opens_at=now - timedelta(minutes=1),
         starts_at=now - timedelta(seconds=1),
+        late_join_s=None,  # joining stays open after the start
         ends_at=now + timedelta(minutes=30),
     )
     seed = race.deal.seed

@@ -198,6 +198,7 @@ def _race(name: str = "Evening race", minutes: int = 10) -> Race:
         name=name,
         opens_at=T0 - timedelta(minutes=1),
         starts_at=T0 - timedelta(seconds=5),
+        late_join_s=None,  # joining stays open after the start
         ends_at=T0 + timedelta(minutes=minutes),
     )
 
@@ -295,6 +296,7 @@ def test_window_race_start_button_starts_the_clock(pages: PageClient, player: An
         time_limit_s=300,
         opens_at=T0 - timedelta(minutes=1),
         starts_at=T0 - timedelta(seconds=5),
+        late_join_s=None,  # joining stays open after the start
         ends_at=T0 + timedelta(hours=1),
     )
     pages.get("/")

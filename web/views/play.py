@@ -30,7 +30,9 @@ from games.services.errors import (
     RaceNotStarted,
     ServiceError,
     StaleMoveNumber,
+    TooManySolves,
 )
+from games.services.solver import solve_request
 from web.board import RULES_TEXT, board_context, move_words, rules_words
 from web.forms import ExpectedForm, MoveForm, PracticeForm
 from web.views.common import not_found, server_now_ms
@@ -221,13 +223,29 @@ def practice(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
-    """``GET /play/<id>/solution``: a winning line from the deal, once the deal is revealed."""
+    """``GET /play/<id>/solution``: a winning line from the deal, once the deal is revealed.
+
+    Never solves in the request (as ``GET /api/v1/games/{id}/solution``): a known verdict
+    is shown; otherwise a solve job is queued on the ``solver`` workers (or joined) and
+    the page says so and refreshes itself.  ``too_many_solves`` is shown as a message.
+    """
     game = _game(request, game_id)
     try:
         sol = game_solution(game)
+        if sol is None:
+            solve_request(deal=game.deal, requested_by=request.user)
+            sol = game_solution(game)  # with in-process tasks the job ran on commit
     except DealSecret as exc:
         return render(
             request, "web/solution.html", {"game": game, "secret": exc.detail}, status=403
         )
-    steps = [move_words(m) for m in sol["moves"]]
-    return render(request, "web/solution.html", {"game": game, "solution": sol, "steps": steps})
+    except TooManySolves as exc:
+        return render(request, "web/solution.html", {"game": game, "busy": exc.detail}, status=429)
+    done = sol is not None and sol.get("status") == "done"
+    steps = [move_words(m) for m in sol.get("moves") or []] if done and sol else []
+    return render(
+        request,
+        "web/solution.html",
+        {"game": game, "solution": sol, "steps": steps, "pending": not done},
+        status=200 if done else 202,
+    )

@@ -321,6 +321,11 @@
     tickCountdowns();
     setInterval(tickCountdowns, 1000);
     document.querySelectorAll("[data-poll]").forEach(subscribe);
+    // A page waiting for a worker (a solution being solved) reloads after data-refresh seconds.
+    document.querySelectorAll("[data-refresh]").forEach(function (el) {
+      var seconds = Number(el.dataset.refresh) || 5;
+      setTimeout(function () { window.location.reload(); }, seconds * 1000);
+    });
     document.addEventListener("click", onClick);
     document.addEventListener("dblclick", onDblClick);
     document.addEventListener("keydown", onKey);

@@ -1,0 +1,122 @@
+"""problem+json for every refusal under ``/api/`` that happens outside a DRF view.
+
+DRF views answer problem+json through :func:`api.errors.problem_exception_handler`.
+Some refusals happen before any view runs, in Django itself: the CSRF check of
+a view that is not DRF's (``CSRF_FAILURE_VIEW``), a ``Host`` header that is not
+in ``ALLOWED_HOSTS`` (``DisallowedHost``, answered through ``handler400``), other
+suspicious requests (``handler400``), ``PermissionDenied`` (``handler403``), and
+Django's debug pages when ``DEBUG`` is on.  Under ``/api/`` each of these answers
+an RFC 9457 problem document too:
+
+* :func:`csrf_failure` and :func:`api_bad_request` / :func:`api_permission_denied`
+  are the Django handlers (``403 csrf_failed``, ``400 bad_request``,
+  ``403 permission_denied``); elsewhere they answer Django's own pages.
+* :class:`ProblemJsonMiddleware`, the outermost middleware, is the safety net:
+  an error response (status >= 400) under ``/api/`` that is not already
+  ``application/problem+json`` is replaced by a problem document of the same
+  status (its code from :data:`STATUS_CODES`), keeping ``Allow``,
+  ``Retry-After`` and ``WWW-Authenticate``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from http import HTTPStatus
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import csrf, defaults
+
+from api.errors import PROBLEM_CONTENT_TYPE, problem_body
+
+logger = logging.getLogger(__name__)
+
+#: Code of a problem made from a bare HTTP status (:class:`ProblemJsonMiddleware`).
+STATUS_CODES: dict[int, str] = {
+    400: "bad_request",
+    401: "not_authenticated",
+    403: "permission_denied",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    429: "throttled",
+    500: "internal_error",
+    503: "service_unavailable",
+}
+
+_KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def _problem(request: HttpRequest, *, status: int, code: str, detail: str) -> JsonResponse:
+    body = problem_body(status=status, code=code, detail=detail, instance=request.get_full_path())
+    return JsonResponse(body, status=status, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: ``403 csrf_failed`` under ``/api/``, Django's page elsewhere.
+
+    API clients should send ``Authorization: Token ...`` (no CSRF check); a
+    browser session must send the ``X-CSRFToken`` header.
+    """
+    if not _is_api(request):
+        return csrf.csrf_failure(request, reason=reason)
+    return _problem(
+        request,
+        status=403,
+        code="csrf_failed",
+        detail=f"CSRF check failed ({reason or 'no reason given'}): send a token in the "
+        "Authorization header, or the X-CSRFToken header with a session.",
+    )
+
+
+def api_bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django ``handler400`` (``DisallowedHost``, other ``SuspiciousOperation``):
+    ``400 bad_request`` under ``/api/``, Django's page elsewhere."""
+    if not _is_api(request):
+        return defaults.bad_request(request, exception)
+    return _problem(
+        request, status=400, code="bad_request", detail="The server refused this request."
+    )
+
+
+def api_permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django ``handler403``: ``403 permission_denied`` under ``/api/``."""
+    if not _is_api(request):
+        return defaults.permission_denied(request, exception)
+    return _problem(request, status=403, code="permission_denied", detail="You may not do this.")
+
+
+class ProblemJsonMiddleware:
+    """Outermost middleware: every error answer under ``/api/`` is problem+json (module doc)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        """Wrap the rest of the middleware chain."""
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        """Pass the request on; rewrite a non-problem error response under ``/api/``."""
+        response = self.get_response(request)
+        if (
+            response.status_code < 400
+            or not _is_api(request)
+            or response.get("Content-Type", "").startswith(PROBLEM_CONTENT_TYPE)
+        ):
+            return response
+        status = response.status_code
+        code = STATUS_CODES.get(status, "bad_request" if status < 500 else "internal_error")
+        try:
+            phrase = HTTPStatus(status).phrase
+        except ValueError:
+            phrase = "Error"
+        logger.info("problem+json for a bare %s on %s", status, request.path)
+        problem = _problem(request, status=status, code=code, detail=f"{phrase}.")
+        for header in _KEPT_HEADERS:
+            if header in response:
+                problem[header] = response[header]
+        return problem

@@ -1,0 +1,133 @@
+"""No answer depends on a hidden card (RULES.md 7; issue 12 item 3).
+
+* The practice-deck-versus-running-race check compares only the opening cards
+  (top reserve, base, four tableau cards): decks that differ only in hidden
+  cards get the same answer, byte for byte apart from ``instance``.
+* A refused move naming a hidden card gets the same answer wherever the card
+  is hidden (face-down reserve or stock).
+* The end-of-game check does the same work whatever the stock order (no
+  timing that depends on where a playable card lies in the stock).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.engine import layout, make_rules, new_game, parse_deck
+from games.engine.state import GameState
+from games.models import Game
+from games.services.deal_guard import OPENING_POSITIONS, opening_digest
+from tests.tournaments.factories import running_race
+
+pytestmark = pytest.mark.django_db
+
+
+def _swap(deck: list[str], i: int, j: int) -> list[str]:
+    out = list(deck)
+    out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _without_instance(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in body.items() if k != "instance"}
+
+
+def test_practice_check_compares_only_the_opening_cards(player: APIClient) -> None:
+    race = running_race()
+    deck: list[str] = list(race.deal.deck)
+    hidden_variants = [
+        deck,  # the race's exact deck
+        _swap(deck, 0, 1),  # two face-down reserve cards swapped
+        _swap(deck, 5, 40),  # a face-down reserve card and a stock card
+        _swap(deck, 18, 51),  # two stock cards
+        deck[:12][::-1] + deck[12:18] + deck[18:][::-1],  # every hidden card moved
+    ]
+    bodies = []
+    for variant_deck in hidden_variants:
+        assert opening_digest(variant_deck) == opening_digest(deck)
+        response = player.post("/api/v1/games", {"deck": variant_deck}, format="json")
+        assert response.status_code == 409, response.content
+        assert response["Content-Type"] == "application/problem+json"
+        bodies.append(_without_instance(response.json()))
+    assert all(body == bodies[0] for body in bodies)
+    assert bodies[0]["code"] == "deal_in_race"
+    assert not Game.objects.filter(player=player.user).exists()  # type: ignore[attr-defined]
+    # A deck whose opening differs (a visible card changed) is not the race's deal.
+    for i in OPENING_POSITIONS:
+        other = _swap(deck, i, 30)
+        response = player.post("/api/v1/games", {"deck": other}, format="json")
+        assert response.status_code == 201, (i, response.content)
+
+
+def test_practice_check_ignores_finished_races(player: APIClient) -> None:
+    race = running_race()
+    race.status = "finished"
+    race.save(update_fields=["status"])
+    response = player.post("/api/v1/games", {"deck": race.deal.deck}, format="json")
+    assert response.status_code == 201
+
+
+def test_a_move_naming_a_hidden_card_gets_one_answer(player: APIClient) -> None:
+    game = player.post("/api/v1/games", {"seed": "7"}, format="json").json()
+    state = Game.objects.get(id=game["id"]).state
+    hidden = state["reserve"][:-1] + state["stock"]
+    assert len(hidden) == 12 + 34
+    answers = set()
+    for card in hidden:
+        for dest in ("t1", "f"):
+            response = player.post(
+                f"/api/v1/games/{game['id']}/moves", {"move": f"{card}>{dest}"}, format="json"
+            )
+            assert response.status_code == 422
+            body = response.json()
+            assert card not in body["detail"]
+            answers.add((body["code"], body["detail"]))
+    assert len(answers) == 1, answers
+    assert Game.objects.get(id=game["id"]).move_number == 0
+
+
+def _checks(state: GameState, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The outcome of every waste-card check the end-of-game test makes on ``state``."""
+    seen: list[bool] = []
+    original = GameState._waste_card_playable
+
+    def counting(self: GameState, card: int) -> bool:
+        result = original(self, card)
+        seen.append(result)
+        return result
+
+    monkeypatch.setattr(GameState, "_waste_card_playable", counting)
+    state.status()
+    monkeypatch.setattr(GameState, "_waste_card_playable", original)
+    return seen
+
+
+def test_end_of_game_check_does_the_same_work_whatever_the_stock_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rules = make_rules("classic")
+    # A deal whose only move is draw, with a stock card that plays early in one
+    # stock order (an early stop would answer sooner for that order).
+    for n in range(2000):
+        state = new_game("classic", seed=str(n))
+        if state.legal_moves() != ["draw"]:
+            continue
+        deck = [*state_deck(str(n))]
+        reversed_deck = deck[:18] + deck[18:][::-1]
+        first = _checks(layout(parse_deck(deck), rules), monkeypatch)
+        second = _checks(layout(parse_deck(reversed_deck), rules), monkeypatch)
+        if True in first[:-1] or True in second[:-1]:
+            break
+    else:
+        pytest.fail("no seed below 2000 has the property the test needs")
+    assert len(first) == len(second) == 2 * 12  # 34 cards, draw 3: 12 waste tops a pass
+
+
+def state_deck(seed: str) -> list[str]:
+    """The deck of ``seed`` in deal order (RULES.md 2)."""
+    from games.engine import deal_deck
+
+    return list(deal_deck(seed))

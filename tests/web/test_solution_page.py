@@ -1,0 +1,66 @@
+"""The solution page never solves in the request: it queues a job on the solver queue.
+
+With in-process tasks (the test default) the job runs when the request's transaction
+commits, so the page shows the line at once; with the job still waiting it says so and
+refreshes itself (202).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest import mock
+
+import pytest
+
+from games.engine import replay
+from games.models import Solve
+from games.services.games import game_end, game_start
+from tests.web.conftest import PageClient
+
+pytestmark = pytest.mark.django_db
+
+
+def _over(player: Any, seed: str) -> Any:
+    game = game_start(player=player, seed=seed)
+    game_end(game_id=game.id, player=player)
+    return game
+
+
+def test_solution_page_shows_the_tidy_winning_line(
+    pages: PageClient, player: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.SOLVER_BUDGET_SECONDS = 120  # a bound the seed never reaches: no clock in play
+    game = _over(player, "7")  # classic seed 7: proven won in well under a second
+    with django_capture_on_commit_callbacks(execute=True):  # the job runs on commit
+        first = pages.get(f"/play/{game.id}/solution")
+    assert first.status_code == 202  # the test's transaction defers the commit to here
+    resp = pages.get(f"/play/{game.id}/solution")
+    assert resp.status_code == 200
+    job = Solve.objects.get(deal=game.deal, moves=[])
+    assert (job.status, job.result) == ("done", "won")
+    assert replay(job.solution, "classic", seed="7").cards_home == 52
+    html = resp.content.decode()
+    assert f"The deal can be won in {len(job.solution)} moves" in html
+    assert html.count("<li>") >= len(job.solution)
+
+
+def test_solution_page_waits_for_a_queued_job(
+    pages: PageClient, player: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = _over(player, "7")
+    with (
+        mock.patch("games.services.solver.enqueue_now") as send,  # no worker answers
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        resp = pages.get(f"/play/{game.id}/solution")
+    assert send.call_count == 1
+    assert resp.status_code == 202
+    assert 'data-refresh="5"' in resp.content.decode()
+    assert Solve.objects.get(deal=game.deal).status == "pending"
+
+
+def test_solution_page_of_a_game_still_playing_is_refused(pages: PageClient, player: Any) -> None:
+    game = game_start(player=player, seed="7")
+    resp = pages.get(f"/play/{game.id}/solution")
+    assert resp.status_code == 403
+    assert not Solve.objects.exists()
