@@ -34,14 +34,25 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 
 class StaffFactory(UserFactory):
-    """A staff user (organiser)."""
+    """A staff user: reaches the admin, but holds no organiser permission by itself."""
 
     is_staff = True
 
 
+class OrganiserFactory(StaffFactory):
+    """A staff user in the ``organisers`` group (migration 0003): may run races and tournaments."""
+
+    @factory.post_generation
+    def organiser(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if create:
+            from django.contrib.auth.models import Group
+
+            self.groups.add(Group.objects.get(name="organisers"))
+
+
 def create_user(username: str | None = None, *, staff: bool = False) -> User:
-    """A saved player (or staff user) with a token, typed for callers."""
-    factory = StaffFactory if staff else UserFactory
+    """A saved player (or, with ``staff``, an organiser) with a token, typed for callers."""
+    factory = OrganiserFactory if staff else UserFactory
     user = factory(username=username) if username else factory()
     assert isinstance(user, User)
     return user

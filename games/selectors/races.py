@@ -45,7 +45,8 @@ def _visible(qs: QuerySet[Race], include_drafts: bool) -> QuerySet[Race]:
 def race_get(*, race_id: Any, include_drafts: bool = False, now: datetime | None = None) -> Race:
     """One race (closing it first if it is overdue and no worker did); raises :class:`NotFound`.
 
-    ``include_drafts`` (staff) also finds races of draft tournaments.
+    ``include_drafts`` (organisers: ``games.permissions.may_see_drafts``) also finds
+    races of draft tournaments.
     """
     now = now or timezone.now()
     try:
@@ -66,7 +67,7 @@ def race_list(
 
     Phases: ``upcoming`` (not started, joining open or not), ``open`` (joining open, not
     started), ``running``, ``closing``, ``finished``, ``cancelled``.  Races of draft
-    tournaments only with ``include_drafts`` (staff).  Due races are closed first when no
+    tournaments only with ``include_drafts`` (organisers).  Due races are closed first when no
     worker does (the embedded default), as :func:`race_get` does.
 
     Ordered by ``starts_at`` (upcoming, running) or newest first (finished, all).

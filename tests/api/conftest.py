@@ -11,7 +11,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from tests.factories import StaffFactory, UserFactory
+from tests.factories import OrganiserFactory, UserFactory
 
 
 def client_for(user: object) -> APIClient:
@@ -42,7 +42,7 @@ def make_client(db: None) -> Callable[..., APIClient]:
     """Factory: ``make_client("alice")`` -> a client authenticated as a new player."""
 
     def make(username: str | None = None, *, staff: bool = False) -> APIClient:
-        factory: Any = StaffFactory if staff else UserFactory
+        factory: Any = OrganiserFactory if staff else UserFactory
         user = factory(username=username) if username else factory()
         client = client_for(user)
         client.user = user  # type: ignore[attr-defined]
