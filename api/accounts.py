@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from api.errors import ProblemError, ProblemSerializer
 from api.serializers import RegisterInput, TokenInput, TokenOutput
+from canfield_site.security import lockout_detail, lockout_seconds
 
 
 def player_of(request: Request) -> User:
@@ -99,7 +100,10 @@ class RegisterView(APIView):
 class TokenView(APIView):
     """``POST /api/v1/auth/token``: exchange username and password for the API token.
 
-    Errors: 400 ``invalid_credentials`` (the same for an unknown user and a wrong password).
+    Errors: 400 ``invalid_credentials`` (the same for an unknown user and a wrong password);
+    429 ``login_locked_out`` after ``LOGIN_FAILURE_LIMIT`` failures for the username or
+    from the client address (django-axes; ``canfield_site.security``), with
+    ``Retry-After``; 429 ``throttled``.
     """
 
     permission_classes = [AllowAny]
@@ -108,7 +112,11 @@ class TokenView(APIView):
 
     @extend_schema(
         request=TokenInput,
-        responses={200: TokenOutput, 400: ProblemSerializer, 429: ProblemSerializer},
+        responses={
+            200: TokenOutput,
+            400: ProblemSerializer,
+            429: OpenApiResponse(ProblemSerializer, description="login_locked_out, throttled"),
+        },
         tags=["accounts"],
         auth=[],
     )
@@ -124,6 +132,10 @@ class TokenView(APIView):
             username=account.get_username() if account is not None else given,
             password=data.validated_data["password"],
         )
+        if user is None and getattr(request._request, "axes_locked_out", False):
+            raise ProblemError(
+                "login_locked_out", lockout_detail(), status=429, retry_after=lockout_seconds()
+            )
         if user is None or not user.is_active:
             raise ProblemError(
                 "invalid_credentials", "Unknown username or wrong password.", status=400

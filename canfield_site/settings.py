@@ -13,6 +13,7 @@ with ``DEBUG`` off the settings refuse to load (``ImproperlyConfigured``) unless
 Every variable is listed, with its meaning, in ``.env.example`` and the README.
 """
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,12 @@ ALLOWED_HOSTS: list[str] = env.list(
     "ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
 )
 CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Reverse proxies in front of the web server that append to X-Forwarded-For; the client
+# address is the n-th entry from the right (0: the header is ignored, the socket address
+# is the client). Throttles and the login lockout use it (canfield_site/security.py).
+TRUSTED_PROXY_COUNT: int = env.int("TRUSTED_PROXY_COUNT", default=0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
 
 
 def _secret_key_is_real(key: str) -> bool:
@@ -82,6 +89,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "axes",
     "games",
     "api",
 ]
@@ -95,6 +103,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes requires: turns a locked-out login into its 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "canfield_site.urls"
@@ -139,6 +149,24 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# django-axes first: it refuses a locked-out login before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "canfield_site.security.LoginLockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed logins (API token endpoint, Django's LoginView, the admin) counted per username
+# and, separately, per client address; past the limit that username or address is locked
+# out for LOGIN_LOCKOUT_SECONDS (canfield_site/security.py). Lockouts: admin, "Axes".
+AXES_FAILURE_LIMIT: int = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(seconds=env.int("LOGIN_LOCKOUT_SECONDS", default=900))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_CLIENT_IP_CALLABLE = "canfield_site.security.client_address"
+AXES_USERNAME_CALLABLE = "canfield_site.security.login_username"
+AXES_LOCKOUT_CALLABLE = "canfield_site.security.lockout_response"
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -169,7 +197,10 @@ REST_FRAMEWORK: dict[str, Any] = {
     "EXCEPTION_HANDLER": "api.errors.problem_exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Scoped throttles (per user, or per IP when anonymous); a 429 carries Retry-After.
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    # Client addresses only from declared proxies (api/throttling.py); NUM_PROXIES makes
+    # any plain DRF throttle agree with it.
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.ScopedRateThrottle"],
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "moves": env.str("THROTTLE_MOVES", default="20/s"),
         "games": env.str("THROTTLE_GAMES", default="120/min"),
