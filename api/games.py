@@ -114,7 +114,11 @@ class GamesView(APIView):
 
     @extend_schema(
         request=GameStartInput,
-        responses={201: GameView, **_PROBLEMS},
+        responses={
+            201: GameView,
+            **_PROBLEMS,
+            503: OpenApiResponse(ProblemSerializer, description="no_winnable_deal"),
+        },
         tags=["games"],
         description=(
             "Start a practice game: `variant` (a preset), optional `options` overrides, and a "

@@ -223,7 +223,13 @@ class RacesView(APIView):
 
     @extend_schema(
         request=RaceCreateInput,
-        responses={201: RaceView, 400: ProblemSerializer, 403: ProblemSerializer, **_PROBLEMS},
+        responses={
+            201: RaceView,
+            400: ProblemSerializer,
+            403: ProblemSerializer,
+            **_PROBLEMS,
+            503: OpenApiResponse(ProblemSerializer, description="no_winnable_deal"),
+        },
         tags=["races"],
         description="Organisers only (`games.add_race`; `is_staff` alone is not enough). "
         "Errors: 400 `invalid_race`, `invalid_options`; "

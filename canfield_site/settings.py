@@ -69,9 +69,21 @@ if not DEBUG:
             "DEBUG is off but ALLOWED_HOSTS is empty: set ALLOWED_HOSTS to a comma-separated "
             "list of the host names this service answers to."
         )
+    # Production defaults are the secure ones (`manage.py check --deploy` is clean with
+    # them, tests/test_deploy.py); plain local HTTP turns them off explicitly (README).
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
+    CSRF_COOKIE_SAMESITE = "Lax"
     SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_SSL_REDIRECT: bool = env.bool("SECURE_SSL_REDIRECT", default=True)
+    # Internal health probes (compose, load balancers) ask over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
+    SECURE_HSTS_SECONDS: int = env.int("SECURE_HSTS_SECONDS", default=31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS: bool = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD: bool = env.bool("SECURE_HSTS_PRELOAD", default=True)
+    X_FRAME_OPTIONS = "DENY"
     if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -85,7 +97,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
@@ -187,7 +199,7 @@ LOGGING: dict[str, Any] = {
 # ------------------------------------------------------------------ Django REST framework
 REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "api.authentication.CachedTokenAuthentication",
+        "api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -219,15 +231,17 @@ CACHES: dict[str, dict[str, Any]] = {
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
-    # Per-process token -> user cache (api/authentication.py).
-    "auth_tokens": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "auth-tokens",
-        "OPTIONS": {"MAX_ENTRIES": 20_000},
-    },
 }
-# Seconds a web process trusts a token it has looked up (0: look up on every request).
-AUTH_TOKEN_CACHE_SECONDS: int = env.int("AUTH_TOKEN_CACHE_SECONDS", default=30)
+# API tokens (django-rest-knox, api/authentication.py): looked up in the database on every
+# request, so a revoked token stops working at once in every process. Seconds a token
+# lives (0: until revoked), and how many tokens an account keeps (the oldest goes).
+AUTH_TOKEN_TTL_SECONDS: int = env.int("AUTH_TOKEN_TTL_SECONDS", default=0)
+AUTH_TOKENS_PER_USER: int = env.int("AUTH_TOKENS_PER_USER", default=20)
+REST_KNOX: dict[str, Any] = {
+    "AUTH_HEADER_PREFIX": "Token",
+    "TOKEN_TTL": timedelta(seconds=AUTH_TOKEN_TTL_SECONDS) if AUTH_TOKEN_TTL_SECONDS > 0 else None,
+    "AUTO_REFRESH": False,
+}
 if DEBUG:
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append(
         "rest_framework.renderers.BrowsableAPIRenderer"
@@ -250,6 +264,11 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Every error an operation can answer, as application/problem+json (api/schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.document_problems",
+    ],
 }
 
 # Base of the RFC 9457 "type" URI; the problem's code is appended.

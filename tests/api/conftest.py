@@ -6,19 +6,20 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.core.cache import cache, caches
-from rest_framework.authtoken.models import Token
+from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
+from api.authentication import token_issue
 from tests.factories import OrganiserFactory, UserFactory
 
 
 def client_for(user: object) -> APIClient:
     """An APIClient that sends ``Authorization: Token <key>`` for ``user``."""
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    token, _ = token_issue(user=user)  # type: ignore[arg-type]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    client.token = token  # type: ignore[attr-defined]
     return client
 
 
@@ -29,7 +30,6 @@ def _throttles(monkeypatch: pytest.MonkeyPatch) -> None:
     DRF binds the rates at import, so the class attribute is patched.
     """
     cache.clear()
-    caches["auth_tokens"].clear()
     monkeypatch.setattr(
         ScopedRateThrottle,
         "THROTTLE_RATES",
