@@ -25,10 +25,10 @@ def forwards(apps, schema_editor):
     for key, user_id, created in rows:
         token_key, digest = legacy_token_row(key)
         if not AuthToken.objects.filter(digest=digest).exists():
-            token = AuthToken.objects.create(
-                digest=digest, token_key=token_key, user_id=user_id, expiry=None
+            AuthToken.objects.bulk_create(
+                [AuthToken(digest=digest, token_key=token_key, user_id=user_id, expiry=None)]
             )
-            AuthToken.objects.filter(digest=token.digest).update(created=created)
+            AuthToken.objects.filter(digest=digest).update(created=created)
     with connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {OLD_TABLE}")  # noqa: S608
 

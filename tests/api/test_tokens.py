@@ -191,3 +191,35 @@ def test_malformed_tokens_are_401_problems(header: str) -> None:
     assert resp.status_code == 401
     assert resp["Content-Type"] == "application/problem+json"
     assert resp.json()["code"] == "authentication_failed"
+
+
+def test_the_migration_moves_drf_tokens_into_knox(bob: User) -> None:
+    """An upgraded database: every key of ``authtoken_token`` works unchanged afterwards,
+    and the old table no longer holds it in clear."""
+    import importlib
+    from types import SimpleNamespace
+
+    from django.apps import apps
+
+    migration = importlib.import_module("api.migrations.0001_knox_tokens_from_drf_tokens")
+    legacy = binascii.hexlify(os.urandom(20)).decode()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TABLE authtoken_token (key varchar(40) PRIMARY KEY, "
+            "created timestamp with time zone NOT NULL, user_id integer NOT NULL)"
+            if connection.vendor == "postgresql"
+            else "CREATE TABLE authtoken_token (key varchar(40) PRIMARY KEY, "
+            "created datetime NOT NULL, user_id integer NOT NULL)"
+        )
+        cursor.execute(
+            "INSERT INTO authtoken_token (key, created, user_id) VALUES (%s, %s, %s)",
+            [legacy, timezone.now(), bob.pk],
+        )
+    assert not works(legacy)
+    migration.forwards(apps, SimpleNamespace(connection=connection))
+    assert works(legacy)
+    assert AuthToken.objects.get(user=bob).expiry is None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM authtoken_token")
+        assert cursor.fetchone()[0] == 0
+        cursor.execute("DROP TABLE authtoken_token")
