@@ -1,26 +1,40 @@
-"""Accounts: register and obtain an API token (token auth for clients, sessions for the browser)."""
+"""Accounts: register, log in for an API token, log out, change the password.
+
+Tokens are django-rest-knox tokens (``api.authentication``): a new one per login,
+revocable, revoked by a password change or deactivation.  Every answer that carries a
+token has ``Cache-Control: no-store``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth import (
+    HASH_SESSION_KEY,
+    authenticate,
+    get_user_model,
+    logout,
+    update_session_auth_hash,
+)
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from knox.models import AuthToken
 from rest_framework import status
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.authentication import token_issue, tokens_revoke
 from api.errors import ProblemError, ProblemSerializer
-from api.serializers import RegisterInput, TokenInput, TokenOutput
+from api.serializers import PasswordChangeInput, RegisterInput, TokenInput, TokenOutput
+from canfield_site.security import lockout_detail, lockout_seconds
 
 
 def player_of(request: Request) -> User:
@@ -29,6 +43,18 @@ def player_of(request: Request) -> User:
     if not isinstance(user, User) or not user.is_authenticated:
         raise NotAuthenticated()
     return user
+
+
+def _token_body(user: User) -> dict[str, Any]:
+    """A new token for ``user`` as ``TokenOutput``."""
+    token, row = token_issue(user=user)
+    return {"username": user.get_username(), "token": token, "expiry": row.expiry}
+
+
+def _no_store(response: Response) -> Response:
+    """Forbid every cache to keep ``response`` (it carries a token)."""
+    add_never_cache_headers(response)
+    return response
 
 
 class RegisterView(APIView):
@@ -88,18 +114,21 @@ class RegisterView(APIView):
                     raise IntegrityError
                 candidate.set_password(password)
                 candidate.save()
-                token = Token.objects.create(user=candidate)
+                body = _token_body(candidate)
         except IntegrityError:
             raise ProblemError(
                 "username_taken", f"The username {username!r} is taken.", status=409
             ) from None
-        return Response({"username": username, "token": token.key}, status=status.HTTP_201_CREATED)
+        return _no_store(Response(body, status=status.HTTP_201_CREATED))
 
 
 class TokenView(APIView):
-    """``POST /api/v1/auth/token``: exchange username and password for the API token.
+    """``POST /api/v1/auth/token``: exchange username and password for a new API token.
 
-    Errors: 400 ``invalid_credentials`` (the same for an unknown user and a wrong password).
+    Errors: 400 ``invalid_credentials`` (the same for an unknown user and a wrong password);
+    429 ``login_locked_out`` after ``LOGIN_FAILURE_LIMIT`` failures for the username or
+    from the client address (django-axes; ``canfield_site.security``), with
+    ``Retry-After``; 429 ``throttled``.
     """
 
     permission_classes = [AllowAny]
@@ -108,7 +137,11 @@ class TokenView(APIView):
 
     @extend_schema(
         request=TokenInput,
-        responses={200: TokenOutput, 400: ProblemSerializer, 429: ProblemSerializer},
+        responses={
+            200: TokenOutput,
+            400: ProblemSerializer,
+            429: OpenApiResponse(ProblemSerializer, description="login_locked_out, throttled"),
+        },
         tags=["accounts"],
         auth=[],
     )
@@ -124,9 +157,98 @@ class TokenView(APIView):
             username=account.get_username() if account is not None else given,
             password=data.validated_data["password"],
         )
+        if user is None and getattr(request._request, "axes_locked_out", False):
+            raise ProblemError(
+                "login_locked_out", lockout_detail(), status=429, retry_after=lockout_seconds()
+            )
         if user is None or not user.is_active:
             raise ProblemError(
                 "invalid_credentials", "Unknown username or wrong password.", status=400
             )
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"username": user.get_username(), "token": token.key})
+        return _no_store(Response(_token_body(user)))
+
+
+class LogoutView(APIView):
+    """``POST /api/v1/auth/logout``: revoke the token of this request (204).
+
+    Signed in by session instead (the browser), it ends the session.
+    """
+
+    @extend_schema(
+        request=None,
+        responses={204: None, 401: ProblemSerializer, 429: ProblemSerializer},
+        tags=["accounts"],
+    )
+    def post(self, request: Request) -> Response:
+        player_of(request)
+        if isinstance(request.auth, AuthToken):
+            request.auth.delete()
+        else:
+            logout(request._request)
+        return _no_store(Response(status=status.HTTP_204_NO_CONTENT))
+
+
+class LogoutAllView(APIView):
+    """``POST /api/v1/auth/logout-all``: revoke every API token of the account (204).
+
+    Ends this request's session too.  Other browser sessions end with a password change.
+    """
+
+    @extend_schema(
+        request=None,
+        responses={204: None, 401: ProblemSerializer, 429: ProblemSerializer},
+        tags=["accounts"],
+    )
+    def post(self, request: Request) -> Response:
+        tokens_revoke(user=player_of(request))
+        if not isinstance(request.auth, AuthToken):
+            logout(request._request)
+        return _no_store(Response(status=status.HTTP_204_NO_CONTENT))
+
+
+class PasswordChangeView(APIView):
+    """``POST /api/v1/auth/password``: change the password; every token is revoked and a
+    new one is returned (``TokenOutput``); a browser session stays signed in.
+
+    Errors: 400 ``validation_error`` (``current_password`` wrong, ``new_password`` refused
+    by the password validators), 401, 429 ``throttled``.
+    """
+
+    throttle_scope = "auth"
+
+    @extend_schema(
+        request=PasswordChangeInput,
+        responses={
+            200: TokenOutput,
+            400: ProblemSerializer,
+            401: ProblemSerializer,
+            429: ProblemSerializer,
+        },
+        tags=["accounts"],
+    )
+    def post(self, request: Request) -> Response:
+        user = player_of(request)
+        data = PasswordChangeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        errors: dict[str, list[str]] = {}
+        if not user.check_password(data.validated_data["current_password"]):
+            errors["current_password"] = ["The current password is wrong."]
+        else:
+            try:
+                validate_password(data.validated_data["new_password"], user=user)
+            except DjangoValidationError as exc:
+                errors["new_password"] = exc.messages
+        if errors:
+            raise ProblemError(
+                "validation_error",
+                "The request has invalid fields; see 'errors'.",
+                status=400,
+                errors=errors,
+            )
+        with transaction.atomic():
+            user.set_password(data.validated_data["new_password"])
+            user.save()  # revokes every token (api.authentication)
+            body = _token_body(user)
+        if request._request.session.get(HASH_SESSION_KEY):
+            update_session_auth_hash(request._request, user)
+        return _no_store(Response(body))

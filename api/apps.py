@@ -11,10 +11,14 @@ class ApiConfig(AppConfig):
     verbose_name = "REST API"
 
     def ready(self) -> None:
-        """Drop a deleted API token from this process's token cache at once."""
-        from django.db.models.signals import post_delete
-        from rest_framework.authtoken.models import Token
+        """Revoke every API token of an account whose password changes or that is deactivated."""
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_save, pre_save
 
-        from api.authentication import forget_deleted_token
+        from api.authentication import remember_credentials, revoke_on_credential_change
 
-        post_delete.connect(forget_deleted_token, sender=Token, dispatch_uid="forget-token")
+        user_model = get_user_model()
+        pre_save.connect(remember_credentials, sender=user_model, dispatch_uid="token-creds")
+        post_save.connect(
+            revoke_on_credential_change, sender=user_model, dispatch_uid="token-rotate"
+        )

@@ -1,45 +1,142 @@
-"""Token authentication with a short per-process cache of token -> user.
+"""API tokens (django-rest-knox): issued per login, revocable, rotated, optionally expiring.
 
-Every API call authenticates; without a cache that is one database round trip
-per request, the largest single cost of a move after the move itself.  The
-cache is Django's local-memory cache (alias ``auth_tokens``), so each web
-process keeps its own copy for ``AUTH_TOKEN_CACHE_SECONDS`` (0 turns it off).
-A token deleted in this process is forgotten at once; one deleted elsewhere,
-or a deactivated user, is refused at the latest that many seconds later.
+Clients send ``Authorization: Token <token>`` (the scheme is unchanged; tokens are now
+64 hex characters and a new one is issued by every ``POST /auth/token``).  The database
+keeps only a SHA-512 digest of each token and its first 15 characters for the look-up.
+
+* **Revocable:** ``POST /auth/logout`` deletes the token of the request;
+  ``POST /auth/logout-all`` every token of the account.
+* **Rotated:** a password change (through the API, the admin, ``changepassword`` or any
+  ``user.save()``) or a deactivation deletes every token of the account
+  (:func:`revoke_on_credential_change`, connected in ``api.apps``); the API's password
+  change then hands back one new token.
+* **At once, in every process:** there is no per-process token cache (an earlier one
+  let a revoked token work for 30 s); each request looks its token up in the database in
+  one query (:meth:`TokenAuthentication.authenticate_credentials`).
+* **Expiry:** ``AUTH_TOKEN_TTL_SECONDS`` (0: tokens last until revoked).  An account keeps
+  at most ``AUTH_TOKENS_PER_USER`` tokens; issuing one more deletes the oldest.
 """
 
 from __future__ import annotations
 
+import binascii
+from datetime import timedelta
+from hmac import compare_digest
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.cache import caches
-from rest_framework.authentication import TokenAuthentication
-from rest_framework.authtoken.models import Token
+from django.db import transaction
+from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from knox.auth import TokenAuthentication as KnoxTokenAuthentication
+from knox.crypto import hash_token
+from knox.models import AuthToken
+from knox.settings import CONSTANTS
+from rest_framework import exceptions
 
 
-class CachedTokenAuthentication(TokenAuthentication):
-    """DRF token authentication (``Authorization: Token <key>``) with a per-process cache."""
+class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]
+    """knox's ``Authorization: Token <token>`` in one query per request, never cached.
 
-    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        ttl = settings.AUTH_TOKEN_CACHE_SECONDS
-        if ttl <= 0:
-            return super().authenticate_credentials(key)
-        cache = caches["auth_tokens"]
-        hit = cache.get(key)
-        if isinstance(hit, tuple) and isinstance(hit[0], User):
-            return hit
-        user, token = super().authenticate_credentials(key)
-        cache.set(key, (user, token), ttl)
-        return user, token
+    Returns ``(user, AuthToken)``.  Refuses (401 ``authentication_failed``) an unknown,
+    revoked or expired token (an expired one is deleted) and an inactive user.
+    """
+
+    def authenticate_credentials(self, token: bytes) -> tuple[User, AuthToken]:
+        msg = "Invalid token."
+        try:
+            text = token.decode("utf-8")
+            digest = hash_token(text)
+        except (UnicodeDecodeError, TypeError, ValueError, binascii.Error):
+            raise exceptions.AuthenticationFailed(msg) from None
+        now = timezone.now()
+        for auth_token in AuthToken.objects.filter(
+            token_key=text[: CONSTANTS.TOKEN_KEY_LENGTH]
+        ).select_related("user"):
+            if not compare_digest(digest, auth_token.digest):
+                continue
+            if auth_token.expiry is not None and auth_token.expiry <= now:
+                auth_token.delete()
+                break
+            if not auth_token.user.is_active:
+                raise exceptions.AuthenticationFailed("User inactive or deleted.")
+            return auth_token.user, auth_token
+        raise exceptions.AuthenticationFailed(msg)
 
 
-def forget_token(key: str) -> None:
-    """Drop the token ``key`` from this process's cache (after rotating or deleting it)."""
-    caches["auth_tokens"].delete(key)
+def token_issue(*, user: User) -> tuple[str, AuthToken]:
+    """A new API token for ``user`` and its row (the token is returned once, stored only
+    as a digest).
+
+    Deletes the user's expired tokens and, past ``AUTH_TOKENS_PER_USER``, the oldest.
+    """
+    ttl = settings.AUTH_TOKEN_TTL_SECONDS
+    with transaction.atomic():
+        tokens = AuthToken.objects.filter(user=user)
+        tokens.filter(expiry__lte=timezone.now()).delete()
+        keep = max(settings.AUTH_TOKENS_PER_USER - 1, 0)
+        stale = list(tokens.order_by("-created").values_list("digest", flat=True)[keep:])
+        if stale:
+            AuthToken.objects.filter(digest__in=stale).delete()
+        row, token = AuthToken.objects.create(
+            user=user, expiry=timedelta(seconds=ttl) if ttl > 0 else None
+        )
+    return str(token), row
 
 
-def forget_deleted_token(sender: type[Token], instance: Token, **kwargs: Any) -> None:
-    """``post_delete`` receiver for :class:`Token` (connected in ``api.apps``)."""
-    forget_token(instance.key)
+def tokens_revoke(*, user: User) -> int:
+    """Delete every API token of ``user``; returns how many there were."""
+    deleted, _ = AuthToken.objects.filter(user=user).delete()
+    return int(deleted)
+
+
+def legacy_token_row(key: str) -> tuple[str, str]:
+    """``(token_key, digest)`` of a knox row that accepts the DRF token ``key`` unchanged.
+
+    Used by the migration that moves DRF's ``authtoken_token`` keys (40 hex characters)
+    into knox, so existing clients keep working without logging in again.
+    """
+    return key[: CONSTANTS.TOKEN_KEY_LENGTH], hash_token(key)
+
+
+def _credentials_of(user: User) -> tuple[str, bool] | None:
+    if user.pk is None:
+        return None
+    return User.objects.filter(pk=user.pk).values_list("password", "is_active").first()
+
+
+def remember_credentials(sender: Any, instance: User, raw: bool = False, **kwargs: Any) -> None:
+    """``pre_save`` receiver: note the stored password hash and ``is_active``."""
+    if raw:
+        return
+    instance._credentials_before = _credentials_of(instance)  # type: ignore[attr-defined]
+
+
+def revoke_on_credential_change(
+    sender: Any, instance: User, created: bool = False, raw: bool = False, **kwargs: Any
+) -> None:
+    """``post_save`` receiver: a changed password or a deactivation revokes every token."""
+    before = getattr(instance, "_credentials_before", None)
+    instance._credentials_before = None  # type: ignore[attr-defined]
+    if raw or created or before is None:
+        return
+    password, active = before
+    if password != instance.password or (active and not instance.is_active):
+        tokens_revoke(user=instance)
+
+
+class TokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    """OpenAPI security scheme of :class:`TokenAuthentication` (``tokenAuth``, as before)."""
+
+    target_class = "api.authentication.TokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        """An API key in ``Authorization``, sent as ``Token <token>``."""
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": 'The token from `auth/token`, prefixed with "Token ".',
+        }

@@ -27,6 +27,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import page_not_found, server_error
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
@@ -283,6 +284,7 @@ def api_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
 
 
+@csrf_exempt  # a 404 changes nothing: no CSRF refusal (HTML 403) before it
 def api_unknown_path(request: HttpRequest) -> HttpResponse:
     """The last URL pattern under ``/api/v1/``: problem+json 404 even with ``DEBUG`` on
     (an id that is not a UUID, a mistyped path)."""

@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ProblemSerializer
+from games.permissions import may_see_drafts
 from games.selectors.exports import (
     RACE_COLUMNS,
     TOURNAMENT_COLUMNS,
@@ -87,7 +88,7 @@ class RaceStandingsCSVView(APIView):
         "everyone). Times in ms; text cells a spreadsheet would evaluate start with `'`.",
     )
     def get(self, request: Request, race_id: UUID) -> Response:
-        race = race_get(race_id=race_id, include_drafts=request.user.is_staff)
+        race = race_get(race_id=race_id, include_drafts=may_see_drafts(request.user))
         return _csv(race_standings_csv(races=[race]), f"race-{race.id}-standings.csv")
 
 

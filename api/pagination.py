@@ -35,7 +35,12 @@ from api.errors import ProblemError
 #: Query parameters of every cursor-paginated list, for the schema.
 CURSOR_PARAMETERS = [
     OpenApiParameter("cursor", str, description="opaque cursor from `next` or `previous`"),
-    OpenApiParameter("page_size", int, description="items per page (the list says its maximum)"),
+    OpenApiParameter(
+        "page_size",
+        {"type": "integer", "minimum": 1},
+        description="items per page: a positive integer (larger than the list's maximum "
+        "gives the maximum); anything else is 400 `validation_error`",
+    ),
 ]
 
 
@@ -66,6 +71,22 @@ class SafeCursorPagination(CursorPagination):
         if last in ("pk", "id", pk.name, pk.attname):
             return fields
         return (*fields, ("-" if fields[-1].startswith("-") else "") + pk.name)
+
+    def get_page_size(self, request: Any) -> int | None:
+        """``?page_size=``: a positive integer (capped at ``max_page_size``), else 400
+        ``validation_error``; absent, the list's default."""
+        raw = request.query_params.get(self.page_size_query_param or "page_size")
+        if raw is None:
+            return int(self.page_size) if self.page_size is not None else None
+        if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
+            raise ProblemError(
+                "validation_error",
+                "The request has invalid fields; see 'errors'.",
+                status=400,
+                errors={"page_size": ["A positive integer is required."]},
+            )
+        size = int(raw)
+        return min(size, self.max_page_size) if self.max_page_size else size
 
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
         """The page of ``queryset`` that the request's ``cursor`` points at (a list)."""

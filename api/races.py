@@ -1,4 +1,4 @@
-"""Race endpoints: list, detail, create (staff), join, start, standings, results.
+"""Race endpoints: list, detail, create (organisers), join, start, standings, results.
 
 Nothing here shows a card or a running race's seed: standings carry counts only;
 results (seed, deck, every move list) are served once the race is finished.
@@ -12,7 +12,7 @@ from uuid import UUID
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny, IsAdminUser
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
 from api.pagination import CURSOR_PARAMETERS, SafeCursorPagination
+from api.permissions import IsOrganiser
 from api.ratings import RaceRatingView, RatingChangeView
 from api.serializers import (
     GameView,
@@ -32,6 +33,7 @@ from api.serializers import (
 )
 from games.engine import PRESETS
 from games.models import Race
+from games.permissions import OrganiserAction, may_see_drafts
 from games.selectors.games import game_view
 from games.selectors.races import (
     race_get,
@@ -88,7 +90,7 @@ class RaceView(serializers.Serializer[Any]):
 
 
 class RaceCreateInput(StrictSerializer):
-    """Staff: announce a race on a fresh secret seed."""
+    """Organisers: announce a race on a fresh secret seed."""
 
     name = StrictCharField(max_length=120)
     mode = serializers.ChoiceField(choices=Race.Mode.choices, default=Race.Mode.SCHEDULED)
@@ -186,6 +188,11 @@ class ResultsView(serializers.Serializer[Any]):
     rating = RaceRatingView(help_text="how the race counts for player ratings")
 
 
+def _drafts(request: Request) -> bool:
+    """Whether the request's user may see draft tournaments' races (organisers)."""
+    return may_see_drafts(request.user)
+
+
 class RacePagination(SafeCursorPagination):
     """Races by start time, newest first."""
 
@@ -199,11 +206,12 @@ _PROBLEMS = {401: ProblemSerializer, 404: ProblemSerializer, 429: ProblemSeriali
 
 
 class RacesView(APIView):
-    """``GET /api/v1/races``: races, filterable; ``POST`` (staff): create a race."""
+    """``GET /api/v1/races``: races, filterable; ``POST`` (organisers, ``games.add_race``):
+    create a race."""
 
     def get_permissions(self) -> list[Any]:
         if self.request.method == "POST":
-            return [IsAdminUser()]
+            return [IsOrganiser(OrganiserAction.CREATE_RACE)]
         return [AllowAny()]
 
     @extend_schema(
@@ -232,7 +240,7 @@ class RacesView(APIView):
             raise ProblemError("invalid_filter", f"unknown mode {mode!r}", status=400)
         paginator = RacePagination()
         page = paginator.paginate_queryset(
-            race_list(phase=phase, mode=mode, include_drafts=request.user.is_staff),
+            race_list(phase=phase, mode=mode, include_drafts=may_see_drafts(request.user)),
             request,
             view=self,
         )
@@ -242,9 +250,16 @@ class RacesView(APIView):
 
     @extend_schema(
         request=RaceCreateInput,
-        responses={201: RaceView, 400: ProblemSerializer, 403: ProblemSerializer, **_PROBLEMS},
+        responses={
+            201: RaceView,
+            400: ProblemSerializer,
+            403: ProblemSerializer,
+            **_PROBLEMS,
+            503: OpenApiResponse(ProblemSerializer, description="no_winnable_deal"),
+        },
         tags=["races"],
-        description="Staff only. Errors: 400 `invalid_race`, `invalid_options`; "
+        description="Organisers only (`games.add_race`; `is_staff` alone is not enough). "
+        "Errors: 400 `invalid_race`, `invalid_options`; "
         "503 `no_winnable_deal` when `require_winnable` finds none.",
     )
     def post(self, request: Request) -> Response:
@@ -268,7 +283,7 @@ class RaceDetailView(APIView):
     def get(self, request: Request, race_id: UUID) -> Response:
         return Response(
             race_public(
-                race_get(race_id=race_id, include_drafts=request.user.is_staff), viewer=request.user
+                race_get(race_id=race_id, include_drafts=_drafts(request)), viewer=request.user
             )
         )
 
@@ -332,7 +347,7 @@ class RaceStandingsView(APIView):
 
     @extend_schema(responses={200: StandingsView, **_PROBLEMS}, tags=["races"], auth=[])
     def get(self, request: Request, race_id: UUID) -> Response:
-        race = race_get(race_id=race_id, include_drafts=request.user.is_staff)
+        race = race_get(race_id=race_id, include_drafts=_drafts(request))
         return Response(
             {
                 "race": str(race.id),
@@ -362,5 +377,5 @@ class RaceResultsView(APIView):
     )
     def get(self, request: Request, race_id: UUID) -> Response:
         return Response(
-            race_results(race=race_get(race_id=race_id, include_drafts=request.user.is_staff))
+            race_results(race=race_get(race_id=race_id, include_drafts=_drafts(request)))
         )

@@ -20,7 +20,7 @@ from uuid import UUID
 from django.db.models import Model, Q, QuerySet
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import AllowAny, IsAdminUser
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
@@ -29,7 +29,9 @@ from rest_framework.views import APIView
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
 from api.pagination import CURSOR_PARAMETERS
+from api.permissions import IsOrganiser
 from api.serializers import StrictBooleanField, StrictSerializer
+from games.permissions import OrganiserAction, may_see_drafts
 from games.selectors import ratings as rating_selectors
 from games.selectors.races import race_get
 from games.services import ratings as rating_services
@@ -371,19 +373,19 @@ class PlayerHistoryView(APIView):
 class RaceRatingAPIView(APIView):
     """``GET /api/v1/races/{id}/rating``: how the race counts for ratings.
 
-    ``PUT`` (staff): ``{"rated": false}`` marks the race unrated (a finished
-    race is re-rated at once: its pool is recomputed from it on, without it);
+    ``PUT`` (organisers: ``games.change_race``): ``{"rated": false}`` marks the race
+    unrated (a finished race is re-rated at once: its pool is recomputed from it on, without it);
     ``{"rated": true}`` counts it again.  Idempotent.
     """
 
     def get_permissions(self) -> list[Any]:
         if self.request.method == "PUT":
-            return [IsAdminUser()]
+            return [IsOrganiser(OrganiserAction.SET_RACE_RATED)]
         return [AllowAny()]
 
     @extend_schema(responses={200: RaceRatingView, **_PROBLEMS}, tags=["ratings"], auth=[])
     def get(self, request: Request, race_id: UUID) -> Response:
-        race = race_get(race_id=race_id, include_drafts=request.user.is_staff)
+        race = race_get(race_id=race_id, include_drafts=may_see_drafts(request.user))
         return Response(rating_selectors.race_rating(race=race))
 
     @extend_schema(

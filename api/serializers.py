@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from api.errors import ProblemError
@@ -106,7 +107,22 @@ def paginated(item: type[serializers.Serializer[Any]], name: str) -> Any:
 
 
 class StrictCharField(serializers.CharField):
-    """A string that must be a JSON string."""
+    """A string that must be a JSON string.
+
+    Unless ``allow_blank``, the schema says what the server enforces: at least one
+    character (``minLength: 1``) and, when surrounding whitespace is trimmed (the
+    default), at least one that is not whitespace (``pattern: \\S``).
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        """As ``CharField``; see the class docstring for the schema of a non-blank field."""
+        if not kwargs.get("allow_blank", False):
+            kwargs.setdefault("min_length", 1)
+            if kwargs.get("trim_whitespace", True):
+                validators = list(kwargs.pop("validators", []))
+                validators.append(RegexValidator(r"\S", message="This field may not be blank."))
+                kwargs["validators"] = validators
+        super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
@@ -133,10 +149,22 @@ class TokenInput(StrictSerializer):
 
 
 class TokenOutput(serializers.Serializer[Any]):
-    """The API token to send as ``Authorization: Token <token>``."""
+    """The API token to send as ``Authorization: Token <token>``.
+
+    Every login issues a new token (64 hex characters); it works until logged out,
+    revoked by a password change or deactivation, or ``expiry`` (null: no expiry).
+    """
 
     username = serializers.CharField()
     token = serializers.CharField()
+    expiry = serializers.DateTimeField(allow_null=True, help_text="when the token expires")
+
+
+class PasswordChangeInput(StrictSerializer):
+    """``{"current_password": ..., "new_password": ...}``."""
+
+    current_password = StrictCharField(max_length=128, write_only=True, trim_whitespace=False)
+    new_password = StrictCharField(max_length=128, write_only=True, trim_whitespace=False)
 
 
 # ---------------------------------------------------------------- variants

@@ -1,4 +1,4 @@
-"""Tournament endpoints: list, detail, standings, your results; staff: create, add races,
+"""Tournament endpoints: list, detail, standings, your results; organisers: create, add races,
 re-score.
 
 Scoring schemes and tie-breaks are documented in ``games.services.tournaments``
@@ -13,7 +13,7 @@ from uuid import UUID
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
 from api.pagination import CURSOR_PARAMETERS, SafeCursorPagination
+from api.permissions import IsOrganiser
 from api.serializers import (
     StrictBooleanField,
     StrictCharField,
@@ -31,6 +32,7 @@ from api.serializers import (
 )
 from games.engine import PRESETS
 from games.models import Race, Tournament
+from games.permissions import OrganiserAction
 from games.selectors.tournaments import (
     race_summary,
     standing_row,
@@ -42,20 +44,6 @@ from games.selectors.tournaments import (
 )
 from games.services import tournaments as tournament_services
 from games.services.races import MAX_RACE_SECONDS
-
-
-class IsOrganiser(BasePermission):
-    """Staff with the model permission the request needs (superusers have them all)."""
-
-    message = "Only organisers (staff with the tournament permissions) may do this."
-
-    def __init__(self, perm: str) -> None:
-        self.perm = perm
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        user = request.user
-        return bool(user and user.is_authenticated and user.is_staff and user.has_perm(self.perm))
-
 
 # ------------------------------------------------------------------ shapes
 
@@ -90,7 +78,7 @@ class TournamentView(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     name = serializers.CharField()
     description = serializers.CharField()
-    status = serializers.CharField(help_text="draft (staff only), open, finished or cancelled")
+    status = serializers.CharField(help_text="draft (organisers only), open, finished or cancelled")
     scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices)
     points_table = serializers.ListField(
         child=serializers.IntegerField(), help_text="place_points: points of rank 1, 2, ..."
@@ -162,14 +150,14 @@ class MyResultsView(serializers.Serializer[Any]):
 
 
 class TournamentCreateInput(StrictSerializer):
-    """Staff: a new tournament (``draft`` is visible to staff only)."""
+    """Organisers: a new tournament (``draft`` is visible to organisers only)."""
 
     name = StrictCharField(max_length=120)
     description = StrictCharField(required=False, default="", allow_blank=True, max_length=5000)
     status = StrictCharField(
         required=False,
         default=Tournament.Status.OPEN,
-        help_text="open (default) or draft (visible to staff only)",
+        help_text="open (default) or draft (visible to organisers only)",
     )
     scoring = serializers.ChoiceField(
         choices=Tournament.Scoring.choices, default=Tournament.Scoring.PLACE_POINTS
@@ -268,7 +256,7 @@ class TournamentsView(APIView):
 
     def get_permissions(self) -> list[Any]:
         if self.request.method == "POST":
-            return [IsOrganiser("games.add_tournament")]
+            return [IsOrganiser(OrganiserAction.CREATE_TOURNAMENT)]
         return [AllowAny()]
 
     @extend_schema(
@@ -283,7 +271,7 @@ class TournamentsView(APIView):
         operation_id="tournaments_list",
         tags=["tournaments"],
         auth=[],
-        description="Newest first, cursor-paginated; drafts are listed for staff only. "
+        description="Newest first, cursor-paginated; drafts are listed for organisers only. "
         "Errors: 400 `invalid_filter`.",
     )
     def get(self, request: Request) -> Response:
@@ -302,7 +290,7 @@ class TournamentsView(APIView):
         request=TournamentCreateInput,
         responses={201: TournamentView, 400: ProblemSerializer, **_STAFF_PROBLEMS},
         tags=["tournaments"],
-        description="Organisers only (staff with `games.add_tournament`). "
+        description="Organisers only (`games.add_tournament`; `is_staff` alone is not enough). "
         "Errors: 400 `invalid_tournament`, `validation_error`.",
     )
     def post(self, request: Request) -> Response:
@@ -362,7 +350,7 @@ class TournamentRacesView(APIView):
     """``POST /api/v1/tournaments/{id}/races`` (organisers): add scheduled races."""
 
     def get_permissions(self) -> list[Any]:
-        return [IsOrganiser("games.add_race")]
+        return [IsOrganiser(OrganiserAction.ADD_TOURNAMENT_RACES)]
 
     @extend_schema(
         request=RacesAddInput,
@@ -374,7 +362,8 @@ class TournamentRacesView(APIView):
             **_STAFF_PROBLEMS,
         },
         tags=["tournaments"],
-        description="Organisers only. Race n starts at first_starts_at + (n-1)·(duration_s + "
+        description="Organisers only (`games.change_tournament` and `games.add_race`). "
+        "Race n starts at first_starts_at + (n-1)·(duration_s + "
         "gap_s); each gets a fresh secret seed and its public commitment. Errors: 400 "
         "`invalid_tournament`, `invalid_race`, `invalid_options`; 409 `tournament_not_open`.",
     )
@@ -412,7 +401,7 @@ class TournamentRescoreView(APIView):
     """``POST /api/v1/tournaments/{id}/rescore`` (organisers): recompute the standings."""
 
     def get_permissions(self) -> list[Any]:
-        return [IsOrganiser("games.change_tournament")]
+        return [IsOrganiser(OrganiserAction.RESCORE_TOURNAMENT)]
 
     @extend_schema(
         request=None, responses={200: RescoredView, **_STAFF_PROBLEMS}, tags=["tournaments"]

@@ -64,14 +64,13 @@ MAKE_BOTS = """
 import json
 from django.contrib.auth.models import User
 from django.contrib.auth.hashers import make_password
-from rest_framework.authtoken.models import Token
+from api.authentication import token_issue
 hashed = make_password(None)
 users = User.objects.bulk_create(
     [User(username=f"loadbot-{i:04d}", password=hashed) for i in range(COUNT)]
 )
 users = list(User.objects.filter(username__startswith="loadbot-").order_by("username"))
-tokens = [Token.objects.create(user=u) for u in users]
-print(json.dumps({t.user.username: t.key for t in tokens}))
+print(json.dumps({u.username: token_issue(user=u)[0] for u in users}))
 """
 
 

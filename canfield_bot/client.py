@@ -1,11 +1,17 @@
 """An async HTTP client for the Canfield race API (httpx), with the retry rules a bot needs.
 
-* ``429`` (throttled): sleep ``Retry-After`` seconds and send the same request again.
+* ``429`` (throttled): sleep ``Retry-After`` seconds and send the same request again;
+  ``429 login_locked_out`` (too many failed logins) raises :class:`ApiError` at once.
 * ``5xx`` and transport errors: bounded exponential backoff, then :class:`ApiError`.
 * ``409 stale_move_number`` on a move: :meth:`CanfieldClient.play` re-reads the game
   and hands the fresh view back (``accepted=False``) so the caller decides again.
   Re-sending a move with the *same* ``expected_move_number`` is always safe: the
   server answers ``200 replayed`` instead of playing it twice.
+
+Authentication is ``Authorization: Token <token>``.  Each login (``auth/token``) issues
+a new token (64 hex characters) that works until :meth:`CanfieldClient.logout`, a
+password change, the account's deactivation or the server's ``AUTH_TOKEN_TTL_SECONDS``;
+a ``401 authentication_failed`` means: log in again.
 
 Every response can be reported to an ``on_response(route, status, seconds)`` hook
 (the load benchmark uses it for latency percentiles and error counts).
@@ -127,6 +133,8 @@ class CanfieldClient:
                 continue
             self._report(route, response.status_code, time.perf_counter() - started)
             if response.status_code == 429:
+                if _problem(response).get("code") == "login_locked_out":
+                    raise ApiError(429, "login_locked_out", _problem(response))
                 throttled += 1
                 if throttled > self.max_throttle_waits:
                     raise ApiError(429, "throttled", _problem(response))
@@ -183,13 +191,22 @@ class CanfieldClient:
         self.username = username
         return self.token
 
+    async def logout(self) -> None:
+        """Revoke this client's token (``POST /auth/logout``) and forget it."""
+        if self.token is not None:
+            response = await self.request("POST", "auth/logout")
+            if response.status_code not in (204, 401):
+                body = _problem(response)
+                raise ApiError(response.status_code, str(body.get("code")), body)
+        self.token = None
+
     # ------------------------------------------------------------------ races
     async def race(self, race_id: str) -> dict[str, Any]:
         """``GET /races/{id}``."""
         return dict(await self._json("GET", f"races/{race_id}"))
 
     async def create_race(self, **fields: Any) -> dict[str, Any]:
-        """``POST /races`` (staff token needed)."""
+        """``POST /races`` (an organiser's token needed: ``games.add_race``)."""
         return dict(await self._json("POST", "races", json=fields))
 
     async def join(self, race_id: str) -> dict[str, Any]:

@@ -156,13 +156,15 @@ def wait_http(
 
 
 def create_staff(stack: Stack, username: str, password: str) -> None:
-    """Create (or update) a staff account with ``password`` through ``manage.py shell``."""
+    """Create (or update) an organiser (staff, in the ``organisers`` group: it may create
+    races and tournaments) with ``password`` through ``manage.py shell``."""
     code = (
-        "from django.contrib.auth.models import User\n"
+        "from django.contrib.auth.models import Group, User\n"
         f"u, _ = User.objects.get_or_create(username={username!r})\n"
         "u.is_staff = True\n"
         f"u.set_password({password!r})\n"
         "u.save()\n"
+        "u.groups.add(Group.objects.get(name='organisers'))\n"
     )
     stack.manage("shell", "--no-imports", "-c", code, capture=True)
 

@@ -16,6 +16,7 @@ suite does so when no broker is configured). ``DEBUG`` defaults to on only while
 Every variable is listed, with its meaning, in ``.env.example`` and the README.
 """
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,12 @@ ALLOWED_HOSTS: list[str] = env.list(
     "ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
 )
 CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Reverse proxies in front of the web server that append to X-Forwarded-For; the client
+# address is the n-th entry from the right (0: the header is ignored, the socket address
+# is the client). Throttles and the login lockout use it (canfield_site/security.py).
+TRUSTED_PROXY_COUNT: int = env.int("TRUSTED_PROXY_COUNT", default=0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
 
 
 def _secret_key_is_real(key: str) -> bool:
@@ -66,9 +73,21 @@ if not DEBUG:
             "DEBUG is off but ALLOWED_HOSTS is empty: set ALLOWED_HOSTS to a comma-separated "
             "list of the host names this service answers to."
         )
+    # Production defaults are the secure ones (`manage.py check --deploy` is clean with
+    # them, tests/test_deploy.py); plain local HTTP turns them off explicitly (README).
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
+    CSRF_COOKIE_SAMESITE = "Lax"
     SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_SSL_REDIRECT: bool = env.bool("SECURE_SSL_REDIRECT", default=True)
+    # Internal health probes (compose, load balancers) ask over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
+    SECURE_HSTS_SECONDS: int = env.int("SECURE_HSTS_SECONDS", default=31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS: bool = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD: bool = env.bool("SECURE_HSTS_PRELOAD", default=True)
+    X_FRAME_OPTIONS = "DENY"
     if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -82,10 +101,11 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "axes",
     "games",
     "api",
     "web",
@@ -107,6 +127,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Last, as django-axes requires: turns a locked-out login into its 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "canfield_site.urls"
@@ -153,6 +175,24 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# django-axes first: it refuses a locked-out login before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "canfield_site.security.LoginLockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed logins (API token endpoint, Django's LoginView, the admin) counted per username
+# and, separately, per client address; past the limit that username or address is locked
+# out for LOGIN_LOCKOUT_SECONDS (canfield_site/security.py). Lockouts: admin, "Axes".
+AXES_FAILURE_LIMIT: int = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(seconds=env.int("LOGIN_LOCKOUT_SECONDS", default=900))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_CLIENT_IP_CALLABLE = "canfield_site.security.client_address"
+AXES_USERNAME_CALLABLE = "canfield_site.security.login_username"
+AXES_LOCKOUT_CALLABLE = "canfield_site.security.lockout_response"
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -196,7 +236,7 @@ LOGGING: dict[str, Any] = {
 # ------------------------------------------------------------------ Django REST framework
 REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "api.authentication.CachedTokenAuthentication",
+        "api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -206,7 +246,10 @@ REST_FRAMEWORK: dict[str, Any] = {
     "EXCEPTION_HANDLER": "api.errors.problem_exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Scoped throttles (per user, or per IP when anonymous); a 429 carries Retry-After.
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    # Client addresses only from declared proxies (api/throttling.py); NUM_PROXIES makes
+    # any plain DRF throttle agree with it.
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.ScopedRateThrottle"],
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "moves": env.str("THROTTLE_MOVES", default="20/s"),
         "games": env.str("THROTTLE_GAMES", default="120/min"),
@@ -230,15 +273,17 @@ CACHES: dict[str, dict[str, Any]] = {
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
-    # Per-process token -> user cache (api/authentication.py).
-    "auth_tokens": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "auth-tokens",
-        "OPTIONS": {"MAX_ENTRIES": 20_000},
-    },
 }
-# Seconds a web process trusts a token it has looked up (0: look up on every request).
-AUTH_TOKEN_CACHE_SECONDS: int = env.int("AUTH_TOKEN_CACHE_SECONDS", default=30)
+# API tokens (django-rest-knox, api/authentication.py): looked up in the database on every
+# request, so a revoked token stops working at once in every process. Seconds a token
+# lives (0: until revoked), and how many tokens an account keeps (the oldest goes).
+AUTH_TOKEN_TTL_SECONDS: int = env.int("AUTH_TOKEN_TTL_SECONDS", default=0)
+AUTH_TOKENS_PER_USER: int = env.int("AUTH_TOKENS_PER_USER", default=20)
+REST_KNOX: dict[str, Any] = {
+    "AUTH_HEADER_PREFIX": "Token",
+    "TOKEN_TTL": timedelta(seconds=AUTH_TOKEN_TTL_SECONDS) if AUTH_TOKEN_TTL_SECONDS > 0 else None,
+    "AUTO_REFRESH": False,
+}
 if DEBUG:
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append(
         "rest_framework.renderers.BrowsableAPIRenderer"
@@ -261,6 +306,11 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Every error an operation can answer, as application/problem+json (api/schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.document_problems",
+    ],
 }
 
 # Base of the RFC 9457 "type" URI; the problem's code is appended.

@@ -7,11 +7,13 @@ from typing import Any
 import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 
 
 class UserFactory(factory.django.DjangoModelFactory):
-    """A player with a usable password ("correct-horse-battery") and an API token."""
+    """A player with a usable password ("correct-horse-battery").
+
+    ``tests.api.conftest.client_for`` issues an API token for one.
+    """
 
     class Meta:
         model = get_user_model()
@@ -27,21 +29,27 @@ class UserFactory(factory.django.DjangoModelFactory):
         if create:
             self.save(update_fields=["password"])
 
-    @factory.post_generation
-    def token(self, create: bool, extracted: Any, **kwargs: Any) -> None:
-        if create:
-            Token.objects.get_or_create(user=self)
-
 
 class StaffFactory(UserFactory):
-    """A staff user (organiser)."""
+    """A staff user: reaches the admin, but holds no organiser permission by itself."""
 
     is_staff = True
 
 
+class OrganiserFactory(StaffFactory):
+    """A staff user in the ``organisers`` group (migration 0003): may run races and tournaments."""
+
+    @factory.post_generation
+    def organiser(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if create:
+            from django.contrib.auth.models import Group
+
+            self.groups.add(Group.objects.get(name="organisers"))
+
+
 def create_user(username: str | None = None, *, staff: bool = False) -> User:
-    """A saved player (or staff user) with a token, typed for callers."""
-    factory = StaffFactory if staff else UserFactory
+    """A saved player (or, with ``staff``, an organiser), typed for callers."""
+    factory = OrganiserFactory if staff else UserFactory
     user = factory(username=username) if username else factory()
     assert isinstance(user, User)
     return user

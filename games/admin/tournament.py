@@ -37,6 +37,7 @@ from games.admin.common import (
 )
 from games.engine import PRESETS
 from games.models import Race, Tournament, TournamentEntrant, TournamentStanding
+from games.permissions import OrganiserAction, may_organise
 from games.selectors.exports import tournament_races_csv, tournament_standings_csv
 from games.services.errors import ServiceError
 from games.services.tournament_admin import (
@@ -382,7 +383,7 @@ class TournamentAdmin(ServiceWritesAdmin):
     def add_races_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """Add N scheduled races, each with a fresh secret seed and its commitment."""
         t = get_object_or_404(Tournament, pk=object_id)
-        if not (self.has_change_permission(request, t) and request.user.has_perm("games.add_race")):
+        if not may_organise(request.user, OrganiserAction.ADD_TOURNAMENT_RACES):
             raise PermissionDenied
         form = AddRacesForm(request.POST or None)
         if request.method == "POST" and form.is_valid():

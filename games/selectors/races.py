@@ -32,8 +32,9 @@ def _visible(qs: QuerySet[Race], include_drafts: bool) -> QuerySet[Race]:
 def race_get(*, race_id: Any, include_drafts: bool = False) -> Race:
     """One race; raises :class:`NotFound`.
 
-    ``include_drafts`` (staff) also finds races of draft tournaments.  A read never
-    closes a race: one past ``ends_at`` is in phase ``closing`` until the sweeper runs.
+    ``include_drafts`` (organisers: ``games.permissions.may_see_drafts``) also finds
+    races of draft tournaments.  A read never closes a race: one past ``ends_at`` is in
+    phase ``closing`` until the sweeper runs.
     """
     try:
         return _visible(Race.objects.select_related("deal"), include_drafts).get(id=race_id)
@@ -52,7 +53,7 @@ def race_list(
 
     Phases: ``upcoming`` (not started, joining open or not), ``open`` (joining open, not
     started), ``running``, ``closing``, ``finished``, ``cancelled``.  Races of draft
-    tournaments only with ``include_drafts`` (staff).  A race past ``ends_at`` that the
+    tournaments only with ``include_drafts`` (organisers).  A race past ``ends_at`` that the
     sweeper has not closed yet is in phase ``closing``.
 
     Ordered by ``starts_at`` (upcoming, running) or newest first (finished, all).

@@ -1,7 +1,7 @@
 """Read selectors for tournaments: list, detail, standings, a player's own results.
 
-A draft tournament is visible to staff only.  Nothing here shows a seed before
-its race is finished, nor a card.
+A draft tournament is visible to organisers only (``games.permissions``).  Nothing
+here shows a seed before its race is finished, nor a card.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
+from games.permissions import may_see_drafts
 from games.services.errors import NotFound
 from games.services.tournaments import (
     STANDINGS_RULE,
@@ -21,14 +22,10 @@ from games.services.tournaments import (
 )
 
 
-def _is_staff(viewer: Any) -> bool:
-    return bool(viewer is not None and getattr(viewer, "is_staff", False))
-
-
 def tournament_list(*, viewer: Any = None, status: str | None = None) -> QuerySet[Tournament]:
-    """Tournaments, newest first; drafts only for staff; optionally one status."""
+    """Tournaments, newest first; drafts only for organisers; optionally one status."""
     qs = Tournament.objects.annotate(race_count=Count("races", distinct=True))
-    if not _is_staff(viewer):
+    if not may_see_drafts(viewer):
         qs = qs.exclude(status=Tournament.Status.DRAFT)
     if status:
         qs = qs.filter(status=status)
@@ -41,7 +38,7 @@ def tournament_get(*, tournament_id: Any, viewer: Any = None) -> Tournament:
         t = Tournament.objects.get(id=tournament_id)
     except (Tournament.DoesNotExist, ValueError):
         raise NotFound("no such tournament") from None
-    if t.status == Tournament.Status.DRAFT and not _is_staff(viewer):
+    if t.status == Tournament.Status.DRAFT and not may_see_drafts(viewer):
         raise NotFound("no such tournament")
     return t
 

@@ -30,7 +30,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.engine import random_seed
-from games.models import Game, Race, RaceEntry
+from games.models import Game, Race, RaceEntry, Tournament
+from games.permissions import may_see_drafts
 from games.services.errors import (
     InvalidRace,
     NotFound,
@@ -144,7 +145,7 @@ def race_create(
 
 def _race(race_id: Any) -> Race:
     try:
-        return Race.objects.select_related("deal").get(id=race_id)
+        return Race.objects.select_related("deal", "tournament").get(id=race_id)
     except (Race.DoesNotExist, ValueError):
         raise NotFound("no such race") from None
 
@@ -171,6 +172,14 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
     now = now or timezone.now()
     with transaction.atomic():
         race = _race(race_id)
+        # A draft tournament's race does not exist for players: the same NotFound as
+        # an unknown id, before any other state of the race is looked at.
+        if (
+            race.tournament is not None
+            and race.tournament.status == Tournament.Status.DRAFT
+            and not may_see_drafts(player)
+        ):
+            raise NotFound("no such race")
         existing = RaceEntry.objects.filter(race=race, player=player).first()
         if existing is not None:
             return JoinOutcome(existing, False)

@@ -6,19 +6,20 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.core.cache import cache, caches
-from rest_framework.authtoken.models import Token
+from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from tests.factories import StaffFactory, UserFactory
+from api.authentication import token_issue
+from tests.factories import OrganiserFactory, UserFactory
 
 
 def client_for(user: object) -> APIClient:
     """An APIClient that sends ``Authorization: Token <key>`` for ``user``."""
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    token, _ = token_issue(user=user)  # type: ignore[arg-type]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    client.token = token  # type: ignore[attr-defined]
     return client
 
 
@@ -29,7 +30,6 @@ def _throttles(monkeypatch: pytest.MonkeyPatch) -> None:
     DRF binds the rates at import, so the class attribute is patched.
     """
     cache.clear()
-    caches["auth_tokens"].clear()
     monkeypatch.setattr(
         ScopedRateThrottle,
         "THROTTLE_RATES",
@@ -42,7 +42,7 @@ def make_client(db: None) -> Callable[..., APIClient]:
     """Factory: ``make_client("alice")`` -> a client authenticated as a new player."""
 
     def make(username: str | None = None, *, staff: bool = False) -> APIClient:
-        factory: Any = StaffFactory if staff else UserFactory
+        factory: Any = OrganiserFactory if staff else UserFactory
         user = factory(username=username) if username else factory()
         client = client_for(user)
         client.user = user  # type: ignore[attr-defined]

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.crypto import hash_token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from tests.factories import make_user
@@ -26,7 +27,10 @@ def test_register_returns_a_working_token(anon: APIClient) -> None:
     assert resp.status_code == 201
     body = resp.json()
     user = User.objects.get(username="alice")
-    assert body == {"username": "alice", "token": Token.objects.get(user=user).key}
+    assert body["username"] == "alice"
+    assert body["expiry"] is None
+    assert AuthToken.objects.get(user=user).digest == hash_token(body["token"])
+    assert "no-store" in resp["Cache-Control"]
     assert user.check_password(GOOD)
     assert user.email == "alice@example.test"
     client = APIClient()
@@ -53,7 +57,7 @@ def test_weak_passwords_are_refused(anon: APIClient, password: str, needle: str)
     assert problem["code"] == "validation_error"
     assert any(needle in message for message in problem["errors"]["password"])
     assert not User.objects.exists()
-    assert not Token.objects.exists()
+    assert not AuthToken.objects.exists()
 
 
 def test_bad_username_is_refused(anon: APIClient) -> None:
@@ -78,10 +82,13 @@ def test_token_endpoint(anon: APIClient) -> None:
     user = make_user(username="bob")
     resp = anon.post("/api/v1/auth/token", {"username": "bob", "password": GOOD}, format="json")
     assert resp.status_code == 200
-    assert resp.json() == {"username": "bob", "token": Token.objects.get(user=user).key}
-    # The same token every time.
+    assert resp.json()["username"] == "bob"
+    assert AuthToken.objects.get(user=user).digest == hash_token(resp.json()["token"])
+    assert "no-store" in resp["Cache-Control"]
+    # A new token at every login; the first one keeps working.
     again = anon.post("/api/v1/auth/token", {"username": "bob", "password": GOOD}, format="json")
-    assert again.json()["token"] == resp.json()["token"]
+    assert again.json()["token"] != resp.json()["token"]
+    assert AuthToken.objects.filter(user=user).count() == 2
 
 
 def test_bad_credentials_give_one_identical_answer(anon: APIClient) -> None:

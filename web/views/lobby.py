@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from games.models import Race, RaceEntry
+from games.permissions import may_see_drafts
 from games.selectors.games import game_list
 from games.selectors.races import race_list
 from games.selectors.tournaments import tournament_list
@@ -20,7 +21,7 @@ from web.views.common import etag_of, polled, server_now_ms
 
 def _races(request: HttpRequest) -> dict[str, Any]:
     now = timezone.now()
-    staff = bool(request.user.is_staff)
+    staff = may_see_drafts(request.user)  # organisers see drafts
     lists = {
         "running": list(race_list(phase="running", include_drafts=staff, now=now)[:20]),
         "open": list(race_list(phase="open", include_drafts=staff, now=now)[:20]),

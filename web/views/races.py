@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Game, Race, RaceEntry
+from games.permissions import may_see_drafts
 from games.selectors.games import deal_revealed, game_view, move_history
 from games.selectors.races import race_get, race_public, race_results, race_standings
 from games.services.errors import NotFound, ServiceError
@@ -29,7 +30,7 @@ from web.views.common import etag_of, not_found, polled, server_now_ms
 
 def _race(request: HttpRequest, race_id: Any) -> Race:
     try:
-        return race_get(race_id=race_id, include_drafts=bool(request.user.is_staff))
+        return race_get(race_id=race_id, include_drafts=may_see_drafts(request.user))
     except NotFound:
         raise not_found() from None
 

@@ -1,0 +1,118 @@
+"""OpenAPI post-processing: every error an operation can answer, as problem+json.
+
+drf-spectacular documents the responses each view declares.  The framework adds more
+(an invalid token is 401 on any authenticated view, a throttle is 429, an id that
+matches no row is 404, a body that is not JSON is 400/415/413, an ``Accept`` the API
+cannot serve is 406), and every error body is an RFC 9457 ``application/problem+json``
+document.  :func:`document_problems` (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``)
+adds those responses to each operation, from the view that serves it, and moves every
+4xx/5xx body to ``application/problem+json``; each description names the codes
+(``api.problem_codes``) that status can carry there.  UUID path parameters get the
+pattern the URL converter matches (lower-case hex).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.urls import Resolver404, resolve
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
+_PATH_PARAM = re.compile(r"\{[^}]+\}")
+_ANY_UUID = "00000000-0000-4000-8000-000000000000"
+#: Django's ``<uuid:...>`` converter: lower-case hex only (other spellings are no route).
+UUID_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+
+
+def _view_class(path: str) -> Any:
+    try:
+        match = resolve(_PATH_PARAM.sub(_ANY_UUID, path))
+    except Resolver404:
+        return None
+    return getattr(match.func, "cls", None)
+
+
+def _codes_for(status: str, *, op: dict[str, Any], view: Any, method: str) -> list[str]:
+    params = {p.get("name") for p in op.get("parameters", []) if p.get("in") == "query"}
+    if status == "400":
+        codes = []
+        if "requestBody" in op:
+            codes += ["validation_error", "malformed_request", "unknown_field"]
+        if "page_size" in params:
+            codes.append("validation_error")
+        if params - {"cursor", "page_size"}:
+            codes.append("invalid_filter")
+        if "cursor" in params:
+            codes.append("invalid_cursor")
+        return codes
+    if status == "401":
+        return ["not_authenticated", "authentication_failed"]
+    if status == "403":
+        return ["permission_denied"]
+    if status == "404":
+        return ["not_found"]
+    if status == "406":
+        return ["not_acceptable"]
+    if status == "413":
+        return ["payload_too_large"]
+    if status == "415":
+        return ["unsupported_media_type"]
+    if status == "429":
+        codes = ["throttled"]
+        if view is not None and view.__name__ == "TokenView":
+            codes.append("login_locked_out")
+        return codes
+    return []
+
+
+def _needed(op: dict[str, Any], view: Any, path: str) -> set[str]:
+    """The error statuses the framework can answer for ``op`` whatever the view declares."""
+    needed = {"406"}
+    params = [p for p in op.get("parameters", []) if p.get("in") == "query"]
+    if "requestBody" in op:
+        needed |= {"400", "413", "415"}
+    if params:
+        needed.add("400")
+    if "{" in path:
+        needed.add("404")
+    if view is not None:
+        if list(getattr(view, "authentication_classes", [])):
+            needed.add("401")
+        if getattr(view, "throttle_scope", None):
+            needed.add("429")
+    return needed
+
+
+def document_problems(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular post-processing hook; returns the schema with the errors above."""
+    for path, item in result.get("paths", {}).items():
+        view = _view_class(path)
+        for method, op in item.items():
+            if not isinstance(op, dict) or "responses" not in op:
+                continue
+            for param in op.get("parameters", []):
+                if param.get("in") == "path" and param.get("schema", {}).get("format") == "uuid":
+                    param["schema"]["pattern"] = UUID_PATTERN
+            responses: dict[str, Any] = op["responses"]
+            for status in sorted(_needed(op, view, path) - set(responses)):
+                responses[status] = {"description": ""}
+            for status, response in responses.items():
+                if status[:1] not in ("4", "5"):
+                    continue
+                codes = _codes_for(status, op=op, view=view, method=method)
+                described = response.get("description") or ""
+                known = [c for c in dict.fromkeys(codes) if c not in described]
+                if known:
+                    listed = ", ".join(f"`{c}`" for c in known)
+                    response["description"] = (
+                        f"{described}; also {listed}" if described else f"Problem codes: {listed}"
+                    )
+                elif not described:
+                    response["description"] = "See the problem's `code`."
+                content: dict[str, Any] = response.get("content") or {}
+                first: dict[str, Any] = next(iter(content.values()), {})
+                schema = first.get("schema", PROBLEM_REF)
+                response["content"] = {PROBLEM_MEDIA_TYPE: {"schema": schema}}
+    return result

@@ -1,0 +1,151 @@
+"""Who is asking: the client address, and the lockout of repeated failed logins.
+
+**Client address.** The one function :func:`client_address` decides the address of a
+request for every throttle (``api.throttling``) and for the login lockout
+(django-axes, ``AXES_CLIENT_IP_CALLABLE``).  ``X-Forwarded-For`` is believed only as far
+as the deployment declares proxies (``TRUSTED_PROXY_COUNT``): each trusted proxy appends
+the address it received the request from, so with *n* proxies the client is the *n*-th
+entry from the right.  With the default 0 the header is ignored and the socket address
+(``REMOTE_ADDR``) is the client: a client cannot pick its own address by sending the
+header.  An entry that is not an IP address falls back to the socket address.
+
+**Login lockout.** django-axes counts failed logins per username and per client address
+(``AXES_LOCKOUT_PARAMETERS``); past ``LOGIN_FAILURE_LIMIT`` failures the username or the
+address is locked out for ``LOGIN_LOCKOUT_SECONDS`` (each further failure restarts the
+wait).  This covers every login that goes through ``django.contrib.auth.authenticate``
+with the request: the API's ``POST /api/v1/auth/token`` and Django's ``LoginView`` (the
+admin's and any web login page).  A locked-out attempt answers 429: problem+json with
+code ``login_locked_out`` under ``/api/``, a short HTML page elsewhere; ``Retry-After``
+gives the seconds.  Lockouts are listed (and can be lifted) in the admin under *Axes*.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+from typing import Any
+
+from axes.backends import AxesStandaloneBackend
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.html import format_html
+
+#: The problem code of a locked-out login (``api.problem_codes``).
+LOCKED_OUT_CODE = "login_locked_out"
+
+
+def _ip(text: str) -> str | None:
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        return None
+
+
+def client_address(request: Any) -> str:
+    """The client's IP address of ``request`` (a Django ``HttpRequest`` or DRF ``Request``).
+
+    ``REMOTE_ADDR`` unless ``settings.TRUSTED_PROXY_COUNT`` = *n* > 0 and
+    ``X-Forwarded-For`` has entries: then the *n*-th entry from the right (the leftmost
+    when there are fewer than *n*, all of which came from trusted proxies).  Returns the
+    address in canonical text form, or ``""`` when the socket address is unknown.
+    """
+    meta = request.META
+    remote = _ip(str(meta.get("REMOTE_ADDR") or "")) or ""
+    count = int(getattr(settings, "TRUSTED_PROXY_COUNT", 0) or 0)
+    if count <= 0:
+        return remote
+    hops = [hop.strip() for hop in str(meta.get("HTTP_X_FORWARDED_FOR") or "").split(",")]
+    hops = [hop for hop in hops if hop]
+    if not hops:
+        return remote
+    return _ip(hops[-min(count, len(hops))]) or remote
+
+
+def login_username(request: HttpRequest | None, credentials: dict[str, Any] | None) -> str:
+    """The username a login attempt names, folded as usernames compare (NFKC, case-less).
+
+    django-axes counts failures per this value (``AXES_USERNAME_CALLABLE``), so ``Alice``
+    and ``alice`` share one count.
+    """
+    field = getattr(settings, "AXES_USERNAME_FORM_FIELD", "username")
+    raw: Any = (credentials or {}).get(field)
+    if raw is None and request is not None:
+        raw = request.POST.get(field)
+    if not raw:
+        return ""
+    return str(get_user_model().normalize_username(str(raw))).casefold()
+
+
+class LoginLockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]
+    """django-axes' lockout check, first in ``AUTHENTICATION_BACKENDS``.
+
+    It authenticates nobody; for a locked-out username or address it stops
+    ``authenticate`` (which then answers ``None``).  A call without a request (a
+    management command, the test client's ``login``) comes from no client: nothing to
+    count or lock, so it passes on to the next backend instead of failing.
+    """
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Raise ``AxesBackendPermissionDenied`` for a locked-out attempt; else ``None``."""
+        if request is None:
+            return None
+        super().authenticate(request, username, password, **kwargs)
+        return None
+
+
+def lockout_seconds() -> int:
+    """Seconds a lockout lasts (``LOGIN_LOCKOUT_SECONDS``), for ``Retry-After``."""
+    cool_off = settings.AXES_COOLOFF_TIME
+    return max(1, math.ceil(cool_off.total_seconds())) if cool_off else 0
+
+
+def lockout_detail() -> str:
+    """The human sentence of a lockout."""
+    return (
+        "Too many failed logins for this username or from this address: try again in "
+        f"{math.ceil(lockout_seconds() / 60)} minutes."
+    )
+
+
+def lockout_response(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """django-axes' lockout answer (``AXES_LOCKOUT_CALLABLE``): 429 with ``Retry-After``.
+
+    Under ``/api/`` an RFC 9457 problem document with code ``login_locked_out`` and
+    ``retry_after`` (seconds); elsewhere a short HTML page.
+    """
+    seconds = lockout_seconds()
+    if request.path.startswith("/api/"):
+        from api.errors import PROBLEM_CONTENT_TYPE, problem_body
+
+        body = problem_body(
+            status=429,
+            code=LOCKED_OUT_CODE,
+            detail=lockout_detail(),
+            instance=request.get_full_path(),
+            extra={"retry_after": seconds},
+        )
+        response: HttpResponse = JsonResponse(body, status=429, content_type=PROBLEM_CONTENT_TYPE)
+    else:
+        response = HttpResponse(
+            format_html(
+                "<!doctype html><html lang=en><meta charset=utf-8>"
+                "<title>Too many failed logins</title><h1>Too many failed logins</h1>"
+                "<p>{}</p></html>",
+                lockout_detail(),
+            ),
+            status=429,
+        )
+    response["Retry-After"] = str(seconds)
+    response["Cache-Control"] = "no-store"
+    return response

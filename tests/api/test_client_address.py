@@ -1,0 +1,239 @@
+# mypy: disable-error-code="no-untyped-call, attr-defined"
+"""Client addresses only from declared proxies, and the login lockout (issue 12 item 1).
+
+The fault: with no proxy in front, a new ``X-Forwarded-For`` on every request made every
+request a new client, so 40 of 40 password guesses passed a 30/min throttle.  Now the
+address comes from :func:`canfield_site.security.client_address` (``TRUSTED_PROXY_COUNT``)
+for every throttle and for django-axes, which locks out repeated failed logins per
+username and per address on the API token endpoint and on Django's ``LoginView``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client, RequestFactory, override_settings
+from django.urls import URLPattern, get_resolver
+from rest_framework.settings import api_settings
+from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from canfield_site.security import client_address
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "correct-horse-battery"
+
+
+def _request(remote: str, xff: str | None) -> Any:
+    request = RequestFactory().get("/", REMOTE_ADDR=remote)
+    if xff is not None:
+        request.META["HTTP_X_FORWARDED_FOR"] = xff
+    return request
+
+
+@pytest.mark.parametrize(
+    ("proxies", "remote", "xff", "expected"),
+    [
+        (0, "203.0.113.9", None, "203.0.113.9"),
+        (0, "203.0.113.9", "198.51.100.1", "203.0.113.9"),  # no proxy: header ignored
+        (0, "203.0.113.9", "1.1.1.1, 2.2.2.2", "203.0.113.9"),
+        (1, "10.0.0.2", "198.51.100.1", "198.51.100.1"),  # the proxy appended the client
+        (1, "10.0.0.2", "6.6.6.6, 198.51.100.1", "198.51.100.1"),  # spoofed entry on the left
+        (2, "10.0.0.2", "6.6.6.6, 198.51.100.1, 10.0.0.3", "198.51.100.1"),
+        (2, "10.0.0.2", "198.51.100.1", "198.51.100.1"),  # fewer entries than proxies
+        (1, "10.0.0.2", None, "10.0.0.2"),
+        (1, "10.0.0.2", "", "10.0.0.2"),
+        (1, "10.0.0.2", "not-an-address", "10.0.0.2"),
+        (1, "10.0.0.2", " 2001:DB8::1 ", "2001:db8::1"),
+    ],
+)
+def test_client_address_believes_only_declared_proxies(
+    proxies: int, remote: str, xff: str | None, expected: str
+) -> None:
+    with override_settings(TRUSTED_PROXY_COUNT=proxies):
+        assert client_address(_request(remote, xff)) == expected
+
+
+def _api_views() -> list[type[APIView]]:
+    views: list[type[APIView]] = []
+
+    def walk(patterns: list[Any]) -> None:
+        for p in patterns:
+            if isinstance(p, URLPattern):
+                cls = getattr(p.callback, "cls", None)
+                if isinstance(cls, type) and issubclass(cls, APIView):
+                    views.append(cls)
+            else:
+                walk(p.url_patterns)
+
+    walk(get_resolver().url_patterns)
+    return views
+
+
+@pytest.mark.parametrize("proxies", [0, 1, 2])
+def test_every_throttle_uses_the_client_address(proxies: int) -> None:
+    """Every throttle class of every API view identifies a client as client_address does."""
+    views = _api_views()
+    assert len(views) > 10
+    classes: set[Any] = {t for v in views for t in v.throttle_classes} | set(
+        api_settings.DEFAULT_THROTTLE_CLASSES
+    )
+    assert classes
+    requests = [
+        _request("203.0.113.9", xff)
+        for xff in (None, "", "198.51.100.1", "6.6.6.6, 198.51.100.1", "garbage, x", "1.2.3.4")
+    ]
+    with override_settings(TRUSTED_PROXY_COUNT=proxies):
+        for cls in classes:
+            for request in requests:
+                assert cls().get_ident(request) == client_address(request), (cls, request.META)
+
+
+def _throttle_auth(monkeypatch: pytest.MonkeyPatch, rate: str) -> None:
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"auth": rate, "games": "1000/s"})
+
+
+@pytest.mark.parametrize("endpoint", ["register", "token"])
+def test_rotating_forwarded_for_does_not_lift_the_throttle(
+    monkeypatch: pytest.MonkeyPatch, endpoint: str
+) -> None:
+    """No proxy declared: 5 requests with 5 different X-Forwarded-For, limit 3/min."""
+    _throttle_auth(monkeypatch, "3/min")
+    UserFactory(username="victim")
+    codes = []
+    for i in range(5):
+        body = (
+            {"username": f"new{i}", "password": "a-long-unusual-passphrase"}
+            if endpoint == "register"
+            else {"username": "victim", "password": f"guess-{i}"}
+        )
+        resp = APIClient(REMOTE_ADDR="203.0.113.9").post(
+            f"/api/v1/auth/{endpoint}", body, format="json", HTTP_X_FORWARDED_FOR=f"10.9.9.{i}"
+        )
+        codes.append(resp.status_code)
+    assert codes[3:] == [429, 429]
+    assert all(c != 429 for c in codes[:3])
+
+
+@override_settings(TRUSTED_PROXY_COUNT=1)
+def test_behind_a_declared_proxy_each_client_has_its_own_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One proxy: the rightmost entry is the client; spoofed entries left of it change nothing."""
+    _throttle_auth(monkeypatch, "2/min")
+    proxy = APIClient(REMOTE_ADDR="10.0.0.2")
+
+    def register(name: str, xff: str) -> int:
+        body = {"username": name, "password": "a-long-unusual-passphrase"}
+        return int(
+            proxy.post(
+                "/api/v1/auth/register", body, format="json", HTTP_X_FORWARDED_FOR=xff
+            ).status_code
+        )
+
+    first = [register(f"a{i}", f"6.6.6.{i}, 198.51.100.1") for i in range(3)]
+    assert first == [201, 201, 429]
+    assert register("b0", "198.51.100.2") == 201  # another client behind the same proxy
+
+
+def _login(client: APIClient, username: str, password: str) -> Any:
+    return client.post(
+        "/api/v1/auth/token", {"username": username, "password": password}, format="json"
+    )
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_failed_logins_lock_the_username_out_from_any_address() -> None:
+    UserFactory(username="alice")
+    codes = [
+        _login(APIClient(REMOTE_ADDR=f"198.51.100.{i}"), "alice", f"wrong-{i}").json()["code"]
+        for i in range(3)
+    ]
+    # The failure that reaches the limit is itself answered with the lockout.
+    assert codes == ["invalid_credentials", "invalid_credentials", "login_locked_out"]
+    # The right password, from a fresh address, in another letter case: still locked out.
+    resp = _login(APIClient(REMOTE_ADDR="198.51.100.200"), "ALICE", PASSWORD)
+    assert resp.status_code == 429
+    assert resp["Content-Type"] == "application/problem+json"
+    assert resp.json()["code"] == "login_locked_out"
+    assert "token" not in resp.json()
+    assert int(resp["Retry-After"]) == resp.json()["retry_after"] == 900
+    # Another user is not affected.
+    UserFactory(username="bob")
+    assert _login(APIClient(REMOTE_ADDR="198.51.100.201"), "bob", PASSWORD).status_code == 200
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_failed_logins_lock_the_address_out_for_every_username() -> None:
+    """Guessing across usernames from one address; rotating X-Forwarded-For does not help."""
+    UserFactory(username="carol")
+    attacker = APIClient(REMOTE_ADDR="203.0.113.66")
+    codes = [_login(attacker, f"user{i}", "guess").json()["code"] for i in range(3)]
+    assert codes == ["invalid_credentials", "invalid_credentials", "login_locked_out"]
+    resp = attacker.post(
+        "/api/v1/auth/token",
+        {"username": "carol", "password": PASSWORD},
+        format="json",
+        HTTP_X_FORWARDED_FOR="192.0.2.77",
+    )
+    assert resp.status_code == 429
+    assert resp.json()["code"] == "login_locked_out"
+    assert _login(APIClient(REMOTE_ADDR="203.0.113.67"), "carol", PASSWORD).status_code == 200
+
+
+@override_settings(AXES_FAILURE_LIMIT=3, TRUSTED_PROXY_COUNT=1)
+def test_lockout_uses_the_same_client_address() -> None:
+    """Behind one declared proxy, the lockout counts the forwarded client, not the proxy."""
+    UserFactory(username="dave")
+    proxy = APIClient(REMOTE_ADDR="10.0.0.2")
+    # The attacker 198.51.100.9 guesses (the proxy appended its address)...
+    for i in range(3):
+        proxy.post(
+            "/api/v1/auth/token",
+            {"username": f"ghost{i}", "password": "guess"},
+            format="json",
+            HTTP_X_FORWARDED_FOR="198.51.100.9",
+        )
+    locked = proxy.post(
+        "/api/v1/auth/token",
+        {"username": "dave", "password": PASSWORD},
+        format="json",
+        HTTP_X_FORWARDED_FOR="1.2.3.4, 198.51.100.9",
+    )
+    assert locked.status_code == 429
+    # ...and another client behind the same proxy logs in.
+    ok = proxy.post(
+        "/api/v1/auth/token",
+        {"username": "dave", "password": PASSWORD},
+        format="json",
+        HTTP_X_FORWARDED_FOR="198.51.100.10",
+    )
+    assert ok.status_code == 200, ok.json()
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_django_login_view_is_locked_out_too_and_the_admin_lists_lockouts() -> None:
+    """The admin's login is Django's LoginView: the same lockout, as a 429 page."""
+    User.objects.create_superuser("root", "root@example.test", PASSWORD)
+    browser = Client(REMOTE_ADDR="198.51.100.50")
+    codes = [
+        browser.post("/admin/login/", {"username": "root", "password": "nope"}).status_code
+        for _ in range(3)
+    ]
+    assert codes == [200, 200, 429]  # the form again with its error, then the lockout
+    resp = browser.post("/admin/login/", {"username": "root", "password": PASSWORD})
+    assert resp.status_code == 429
+    assert int(resp["Retry-After"]) == 900
+    assert b"Too many failed logins" in resp.content
+    assert "_auth_user_id" not in browser.session
+    admin = Client(REMOTE_ADDR="198.51.100.51")
+    admin.force_login(User.objects.create_superuser("ops", "ops@example.test", PASSWORD))
+    page = admin.get("/admin/axes/accessattempt/")
+    assert page.status_code == 200
+    assert b"root" in page.content
+    assert b"198.51.100.50" in page.content

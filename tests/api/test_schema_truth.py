@@ -1,0 +1,146 @@
+"""The schema tells the truth about errors and inputs (issue 12 item 10).
+
+Errors are documented as ``application/problem+json`` with every code the API uses;
+``page_size`` is a positive integer on both sides; a string the server refuses blank is
+refused by the schema (``minLength``/``pattern``).  ``test_schemathesis.py`` sends
+generated requests against the same schema.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from api.problem_codes import PROBLEM_CODES
+from tests.api.test_schema import generate
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def schema(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    data: dict[str, Any] = generate(tmp_path_factory.mktemp("schema"))
+    return data
+
+
+def operations(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (path, method, op)
+        for path, item in schema["paths"].items()
+        for method, op in item.items()
+        if isinstance(op, dict) and "responses" in op
+    ]
+
+
+def test_every_error_is_problem_json(schema: dict[str, Any]) -> None:
+    errors = 0
+    for path, _method, op in operations(schema):
+        for status, response in op["responses"].items():
+            if status[0] in "45":
+                errors += 1
+                assert list(response["content"]) == ["application/problem+json"], (path, status)
+                ref = response["content"]["application/problem+json"]["schema"]["$ref"]
+                assert ref == "#/components/schemas/Problem"
+    assert errors > 100
+
+
+def test_every_code_is_in_the_schema(schema: dict[str, Any]) -> None:
+    code = schema["components"]["schemas"]["Problem"]["properties"]["code"]
+    ref = code["allOf"][0]["$ref"] if "allOf" in code else code["$ref"]
+    enum = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]["enum"]
+    assert set(enum) == set(PROBLEM_CODES)
+    assert {"invalid_cursor", "login_locked_out"} <= set(enum)
+
+
+def test_framework_errors_are_documented_per_operation(schema: dict[str, Any]) -> None:
+    """401 on authenticated views, 404 with ids, 400/413/415 with bodies, 429 when
+    throttled, 400 ``invalid_cursor`` on every cursor list."""
+    lists = 0
+    for path, method, op in operations(schema):
+        responses = op["responses"]
+        params = {p["name"] for p in op.get("parameters", [])}
+        assert "406" in responses, (method, path)
+        if "{" in path:
+            assert "404" in responses, (method, path)
+        if "requestBody" in op:
+            assert {"400", "413", "415"} <= set(responses), (method, path)
+        if "cursor" in params:
+            lists += 1
+            assert "invalid_cursor" in responses["400"]["description"], (method, path)
+    assert lists >= 5
+    moves = schema["paths"]["/api/v1/games/{game_id}/moves"]["post"]["responses"]
+    assert {"401", "429"} <= set(moves)
+    assert (
+        "login_locked_out"
+        in schema["paths"]["/api/v1/auth/token"]["post"]["responses"]["429"]["description"]
+    )
+
+
+def test_page_size_is_a_positive_integer_on_both_sides(
+    schema: dict[str, Any], player: APIClient
+) -> None:
+    for path, _method, op in operations(schema):
+        for p in op.get("parameters", []):
+            if p["name"] == "page_size":
+                assert p["schema"] == {"type": "integer", "minimum": 1}, path
+    for bad in ("0", "-1", "abc", "1.5", "", "\u0663"):
+        resp = player.get("/api/v1/games", {"page_size": bad})
+        assert resp.status_code == 400, bad
+        assert resp.json()["code"] == "validation_error"
+        assert list(resp.json()["errors"]) == ["page_size"]
+    assert player.get("/api/v1/games", {"page_size": "1"}).status_code == 200
+    assert player.get("/api/v1/games", {"page_size": "100000"}).status_code == 200
+
+
+def test_blank_strings_are_refused_by_the_schema_where_the_server_refuses_them(
+    schema: dict[str, Any], anon: APIClient
+) -> None:
+    token_input = schema["components"]["schemas"]["TokenInput"]["properties"]
+    assert token_input["username"]["minLength"] == 1
+    assert re.search(token_input["username"]["pattern"], "   ") is None
+    assert token_input["password"]["minLength"] == 1
+    for body in ({"username": "", "password": "x"}, {"username": "   ", "password": "x"}):
+        resp = anon.post("/api/v1/auth/token", body, format="json")
+        assert resp.status_code == 400
+        assert list(resp.json()["errors"]) == ["username"]
+    # Every string field of every request body: minLength 1 exactly when blank is refused.
+    from api.serializers import StrictCharField, StrictSerializer
+
+    checked = 0
+    for name, component in schema["components"]["schemas"].items():
+        serializer = _input_serializers().get(name)
+        if serializer is None:
+            continue
+        for field_name, field in serializer().fields.items():
+            if isinstance(field, StrictCharField) and field_name in component["properties"]:
+                prop = component["properties"][field_name]
+                assert (prop.get("minLength", 0) >= 1) is (not field.allow_blank), (
+                    name,
+                    field_name,
+                )
+                checked += 1
+    assert checked >= 10
+    assert issubclass(_input_serializers()["TokenInput"], StrictSerializer)
+
+
+def _input_serializers() -> dict[str, Any]:
+    import api.races
+    import api.serializers
+    import api.tournaments
+
+    found: dict[str, Any] = {}
+    for module in (api.serializers, api.races, api.tournaments):
+        for name, obj in vars(module).items():
+            if name.endswith("Input") and isinstance(obj, type):
+                found[name] = obj
+    return found
+
+
+def test_the_schema_file_generator_is_the_one_served(tmp_path: Path) -> None:
+    """The hook runs for the served schema too (not only the management command)."""
+    served = APIClient().get("/api/v1/schema?format=json").json()
+    assert "application/problem+json" in str(served["paths"]["/api/v1/games"]["get"])
