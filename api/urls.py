@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import accounts, games, races, tournaments
+from api import accounts, games, races, streams, tournaments
 from api.errors import api_unknown_path
 from api.views import HealthView
 
@@ -21,6 +21,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/resign", games.GameResignView.as_view(), name="game-resign"),
     path("games/<uuid:game_id>/export", games.GameExportView.as_view(), name="game-export"),
     path("games/<uuid:game_id>/solution", games.GameSolutionView.as_view(), name="game-solution"),
+    path("games/<uuid:game_id>/events", streams.game_events, name="game-events"),
     path("races", races.RacesView.as_view(), name="races"),
     path("races/<uuid:race_id>", races.RaceDetailView.as_view(), name="race"),
     path("races/<uuid:race_id>/join", races.RaceJoinView.as_view(), name="race-join"),
@@ -28,6 +29,7 @@ urlpatterns = [
     path(
         "races/<uuid:race_id>/standings", races.RaceStandingsView.as_view(), name="race-standings"
     ),
+    path("races/<uuid:race_id>/events", streams.race_events, name="race-events"),
     path("races/<uuid:race_id>/results", races.RaceResultsView.as_view(), name="race-results"),
     path("tournaments", tournaments.TournamentsView.as_view(), name="tournaments"),
     path(
@@ -39,6 +41,11 @@ urlpatterns = [
         "tournaments/<uuid:tournament_id>/standings",
         tournaments.TournamentStandingsView.as_view(),
         name="tournament-standings",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/events",
+        streams.tournament_events,
+        name="tournament-events",
     ),
     path(
         "tournaments/<uuid:tournament_id>/me",

@@ -219,6 +219,11 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # The event streams are plain async views: this hook documents them (text/event-stream).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.streams_schema.add_stream_paths",
+    ],
 }
 
 # Base of the RFC 9457 "type" URI; the problem's code is appended.
@@ -268,6 +273,13 @@ WINNABLE_ATTEMPTS: int = env.int("WINNABLE_ATTEMPTS", default=20)
 SOLVER_BUDGET_SECONDS: float = env.float("SOLVER_BUDGET_SECONDS", default=5.0)
 # Seconds between two runs of the race sweeper (closes and scores due races).
 RACE_SWEEP_SECONDS: float = env.float("RACE_SWEEP_SECONDS", default=2.0)
+# Live events (api/streams.py, games/live/): Redis pub/sub when REDIS_URL is set, else an
+# in-process broker.  Channel/key prefix, open streams per user (or per address when
+# anonymous), seconds between heartbeat comments.
+LIVE_REDIS_URL: str = REDIS_URL
+LIVE_CHANNEL_PREFIX: str = env.str("LIVE_CHANNEL_PREFIX", default="canfield")
+LIVE_STREAMS_PER_USER: int = env.int("LIVE_STREAMS_PER_USER", default=8)
+LIVE_HEARTBEAT_SECONDS: float = env.float("LIVE_HEARTBEAT_SECONDS", default=15.0)
 CELERY_BEAT_SCHEDULE: dict[str, Any] = {
     "race-sweeper": {
         "task": "games.race_sweep",

@@ -42,17 +42,24 @@ def _visible(qs: QuerySet[Race], include_drafts: bool) -> QuerySet[Race]:
     return qs.exclude(tournament__status=Tournament.Status.DRAFT)
 
 
-def race_get(*, race_id: Any, include_drafts: bool = False, now: datetime | None = None) -> Race:
+def race_get(
+    *,
+    race_id: Any,
+    include_drafts: bool = False,
+    now: datetime | None = None,
+    close_due: bool = True,
+) -> Race:
     """One race (closing it first if it is overdue and no worker did); raises :class:`NotFound`.
 
-    ``include_drafts`` (staff) also finds races of draft tournaments.
+    ``include_drafts`` (staff) also finds races of draft tournaments; ``close_due=False``
+    only reads (the live race clock reports ``closing`` before anything closes it).
     """
     now = now or timezone.now()
     try:
         race = _visible(Race.objects.select_related("deal"), include_drafts).get(id=race_id)
     except (Race.DoesNotExist, ValueError, ValidationError):
         raise NotFound("no such race") from None
-    return _close_if_due(race, now)
+    return _close_if_due(race, now) if close_due else race
 
 
 def race_list(
