@@ -3,7 +3,7 @@
 
 Usage::
 
-    python3 dev.py serve [runserver args]   # set up, migrate, dev superuser, serve :8000
+    python3 dev.py serve [[host:]port]      # set up, migrate, dev superuser, serve :8000 (uvicorn)
     python3 dev.py test [pytest args]       # set up, run the whole test suite
     python3 dev.py manage <args>            # set up, run any manage.py command
     python3 dev.py demo [--bots N]          # set up, migrate, five bots race on a local server
@@ -93,9 +93,10 @@ def _base_url(args: list[str]) -> str:
 
 
 def cmd_serve(python: Path, args: list[str]) -> None:
-    """Migrate, make sure a superuser exists, then run the development server.
+    """Migrate, make sure a superuser exists, then serve the ASGI app with uvicorn.
 
-    ``args`` go to ``runserver`` (``python3 dev.py serve 8001`` or ``127.0.0.1:8001``).
+    ``args``: an address as for ``runserver`` (``python3 dev.py serve 8001`` or
+    ``127.0.0.1:8001``); the event streams are served too.
     """
     base = _base_url(args)
     _manage(python, "migrate", "--noinput")
@@ -116,7 +117,14 @@ def cmd_serve(python: Path, args: list[str]) -> None:
         f"      health:   {base}/api/v1/health\n",
         flush=True,
     )
-    _manage(python, "runserver", *(args or ["127.0.0.1:8000"]))
+    # The ASGI application under uvicorn: the REST API, pages and the event streams.
+    addr = next((a for a in args if not a.startswith("-")), "127.0.0.1:8000")
+    host, sep, port = addr.rpartition(":")
+    host = "0.0.0.0" if host == "0" else (host or "127.0.0.1")  # noqa: S104 - as asked
+    if not sep:
+        host, port = "127.0.0.1", addr
+    _run([python, "-m", "uvicorn", "canfield_site.asgi:application", "--host", host,
+          "--port", port, "--lifespan", "off"])  # fmt: skip
 
 
 def cmd_test(python: Path, args: list[str]) -> None:
