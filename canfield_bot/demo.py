@@ -1,11 +1,12 @@
 """The demo (``python3 dev.py demo``): a real race between five bots on a local server.
 
-Starts the service (``runserver`` on a free port, the embedded default unless the
-environment says otherwise), creates a staff account and a scheduled race on a
-deal the solver proves winnable (a random deal if it finds none quickly), runs
-the bots over HTTP, waits until the race is closed and scored, prints the
-standings, the revealed seed and the commitment checked locally
-(``sha256(seed) == commitment``), then stops the server.
+Starts the service (uvicorn on the ASGI app, on a free port, the embedded default
+unless the environment says otherwise), creates a staff account and a scheduled race
+on a deal the solver proves winnable (a random deal if it finds none quickly), runs
+the bots over HTTP (printing the live standings the race's event stream pushes),
+waits until the race is closed and scored, prints the standings, the revealed seed
+and the commitment checked locally (``sha256(seed) == commitment``), then stops the
+server.
 """
 
 from __future__ import annotations
@@ -52,6 +53,24 @@ async def create_race(url: str, token: str, *, start_in: float, seconds: int) ->
     raise AssertionError("unreachable")
 
 
+async def print_live_standings(url: str, race_id: str, every: float = 2.0) -> None:
+    """Print the standings the race's event stream pushes (at most one line per ``every`` s)."""
+    shown = 0.0
+    async with CanfieldClient(url) as watcher:
+        try:
+            async for ev in watcher.events(f"races/{race_id}/events"):
+                if ev.event == "phase":
+                    _say(f"live: the race is {ev.data['phase']}")
+                if ev.event != "standings" or time.monotonic() - shown < every:
+                    continue
+                shown = time.monotonic()
+                rows = ev.data["standings"]
+                top = ", ".join(f"{r['rank']}. {r['player']} {r['cards_home']} home" for r in rows)
+                _say(f"live standings: {top[:160]}")
+        except ApiError as exc:
+            _say(f"no live events ({exc}); the results follow at the end")
+
+
 async def demo(url: str, token: str, *, bots: int, seconds: int, think: float) -> int:
     """Create the race, run the bots, print the results; 0 when everything checks out."""
     t0 = time.monotonic()
@@ -62,7 +81,9 @@ async def demo(url: str, token: str, *, bots: int, seconds: int, think: float) -
     )
     _say(f"starts {race['starts_at']}, ends {race['ends_at']}; {bots} bots joining")
     names = [f"demo-bot-{secrets.token_hex(2)}-{i + 1}" for i in range(bots)]
+    live = asyncio.create_task(print_live_standings(url, race["id"]))
     results = await run_bots(url, race["id"], names, secrets.token_urlsafe(18), think=think)
+    live.cancel()
     for name, res in zip(names, results, strict=True):
         if isinstance(res, BotResult):
             _say(f"{name}: {res.ended}, {res.cards_home} cards home, {res.moves} moves")
@@ -98,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         password = secrets.token_urlsafe(18)
         create_staff(stack, "demo-organiser", password)
         _say(f"starting the server on http://127.0.0.1:{port}")
-        url = stack.web(port, server="runserver")
+        url = stack.web(port, server="uvicorn", workers=1)
 
         async def run() -> int:
             async with CanfieldClient(url) as login:
