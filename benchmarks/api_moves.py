@@ -211,7 +211,8 @@ async def saturate_baseline(players: list[Player], seconds: float) -> tuple[int,
             if resp.status_code == 200:
                 done += 1
             else:
-                errors[str(resp.status_code)] += 1
+                code = resp.json().get("code", "") if resp.content.startswith(b"{") else ""
+                errors[f"{resp.status_code} {code}".strip()] += 1
 
     await asyncio.gather(*(loop(p) for p in players))
     return done, errors

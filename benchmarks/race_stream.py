@@ -99,9 +99,8 @@ class Subscriber:
 
     async def run(self) -> None:
         reader, writer = await asyncio.open_connection(self.host, self.port, limit=1 << 20)
-        writer.write(
-            f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nAccept: text/event-stream\r\n\r\n".encode()
-        )
+        head = f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\n"
+        writer.write((head + "Accept: text/event-stream\r\n\r\n").encode())
         await writer.drain()
         status = await reader.readline()
         if b" 200 " not in status:

@@ -407,3 +407,11 @@ def test_redis_outage_ends_streams_moves_still_work_streams_resume(live: Live) -
         assert back.expect("game").data["move_number"] == 2
     finally:
         back.close()
+
+
+def test_static_files_and_rest_are_served_under_asgi(live: Live) -> None:
+    """The ASGI app serves what the WSGI one does (static files through WhiteNoise, REST)."""
+    css = httpx.get(f"{live.url}/static/admin/css/base.css", timeout=20)
+    assert css.status_code == 200
+    assert css.headers["content-type"].startswith("text/css")
+    assert live.call("GET", "health").json()["status"] == "ok"
