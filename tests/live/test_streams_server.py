@@ -156,6 +156,11 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
         stack.manage("migrate", "--noinput", "-v", "0")
         password = secrets.token_urlsafe(12)
         create_staff(stack, "live-staff", password)
+        stack.manage(  # an organiser too (tournaments)
+            "shell", "--no-imports", "-c",
+            "from django.contrib.auth.models import User; "
+            "User.objects.filter(username='live-staff').update(is_superuser=True)",
+        )  # fmt: skip
         url = stack.web(free_port(), server="uvicorn", workers=1)
         token = httpx.post(
             f"{url}/api/v1/auth/token", json={"username": "live-staff", "password": password}
@@ -415,3 +420,51 @@ def test_static_files_and_rest_are_served_under_asgi(live: Live) -> None:
     assert css.status_code == 200
     assert css.headers["content-type"].startswith("text/css")
     assert live.call("GET", "health").json()["status"] == "ok"
+
+
+def test_tournament_stream_race_added_finished_and_rescored(live: Live) -> None:
+    """A tournament's stream: a race added, the race finished, standings re-scored."""
+    draft = live.call(
+        "POST", "tournaments", live.staff_token, json={"name": "hidden", "status": "draft"}
+    ).json()
+    hidden = live.stream(f"tournaments/{draft['id']}/events")
+    assert hidden.status == 404  # a draft is the organisers' (as GET /tournaments/{id})
+    hidden.close()
+    staff_view = live.stream(f"tournaments/{draft['id']}/events", live.staff_token)
+    assert staff_view.expect("snapshot").data["tournament"]["status"] == "draft"
+    staff_view.close()
+
+    t = live.call("POST", "tournaments", live.staff_token, json={"name": "cup"}).json()
+    reader = live.stream(f"tournaments/{t['id']}/events")
+    try:
+        snap = reader.expect("snapshot")
+        assert snap.data["tournament"]["races"] == []
+        first = datetime.now(UTC) + timedelta(seconds=2)
+        added = live.call(
+            "POST",
+            f"tournaments/{t['id']}/races",
+            live.staff_token,
+            json={"count": 1, "first_starts_at": first.isoformat(), "duration_s": 3},
+        )
+        assert added.status_code == 201, added.text
+        race_id = added.json()["races"][0]["id"]
+        event = reader.expect("race_added")
+        assert [r["id"] for r in event.data["races"]] == [race_id]
+        assert event.data["races"][0]["seed"] is None
+        assert live.call("POST", f"races/{race_id}/join", live.user("gina")).status_code == 201
+        # Reading the race after its end closes it on this eager set-up (bounded wait).
+        deadline = time.monotonic() + 30
+        while live.call("GET", f"races/{race_id}").json()["phase"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.3)
+        finished = reader.expect("race_finished")
+        assert finished.data["race"]["id"] == race_id
+        assert finished.data["results_url"] == f"/api/v1/races/{race_id}/results"
+        standings = reader.expect("standings")
+        assert [r["player"] for r in standings.data["standings"]] == ["gina"]
+        assert live.call("POST", f"tournaments/{t['id']}/rescore", live.staff_token).is_success
+        again = reader.expect("standings")
+        assert again.data["standings"] == standings.data["standings"]
+        assert int(again.id) > int(standings.id) > int(finished.id) > int(event.id)
+    finally:
+        reader.close()
