@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import secrets
@@ -199,7 +200,9 @@ async def race(
         await asyncio.gather(*(s.connected.wait() for s in subscribers))
         await asyncio.sleep(1.0)
         after = rss_kb(workers)
-        refused = sum(1 for s in subscribers if s.ended and s.ended.startswith("HTTP"))
+        refused = collections.Counter(
+            s.ended for s in subscribers if s.ended and s.ended.startswith("HTTP")
+        )
         await asyncio.sleep(max(0.0, starts.timestamp() - time.time() + 0.2))
 
         async def one(index: int, username: str, token: str) -> BotResult:
@@ -251,7 +254,7 @@ def report(args: argparse.Namespace, base: dict[str, Any], live: dict[str, Any])
     delays = [d for s in subs for d in s.delays]
     stale = [d for s in subs for d in s.stale]
     print(
-        f"subscribers: {len(subs)} (refused {live['refused']}); standings snapshots each: "
+        f"subscribers: {len(subs)} (refused: {dict(live['refused']) or 'none'}); standings snapshots each: "
         f"min {min(counts)} median {statistics.median(counts):.0f} max {max(counts)}; "
         f"final standings received by {sum(s.final for s in subs)}; "
         f"ended early: {sum(1 for s in subs if s.ended)}"
