@@ -254,7 +254,8 @@ def report(args: argparse.Namespace, base: dict[str, Any], live: dict[str, Any])
     delays = [d for s in subs for d in s.delays]
     stale = [d for s in subs for d in s.stale]
     print(
-        f"subscribers: {len(subs)} (refused: {dict(live['refused']) or 'none'}); standings snapshots each: "
+        f"subscribers: {len(subs)} (refused: {dict(live['refused']) or 'none'}); "
+        "standings snapshots each: "
         f"min {min(counts)} median {statistics.median(counts):.0f} max {max(counts)}; "
         f"final standings received by {sum(s.final for s in subs)}; "
         f"ended early: {sum(1 for s in subs if s.ended)}"
