@@ -181,7 +181,7 @@ async def race(
     limits = httpx.Limits(max_connections=args.bots + 10, max_keepalive_connections=args.bots + 10)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
         staff = CanfieldClient(url, token=staff_token, http=http)
-        lead = max(10.0, subs / 100)
+        lead = 10.0 + subs / 50  # every subscriber connected before the start
         starts = datetime.now(UTC) + timedelta(seconds=lead)
         r = await staff.create_race(
             name=f"stream-{subs}",

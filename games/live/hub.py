@@ -177,7 +177,7 @@ class Hub:
 
         client = aioredis.Redis.from_url(self.url, socket_connect_timeout=1, socket_timeout=None)
         try:
-            await asyncio.wait_for(client.ping(), 2)
+            await asyncio.wait_for(client.ping(), 5)
         except Exception as exc:
             await client.aclose()
             raise LiveUnavailable(f"Redis unavailable: {exc}") from None
