@@ -141,6 +141,7 @@ async def play(
                 jitter=args.jitter,
                 on_stuck=args.on_stuck,
                 seed=index,
+                follow=not args.no_follow,
             ).run()
 
         bots = await asyncio.gather(
@@ -274,6 +275,11 @@ def main() -> int:
         "--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     )
     parser.add_argument("--log-dir", type=Path)
+    parser.add_argument(
+        "--no-follow",
+        action="store_true",
+        help="bots poll the start instead of following the race stream (REST cost alone)",
+    )
     parser.add_argument(
         "--server",
         choices=["gunicorn-asgi", "gunicorn", "both"],
