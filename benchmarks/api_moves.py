@@ -90,6 +90,8 @@ def start_server(args: argparse.Namespace, server: str = "wsgi") -> subprocess.P
     app = ["canfield_site.wsgi"]
     if server == "asgi":
         app = ["canfield_site.asgi:application", "-k", "uvicorn_worker.UvicornWorker"]
+        # One thread per request under ASGI: persistent connections would pile up.
+        env["CONN_MAX_AGE"] = "0"
     return subprocess.Popen(  # noqa: S603 - fixed command line
         [
             str(ROOT / ".venv" / "bin" / "gunicorn"),

@@ -335,6 +335,8 @@ def run_once(args: argparse.Namespace, server: str) -> tuple[int, dict[str, floa
         "LOG_LEVEL": "WARNING",
         "LIVE_CHANNEL_PREFIX": f"bench-{os.getpid()}",
     }
+    if server != "gunicorn":  # ASGI: no persistent connections (one thread per request)
+        env["CONN_MAX_AGE"] = "0"
     stack = Stack(env, log_dir=args.log_dir)
     try:
         t0 = time.monotonic()

@@ -307,7 +307,7 @@ def main() -> int:
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(60),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "CONN_MAX_AGE": "60",
+        "CONN_MAX_AGE": "0",  # ASGI: one thread per request, no persistent connections
         "RACE_SWEEP_SECONDS": "1",
         "THROTTLE_MOVES": "1000/s",
         "THROTTLE_GAMES": "100000/min",
