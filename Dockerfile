@@ -14,4 +14,6 @@ RUN pip install --no-cache-dir --no-deps --no-build-isolation -e . \
 USER canfield
 
 EXPOSE 8000
-CMD ["gunicorn", "canfield_site.wsgi:application", "--bind", "0.0.0.0:8000"]
+# The ASGI app (REST API, pages and event streams) under gunicorn with uvicorn workers.
+# canfield_site.wsgi:application still serves everything but the event streams.
+CMD ["gunicorn", "canfield_site.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker", "--bind", "0.0.0.0:8000"]

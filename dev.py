@@ -3,11 +3,11 @@
 
 Usage::
 
-    python3 dev.py serve [addr:port] [--no-worker]  # migrate, superuser, worker+beat, serve
-    python3 dev.py test [pytest args]               # set up, run the whole test suite
-    python3 dev.py manage <args>                    # set up, run any manage.py command
-    python3 dev.py demo [--port P] [--bots N]       # bots race on a database of their own
-    python3 dev.py setup                            # only create/refresh .venv
+    python3 dev.py serve [[host:]port] [--no-worker]  # migrate, superuser, worker+beat, uvicorn
+    python3 dev.py test [pytest args]                 # set up, run the whole test suite
+    python3 dev.py manage <args>                      # set up, run any manage.py command
+    python3 dev.py demo [--port P] [--bots N]         # bots race on a database of their own
+    python3 dev.py setup                              # only create/refresh .venv
 
 Set-up creates ``.venv`` beside this file, installs the pinned ``requirements-lock.txt``
 (hash-checked) and the project itself in editable mode. It records a stamp of the
@@ -98,12 +98,19 @@ NO_WORKER = "--no-worker"
 
 
 def web_command(python: Path, args: list[str]) -> list[str | Path]:
-    """The web server ``serve`` runs, with its arguments (``runserver``; default 127.0.0.1:8000).
+    """The web server ``serve`` runs: uvicorn on the ASGI app (default 127.0.0.1:8000).
 
-    The one place that names the web server: switching ``serve`` to another server
-    changes only this function.
+    ``args``: an address as for ``runserver`` (``8001``, ``127.0.0.1:8001``, ``0:8001``).
+    The ASGI app serves the REST API, the pages, the admin and the live event streams.
+    The one place that names the web server.
     """
-    return [python, ROOT / "manage.py", "runserver", *(args or ["127.0.0.1:8000"])]
+    addr = next((a for a in args if not a.startswith("-")), "127.0.0.1:8000")
+    host, sep, port = addr.rpartition(":")
+    host = "0.0.0.0" if host == "0" else (host or "127.0.0.1")  # noqa: S104 - as asked
+    if not sep:
+        host, port = "127.0.0.1", addr
+    return [python, "-m", "uvicorn", "canfield_site.asgi:application", "--host", host,
+            "--port", port, "--lifespan", "off"]  # fmt: skip
 
 
 def worker_command(python: Path, *, loglevel: str = "WARNING") -> list[str | Path]:

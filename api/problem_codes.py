@@ -33,6 +33,9 @@ PROBLEM_CODES: dict[str, str] = {
     "internal_error": "500: the server failed; the request may not have been applied.",
     "service_unavailable": "503: the database, the broker or the cache is down (health "
     "check; the members say which).",
+    "live_unavailable": "503: event streams are unavailable (Redis down, or the WSGI server); "
+    "poll the REST endpoints and retry after `Retry-After` seconds.",
+    "too_many_streams": "429: you have `LIVE_STREAMS_PER_USER` event streams open; close one.",
     # Games.
     "invalid_options": "400: unknown variant or option, or a bad option value.",
     "invalid_deal": "400: a bad seed or explicit deck, or both given.",

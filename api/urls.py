@@ -4,7 +4,7 @@ from django.urls import path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import accounts, exports, games, races, ratings, tournaments
+from api import accounts, exports, games, races, ratings, streams, tournaments
 from api.docs import OfflineRedocView, redoc_bundle
 from api.errors import api_unknown_path
 from api.views import HealthView
@@ -26,6 +26,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/resign", games.GameResignView.as_view(), name="game-resign"),
     path("games/<uuid:game_id>/export", games.GameExportView.as_view(), name="game-export"),
     path("games/<uuid:game_id>/solution", games.GameSolutionView.as_view(), name="game-solution"),
+    path("games/<uuid:game_id>/events", streams.game_events, name="game-events"),
     path("races", races.RacesView.as_view(), name="races"),
     path("races/<uuid:race_id>", races.RaceDetailView.as_view(), name="race"),
     path("races/<uuid:race_id>/join", races.RaceJoinView.as_view(), name="race-join"),
@@ -33,6 +34,7 @@ urlpatterns = [
     path(
         "races/<uuid:race_id>/standings", races.RaceStandingsView.as_view(), name="race-standings"
     ),
+    path("races/<uuid:race_id>/events", streams.race_events, name="race-events"),
     path("races/<uuid:race_id>/results", races.RaceResultsView.as_view(), name="race-results"),
     path(
         "races/<uuid:race_id>/standings.csv",
@@ -59,6 +61,11 @@ urlpatterns = [
         "tournaments/<uuid:tournament_id>/races.csv",
         exports.TournamentRacesCSVView.as_view(),
         name="tournament-races-csv",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/events",
+        streams.tournament_events,
+        name="tournament-events",
     ),
     path(
         "tournaments/<uuid:tournament_id>/me",

@@ -2,11 +2,15 @@
 
 Usage::
 
-    python benchmarks/api_moves.py [--clients 16] [--seconds 10] [--pace-seconds 20]
+    python benchmarks/api_moves.py [--server both|wsgi|asgi] [--clients 16] [--seconds 10]
+        [--pace-seconds 20]
         [--database-url postgres://postgres@127.0.0.1:5432/canfield_bench] [--workers 4]
 
 It creates the database if needed, migrates it, starts
-``gunicorn canfield_site.wsgi -w WORKERS`` with ``DEBUG=true``, ``CONN_MAX_AGE=60``
+``gunicorn canfield_site.wsgi -w WORKERS`` (and, with ``--server both``, the
+default, then ``gunicorn canfield_site.asgi:application -k
+uvicorn_worker.UvicornWorker -w WORKERS`` on the same database, printing the two
+side by side) with ``DEBUG=true``, ``CONN_MAX_AGE=60``
 and throttles out of the way, registers the players, and measures in one run:
 
 (a) saturation: ``--clients`` clients with no think time, each playing its own
@@ -77,15 +81,21 @@ def server_env(args: argparse.Namespace) -> dict[str, str]:
     return env
 
 
-def start_server(args: argparse.Namespace) -> subprocess.Popen[bytes]:
+def start_server(args: argparse.Namespace, server: str = "wsgi") -> subprocess.Popen[bytes]:
+    """gunicorn on the WSGI app (sync workers), or on the ASGI app with uvicorn workers."""
     env = server_env(args)
     python = str(ROOT / ".venv" / "bin" / "python")
     migrate = [python, "manage.py", "migrate", "-v", "0"]
     subprocess.run(migrate, cwd=ROOT, env=env, check=True)  # noqa: S603 - fixed command line
+    app = ["canfield_site.wsgi"]
+    if server == "asgi":
+        app = ["canfield_site.asgi:application", "-k", "uvicorn_worker.UvicornWorker"]
+        # One thread per request under ASGI: persistent connections would pile up.
+        env["CONN_MAX_AGE"] = "0"
     return subprocess.Popen(  # noqa: S603 - fixed command line
         [
             str(ROOT / ".venv" / "bin" / "gunicorn"),
-            "canfield_site.wsgi",
+            *app,
             "-w",
             str(args.workers),
             "-b",
@@ -203,7 +213,8 @@ async def saturate_baseline(players: list[Player], seconds: float) -> tuple[int,
             if resp.status_code == 200:
                 done += 1
             else:
-                errors[str(resp.status_code)] += 1
+                code = resp.json().get("code", "") if resp.content.startswith(b"{") else ""
+                errors[f"{resp.status_code} {code}".strip()] += 1
 
     await asyncio.gather(*(loop(p) for p in players))
     return done, errors
@@ -247,10 +258,27 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def main_async(args: argparse.Namespace) -> int:
+    """One measurement per server in ``--server``; side by side when both ran."""
+    servers = ["wsgi", "asgi"] if args.server == "both" else [args.server]
+    figures = {}
+    for server in servers:
+        print(f"=== gunicorn, {server.upper()} ({args.workers} workers)")
+        figures[server] = await measure(args, server)
+    if len(figures) == 2:
+        w, a = figures["wsgi"], figures["asgi"]
+        print("side by side (ASGI / WSGI; target: within 10%):")
+        for key in ("moves/s", "baseline/s", "pace p99 ms"):
+            ratio = a[key] / w[key] if w[key] else 0.0
+            print(f"    {key:<12} WSGI {w[key]:8.1f}  ASGI {a[key]:8.1f}  ratio {ratio:.2f}")
+    return 0
+
+
+async def measure(args: argparse.Namespace, server: str) -> dict[str, float]:
+    """Start the server (unless ``--url``), run (a) and (b), stop it; return the figures."""
     proc = None
     if not args.url:
         ensure_database(args.database_url)
-        proc = start_server(args)
+        proc = start_server(args, server)
     base = args.url or f"http://127.0.0.1:{args.port}"
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     try:
@@ -294,7 +322,7 @@ async def main_async(args: argparse.Namespace) -> int:
         if proc is not None:
             proc.terminate()
             proc.wait(timeout=20)
-    return 0
+    return {"moves/s": move_rate, "baseline/s": base_rate, "pace p99 ms": p99}
 
 
 def main() -> int:
@@ -315,6 +343,12 @@ def main() -> int:
     parser.add_argument("--pace-interval", type=float, default=0.5)
     parser.add_argument("--pace-seconds", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--server",
+        choices=["wsgi", "asgi", "both"],
+        default="both",
+        help="gunicorn sync workers on the WSGI app, uvicorn workers on the ASGI app, or both",
+    )
     return asyncio.run(main_async(parser.parse_args()))
 
 

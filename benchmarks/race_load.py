@@ -7,7 +7,9 @@ Usage::
         [--redis-url redis://127.0.0.1:6379/0] [--log-dir DIR]
 
 Sets up a scratch database (``canfield_bench_<pid>``, dropped at the end) and a
-free Redis database, starts gunicorn (``--workers`` sync workers, ``DEBUG`` off,
+free Redis database, starts ``--server`` (``gunicorn-asgi``: gunicorn with uvicorn
+workers on the ASGI app, as in production; ``gunicorn``: the WSGI app on sync
+workers; ``both``: one run of each, side by side) with ``--workers`` workers, ``DEBUG`` off,
 persistent connections), a Celery worker and beat (sweeping every second),
 creates the bot accounts directly (password hashing is not what is measured),
 announces a race and lets every bot play it through the API, each waiting
@@ -21,7 +23,10 @@ saturation rate).  Prints:
 * close-and-score time: ``ends_at`` to the worker's close, to scored, and to
   the results being served;
 * checks: no 5xx, and no lost or doubled move (each bot's accepted moves equal
-  its stored history; the results verify by replay).
+  its stored history; the results verify by replay);
+* ``POST /start`` answers ``409 race_not_started``: with the ASGI server the bots
+  wait for the start on the race's event stream, so there are none; under WSGI
+  the stream is refused and the bots poll.
 
 Targets (1 s think, 200 bots): no 5xx, no lost or doubled move, p99 < 100 ms.
 Exit status 1 when a check fails.
@@ -136,6 +141,7 @@ async def play(
                 jitter=args.jitter,
                 on_stuck=args.on_stuck,
                 seed=index,
+                follow=not args.no_follow,
             ).run()
 
         bots = await asyncio.gather(
@@ -158,7 +164,8 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> int:
     accepted = rec.move_times
     window = (max(accepted) - starts) if accepted else 0.0
     print(
-        f"\nbots {args.bots}, think {args.think} s ± {args.jitter:.0%}, on stuck {args.on_stuck}, "
+        f"\nserver {out['server']}; "
+        f"bots {args.bots}, think {args.think} s ± {args.jitter:.0%}, on stuck {args.on_stuck}, "
         f"race {args.seconds} s, "
         f"gunicorn workers {args.workers}, cores {os.cpu_count()}, "
         f"synchronous_commit {'off' if args.async_commit else 'on'}"
@@ -186,6 +193,14 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> int:
             errors += 1
             failures.append(f"bot failed: {bot!r}")
     print(f"refused moves by code: {dict(codes) or 'none'}; bots failed: {errors}")
+    start_409 = rec.status.get(("start", 409), 0)
+    live = sum(b.live_events for b in bots if isinstance(b, BotResult))
+    print(f"start-polling 409s: {start_409}; standings snapshots received on race streams: {live}")
+    out["summary"] = {
+        "moves/s": len(accepted) / window if window else 0.0,
+        "p99 ms": pct(moves, 0.99) if moves else 0.0,
+        "start 409s": start_409,
+    }
     ends_at, closed_at, scored_at = out["times"]
     if closed_at and scored_at:
         # race_close stamps closed_at and scored_at with the same "now" (the call's
@@ -226,7 +241,7 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> int:
 
 
 def main() -> int:
-    """Set up the stack, run the race, tear everything down, report."""
+    """Set up the stack, run the race, tear everything down, report (per server)."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
@@ -261,12 +276,39 @@ def main() -> int:
     )
     parser.add_argument("--log-dir", type=Path)
     parser.add_argument(
+        "--no-follow",
+        action="store_true",
+        help="bots poll the start instead of following the race stream (REST cost alone)",
+    )
+    parser.add_argument(
+        "--server",
+        choices=["gunicorn-asgi", "gunicorn", "both"],
+        default="gunicorn-asgi",
+        help="gunicorn-asgi (uvicorn workers, production), gunicorn (WSGI), both side by side",
+    )
+    parser.add_argument(
         "--async-commit",
         action="store_true",
         help="diagnostic: synchronous_commit=off on the scratch database (no fsync wait per move)",
     )
     args = parser.parse_args()
+    servers = ["gunicorn-asgi", "gunicorn"] if args.server == "both" else [args.server]
+    codes, summaries = [], {}
+    for server in servers:
+        code, summary = run_once(args, server)
+        codes.append(code)
+        summaries[server] = summary
+    if len(servers) == 2:
+        a, w = summaries["gunicorn-asgi"], summaries["gunicorn"]
+        print("\nside by side (ASGI / WSGI):")
+        for key in ("moves/s", "p99 ms", "start 409s"):
+            ratio = f"{a[key] / w[key]:.2f}" if w[key] else "-"
+            print(f"  {key:<12} ASGI {a[key]:9.1f}   WSGI {w[key]:9.1f}   ratio {ratio}")
+    return max(codes)
 
+
+def run_once(args: argparse.Namespace, server: str) -> tuple[int, dict[str, float]]:
+    """One stack, one race under ``server``; returns the exit status and the figures."""
     db_url = postgres_scratch_db(args.database_url, f"canfield_bench_{os.getpid()}")
     redis_url = redis_claim_db(args.redis_url, f"bench-{os.getpid()}")
     if args.async_commit:
@@ -291,7 +333,10 @@ def main() -> int:
         "THROTTLE_GAMES": "100000/min",
         "THROTTLE_AUTH": "100000/min",
         "LOG_LEVEL": "WARNING",
+        "LIVE_CHANNEL_PREFIX": f"bench-{os.getpid()}",
     }
+    if server != "gunicorn":  # ASGI: no persistent connections (one thread per request)
+        env["CONN_MAX_AGE"] = "0"
     stack = Stack(env, log_dir=args.log_dir)
     try:
         t0 = time.monotonic()
@@ -309,17 +354,19 @@ def main() -> int:
             .strip()
             .splitlines()[-1]
         )
-        url = stack.web(free_port(), server="gunicorn", workers=args.workers)
+        url = stack.web(free_port(), server=server, workers=args.workers)
         stack.worker(concurrency=1)
         stack.beat()
         print(f"stack up in {time.monotonic() - t0:.1f} s: {url}, {len(tokens)} bot accounts")
         out = asyncio.run(play(args, url, staff_password, tokens))
         out["times"] = race_times(db_url, out["race"]["id"])
+        out["server"] = server
     finally:
         stack.stop()
         postgres_drop_db(db_url)
         redis_release_db(redis_url)
-    return report(args, out)
+    code = report(args, out)
+    return code, out["summary"]
 
 
 if __name__ == "__main__":

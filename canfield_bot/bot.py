@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import httpx
 
 from canfield_bot.client import ApiError, CanfieldClient
 from canfield_bot.strategy import DefaultStrategy, Strategy
@@ -28,6 +32,9 @@ class BotResult:
     ended: str = ""
     cards_home: int = 0
     status: str = ""
+    #: The latest standings the race stream sent, and how many snapshots came.
+    standings: list[dict[str, Any]] = field(default_factory=list)
+    live_events: int = 0
 
 
 class Bot:
@@ -41,6 +48,13 @@ class Bot:
     when the strategy returns ``None``: ``"resign"`` (default), ``"stop"``, or
     ``"cycle"`` (keep drawing and redealing while the rules allow, as a player
     waiting out the clock would; load tests use it to keep their pace).
+
+    ``follow`` (default on): the bot follows the race's event stream
+    (``GET /races/{id}/events``): it calls ``POST /start`` once the stream says the
+    race is running (no start polling), and keeps the latest standings in
+    ``result.standings`` (``on_standings(rows)`` is called with each snapshot).  When
+    the stream is unavailable (503: Redis down, or a WSGI server) it falls back to
+    polling ``POST /start``.
     """
 
     def __init__(
@@ -53,6 +67,8 @@ class Bot:
         jitter: float = 0.0,
         on_stuck: str = "resign",
         seed: int | None = None,
+        follow: bool = True,
+        on_standings: Callable[[list[dict[str, Any]]], None] | None = None,
     ) -> None:
         if on_stuck not in ("resign", "stop", "cycle"):
             raise ValueError(f"on_stuck is resign, stop or cycle, not {on_stuck!r}")
@@ -67,12 +83,44 @@ class Bot:
         self.rng = random.Random(seed)  # noqa: S311 - pacing, not secrets
         self.on_stuck = on_stuck
         self.result = BotResult(username=client.username or "?")
+        self.follow = follow
+        self.on_standings = on_standings
+        self._started = asyncio.Event()
+
+    async def _follow(self) -> None:
+        """Read the race stream: note the start, keep the standings; end with the stream."""
+        try:
+            async for ev in self.client.events(f"races/{self.race_id}/events"):
+                phase = ev.data.get("phase") or (ev.data.get("race") or {}).get("phase")
+                if phase not in (None, "upcoming", "open"):
+                    self._started.set()
+                if ev.event in ("snapshot", "standings") and "standings" in ev.data:
+                    self.result.standings = ev.data["standings"]
+                    self.result.live_events += 1
+                    if self.on_standings is not None:
+                        self.on_standings(ev.data["standings"])
+        except (ApiError, httpx.HTTPError) as exc:
+            log.info("race stream unavailable (%s): polling instead", exc)
+        finally:
+            self._started.set()  # a stream that ended: fall back to polling the start
 
     async def run(self) -> BotResult:
         """Join, wait for the start, play until the game ends or the race closes."""
-        result = self.result
         await self.client.join(self.race_id)
-        view = await self.client.start(self.race_id)
+        follower = asyncio.create_task(self._follow()) if self.follow else None
+        try:
+            if follower is not None:
+                await self._started.wait()
+            view = await self.client.start(self.race_id)
+            return await self._play(view)
+        finally:
+            if follower is not None:
+                follower.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await follower
+
+    async def _play(self, view: dict[str, Any]) -> BotResult:
+        result = self.result
         result.game_id = game_id = str(view["id"])
         while True:
             result.cards_home = int(view.get("cards_home") or 0)

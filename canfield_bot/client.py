@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json as _json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +68,15 @@ def _problem(response: httpx.Response) -> dict[str, Any]:
     except ValueError:
         return {"code": f"http_{response.status_code}", "detail": response.text[:200]}
     return body if isinstance(body, dict) else {"code": f"http_{response.status_code}"}
+
+
+@dataclass
+class LiveEvent:
+    """One Server-Sent Event of a stream: its name, id and JSON data."""
+
+    event: str
+    id: str
+    data: dict[str, Any]
 
 
 class CanfieldClient:
@@ -230,6 +240,43 @@ class CanfieldClient:
             if body.get("code") != "race_not_started" or time.monotonic() > deadline:
                 raise ApiError(response.status_code, str(body.get("code")), body)
             await asyncio.sleep(poll)
+
+    async def events(
+        self, path: str, *, last_event_id: str | None = None, idle_timeout: float = 60.0
+    ) -> AsyncIterator[LiveEvent]:
+        """Follow the event stream at ``path`` (``races/{id}/events``, ...) until it ends.
+
+        Raises :class:`ApiError` when the server refuses the stream before it starts
+        (``503 live_unavailable``: Redis down or a WSGI server, so poll instead;
+        ``429 too_many_streams``; ``404``); ends after an ``unavailable`` or
+        ``lagging`` event (yielded first) or when the server closes the stream.
+        ``idle_timeout``: seconds without a byte (heartbeats come every 15 s).
+        """
+        url = f"{self.base_url}/api/v1/{path.lstrip('/')}"
+        headers = {"Accept": "text/event-stream"}
+        if self.token:
+            headers["Authorization"] = f"Token {self.token}"
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        timeout = httpx.Timeout(15.0, read=idle_timeout)
+        async with self.http.stream("GET", url, headers=headers, timeout=timeout) as response:
+            if response.status_code != 200:
+                await response.aread()
+                body = _problem(response)
+                raise ApiError(response.status_code, str(body.get("code")), body)
+            fields: dict[str, str] = {}
+            async for line in response.aiter_lines():
+                if line == "":
+                    if "data" in fields:
+                        yield LiveEvent(
+                            fields.get("event", "message"),
+                            fields.get("id", ""),
+                            _json.loads(fields["data"]),
+                        )
+                    fields = {}
+                elif not line.startswith(":"):
+                    name, _, value = line.partition(":")
+                    fields[name] = value.removeprefix(" ")
 
     async def standings(self, race_id: str) -> dict[str, Any]:
         """``GET /races/{id}/standings``."""

@@ -1,16 +1,16 @@
 """The demo (``python3 dev.py demo``): a real race between five bots on a local server.
 
 Starts the service on a database of its own (a fresh SQLite file in a temporary
-directory, removed afterwards, unless ``--database`` names one): ``runserver`` on
-``--port`` (default: a free port) and a Celery worker with beat on the embedded SQLite
+directory, removed afterwards, unless ``--database`` names one): uvicorn on the ASGI app
+on ``--port`` (default: a free port) and a Celery worker with beat on the embedded SQLite
 broker, exactly as ``python3 dev.py serve`` runs them.  It creates a staff account and
 a scheduled race on a deal the solver proves winnable (a random deal if it finds none
 quickly), fields bots of clearly different strength (``canfield_bot.strategy.STRATEGIES``:
 ``home-only``, ``priority``, ``lookahead``; each bot's name says its strategy), runs them
-over HTTP, waits until the worker has closed and scored the race, prints the standings,
-the revealed seed and the commitment checked locally (``sha256(seed) == commitment``),
-then stops everything.  Only these lines are printed; ``--log-dir`` keeps the servers'
-output.
+over HTTP (printing the live standings the race's event stream pushes), waits until the
+worker has closed and scored the race, prints the standings, the revealed seed and the
+commitment checked locally (``sha256(seed) == commitment``), then stops everything.  Only
+these lines are printed; ``--log-dir`` keeps the servers' output.
 """
 
 from __future__ import annotations
@@ -63,6 +63,24 @@ async def create_race(url: str, token: str, *, start_in: float, seconds: int) ->
     raise AssertionError("unreachable")
 
 
+async def print_live_standings(url: str, race_id: str, every: float = 2.0) -> None:
+    """Print the standings the race's event stream pushes (at most one line per ``every`` s)."""
+    shown = 0.0
+    async with CanfieldClient(url) as watcher:
+        try:
+            async for ev in watcher.events(f"races/{race_id}/events"):
+                if ev.event == "phase":
+                    _say(f"live: the race is {ev.data['phase']}")
+                if ev.event != "standings" or time.monotonic() - shown < every:
+                    continue
+                shown = time.monotonic()
+                rows = ev.data["standings"]
+                top = ", ".join(f"{r['rank']}. {r['player']} {r['cards_home']} home" for r in rows)
+                _say(f"live standings: {top[:160]}")
+        except ApiError as exc:
+            _say(f"no live events ({exc}); the results follow at the end")
+
+
 async def demo(url: str, token: str, *, bots: int, seconds: int, think: float) -> int:
     """Create the race, run the bots, print the results; 0 when everything checks out."""
     t0 = time.monotonic()
@@ -75,6 +93,7 @@ async def demo(url: str, token: str, *, bots: int, seconds: int, think: float) -
     kinds = [list(STRATEGIES)[i % len(STRATEGIES)] for i in range(bots)]
     names = [f"{kind}-{i + 1}" for i, kind in enumerate(kinds)]
     _say("strategies: " + ", ".join(STRATEGY_NOTES[k] for k in dict.fromkeys(kinds)))
+    live = asyncio.create_task(print_live_standings(url, race["id"]))
     results = await run_bots(
         url,
         race["id"],
@@ -83,6 +102,7 @@ async def demo(url: str, token: str, *, bots: int, seconds: int, think: float) -
         strategies=[STRATEGIES[k]() for k in kinds],
         think=think,
     )
+    live.cancel()
     for name, res in zip(names, results, strict=True):
         if isinstance(res, BotResult):
             _say(f"{name}: {res.ended}, {res.cards_home} cards home, {res.moves} moves")
@@ -167,7 +187,7 @@ def _run(args: argparse.Namespace, port: int, database: str) -> int:
         password = secrets.token_urlsafe(18)
         create_staff(stack, "demo-organiser", password)
         _say(f"starting the server on http://127.0.0.1:{port} and a worker with beat")
-        url = stack.web(port, server="runserver")
+        url = stack.web(port, server="uvicorn", workers=1)
         stack.worker(beat=True, threads=True)  # closes and scores the race
 
         async def run() -> int:

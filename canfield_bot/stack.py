@@ -75,12 +75,29 @@ class Stack:
         return proc
 
     def web(self, port: int, *, server: str = "gunicorn", workers: int = 2) -> str:
-        """Start the web server on ``port``, wait for ``/api/v1/health``; return its URL."""
+        """Start the web server on ``port``, wait for ``/api/v1/health``; return its URL.
+
+        ``server``: ``gunicorn`` (WSGI, no event streams), ``gunicorn-asgi`` (gunicorn
+        with uvicorn workers: production), ``uvicorn``, or ``runserver``.
+        """
         if server == "gunicorn":
             cmd = [
                 sys.executable, "-m", "gunicorn", "canfield_site.wsgi:application",
                 "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
                 "--access-logfile", "-" if self.log_dir else "/dev/null",
+            ]  # fmt: skip
+        elif server == "gunicorn-asgi":  # production ASGI: gunicorn with uvicorn workers
+            cmd = [
+                sys.executable, "-m", "gunicorn", "canfield_site.asgi:application",
+                "--worker-class", "uvicorn_worker.UvicornWorker",
+                "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+                "--access-logfile", "-" if self.log_dir else "/dev/null",
+            ]  # fmt: skip
+        elif server == "uvicorn":
+            cmd = [
+                sys.executable, "-m", "uvicorn", "canfield_site.asgi:application",
+                "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+                "--lifespan", "off", "--no-access-log",
             ]  # fmt: skip
         else:
             cmd = [sys.executable, str(MANAGE), "runserver", f"127.0.0.1:{port}", "--noreload"]
@@ -90,13 +107,14 @@ class Stack:
         return url
 
     def worker(self, *, concurrency: int = 2, beat: bool = False, threads: bool = False) -> None:
-        """Start a Celery worker; ``beat`` embeds the scheduler, ``threads`` uses a thread pool.
+        """Start a Celery worker of both queues (``celery`` and ``solver``); ``beat`` embeds the
+        scheduler, ``threads`` uses a thread pool.
 
         ``beat=True, threads=True`` is how ``python3 dev.py serve`` runs its worker on the
         embedded SQLite broker (``dev.worker_command``).
         """
         cmd = [
-            sys.executable, "-m", "celery", "-A", "canfield_site", "worker",
+            sys.executable, "-m", "celery", "-A", "canfield_site", "worker", "-Q", "celery,solver",
             "--loglevel", "INFO", "--concurrency", str(concurrency), "--without-gossip",
             "--without-mingle", "--without-heartbeat",
         ]  # fmt: skip

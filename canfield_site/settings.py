@@ -117,7 +117,7 @@ MIDDLEWARE = [
     # Outermost: every error under /api/ is problem+json, even Django's own (api/refusals.py).
     "api.refusals.ProblemJsonMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "canfield_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -309,6 +309,7 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     # Every error an operation can answer, as application/problem+json (api/schema.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.streams_schema.add_stream_paths",
         "api.schema.document_problems",
     ],
 }
@@ -380,6 +381,13 @@ CELERY_TASK_ROUTES: dict[str, Any] = {
 }
 # Seconds between two runs of the race sweeper (closes and scores due races).
 RACE_SWEEP_SECONDS: float = env.float("RACE_SWEEP_SECONDS", default=2.0)
+# Live events (api/streams.py, games/live/): Redis pub/sub when REDIS_URL is set, else an
+# in-process broker.  Channel/key prefix, open streams per user (or per address when
+# anonymous), seconds between heartbeat comments.
+LIVE_REDIS_URL: str = REDIS_URL
+LIVE_CHANNEL_PREFIX: str = env.str("LIVE_CHANNEL_PREFIX", default="canfield")
+LIVE_STREAMS_PER_USER: int = env.int("LIVE_STREAMS_PER_USER", default=8)
+LIVE_HEARTBEAT_SECONDS: float = env.float("LIVE_HEARTBEAT_SECONDS", default=15.0)
 CELERY_BEAT_SCHEDULE: dict[str, Any] = {
     "race-sweeper": {
         "task": "games.race_sweep",

@@ -53,7 +53,7 @@ def test_app_services_wait_for_healthy_dependencies(compose: dict[str, Any]) -> 
 
 
 def test_commands_point_at_real_modules(compose: dict[str, Any]) -> None:
-    """gunicorn's WSGI app, the Celery app, beat's scheduler and manage.py all exist."""
+    """gunicorn's ASGI app and worker class, the Celery app, beat's scheduler and manage.py."""
     services = compose["services"]
 
     migrate = _argv(services["migrate"])
@@ -64,6 +64,11 @@ def test_commands_point_at_real_modules(compose: dict[str, Any]) -> None:
     assert web[0] == "gunicorn"
     module, _, attr = web[1].partition(":")
     assert callable(getattr(importlib.import_module(module), attr or "application"))
+    # The event streams need the ASGI app under uvicorn workers (the WSGI one refuses them).
+    assert module == "canfield_site.asgi"
+    worker = next(a for a in web if a.startswith("--worker-class="))
+    module, _, attr = worker.split("=", 1)[1].rpartition(".")
+    assert isinstance(getattr(importlib.import_module(module), attr), type)
 
     for name, subcommand in (("worker", "worker"), ("solver", "worker"), ("beat", "beat")):
         argv = _argv(services[name])
@@ -75,8 +80,8 @@ def test_commands_point_at_real_modules(compose: dict[str, Any]) -> None:
     # Solver work has its own workers; the default worker never takes it.
     solver = _argv(services["solver"])
     assert solver[solver.index("-Q") + 1] == "solver"
-    worker = _argv(services["worker"])
-    assert worker[worker.index("-Q") + 1] == "celery"
+    default_worker = _argv(services["worker"])
+    assert default_worker[default_worker.index("-Q") + 1] == "celery"
 
     scheduler = next(a for a in _argv(services["beat"]) if a.startswith("--scheduler="))
     module, _, attr = scheduler.split("=", 1)[1].partition(":")

@@ -40,6 +40,7 @@ from games.engine import (
     variant_name,
 )
 from games.engine.cards import CARD_NAMES
+from games.live.publish import game_changed_on_commit
 from games.models import Deal, Game, Move
 from games.services.deal_guard import deal_in_open_race, opening_digest
 from games.services.errors import (
@@ -266,6 +267,16 @@ def _elapsed_ms(start: datetime, end: datetime) -> int:
     return max(0, int((end - start).total_seconds() * 1000))
 
 
+def _changed(game: Game, change: str) -> None:
+    """Live events after commit: the game's stream and, for a race game, the race's standings."""
+    game_changed_on_commit(
+        game_id=game.id,
+        kind=change,
+        move_number=game.move_number,
+        race_game=game.kind == Game.Kind.RACE,
+    )
+
+
 def _finish(game: Game, status: str, now: datetime) -> None:
     game.status = status
     game.finished_at = now if status in _ENDED else None
@@ -341,6 +352,7 @@ def move_play(
             )
         )
         _save_progress(game, now)
+        _changed(game, "move")
     return MoveOutcome(game=game, move=stored, replayed=False, state=state)
 
 
@@ -422,6 +434,7 @@ def game_undo(
         _finish(game, state.status(), now)
         game.state = state.to_dict()
         game.save(update_fields=_PROGRESS_FIELDS)
+        _changed(game, "undo")
     return game
 
 
@@ -447,6 +460,7 @@ def game_end(
             game.state = state.to_dict()
             _finish(game, how, now)
             game.save(update_fields=["state", "status", "finished_at", "updated_at"])
+            _changed(game, how)
     return game
 
 

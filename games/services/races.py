@@ -30,6 +30,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.engine import random_seed
+from games.live.publish import game_topic, publish_on_commit, race_topic, tournament_topic
 from games.models import Game, Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
 from games.services.errors import (
@@ -207,6 +208,8 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
                 started_at=race.starts_at,
             )
             entry.save(update_fields=["game"])
+        if created:
+            publish_on_commit((race_topic(race.id), "standings", {}))
     return JoinOutcome(entry, created)
 
 
@@ -245,6 +248,7 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
             started_at=now,
         )
         entry.save(update_fields=["game"])
+        publish_on_commit((race_topic(race.id), "standings", {}))
         return entry.game
 
 
@@ -268,8 +272,12 @@ def race_close(*, race_id: Any, now: datetime | None = None) -> str:
         if race.status == Race.Status.SCHEDULED:
             if now < race.ends_at:
                 return str(race.status)
-            Game.objects.filter(race_entry__race=race, status=Game.Status.PLAYING).update(
-                status=Game.Status.TIMED_OUT, finished_at=F("deadline"), updated_at=now
+            playing = Game.objects.filter(race_entry__race=race, status=Game.Status.PLAYING)
+            timed_out = [str(g) for g in playing.values_list("id", flat=True)]
+            playing.update(status=Game.Status.TIMED_OUT, finished_at=F("deadline"), updated_at=now)
+            publish_on_commit(
+                (race_topic(race.id), "phase", {"status": "closing"}),
+                *((game_topic(g), "game", {"change": "timed_out"}) for g in timed_out),
             )
             race.status = Race.Status.CLOSING
             race.closed_at = now
@@ -285,6 +293,11 @@ def race_close(*, race_id: Any, now: datetime | None = None) -> str:
             race.save(update_fields=["status", "scored_at"])
             race_rating_enqueue(race_id=race.id)
             log.info("race %s finished", race.id)
+            publish_on_commit((race_topic(race.id), "phase", {"status": "finished"}))
+            if race.tournament_id is not None:
+                publish_on_commit(
+                    (tournament_topic(race.tournament_id), "race_finished", {"race": str(race.id)})
+                )
             if race.tournament_id is not None:
                 from games.services.tournaments import tournament_rescore
 
@@ -350,6 +363,7 @@ def race_cancel(*, race_id: Any) -> Race:
             )
             race.status = Race.Status.CANCELLED
             race.save(update_fields=["status"])
+            publish_on_commit((race_topic(race.id), "phase", {"status": "cancelled"}))
     return race
 
 

@@ -55,6 +55,7 @@ from django.db.models.expressions import Combinable
 from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
+from games.live.publish import publish_on_commit, tournament_topic
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
 from games.services.errors import (
     InvalidTournament,
@@ -323,6 +324,9 @@ def tournament_races_add(
             race.tournament = t
             race.save(update_fields=["tournament"])
             races.append(race)
+        publish_on_commit(
+            (tournament_topic(t.id), "race_added", {"races": [str(r.id) for r in races]})
+        )
         return races
 
 
@@ -455,4 +459,5 @@ def tournament_rescore(*, tournament_id: Any, now: datetime | None = None) -> in
         TournamentStanding.objects.bulk_create(rows)
         t.scored_at = now
         t.save(update_fields=["scored_at"])
+        publish_on_commit((tournament_topic(t.id), "standings", {}))
         return len(rows)

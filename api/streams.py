@@ -1,0 +1,538 @@
+"""Server-Sent Event streams: ``GET /api/v1/races|tournaments|games/{id}/events``.
+
+Served by the ASGI application only (``canfield_site.asgi``); under the WSGI
+entry point they answer ``503 live_unavailable`` and clients poll the REST
+endpoints instead.  Each stream:
+
+- checks authentication (session cookie or ``Authorization: Token <key>``),
+  the same permissions as the REST view, and the per-user cap on open streams
+  (``LIVE_STREAMS_PER_USER``) *before* it starts, answering problem+json
+  401, 404, 409, 429 or 503;
+- sends a ``snapshot`` event with the current state first (on every connect
+  and reconnect, so nothing is missed whatever was dropped);
+- then one event per change, each with an ``id`` (the topic's sequence
+  number), and a ``: heartbeat`` comment every ``LIVE_HEARTBEAT_SECONDS``;
+- ends with an ``unavailable`` event when Redis goes away (clients poll, and
+  reconnect later), or after the last event of a finished race, game or
+  tournament.  A reconnect (``Last-Event-ID``) to something already over that
+  missed nothing answers ``204`` (an ``EventSource`` then stops retrying).
+
+Payloads come from the selectors only (RULES.md 7): race and tournament
+events carry what the public REST views show (counts, never a card or a
+running race's seed); the game stream is :func:`games.selectors.games.game_view`
+for the game's owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+from uuid import UUID
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils import timezone
+from rest_framework import exceptions
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.request import Request
+from rest_framework.utils.encoders import JSONEncoder
+
+from api.authentication import TokenAuthentication
+from api.errors import PROBLEM_CONTENT_TYPE, SERVICE_ERROR_STATUS, problem_body
+from games.live.hub import (
+    FINISHED,
+    LAGGING,
+    UNAVAILABLE,
+    LiveUnavailable,
+    Stream,
+    Topic,
+    TopicHandler,
+    Update,
+    heartbeat_seconds,
+    hub,
+)
+from games.live.publish import game_topic, race_topic, tournament_topic
+from games.permissions import may_see_drafts
+from games.selectors.games import game_get, game_view
+from games.selectors.races import race_get, race_public, race_standings
+from games.selectors.tournaments import (
+    race_summary,
+    standing_row,
+    tournament_get,
+    tournament_public,
+    tournament_standings,
+)
+from games.services.errors import ServiceError
+from games.services.races import RANKING_RULE
+
+#: Standings snapshots of one race: at most one per this many seconds (per process).
+STANDINGS_INTERVAL_S = 1.0
+#: Seconds between ``countdown`` events before a race starts.
+COUNTDOWN_EVERY_S = 5.0
+#: Seconds between checks of a race that is closing (until it is finished).
+CLOSING_POLL_S = 2.0
+#: Tournament standings rows sent in an event (the REST list pages the rest).
+TOURNAMENT_TOP = 100
+#: Reconnection delay suggested to clients (the SSE ``retry`` field), in ms.
+RETRY_MS = 3000
+
+_OVER_RACE = ("finished", "cancelled")
+
+
+# ------------------------------------------------------------------ wire format
+def sse_frame(event: str, event_id: str | int, data: dict[str, Any]) -> bytes:
+    """One SSE event: ``id``, ``event`` and one line of JSON ``data``."""
+    body = json.dumps(data, cls=JSONEncoder, separators=(",", ":"))
+    return f"id: {event_id}\nevent: {event}\ndata: {body}\n\n".encode()
+
+
+def _server_time() -> str:
+    return timezone.now().isoformat().replace("+00:00", "Z")
+
+
+async def _db(fn: Callable[[], Any]) -> Any:
+    """Run a selector in a worker thread (its own DB connection, closed when stale)."""
+
+    def call() -> Any:
+        try:
+            return fn()
+        finally:
+            close_old_connections()
+
+    return await sync_to_async(call, thread_sensitive=False)()
+
+
+def _problem(request: HttpRequest, *, status: int, code: str, detail: str, **headers: str) -> Any:
+    response = JsonResponse(
+        problem_body(status=status, code=code, detail=detail, instance=request.get_full_path()),
+        status=status,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+# ------------------------------------------------------------------ race topic
+def race_phase_payload(race_id: str) -> dict[str, Any]:
+    """The ``phase`` event: phase and status by the server clock, times, results URL once over.
+
+    Reads only: an overdue race is ``closing`` until the sweeper closes it.
+    """
+    race = race_get(race_id=race_id, include_drafts=True)
+    phase = race.phase()
+    out: dict[str, Any] = {
+        "race": str(race.id),
+        "phase": phase,
+        "status": race.status,
+        "server_time": _server_time(),
+        "opens_at": race.opens_at,
+        "starts_at": race.starts_at,
+        "ends_at": race.ends_at,
+        "results_url": None,
+    }
+    if phase == "finished":
+        out["results_url"] = f"/api/v1/races/{race.id}/results"
+    return out
+
+
+def race_standings_payload(race_id: str) -> dict[str, Any]:
+    """The ``standings`` event: the standings endpoint's body plus ``server_time``."""
+    race = race_get(race_id=race_id, include_drafts=True)
+    return {
+        "race": str(race.id),
+        "phase": race.phase(),
+        "ranking_rule": RANKING_RULE,
+        "standings": race_standings(race=race),
+        "server_time": _server_time(),
+    }
+
+
+class RaceHandler(TopicHandler):
+    """A race topic: phase changes (messages and the clock), coalesced standings, countdown."""
+
+    def __init__(self, topic: Topic) -> None:
+        super().__init__(topic)
+        self.race_id = topic.name.partition(":")[2]
+        self.phase: str | None = None
+        self.pending_seq = 0
+        self.sent_seq = 0
+        self.oldest_ms: int | None = None
+        self.latest_ms: int | None = None
+        self.last_sent = -STANDINGS_INTERVAL_S
+        self._coalescer: asyncio.Task[None] | None = None
+        self._clock: asyncio.Task[None] | None = None
+        self._phase_lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        first = await _db(lambda: race_phase_payload(self.race_id))
+        self.phase = first["phase"]
+        self._clock = asyncio.get_running_loop().create_task(self._run_clock())
+
+    def stop(self) -> None:
+        for task in (self._clock, self._coalescer):
+            if task is not None:
+                task.cancel()
+
+    async def on_message(self, seq: int, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "standings":
+            self.pending_seq = seq
+            at = int(message.get("at_ms") or 0)
+            self.oldest_ms = at if self.oldest_ms is None else self.oldest_ms
+            self.latest_ms = at
+            if self._coalescer is None or self._coalescer.done():
+                self._coalescer = asyncio.get_running_loop().create_task(self._standings())
+        elif kind == "phase":
+            await self._phase_check(seq)
+
+    async def _standings(self) -> None:
+        """Send standings at most once per :data:`STANDINGS_INTERVAL_S` while changes come."""
+        while self.pending_seq > self.sent_seq:
+            wait = self.last_sent + STANDINGS_INTERVAL_S - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            seq, oldest, latest = self.pending_seq, self.oldest_ms, self.latest_ms
+            self.oldest_ms = None
+            payload = await _db(lambda: race_standings_payload(self.race_id))
+            if self.phase in ("closing", *_OVER_RACE):
+                return  # the phase events carry the final standings
+            payload["oldest_change_ms"] = oldest
+            payload["latest_change_ms"] = latest
+            self.topic.broadcast(sse_frame("standings", seq, payload))
+            self.sent_seq = seq
+            self.last_sent = time.monotonic()
+
+    async def _phase_check(self, seq: int) -> dict[str, Any]:
+        """Read the phase; on a change send ``phase`` (and the final standings once over)."""
+        async with self._phase_lock:
+            return await self._phase_check_locked(seq)
+
+    async def _phase_check_locked(self, seq: int) -> dict[str, Any]:
+        payload: dict[str, Any] = await _db(lambda: race_phase_payload(self.race_id))
+        phase = payload["phase"]
+        seq = max(seq, self.topic.last_seq)  # a message that arrived while reading
+        if phase != self.phase:
+            self.phase = phase
+            self.topic.broadcast(sse_frame("phase", seq, payload))
+            if phase in _OVER_RACE:
+                if self._coalescer is not None:
+                    self._coalescer.cancel()
+                final = await _db(lambda: race_standings_payload(self.race_id))
+                self.topic.broadcast(sse_frame("standings", seq, final))
+                self.topic.broadcast(FINISHED)
+        return payload
+
+    async def _run_clock(self) -> None:
+        """Phase changes that no write causes (open, running, closing by the clock), countdown."""
+        while self.phase not in _OVER_RACE:
+            payload = await self._phase_check(self.topic.last_seq)
+            phase = payload["phase"]
+            now = timezone.now()
+            if phase in ("upcoming", "open"):
+                until = (payload["starts_at"] - now).total_seconds()
+                if phase == "upcoming":
+                    until = (payload["opens_at"] - now).total_seconds()
+                self.topic.broadcast(
+                    sse_frame(
+                        "countdown",
+                        self.topic.last_seq,
+                        {
+                            "race": self.race_id,
+                            "phase": phase,
+                            "server_time": _server_time(),
+                            "starts_at": payload["starts_at"],
+                            "ms_to_start": max(
+                                0, int((payload["starts_at"] - now).total_seconds() * 1000)
+                            ),
+                        },
+                    )
+                )
+                await asyncio.sleep(max(0.0, min(COUNTDOWN_EVERY_S, until)) + 0.001)
+            elif phase == "running":
+                until = (payload["ends_at"] - now).total_seconds()
+                await asyncio.sleep(max(0.0, until) + 0.001)
+            else:  # closing: the sweeper closes it (a read never does)
+                await self._phase_check(self.topic.last_seq)
+                await asyncio.sleep(CLOSING_POLL_S)
+
+
+def race_snapshot(race_id: str, viewer: Any) -> dict[str, Any]:
+    """The ``snapshot`` event of a race stream: the race as the viewer sees it, standings."""
+    race = race_get(race_id=race_id, include_drafts=may_see_drafts(viewer))
+    return {
+        "race": race_public(race, viewer=viewer),
+        "standings": race_standings(race=race),
+        "server_time": _server_time(),
+    }
+
+
+# ------------------------------------------------------------------ tournament topic
+def tournament_standings_payload(tournament_id: str) -> dict[str, Any]:
+    """The ``standings`` event: the first :data:`TOURNAMENT_TOP` rows and the row count."""
+    t = tournament_get(tournament_id=tournament_id, viewer=_Staff)
+    qs = tournament_standings(tournament=t)
+    return {
+        "tournament": str(t.id),
+        "scored_at": t.scored_at,
+        "count": qs.count(),
+        "standings": [standing_row(s) for s in qs[:TOURNAMENT_TOP]],
+        "url": f"/api/v1/tournaments/{t.id}/standings",
+        "server_time": _server_time(),
+    }
+
+
+class _StaffViewer:
+    """The shared handler reads as an organiser: the stream checked the viewer when it opened."""
+
+    is_staff = True
+    is_authenticated = True
+    is_active = True
+
+    def has_perms(self, perms: Any) -> bool:
+        return True
+
+
+_Staff = _StaffViewer()
+
+
+class TournamentHandler(TopicHandler):
+    """A tournament topic: ``race_added``, ``race_finished``, ``standings`` (re-scored)."""
+
+    async def on_message(self, seq: int, message: dict[str, Any]) -> None:
+        tid = self.topic.name.partition(":")[2]
+        kind = message.get("kind")
+        if kind == "race_added":
+            ids = [str(i) for i in message.get("races", [])]
+
+            def added() -> dict[str, Any]:
+                from games.models import Race
+
+                races = Race.objects.select_related("deal").filter(id__in=ids)
+                return {
+                    "tournament": tid,
+                    "races": [race_summary(r) for r in races.order_by("starts_at", "name")],
+                    "server_time": _server_time(),
+                }
+
+            self.topic.broadcast(sse_frame("race_added", seq, await _db(added)))
+        elif kind == "race_finished":
+            rid = str(message.get("race"))
+
+            def finished() -> dict[str, Any]:
+                race = race_get(race_id=rid, include_drafts=True)
+                return {
+                    "tournament": tid,
+                    "race": race_summary(race),
+                    "results_url": f"/api/v1/races/{race.id}/results",
+                    "server_time": _server_time(),
+                }
+
+            self.topic.broadcast(sse_frame("race_finished", seq, await _db(finished)))
+        elif kind == "standings":
+            payload = await _db(lambda: tournament_standings_payload(tid))
+            self.topic.broadcast(sse_frame("standings", seq, payload))
+
+
+def tournament_snapshot(tournament_id: str, viewer: Any) -> dict[str, Any]:
+    """The ``snapshot`` event of a tournament stream: the tournament with its races, standings."""
+    t = tournament_get(tournament_id=tournament_id, viewer=viewer)
+    return {
+        "tournament": tournament_public(t, viewer=viewer, with_races=True),
+        "standings": tournament_standings_payload(str(t.id)),
+        "server_time": _server_time(),
+    }
+
+
+# ------------------------------------------------------------------ game topic
+def game_payload(game_id: str, viewer: Any) -> dict[str, Any]:
+    """The ``game`` event: :func:`game_view` for the owner (the one place deciding what shows)."""
+    return game_view(game_get(game_id=game_id, player=viewer))
+
+
+# ------------------------------------------------------------------ the endpoints
+def _authenticate(request: HttpRequest) -> Any:
+    """The user of a session cookie or a token header (DRF's authenticators), or anonymous."""
+    drf = Request(request, authenticators=[TokenAuthentication(), SessionAuthentication()])
+    return drf.user
+
+
+def _last_event_id(request: HttpRequest) -> int | None:
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id")
+    if raw is None:
+        return None
+    try:
+        return int(str(raw).split(".")[0])
+    except ValueError:
+        return None
+
+
+async def _open(
+    request: HttpRequest,
+    *,
+    topic: str,
+    needs_login: bool,
+    snapshot: Callable[[Any], dict[str, Any]],
+    is_over: Callable[[dict[str, Any]], bool],
+    make_handler: Callable[[Topic], TopicHandler],
+    render: Callable[[Any, Update], dict[str, Any]] | None = None,
+    render_event: str = "",
+) -> Any:
+    """Checks, then the stream: the shared body of the three endpoints."""
+    if not isinstance(request, ASGIRequest):
+        return _problem(
+            request,
+            status=503,
+            code="live_unavailable",
+            detail="Event streams are served by the ASGI server only; poll the REST endpoints.",
+        )
+    try:
+        user = await sync_to_async(_authenticate)(request)
+    except exceptions.APIException as exc:
+        return _problem(request, status=401, code="authentication_failed", detail=str(exc.detail))
+    if needs_login and not user.is_authenticated:
+        return _problem(
+            request,
+            status=401,
+            code="not_authenticated",
+            detail="This stream needs a session or a token (Authorization: Token <key>).",
+            WWW_Authenticate="Token",
+        )
+    try:
+        first = await _db(lambda: snapshot(user))
+    except ServiceError as exc:
+        return _problem(
+            request, status=SERVICE_ERROR_STATUS.get(exc.code, 400), code=exc.code, detail=str(exc)
+        )
+    last_id = _last_event_id(request)
+    h = hub()
+    stream = Stream(topic, user)
+    key = f"user:{user.pk}" if user.is_authenticated else f"addr:{request.META.get('REMOTE_ADDR')}"
+    cap = int(settings.LIVE_STREAMS_PER_USER)
+    try:
+        if not await h.slot_acquire(key, stream, cap):
+            return _problem(
+                request,
+                status=429,
+                code="too_many_streams",
+                detail=f"At most {cap} open event streams per user; close one first.",
+                Retry_After=str(int(heartbeat_seconds())),
+            )
+        try:
+            seq = await h.join(topic, stream, make_handler)
+        except BaseException:
+            await h.slot_release(key, stream)
+            raise
+    except LiveUnavailable as exc:
+        return _problem(
+            request,
+            status=503,
+            code="live_unavailable",
+            detail=f"Live events are unavailable ({exc}); poll the REST endpoints and retry later.",
+            Retry_After="5",
+        )
+    # The snapshot is read again after joining: every message up to ``seq`` is in it.
+    try:
+        first = await _db(lambda: snapshot(user))
+    except BaseException:
+        await h.leave(stream)
+        await h.slot_release(key, stream)
+        raise
+    over = is_over(first)
+    if over and last_id is not None and last_id >= seq:
+        await h.leave(stream)
+        await h.slot_release(key, stream)
+        return HttpResponse(status=204)
+
+    async def body() -> AsyncIterator[bytes]:
+        beat = heartbeat_seconds()
+        try:
+            snap = dict(first, last_event_id=last_id)
+            yield f"retry: {RETRY_MS}\n".encode() + sse_frame("snapshot", seq, snap)
+            if over:
+                return
+            while True:
+                try:
+                    item = await asyncio.wait_for(stream.queue.get(), beat)
+                except TimeoutError:
+                    await h.slot_refresh(key, stream)
+                    yield b": heartbeat\n\n"
+                    continue
+                if isinstance(item, bytes):
+                    yield item
+                elif isinstance(item, Update) and render is not None:
+                    try:
+                        data = await _db(functools.partial(render, user, item))
+                    except ServiceError:
+                        return
+                    yield sse_frame(render_event, item.seq, data)
+                    if is_over({render_event: data}):
+                        return
+                elif item == FINISHED:
+                    return
+                elif item in (UNAVAILABLE, LAGGING):
+                    detail = (
+                        "live events are unavailable; poll the REST endpoints and reconnect later"
+                        if item == UNAVAILABLE
+                        else "this stream fell behind; reconnect for a fresh snapshot"
+                    )
+                    yield sse_frame(
+                        item, seq, {"reason": item, "detail": detail, "server_time": _server_time()}
+                    )
+                    return
+        finally:
+            await h.leave(stream)
+            await h.slot_release(key, stream)
+
+    response = StreamingHttpResponse(body(), content_type="text/event-stream; charset=utf-8")
+    response["Cache-Control"] = "no-cache, no-transform"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+async def race_events(request: HttpRequest, race_id: UUID) -> Any:
+    """``GET /api/v1/races/{id}/events``: the race's live events (anyone who may see the race)."""
+    rid = str(race_id)
+    return await _open(
+        request,
+        topic=race_topic(rid),
+        needs_login=False,
+        snapshot=lambda user: race_snapshot(rid, user),
+        is_over=lambda s: s["race"]["phase"] in _OVER_RACE,
+        make_handler=RaceHandler,
+    )
+
+
+async def tournament_events(request: HttpRequest, tournament_id: UUID) -> Any:
+    """``GET /api/v1/tournaments/{id}/events``: races added and finished, standings re-scored."""
+    tid = str(tournament_id)
+    return await _open(
+        request,
+        topic=tournament_topic(tid),
+        needs_login=False,
+        snapshot=lambda user: tournament_snapshot(tid, user),
+        is_over=lambda s: s["tournament"]["status"] in ("finished", "cancelled"),
+        make_handler=TournamentHandler,
+    )
+
+
+async def game_events(request: HttpRequest, game_id: UUID) -> Any:
+    """``GET /api/v1/games/{id}/events`` (owner only): the game view after each change."""
+    gid = str(game_id)
+    return await _open(
+        request,
+        topic=game_topic(gid),
+        needs_login=True,
+        snapshot=lambda user: {"game": game_payload(gid, user)},
+        is_over=lambda s: s["game"]["status"] != "playing",
+        make_handler=TopicHandler,
+        render=lambda user, update: game_payload(gid, user),
+        render_event="game",
+    )

@@ -1,0 +1,137 @@
+"""OpenAPI for the event streams (plain async views drf-spectacular cannot see).
+
+:func:`add_stream_paths` is a drf-spectacular post-processing hook
+(``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): it adds the three
+``text/event-stream`` endpoints with their events and problem responses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_COMMON = (
+    "Server-Sent Events (`text/event-stream`), served by the ASGI server only (under the WSGI "
+    "entry point: `503 live_unavailable`). The first event is always `snapshot` (the current "
+    "state, on every connect and reconnect, so nothing is missed); each event has an `id` "
+    "(the topic's sequence number; send it back as `Last-Event-ID` when reconnecting); "
+    "`: heartbeat` comments come every `LIVE_HEARTBEAT_SECONDS` (15 s). Each `data` is one "
+    "line of JSON. When Redis goes away the stream sends `unavailable` and ends: poll the REST "
+    "endpoints and reconnect later (a reconnect answers `503 live_unavailable` until it is "
+    "back). A stream that falls behind gets `lagging` and ends; reconnect. Authentication: "
+    "session cookie or `Authorization: Token <key>`; at most `LIVE_STREAMS_PER_USER` open "
+    "streams per user (per address when anonymous). Responses carry `Cache-Control: "
+    "no-cache` and `X-Accel-Buffering: no` so proxies do not buffer them."
+)
+
+_STREAMS: dict[str, dict[str, Any]] = {
+    "/api/v1/races/{race_id}/events": {
+        "param": "race_id",
+        "tag": "races",
+        "operationId": "races_events",
+        "summary": "Live race events",
+        "auth_optional": True,
+        "events": (
+            "Events: `snapshot` {race (as `GET /races/{id}`), standings, ranking_rule, "
+            "server_time, last_event_id}; `countdown` {race, phase, server_time, starts_at, "
+            "ms_to_start} every 5 s before the start; `phase` {race, phase (`open`, `running` "
+            "= started, `closing`, `finished`, `cancelled`), status, server_time, opens_at, "
+            "starts_at, ends_at, results_url (once finished)}; `standings` (the standings "
+            "endpoint's body plus server_time, oldest_change_ms and latest_change_ms: server "
+            "times in ms of the changes it reflects) at most once per second while entrants "
+            "play, and the final standings after `finished`. The stream ends after the final "
+            "standings of a finished or cancelled race; a reconnect with `Last-Event-ID` to a "
+            "race already over answers 204. Counts only: never a card or the running race's "
+            "seed."
+        ),
+        "problems": {404: "not_found (no such race, or a draft tournament's)"},
+    },
+    "/api/v1/tournaments/{tournament_id}/events": {
+        "param": "tournament_id",
+        "tag": "tournaments",
+        "operationId": "tournaments_events",
+        "summary": "Live tournament events",
+        "auth_optional": True,
+        "events": (
+            "Events: `snapshot` {tournament (as `GET /tournaments/{id}`), standings, "
+            "server_time, last_event_id}; `race_added` {tournament, races: [race summaries]}; "
+            "`race_finished` {tournament, race, results_url}; `standings` {tournament, "
+            "scored_at, count, standings: the first 100 rows, url} after each re-scoring."
+        ),
+        "problems": {404: "not_found (no such tournament, or a draft)"},
+    },
+    "/api/v1/games/{game_id}/events": {
+        "param": "game_id",
+        "tag": "games",
+        "operationId": "games_events",
+        "summary": "Live game view (owner only)",
+        "auth_optional": False,
+        "events": (
+            "Events: `snapshot` {game, last_event_id}; `game`: the game view (as `GET "
+            "/games/{id}`) after each accepted move, undo, resignation or time-out, so a second "
+            "device or tab stays in step. Hidden cards appear only as counts, exactly as in "
+            "the REST view. The stream ends after the view of a game that is over."
+        ),
+        "problems": {
+            404: "not_found (no such game, or not yours)",
+            409: "race_not_started (a race game before its start)",
+        },
+    },
+}
+
+
+def _problem(ref: str, description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/problem+json": {"schema": {"$ref": ref}}},
+    }
+
+
+def add_stream_paths(result: dict[str, Any], generator: Any, request: Any, public: Any) -> Any:
+    """Add the event-stream endpoints to the generated schema ``result``."""
+    schemas = result.get("components", {}).get("schemas", {})
+    ref = "#/components/schemas/Problem" if "Problem" in schemas else None
+    schemes = list(result.get("components", {}).get("securitySchemes", {}))
+    security: list[dict[str, list[str]]] = [{name: []} for name in schemes]
+    for path, spec in _STREAMS.items():
+        problems: dict[int, str] = {
+            401: "not_authenticated, authentication_failed",
+            429: "too_many_streams (`Retry-After`)",
+            503: "live_unavailable (Redis down, or the WSGI server): poll instead",
+            **spec["problems"],
+        }
+        responses: dict[str, Any] = {
+            "200": {
+                "description": spec["events"],
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            },
+            "204": {"description": "Reconnect to something already over: nothing more to send."},
+        }
+        for status, text in sorted(problems.items()):
+            responses[str(status)] = _problem(ref, text) if ref else {"description": text}
+        result.setdefault("paths", {})[path] = {
+            "get": {
+                "operationId": spec["operationId"],
+                "summary": spec["summary"],
+                "description": _COMMON,
+                "tags": [spec["tag"]],
+                "parameters": [
+                    {
+                        "in": "path",
+                        "name": spec["param"],
+                        "required": True,
+                        "schema": {"type": "string", "format": "uuid"},
+                    },
+                    {
+                        "in": "header",
+                        "name": "Last-Event-ID",
+                        "required": False,
+                        "schema": {"type": "string"},
+                        "description": "The last event id received, when reconnecting.",
+                    },
+                ],
+                "security": security + ([{}] if spec["auth_optional"] else []),
+                "responses": responses,
+            }
+        }
+    result["paths"] = dict(sorted(result["paths"].items()))
+    return result

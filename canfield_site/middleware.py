@@ -1,0 +1,43 @@
+"""WhiteNoise usable on both the ASGI and the WSGI path without a thread hop per request.
+
+WhiteNoise's middleware is synchronous only, so under ASGI Django would run it
+in a worker thread and switch back to the event loop for the rest of the chain
+on *every* request (two thread hops before the view's own).  This subclass is
+async-capable: static files are still served by WhiteNoise (in a thread), and
+every other request goes straight on down the chain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
+
+
+class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]
+    """:class:`whitenoise.middleware.WhiteNoiseMiddleware` that is also async-capable."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Any = None) -> None:
+        super().__init__(get_response)
+        self._async = iscoroutinefunction(get_response)
+        if self._async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: Any) -> Any:
+        if self._async:
+            return self.__acall__(request)
+        return super().__call__(request)
+
+    async def __acall__(self, request: Any) -> Any:
+        """The async path: a static file in a thread, anything else straight through."""
+        if self.autorefresh:
+            static_file = self.find_file(request.path_info)
+        else:
+            static_file = self.files.get(request.path_info)
+        if static_file is not None:
+            return await sync_to_async(self.serve, thread_sensitive=False)(static_file, request)
+        return await self.get_response(request)

@@ -1,0 +1,340 @@
+"""The receiving side of live events: one hub per ASGI web process.
+
+The hub holds **one subscription per topic per process** (Redis pub/sub through
+redis-py's asyncio client, or the in-process broker of the embedded default)
+and fans each message out in memory to the open streams of that topic.  What a
+message becomes on the wire is decided by the topic's :class:`TopicHandler`
+(the stream endpoints in :mod:`api.streams` supply them; they read through
+the selectors).
+
+Redis outage: the reader notices the broken connection, every open stream gets
+:data:`UNAVAILABLE` and ends, and until Redis answers again :meth:`Hub.join`
+raises :class:`LiveUnavailable` (the endpoints answer 503, clients poll).  The
+next stream request after Redis returns subscribes afresh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+
+from games.live.publish import channel_name, channel_prefix, local_broker, redis_url, seq_key
+
+log = logging.getLogger(__name__)
+
+#: Queue item: the stream must end because live events are unavailable (Redis outage).
+UNAVAILABLE = "unavailable"
+#: Queue item: the stream must end because its client reads too slowly.
+LAGGING = "lagging"
+#: Queue item: the topic has nothing more to say (a finished race).
+FINISHED = "finished"
+#: Events a stream may have waiting before it is ended as lagging.
+QUEUE_SIZE = 256
+#: Seconds after which a stream slot not refreshed by a heartbeat is forgotten (Redis).
+SLOT_TTL_S = 60
+
+
+class LiveUnavailable(Exception):
+    """Live events cannot be served now (Redis unreachable); clients should poll."""
+
+
+class Update:
+    """A message for streams that render it per viewer (the game stream)."""
+
+    __slots__ = ("message", "seq")
+
+    def __init__(self, seq: int, message: dict[str, Any]) -> None:
+        self.seq = seq
+        self.message = message
+
+
+class Stream:
+    """One open event stream: a bounded queue of frames (bytes), :class:`Update` s or an end."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, topic: str, viewer: Any = None) -> None:
+        self.id = next(self._ids)
+        self.topic = topic
+        self.viewer = viewer
+        self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=QUEUE_SIZE)
+        self.ended = False
+
+    def send(self, item: Any) -> None:
+        """Queue ``item``; a full queue ends the stream as :data:`LAGGING`."""
+        if self.ended:
+            return
+        if isinstance(item, str):  # an end marker
+            self.ended = True
+        try:
+            self.queue.put_nowait(item)
+        except asyncio.QueueFull:
+            self.ended = True
+            # Make room for the end marker: the client reconnects and gets a snapshot.
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self.queue.get_nowait()
+            self.queue.put_nowait(LAGGING)
+
+
+class TopicHandler:
+    """What a topic's messages become.  Subclasses override :meth:`on_message`."""
+
+    def __init__(self, topic: Topic) -> None:
+        self.topic = topic
+
+    async def start(self) -> None:
+        """Called once when the process subscribes to the topic (start timers here)."""
+
+    async def on_message(self, seq: int, message: dict[str, Any]) -> None:
+        """Called for each published message, in order; default: pass it to every stream."""
+        self.topic.broadcast(Update(seq, message))
+
+    def stop(self) -> None:
+        """Called when the last stream of the topic leaves (cancel timers here)."""
+
+
+class Topic:
+    """The streams of one topic in this process and its handler."""
+
+    def __init__(self, name: str, make_handler: Callable[[Topic], TopicHandler]) -> None:
+        self.name = name
+        self.streams: set[Stream] = set()
+        self.last_seq = 0
+        self.handler = make_handler(self)
+        self._queue: asyncio.Queue[tuple[int, dict[str, Any]]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+
+    def broadcast(self, item: Any) -> None:
+        """Send ``item`` to every stream of the topic."""
+        for stream in list(self.streams):
+            stream.send(item)
+
+    def deliver(self, seq: int, message: dict[str, Any]) -> None:
+        """Hand a published message to the handler (in order, one at a time)."""
+        if seq <= self.last_seq and seq > 0:
+            return  # already reflected in the snapshot streams got on joining
+        self.last_seq = seq
+        self._queue.put_nowait((seq, message))
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            seq, message = await self._queue.get()
+            try:
+                await self.handler.on_message(seq, message)
+            except Exception:
+                log.exception("live events: handler of %s failed", self.name)
+
+    def close(self) -> None:
+        """Stop the handler and the delivery task."""
+        self.handler.stop()
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+
+class Hub:
+    """The process's subscriptions and open streams (one per event loop)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.topics: dict[str, Topic] = {}
+        self.url = redis_url()
+        self._redis: Any = None
+        self._pubsub: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+        self._local_slots: dict[str, set[int]] = {}
+        if not self.url:
+            local_broker.listen(self._from_thread)
+
+    # ------------------------------------------------------------------ broker side
+    def _from_thread(self, topic: str, seq: int, body: str) -> None:
+        """In-process broker callback (any thread): move onto the hub's loop."""
+        if self.loop.is_closed():
+            local_broker.unlisten(self._from_thread)
+            return
+        self.loop.call_soon_threadsafe(self._dispatch, topic, seq, body)
+
+    def _dispatch(self, topic: str, seq: int, body: str) -> None:
+        t = self.topics.get(topic)
+        if t is not None:
+            t.deliver(seq, json.loads(body))
+
+    async def _ensure_redis(self) -> None:
+        if self._pubsub is not None:
+            return
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis.from_url(self.url, socket_connect_timeout=1, socket_timeout=None)
+        try:
+            await asyncio.wait_for(client.ping(), 5)
+        except Exception as exc:
+            await client.aclose()
+            raise LiveUnavailable(f"Redis unavailable: {exc}") from None
+        self._redis = client
+        self._pubsub = client.pubsub(ignore_subscribe_messages=True)
+        log.info("live events: connected to Redis")
+
+    async def _read(self) -> None:
+        """Read the pub/sub connection until it breaks; then end every stream."""
+        prefix = f"{channel_prefix()}:ch:"
+        pubsub = self._pubsub
+        try:
+            while True:
+                msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
+                if msg is None:
+                    if not pubsub.subscribed:
+                        await asyncio.sleep(0.05)
+                    continue
+                channel = msg["channel"].decode()
+                seq_s, _, body = msg["data"].decode().partition(" ")
+                self._dispatch(channel.removeprefix(prefix), int(seq_s), body)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("live events: Redis connection lost (%s); ending streams", exc)
+            await self._outage()
+
+    async def _outage(self) -> None:
+        topics, self.topics = self.topics, {}
+        for topic in topics.values():
+            topic.broadcast(UNAVAILABLE)
+            topic.close()
+        pubsub, client = self._pubsub, self._redis
+        self._pubsub = self._redis = None
+        self._reader = None
+        for closer in (getattr(pubsub, "aclose", None), getattr(client, "aclose", None)):
+            if closer is not None:
+                with contextlib.suppress(Exception):
+                    await closer()
+
+    # ------------------------------------------------------------------ streams
+    async def join(
+        self, topic_name: str, stream: Stream, make_handler: Callable[[Topic], TopicHandler]
+    ) -> int:
+        """Add ``stream`` to ``topic_name`` (subscribing the process if it is the first).
+
+        Returns the topic's last sequence number: every message up to it is
+        reflected in a snapshot read after this call.  Raises :class:`LiveUnavailable`.
+        """
+        async with self._lock:
+            topic = self.topics.get(topic_name)
+            if topic is None:
+                topic = Topic(topic_name, make_handler)
+                if self.url:
+                    try:
+                        await self._ensure_redis()
+                        await self._pubsub.subscribe(channel_name(topic_name))
+                        raw = await self._redis.get(seq_key(topic_name))
+                    except LiveUnavailable:
+                        raise
+                    except Exception as exc:
+                        await self._outage()
+                        raise LiveUnavailable(f"Redis unavailable: {exc}") from None
+                    topic.last_seq = int(raw or 0)
+                    if self._reader is None:
+                        self._reader = self.loop.create_task(self._read())
+                else:
+                    topic.last_seq = local_broker.last_seq(topic_name)
+                self.topics[topic_name] = topic
+                await topic.handler.start()
+            topic.streams.add(stream)
+            return topic.last_seq
+
+    async def leave(self, stream: Stream) -> None:
+        """Remove ``stream``; the last one out unsubscribes the process from the topic."""
+        async with self._lock:
+            topic = self.topics.get(stream.topic)
+            if topic is None:
+                return
+            topic.streams.discard(stream)
+            if topic.streams:
+                return
+            del self.topics[stream.topic]
+            topic.close()
+            if self._pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await self._pubsub.unsubscribe(channel_name(stream.topic))
+
+    # ------------------------------------------------------------------ per-user cap
+    async def slot_acquire(self, key: str, stream: Stream, cap: int) -> bool:
+        """Take one of ``cap`` open-stream slots of ``key`` (a user or an address).
+
+        With Redis the count is shared by every web process (a sorted set of
+        stream ids scored by their last heartbeat; slots older than
+        :data:`SLOT_TTL_S` are dropped); otherwise it is this process's.
+        """
+        if not self.url:
+            slots = self._local_slots.setdefault(key, set())
+            if len(slots) >= cap:
+                return False
+            slots.add(stream.id)
+            return True
+        await self._ensure_redis()
+        rkey = f"{channel_prefix()}:slots:{key}"
+        member = f"{id(self)}:{stream.id}"
+        now = time.time()
+        try:
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.zremrangebyscore(rkey, 0, now - SLOT_TTL_S)
+            pipe.zadd(rkey, {member: now})
+            pipe.zrank(rkey, member)
+            pipe.expire(rkey, SLOT_TTL_S)
+            _, _, rank, _ = await pipe.execute()
+            if rank is not None and int(rank) >= cap:
+                # Too many: the oldest ``cap`` holders keep theirs (scores are times).
+                await self._redis.zrem(rkey, member)
+                return False
+        except Exception as exc:
+            raise LiveUnavailable(f"Redis unavailable: {exc}") from None
+        return True
+
+    async def slot_refresh(self, key: str, stream: Stream) -> None:
+        """Keep the slot alive (called with each heartbeat)."""
+        if self.url and self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.zadd(
+                    f"{channel_prefix()}:slots:{key}", {f"{id(self)}:{stream.id}": time.time()}
+                )
+
+    async def slot_release(self, key: str, stream: Stream) -> None:
+        """Give the slot back (the stream ended)."""
+        if not self.url:
+            self._local_slots.get(key, set()).discard(stream.id)
+            return
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.zrem(f"{channel_prefix()}:slots:{key}", f"{id(self)}:{stream.id}")
+
+    def open_streams(self) -> int:
+        """How many streams this process serves now."""
+        return sum(len(t.streams) for t in self.topics.values())
+
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+
+
+def hub() -> Hub:
+    """The hub of the running event loop (created on first use)."""
+    loop = asyncio.get_running_loop()
+    h = _hubs.get(loop)
+    if h is None:
+        for old in [lp for lp in _hubs if lp.is_closed()]:
+            del _hubs[old]
+        h = _hubs[loop] = Hub()
+    return h
+
+
+def heartbeat_seconds() -> float:
+    """Seconds between heartbeat comments (``LIVE_HEARTBEAT_SECONDS``)."""
+    return float(settings.LIVE_HEARTBEAT_SECONDS)

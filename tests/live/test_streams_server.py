@@ -1,0 +1,470 @@
+"""Event streams against a real ASGI server process (uvicorn) with a Redis of the test's own.
+
+The module starts a Redis server on a free port (so it can kill and restart
+it), a scratch PostgreSQL database and uvicorn serving ``canfield_site.asgi``
+on a free port, with Celery eager (the race clock closes due races itself, as
+on the embedded default).  Waits are bounded; no assertion depends on the wall
+clock beyond them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from django.conf import settings
+
+from canfield_bot.stack import (
+    Stack,
+    create_staff,
+    free_port,
+    postgres_drop_db,
+    postgres_scratch_db,
+)
+from canfield_bot.strategy import DefaultStrategy
+from games.engine import PRESETS, GameState, deal_deck, layout, make_rules, parse_deck
+from games.live.publish import RETRY_AFTER_S
+from tests.live.sse import END, Event, SSEReader
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK]|10)[CDHS](?![A-Za-z0-9])")
+CAP = 3
+
+
+class OwnRedis:
+    """A redis-server of the test's own on a free port (kill and restart it at will)."""
+
+    def __init__(self, log: Path) -> None:
+        self.port = free_port()
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server")
+        assert binary, "redis-server is needed for this test"
+        self.proc = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--logfile", str(self.log)],
+            start_new_session=True,
+        )  # fmt: skip
+        import redis
+
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                redis.Redis.from_url(self.url, socket_connect_timeout=0.5).ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+
+@dataclass
+class Live:
+    """The running server and helpers to call its API."""
+
+    url: str
+    redis: OwnRedis
+    staff_token: str
+
+    def call(self, method: str, path: str, token: str | None = None, **kw: Any) -> httpx.Response:
+        headers = {"Authorization": f"Token {token}"} if token else {}
+        return httpx.request(method, f"{self.url}/api/v1/{path}", headers=headers, timeout=20, **kw)
+
+    def user(self, name: str) -> str:
+        r = self.call(
+            "POST", "auth/register", json={"username": name, "password": secrets.token_urlsafe(12)}
+        )
+        assert r.status_code == 201, r.text
+        return str(r.json()["token"])
+
+    def race(self, *, starts_in: float, lasts: float) -> dict[str, Any]:
+        starts = datetime.now(UTC) + timedelta(seconds=starts_in)
+        r = self.call(
+            "POST",
+            "races",
+            self.staff_token,
+            json={
+                "name": "live",
+                "starts_at": starts.isoformat(),
+                "ends_at": (starts + timedelta(seconds=lasts)).isoformat(),
+            },
+        )
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+    def stream(self, path: str, token: str | None = None, **headers: str) -> SSEReader:
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        return SSEReader(f"{self.url}/api/v1/{path}", headers)
+
+
+def _postgres_url() -> str:
+    db = settings.DATABASES["default"]
+    auth = db.get("USER") or "postgres"
+    if db.get("PASSWORD"):
+        auth += f":{db['PASSWORD']}"
+    return f"postgres://{auth}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/postgres"
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    logs = tmp_path_factory.mktemp("live")
+    redis = OwnRedis(logs / "redis.log")
+    redis.start()
+    db_url = postgres_scratch_db(_postgres_url(), f"canfield_live_{os.getpid()}")
+    env = {
+        "DATABASE_URL": db_url,
+        "REDIS_URL": redis.url,
+        "CELERY_BROKER_URL": redis.url,
+        "CELERY_RESULT_BACKEND": "cache+memory://",
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+        "CACHE_URL": "",
+        "DEBUG": "true",
+        "THROTTLE_AUTH": "1000/min",
+        "THROTTLE_MOVES": "1000/s",
+        "THROTTLE_GAMES": "10000/min",
+        "LIVE_STREAMS_PER_USER": str(CAP),
+        "LIVE_HEARTBEAT_SECONDS": "1",
+        "LIVE_CHANNEL_PREFIX": f"test-{secrets.token_hex(4)}",
+    }
+    stack = Stack(env, log_dir=logs)
+    try:
+        stack.manage("migrate", "--noinput", "-v", "0")
+        password = secrets.token_urlsafe(12)
+        create_staff(stack, "live-staff", password)
+        stack.manage(  # an organiser too (tournaments)
+            "shell", "--no-imports", "-c",
+            "from django.contrib.auth.models import User; "
+            "User.objects.filter(username='live-staff').update(is_superuser=True)",
+        )  # fmt: skip
+        url = stack.web(free_port(), server="uvicorn", workers=1)
+        token = httpx.post(
+            f"{url}/api/v1/auth/token", json={"username": "live-staff", "password": password}
+        ).json()["token"]
+        yield Live(url, redis, token)
+    finally:
+        stack.stop()
+        redis.kill()
+        postgres_drop_db(db_url)
+
+
+def _no_secret(event: Event, seed: str | None) -> None:
+    """A race event of a running race names no card and not the seed."""
+    text = str(event.data)
+    assert not CARD.findall(text), event
+    if seed:
+        assert seed not in text, event
+
+
+def _summary(event: Event | str) -> tuple[Any, ...]:
+    if isinstance(event, str):
+        return (event,)
+    if event.event == "standings":
+        rows = event.data["standings"]
+        players = sorted((r["player"], r["moves"]) for r in rows)
+        return ("standings", event.data["phase"], tuple(players))
+    if event.event == "phase":
+        return ("phase", event.data["phase"])
+    if event.event == "snapshot":
+        return ("snapshot", event.data["race"]["phase"], event.data["race"]["entrants"])
+    return (event.event,)
+
+
+def test_race_stream_exact_sequence(live: Live) -> None:
+    """Subscribe, two players join, one plays a move, the race closes: the exact events."""
+    anna, bert = live.user("anna"), live.user("bert")
+    race = live.race(starts_in=6, lasts=4)
+    rid = race["id"]
+    reader = live.stream(f"races/{rid}/events")
+    try:
+        assert reader.status == 200
+        assert reader.response_headers["content-type"].startswith("text/event-stream")
+        assert reader.response_headers["cache-control"] == "no-cache, no-transform"
+        assert reader.response_headers["x-accel-buffering"] == "no"
+        seen: list[Event | str] = [reader.next()]
+        assert live.call("POST", f"races/{rid}/join", anna).status_code == 201
+        seen.append(reader.next())
+        assert live.call("POST", f"races/{rid}/join", bert).status_code == 201
+        seen.append(reader.next())
+        seen.append(reader.next())  # running, by the server clock
+        game = live.call("POST", f"races/{rid}/start", anna).json()
+        move = DefaultStrategy(seed=0)(game)
+        assert move is not None
+        played = live.call(
+            "POST",
+            f"games/{game['id']}/moves",
+            anna,
+            json={"move": move, "expected_move_number": 0},
+        )
+        assert played.status_code == 201, played.text
+        while True:
+            event = reader.next()
+            seen.append(event)
+            if event == END:
+                break
+    finally:
+        reader.close()
+    assert [_summary(e) for e in seen] == [
+        ("snapshot", "open", 0),
+        ("standings", "open", (("anna", 0),)),
+        ("standings", "open", (("anna", 0), ("bert", 0))),
+        ("phase", "running"),
+        ("standings", "running", (("anna", 1), ("bert", 0))),
+        ("phase", "closing"),
+        ("phase", "finished"),
+        ("standings", "finished", (("anna", 1), ("bert", 0))),
+        (END,),
+    ]
+    events = [e for e in seen if isinstance(e, Event)]
+    ids = [int(e.id) for e in events]
+    assert ids == sorted(ids)
+    assert ids[:3] == [0, 1, 2]  # snapshot, then one sequence number per join
+    assert ids[4] == 3  # the move
+    for event in events[:-2]:
+        _no_secret(event, None)
+    assert events[-2].data["results_url"] == f"/api/v1/races/{rid}/results"
+    results = live.call("GET", f"races/{rid}/results").json()
+    assert events[-1].data["standings"][0]["player"] == results["entries"][0]["player"]
+    # Reconnecting to the finished race after its last event: 204, nothing more to say.
+    again = live.stream(f"races/{rid}/events", **{"Last-Event-ID": events[-1].id})
+    assert again.status == 204
+    again.close()
+
+
+def test_reconnect_with_last_event_id_gets_a_snapshot_with_what_was_missed(live: Live) -> None:
+    race = live.race(starts_in=600, lasts=60)
+    rid = race["id"]
+    first = live.stream(f"races/{rid}/events")
+    snap = first.expect("snapshot")
+    first.close()
+    assert snap.data["race"]["entrants"] == 0
+    assert snap.data["last_event_id"] is None
+    # While disconnected, someone joins.
+    assert live.call("POST", f"races/{rid}/join", live.user("carl")).status_code == 201
+    again = live.stream(f"races/{rid}/events", **{"Last-Event-ID": snap.id})
+    try:
+        resumed = again.expect("snapshot")
+        assert resumed.data["last_event_id"] == int(snap.id)
+        assert int(resumed.id) == int(snap.id) + 1
+        assert [r["player"] for r in resumed.data["standings"]] == ["carl"]
+        # Idle: heartbeat comments (every LIVE_HEARTBEAT_SECONDS = 1 s here) keep it open.
+        deadline = time.monotonic() + 10
+        while again.comments < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert again.comments >= 1
+    finally:
+        again.close()
+
+
+def test_problems_before_the_stream_starts(live: Live) -> None:
+    dora, emil = live.user("dora"), live.user("emil")
+    game = live.call("POST", "games", dora, json={"variant": "classic"}).json()
+    cases = [
+        (live.stream(f"races/{'0' * 8}-0000-4000-8000-{'0' * 12}/events"), 404, "not_found"),
+        (live.stream(f"games/{game['id']}/events"), 401, "not_authenticated"),
+        (live.stream(f"games/{game['id']}/events", "bad-token"), 401, "authentication_failed"),
+        (live.stream(f"games/{game['id']}/events", emil), 404, "not_found"),
+    ]
+    for reader, status, code in cases:
+        assert reader.status == status
+        assert reader.response_headers["content-type"] == "application/problem+json"
+        assert reader.problem()["code"] == code
+        reader.close()
+    # The per-user cap: CAP streams open, one more is 429 with Retry-After.
+    open_ = [live.stream(f"games/{game['id']}/events", dora) for _ in range(CAP)]
+    try:
+        assert [r.status for r in open_] == [200] * CAP
+        extra = live.stream(f"games/{game['id']}/events", dora)
+        assert extra.status == 429
+        assert extra.problem()["code"] == "too_many_streams"
+        assert int(extra.response_headers["retry-after"]) > 0
+        extra.close()
+    finally:
+        for r in open_:
+            r.close()
+    # Closing one frees its slot (bounded wait: the server notices the disconnect).
+    deadline = time.monotonic() + 15
+    while True:
+        reader = live.stream(f"games/{game['id']}/events", dora)
+        status = int(reader.status or 0)
+        reader.close()
+        if status == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert status == 200
+
+
+def _hidden(state: GameState) -> set[str]:
+    d = state.to_dict()
+    face_down = [] if d["rules"]["reserve_face_up"] else list(d["reserve"])[:-1]
+    return set(face_down) | set(d["stock"])
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_game_stream_shows_exactly_the_rest_view_on_every_preset(live: Live, preset: str) -> None:
+    """A whole game on each preset: every event is the REST view and names no hidden card."""
+    token = live.user(f"hid-{preset}")
+    seed = f"live-hidden-{preset}"
+    game = live.call("POST", "games", token, json={"variant": preset, "seed": seed}).json()
+    state = layout(parse_deck(deal_deck(seed)), make_rules(preset))
+    reader = live.stream(f"games/{game['id']}/events", token)
+    strategy = DefaultStrategy(seed=1)
+    try:
+        snap = reader.expect("snapshot")
+        assert snap.data["game"] == game
+        assert not set(CARD.findall(str(snap.data))) & _hidden(state)
+        view = game
+        for _ in range(400):
+            move = strategy(view)
+            if move is None:
+                r = live.call("POST", f"games/{game['id']}/resign", token)
+                state.end("resigned")
+                view = r.json()
+            else:
+                r = live.call(
+                    "POST",
+                    f"games/{game['id']}/moves",
+                    token,
+                    json={"move": move, "expected_move_number": view["move_number"]},
+                )
+                assert r.status_code == 201, r.text
+                state.play(r.json()["move"])
+                view = r.json()["game"]
+            event = reader.expect("game")
+            assert event.data == view
+            assert not set(CARD.findall(str(event.data))) & _hidden(state), event.data
+            if view["status"] != "playing":
+                break
+        assert view["status"] != "playing"
+        assert reader.next() == END  # the stream ends after a game that is over
+    finally:
+        reader.close()
+
+
+def test_redis_outage_ends_streams_moves_still_work_streams_resume(live: Live) -> None:
+    token = live.user("fred")
+    game = live.call("POST", "games", token, json={"variant": "classic"}).json()
+    reader = live.stream(f"games/{game['id']}/events", token)
+    try:
+        assert reader.expect("snapshot").data["game"]["move_number"] == 0
+        live.redis.kill()
+        gone = reader.expect("unavailable")
+        assert gone.data["reason"] == "unavailable"
+        assert reader.next() == END
+    finally:
+        reader.close()
+    # The move is accepted during the outage.
+    move = DefaultStrategy(seed=0)(game)
+    r = live.call(
+        "POST", f"games/{game['id']}/moves", token, json={"move": move, "expected_move_number": 0}
+    )
+    assert r.status_code == 201, r.text
+    refused = live.stream(f"games/{game['id']}/events", token)
+    assert refused.status == 503
+    assert refused.problem()["code"] == "live_unavailable"
+    refused.close()
+    live.redis.start()
+    deadline = time.monotonic() + 20
+    while True:
+        back = live.stream(f"games/{game['id']}/events", token)
+        if back.status == 200 or time.monotonic() > deadline:
+            break
+        back.close()
+        time.sleep(0.25)
+    try:
+        assert back.status == 200
+        assert back.expect("snapshot").data["game"]["move_number"] == 1
+        view = r.json()["game"]
+        nxt = DefaultStrategy(seed=0)(view)
+        # Publishing resumes once RETRY_AFTER_S has passed since the failed publish.
+        time.sleep(RETRY_AFTER_S + 0.1)
+        r2 = live.call(
+            "POST",
+            f"games/{game['id']}/moves",
+            token,
+            json={"move": nxt, "expected_move_number": 1},
+        )
+        assert r2.status_code == 201, r2.text
+        assert back.expect("game").data["move_number"] == 2
+    finally:
+        back.close()
+
+
+def test_static_files_and_rest_are_served_under_asgi(live: Live) -> None:
+    """The ASGI app serves what the WSGI one does (static files through WhiteNoise, REST)."""
+    css = httpx.get(f"{live.url}/static/admin/css/base.css", timeout=20)
+    assert css.status_code == 200
+    assert css.headers["content-type"].startswith("text/css")
+    assert live.call("GET", "health").json()["status"] == "ok"
+
+
+def test_tournament_stream_race_added_finished_and_rescored(live: Live) -> None:
+    """A tournament's stream: a race added, the race finished, standings re-scored."""
+    draft = live.call(
+        "POST", "tournaments", live.staff_token, json={"name": "hidden", "status": "draft"}
+    ).json()
+    hidden = live.stream(f"tournaments/{draft['id']}/events")
+    assert hidden.status == 404  # a draft is the organisers' (as GET /tournaments/{id})
+    hidden.close()
+    staff_view = live.stream(f"tournaments/{draft['id']}/events", live.staff_token)
+    assert staff_view.expect("snapshot").data["tournament"]["status"] == "draft"
+    staff_view.close()
+
+    t = live.call("POST", "tournaments", live.staff_token, json={"name": "cup"}).json()
+    reader = live.stream(f"tournaments/{t['id']}/events")
+    try:
+        snap = reader.expect("snapshot")
+        assert snap.data["tournament"]["races"] == []
+        first = datetime.now(UTC) + timedelta(seconds=2)
+        added = live.call(
+            "POST",
+            f"tournaments/{t['id']}/races",
+            live.staff_token,
+            json={"count": 1, "first_starts_at": first.isoformat(), "duration_s": 3},
+        )
+        assert added.status_code == 201, added.text
+        race_id = added.json()["races"][0]["id"]
+        event = reader.expect("race_added")
+        assert [r["id"] for r in event.data["races"]] == [race_id]
+        assert event.data["races"][0]["seed"] is None
+        assert live.call("POST", f"races/{race_id}/join", live.user("gina")).status_code == 201
+        # Reading the race after its end closes it on this eager set-up (bounded wait).
+        deadline = time.monotonic() + 30
+        while live.call("GET", f"races/{race_id}").json()["phase"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.3)
+        finished = reader.expect("race_finished")
+        assert finished.data["race"]["id"] == race_id
+        assert finished.data["results_url"] == f"/api/v1/races/{race_id}/results"
+        standings = reader.expect("standings")
+        assert [r["player"] for r in standings.data["standings"]] == ["gina"]
+        assert live.call("POST", f"tournaments/{t['id']}/rescore", live.staff_token).is_success
+        again = reader.expect("standings")
+        assert again.data["standings"] == standings.data["standings"]
+        assert int(again.id) > int(standings.id) > int(finished.id) > int(event.id)
+    finally:
+        reader.close()
