@@ -9,9 +9,9 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from games.models import Race, RaceEntry
+from games.models import Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
-from games.selectors.games import game_list
+from games.selectors.games import deal_revealed, game_list
 from games.selectors.races import race_list
 from games.selectors.tournaments import tournament_list
 from web.board import PRESET_TEXT
@@ -52,16 +52,19 @@ def lobby_etag(request: HttpRequest) -> str:
     """ETag of the lobby's race lists: every race not finished long ago, its status and
     entrant count, the clock phase of each, and the viewer."""
     now = timezone.now()
-    rows = (
-        Race.objects.exclude(status=Race.Status.CANCELLED)
-        .order_by("-starts_at")
-        .values_list("id", "status", "opens_at", "starts_at", "ends_at")[:60]
-    )
+    races = Race.objects.exclude(status=Race.Status.CANCELLED)
+    entries_qs = RaceEntry.objects.filter(race__status=Race.Status.SCHEDULED)
+    if not may_see_drafts(request.user):  # a draft's races must not move anyone's ETag
+        races = races.exclude(tournament__status=Tournament.Status.DRAFT)
+        entries_qs = entries_qs.exclude(race__tournament__status=Tournament.Status.DRAFT)
+    rows = races.order_by("-starts_at").values_list(
+        "id", "status", "opens_at", "starts_at", "ends_at"
+    )[:60]
     phases = []
     for rid, status, opens, starts, ends in rows:
         phase = Race(status=status, opens_at=opens, starts_at=starts, ends_at=ends).phase(now)
         phases.append(f"{rid}:{phase}")
-    entries = RaceEntry.objects.filter(race__status=Race.Status.SCHEDULED).count()
+    entries = entries_qs.count()
     return etag_of(request.user.pk, entries, *phases)
 
 
@@ -74,6 +77,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context["my_games"] = (
         list(game_list(player=request.user)[:10]) if request.user.is_authenticated else []
     )
+    for g in context["my_games"]:  # a replay link only once the deal is revealed
+        g.revealed = deal_revealed(g)
     context["form"] = PracticeForm()
     context["presets"] = PRESET_TEXT
     return render(request, "web/lobby.html", context)

@@ -8,6 +8,8 @@ board shows comes only from :func:`games.selectors.games.game_view`.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -15,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -49,6 +52,27 @@ def _game(request: HttpRequest, game_id: Any) -> Game:
         return game_get(game_id=game_id, player=_user(request))
     except NotFound:
         raise not_found() from None
+
+
+def _until_started(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A race game before its race starts: to the race page (a message says why), never a 500."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, game_id: Any, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, game_id, *args, **kwargs)
+        except RaceNotStarted:
+            entry = RaceEntry.objects.filter(game_id=game_id, player=_user(request)).first()
+            if entry is None:
+                raise not_found() from None
+            messages.info(request, _("The race has not started yet."))
+            response = redirect("web:race", race_id=entry.race_id)
+            if request.htmx:  # htmx follows HX-Redirect with a full page load
+                response = HttpResponse(status=204)
+                response["HX-Redirect"] = reverse("web:race", args=[entry.race_id])
+            return response
+
+    return wrapped
 
 
 def play_context(
@@ -141,6 +165,7 @@ def _refusal(exc: ServiceError) -> tuple[str, int]:
 
 @login_required
 @require_POST
+@_until_started
 def move(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``POST /play/<id>/move``: ``move`` and ``expected_move_number``, as the API takes them.
 
@@ -169,10 +194,15 @@ def move(request: HttpRequest, game_id: Any) -> HttpResponse:
 
 @login_required
 @require_POST
+@_until_started
 def undo(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``POST /play/<id>/undo``: take back the last move where the game allows it."""
     form = ExpectedForm(request.POST)
-    expected = form.cleaned_data["expected_move_number"] if form.is_valid() else None
+    if not form.is_valid():  # a garbled number must not undo blindly
+        return _answer(
+            request, game_id, game=None, message=_("Give the move number."), error=True, status=400
+        )
+    expected = form.cleaned_data["expected_move_number"]
     try:
         game = game_services.game_undo(
             game_id=game_id, player=_user(request), expected_move_number=expected
@@ -184,6 +214,7 @@ def undo(request: HttpRequest, game_id: Any) -> HttpResponse:
 
 
 @login_required
+@_until_started
 def resign(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /play/<id>/resign``: the confirmation; ``POST`` with ``confirmed=1`` resigns."""
     game = _game(request, game_id)
@@ -222,6 +253,7 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
+@_until_started
 def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /play/<id>/solution``: a winning line from the deal, once the deal is revealed.
 
