@@ -52,6 +52,16 @@ def _invalid_cursor() -> ProblemError:
     )
 
 
+def _b64(text: str) -> str:
+    """URL-safe base64 of ``text`` without ``=`` padding (no ``%3D`` in links)."""
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def _unb64(raw: str) -> str:
+    """The text of a cursor made by :func:`_b64` (padding restored); ``ValueError`` if bad."""
+    return base64.urlsafe_b64decode((raw + "=" * (-len(raw) % 4)).encode("ascii")).decode("utf-8")
+
+
 class SafeCursorPagination(CursorPagination):
     """Keyset cursor pagination over ``ordering`` + the primary key (see the module).
 
@@ -109,7 +119,7 @@ class SafeCursorPagination(CursorPagination):
         if raw is None:
             return None, False
         try:
-            doc = json.loads(base64.urlsafe_b64decode(raw.encode("ascii")).decode("utf-8"))
+            doc = json.loads(_unb64(raw))
             encoded, reverse = doc["v"], doc["r"]
             if not isinstance(encoded, list) or len(encoded) != len(self._fields):
                 raise ValueError("wrong number of values")
@@ -139,7 +149,7 @@ class SafeCursorPagination(CursorPagination):
             field = row._meta.get_field(name.lstrip("-"))
             values.append(field.value_to_string(row))
         doc = json.dumps({"v": values, "r": reverse}, separators=(",", ":"))
-        return base64.urlsafe_b64encode(doc.encode("utf-8")).decode("ascii")
+        return _b64(doc)
 
     def _after(self, values: list[Any], *, reverse: bool) -> Q:
         """Rows strictly after ``values`` in the ordering (before it when ``reverse``)."""
@@ -202,10 +212,10 @@ class SafeCursorPagination(CursorPagination):
 
     def _raw_cursor(self, *, reverse: bool) -> str:
         raw = self.request.query_params.get(self.cursor_query_param, "")
-        doc = json.loads(base64.urlsafe_b64decode(raw.encode("ascii")).decode("utf-8"))
+        doc = json.loads(_unb64(raw))
         doc["r"] = reverse
         text = json.dumps(doc, separators=(",", ":"))
-        return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii")
+        return _b64(text)
 
     def decode_cursor(self, request: Any) -> Any:  # pragma: no cover - replaced by _decode
         """Not used: DRF's offset cursor is replaced by the keyset cursor."""

@@ -110,9 +110,16 @@ def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
 
 
 @pytest.fixture
-def outage_app(own_redis: OwnRedis, monkeypatch: pytest.MonkeyPatch) -> Celery:
-    """A Celery app (the project's JSON, late-ack conventions) on ``own_redis``."""
+def outage_app(own_redis: OwnRedis, monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
+    """A Celery app (the project's JSON, late-ack conventions) on ``own_redis``.
+
+    Celery's in-thread test worker makes its app the process's current and default app
+    (shared tasks then send through it): the project's app is made both again after the
+    test, so later tests never send to this test's Redis.
+    """
     import games.tasks  # noqa: F401 - registers the shared tasks on the new app
+
+    project_app = canfield_site.celery.app
 
     app = Celery("outage", broker=own_redis.url, backend=own_redis.url, set_as_current=False)
     app.conf.update(
@@ -128,7 +135,11 @@ def outage_app(own_redis: OwnRedis, monkeypatch: pytest.MonkeyPatch) -> Celery:
     )
     assert app.conf.broker_url == own_redis.url
     monkeypatch.setattr(canfield_site.celery, "app", app)
-    return app
+    try:
+        yield app
+    finally:
+        project_app.set_current()
+        project_app.set_default()
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
+from api.authentication import token_issue
 from tests.factories import create_user
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +73,7 @@ def _clients() -> dict[str, Client]:
     user = create_user("walker")
     token = Client(
         enforce_csrf_checks=True,
-        HTTP_AUTHORIZATION=f"Token {Token.objects.get(user=user).key}",
+        HTTP_AUTHORIZATION=f"Token {token_issue(user=user)[0]}",
     )
     session = Client(enforce_csrf_checks=True)
     session.force_login(user)

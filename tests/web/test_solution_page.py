@@ -1,8 +1,7 @@
 """The solution page never solves in the request: it queues a job on the solver queue.
 
-With in-process tasks (the test default) the job runs when the request's transaction
-commits, so the page shows the line at once; with the job still waiting it says so and
-refreshes itself (202).
+While the job waits for a worker the page says so and refreshes itself (202); once a
+worker of the solver queue has run it, the page shows the winning line (200).
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ import pytest
 from games.engine import replay
 from games.models import Solve
 from games.services.games import game_end, game_start
+from games.services.solver import solve_run
 from tests.web.conftest import PageClient
 
 pytestmark = pytest.mark.django_db
@@ -29,14 +29,21 @@ def _over(player: Any, seed: str) -> Any:
 def test_solution_page_shows_the_tidy_winning_line(
     pages: PageClient, player: Any, settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
+    """The first visit queues the job (202); the worker solves it; the next visit shows it."""
     settings.SOLVER_BUDGET_SECONDS = 120  # a bound the seed never reaches: no clock in play
     game = _over(player, "7")  # classic seed 7: proven won in well under a second
-    with django_capture_on_commit_callbacks(execute=True):  # the job runs on commit
+    with (
+        mock.patch("games.services.solver.enqueue_now") as send,  # the worker is us, below
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         first = pages.get(f"/play/{game.id}/solution")
-    assert first.status_code == 202  # the test's transaction defers the commit to here
+    assert first.status_code == 202
+    assert send.call_count == 1
+    job = Solve.objects.get(deal=game.deal, moves=[])
+    solve_run(solve_id=job.id)  # what the solver queue's worker runs
     resp = pages.get(f"/play/{game.id}/solution")
     assert resp.status_code == 200
-    job = Solve.objects.get(deal=game.deal, moves=[])
+    job.refresh_from_db()
     assert (job.status, job.result) == ("done", "won")
     assert replay(job.solution, "classic", seed="7").cards_home == 52
     html = resp.content.decode()
