@@ -14,13 +14,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Value, When, Window
+from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
 from games.models import Game, Move, Race, RaceEntry, Tournament
+from games.ranking import RANKING_RULE, rank_order_by
 from games.services.errors import NotFound, RaceNotFinished
-from games.services.races import RANKING_RULE, race_close
+from games.services.races import race_close
 
 #: Past ``ends_at`` by this much, a reader closes the race itself (a safety net for dead workers).
 READER_CLOSE_GRACE = timedelta(seconds=30)
@@ -168,16 +169,10 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
         .annotate(
             live_rank=Window(
                 Rank(),
-                # RULES.md 6, as RANK_ORDER_SQL: moves break ties only among non-winners.
-                order_by=[
-                    F("game__cards_home").desc(),
-                    F("game__cards_home_ms").asc(),
-                    Case(
-                        When(game__cards_home=52, then=Value(0)),
-                        default=F("game__move_number"),
-                        output_field=IntegerField(),
-                    ),
-                ],
+                # RULES.md 6: the ranking key derived from its one definition.
+                order_by=rank_order_by(
+                    {"cards_home": "game__cards_home", "elapsed_ms": "game__cards_home_ms"}
+                ),
             )
         )
         .order_by("live_rank", "joined_at")

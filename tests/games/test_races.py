@@ -71,16 +71,22 @@ def test_ranking_rule_and_shared_ranks() -> None:
     entrant(race, "fewer_moves", home=30, ms=40_000, moves=79)
     entrant(race, "earlier", home=30, ms=10_000, moves=500)
     entrant(race, "few_cards", home=12, ms=1_000, moves=3)
+    # RULES.md 6: resigning at once earns nothing over playing on to the same count.
+    entrant(race, "quitter", home=1, ms=0, moves=0, status="resigned")
+    entrant(race, "trier", home=1, ms=0, moves=300)
     end_now(race)
     assert race_close(race_id=race.id) == "finished"
+    # Moves never break a tie: tie_a, tie_b and fewer_moves share rank 4.
     assert ranks(race) == {
         "fast_winner": 1,
         "slow_winner": 2,
         "earlier": 3,
         "fewer_moves": 4,
-        "tie_a": 5,
-        "tie_b": 5,
+        "tie_a": 4,
+        "tie_b": 4,
         "few_cards": 7,
+        "quitter": 8,
+        "trier": 8,
     }
     rows = {
         e.player.username: e for e in RaceEntry.objects.filter(race=race).select_related("player")
@@ -268,7 +274,7 @@ def test_required_winnable_deal_is_proven_won() -> None:
 
 
 @pytest.mark.django_db
-def test_winners_tied_on_time_share_a_rank_whatever_their_moves() -> None:
+def test_players_tied_on_the_key_share_a_rank_whatever_their_moves() -> None:
     race = running_race()
     entrant(race, "w1", home=52, ms=101_000, moves=198, status="won")
     entrant(race, "w2", home=52, ms=101_000, moves=211, status="won")
@@ -277,7 +283,7 @@ def test_winners_tied_on_time_share_a_rank_whatever_their_moves() -> None:
     from games.selectors.races import race_standings
 
     live = {row["player"]: row["rank"] for row in race_standings(race=race)}
-    assert live == {"w1": 1, "w2": 1, "n1": 3, "n2": 4}
+    assert live == {"w1": 1, "w2": 1, "n1": 3, "n2": 3}  # RULES.md 6: moves never count
     end_now(race)
     race_close(race_id=race.id)
     assert ranks(race) == live
