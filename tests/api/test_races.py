@@ -329,7 +329,14 @@ def test_race_undo_only_when_allowed(make_client: Callable[..., APIClient]) -> N
             ann.post(f"/api/v1/games/{gid}/moves", {"move": "draw"}, format="json").status_code
             == 201
         )
-        assert ann.post(f"/api/v1/games/{gid}/undo").status_code == expected
+        resp = ann.post(f"/api/v1/games/{gid}/undo")
+        assert resp.status_code == expected
+        live = Move.objects.filter(game_id=gid, undone_at__isnull=True).count()
+        if expected == 403:  # refused: the game is unchanged
+            assert resp.json()["code"] == "undo_not_allowed"
+            assert (live, Game.objects.get(id=gid).move_number) == (1, 1)
+        else:
+            assert (resp.json()["move_number"], live) == (0, 0)
 
 
 def test_race_list_filters(make_client: Callable[..., APIClient], anon: APIClient) -> None:
