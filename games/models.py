@@ -404,11 +404,6 @@ class RaceEntry(models.Model):
         return f"{self.player} in {self.race_id} (rank {self.rank})"
 
 
-def live_moves(game: Game) -> models.QuerySet[Move]:
-    """The game's moves that are not undone, in play order."""
-    return game.moves.filter(undone_at__isnull=True).order_by("number")
-
-
 __all__: list[Any] = [
     "Deal",
     "Game",
@@ -418,5 +413,4 @@ __all__: list[Any] = [
     "Tournament",
     "TournamentEntrant",
     "TournamentStanding",
-    "live_moves",
 ]

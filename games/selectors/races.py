@@ -106,7 +106,15 @@ def race_list(
 
 
 def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) -> dict[str, Any]:
-    """The race as anyone may see it; the seed only once the race is finished."""
+    """The race as anyone may see it; the seed only once the race is finished.
+
+    Keys: ``id``, ``name``, ``mode``, ``status``, ``phase`` (clock phase at
+    ``now``), ``variant``, ``options``, ``time_limit_s`` (seconds),
+    ``opens_at``/``starts_at``/``ends_at`` (datetimes), ``allow_undo``,
+    ``require_winnable``, ``commitment`` (hex SHA-256 of the seed), ``seed``
+    (``None`` until finished), ``entrants`` (count), ``joined`` and ``game_id``
+    (the viewer's entry and game, if any) and ``ranking_rule`` (RULES.md 6).
+    """
     now = now or timezone.now()
     finished = race.status == Race.Status.FINISHED
     entry = None

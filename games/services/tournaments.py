@@ -347,24 +347,16 @@ def entry_points(tournament: Tournament) -> Combinable:
 COUNTED = Q(rank__isnull=False, disqualified=False)
 
 
-def tournament_entries(tournament: Tournament) -> QuerySet[RaceEntry]:
-    """Entries of the tournament's finished races, each annotated with ``points``
-    (0 when not counted) and ``counted``."""
-    return (
-        RaceEntry.objects.filter(race__tournament=tournament, race__status=Race.Status.FINISHED)
-        .annotate(
-            points=Case(
-                When(COUNTED, then=entry_points(tournament)),
-                default=Value(0),
-                output_field=IntegerField(),
-            ),
-        )
-        .select_related("race")
-    )
-
-
 def standings_query(tournament: Tournament) -> QuerySet[Any]:
-    """Per-player totals ranked by the tie-breaks, aggregated and ranked in SQL."""
+    """Per-player totals ranked by the tie-breaks, aggregated and ranked in SQL.
+
+    One dict per player with an entry in a finished race of the tournament, in
+    rank order: ``player_id``, ``points_sum`` (points), ``wins_sum`` (won
+    counted entries), ``played`` (counted entries), ``dq`` (disqualified
+    entries), ``cards_sum`` (cards), ``time_sum`` (ms) and ``place`` (the rank:
+    more points, then more wins, then more cards, then less time; equal rows
+    share it).
+    """
     return (
         RaceEntry.objects.filter(race__tournament=tournament, race__status=Race.Status.FINISHED)
         .values("player_id")
