@@ -15,6 +15,9 @@ locks the race row with ``select_for_update(no_key=True, skip_locked=True)``
 
 A worker killed between or inside the steps leaves a state the next call
 (the beat sweeper) finishes; running either step twice changes nothing.
+
+Lock order: the race row, then its tournament's row (a finishing tournament race
+re-scores the tournament inside step 2); see :mod:`games.services.standings`.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from games.services.errors import (
 )
 from games.services.games import deal_create, game_create, rules_build
 from games.services.solutions import deal_record_verdict, winnable_seed
+from games.services.standings import tournament_admit, tournament_rescore
 
 log = logging.getLogger(__name__)
 
@@ -151,8 +155,6 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
         if race.phase(now) not in ("open", "running"):
             raise RaceNotOpen(f"the race is {race.phase(now)}: joining is closed")
         if race.tournament_id is not None:
-            from games.services.tournaments import tournament_admit
-
             tournament_admit(tournament_id=race.tournament_id, player=player)
         entry, created = RaceEntry.objects.get_or_create(
             race=race, player=player, defaults={"joined_at": now}
@@ -245,8 +247,6 @@ def race_close(*, race_id: Any, now: datetime | None = None) -> str:
             race.save(update_fields=["status", "scored_at"])
             log.info("race %s finished", race.id)
             if race.tournament_id is not None:
-                from games.services.tournaments import tournament_rescore
-
                 tournament_rescore(tournament_id=race.tournament_id, now=now)
         return str(race.status)
 

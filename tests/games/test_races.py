@@ -320,3 +320,20 @@ def test_the_test_race_seeds_have_their_property() -> None:
     assert not race_seed_ok(rejected)
     assert rejected not in first
     assert scripted_play("295", 0, prefer_home=True) == "blocked"
+
+
+def test_races_and_tournaments_import_one_way() -> None:
+    """No import circle (issue 18.6): tournaments -> races -> standings, nowhere back,
+    not even inside a function."""
+    import ast
+
+    def imported(module: str) -> set[str]:
+        tree = ast.parse((ROOT / "games" / "services" / f"{module}.py").read_text())
+        return {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {
+            a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+        }
+
+    assert "games.services.tournaments" not in imported("races")
+    assert "games.services.standings" in imported("races")
+    assert not {"games.services.races", "games.services.tournaments"} & imported("standings")
+    assert "games.services.races" in imported("tournaments")
