@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authtoken.models import Token
@@ -21,6 +21,8 @@ from rest_framework.views import APIView
 
 from api.errors import ProblemError, ProblemSerializer
 from api.serializers import RegisterInput, TokenInput, TokenOutput
+from games.services.accounts import user_register
+from games.services.errors import UsernameTaken
 
 
 def player_of(request: Request) -> User:
@@ -84,15 +86,12 @@ class RegisterView(APIView):
             )
         try:
             with transaction.atomic():
-                if user_model.objects.filter(username__iexact=username).exists():
-                    raise IntegrityError
-                candidate.set_password(password)
-                candidate.save()
+                candidate = user_register(
+                    username=username, password=password, email=candidate.email
+                )
                 token = Token.objects.create(user=candidate)
-        except IntegrityError:
-            raise ProblemError(
-                "username_taken", f"The username {username!r} is taken.", status=409
-            ) from None
+        except UsernameTaken as exc:
+            raise ProblemError("username_taken", str(exc), status=409) from None
         return Response({"username": username, "token": token.key}, status=status.HTTP_201_CREATED)
 
 
