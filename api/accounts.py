@@ -20,7 +20,7 @@ from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
@@ -35,6 +35,8 @@ from api.authentication import token_issue, tokens_revoke
 from api.errors import ProblemError, ProblemSerializer
 from api.serializers import PasswordChangeInput, RegisterInput, TokenInput, TokenOutput
 from canfield_site.security import lockout_detail, lockout_seconds
+from games.services.accounts import user_register
+from games.services.errors import UsernameTaken
 
 
 def player_of(request: Request) -> User:
@@ -110,15 +112,12 @@ class RegisterView(APIView):
             )
         try:
             with transaction.atomic():
-                if user_model.objects.filter(username__iexact=username).exists():
-                    raise IntegrityError
-                candidate.set_password(password)
-                candidate.save()
+                candidate = user_register(
+                    username=username, password=password, email=candidate.email
+                )
                 body = _token_body(candidate)
-        except IntegrityError:
-            raise ProblemError(
-                "username_taken", f"The username {username!r} is taken.", status=409
-            ) from None
+        except UsernameTaken as exc:
+            raise ProblemError("username_taken", str(exc), status=409) from None
         return _no_store(Response(body, status=status.HTTP_201_CREATED))
 
 

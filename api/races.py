@@ -34,6 +34,7 @@ from api.serializers import (
 from games.engine import PRESETS
 from games.models import Race
 from games.permissions import OrganiserAction, may_see_drafts
+from games.ranking import RANKING_RULE
 from games.selectors.games import game_view
 from games.selectors.races import (
     race_get,
@@ -45,6 +46,9 @@ from games.selectors.races import (
 from games.services import races as race_services
 from games.services import ratings as rating_services
 from games.services.races import MAX_RACE_SECONDS
+
+#: The OpenAPI text of ``ranking_rule`` (RULES.md 6).
+RANKING_HELP = f"The race ranking rule (RULES.md 6): {RANKING_RULE}"
 
 
 class RaceView(serializers.Serializer[Any]):
@@ -85,7 +89,7 @@ class RaceView(serializers.Serializer[Any]):
     entrants = serializers.IntegerField()
     joined = serializers.BooleanField(help_text="whether you have joined")
     game_id = serializers.UUIDField(allow_null=True, help_text="your game in this race")
-    ranking_rule = serializers.CharField()
+    ranking_rule = serializers.CharField(help_text=RANKING_HELP)
     rated = serializers.BooleanField(help_text="counts for player ratings (organisers' switch)")
 
 
@@ -134,7 +138,11 @@ class JoinView(serializers.Serializer[Any]):
 class StandingRow(serializers.Serializer[Any]):
     """One line of the standings: counts only, never a card."""
 
-    rank = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="1 = best; tied players share a rank (1, 2, 2, 4); null: disqualified or "
+        "never started. Moves never break a tie (RULES.md 6).",
+    )
     player = serializers.CharField()
     cards_home = serializers.IntegerField(allow_null=True)
     moves = serializers.IntegerField(allow_null=True)
@@ -150,14 +158,18 @@ class StandingsView(serializers.Serializer[Any]):
 
     race = serializers.UUIDField()
     phase = serializers.CharField()
-    ranking_rule = serializers.CharField()
+    ranking_rule = serializers.CharField(help_text=RANKING_HELP)
     standings = StandingRow(many=True)
 
 
 class ResultEntry(serializers.Serializer[Any]):
     """One entrant's final result and move list."""
 
-    rank = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="1 = best; tied players share a rank (1, 2, 2, 4); null: disqualified or "
+        "never started. Moves never break a tie (RULES.md 6).",
+    )
     player = serializers.CharField()
     status = serializers.CharField()
     won = serializers.BooleanField()
@@ -183,7 +195,7 @@ class ResultsView(serializers.Serializer[Any]):
     variant = serializers.CharField()
     options = serializers.DictField(child=serializers.JSONField())
     deck = serializers.ListField(child=serializers.CharField())
-    ranking_rule = serializers.CharField()
+    ranking_rule = serializers.CharField(help_text=RANKING_HELP)
     entries = ResultEntry(many=True)
     rating = RaceRatingView(help_text="how the race counts for player ratings")
 
@@ -352,7 +364,7 @@ class RaceStandingsView(APIView):
             {
                 "race": str(race.id),
                 "phase": race.phase(),
-                "ranking_rule": race_services.RANKING_RULE,
+                "ranking_rule": RANKING_RULE,
                 "standings": race_standings(race=race),
             }
         )

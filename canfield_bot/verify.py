@@ -16,13 +16,30 @@ from games.engine import replay
 from games.engine.deal import deal_deck
 
 
-def rank_key(entry: dict[str, Any]) -> tuple[int, int, int]:
-    """The ranking rule as a sort key: more cards home, then earlier, then fewer moves.
+def rank_key(entry: dict[str, Any]) -> tuple[int, int]:
+    """RULES.md 6 as a sort key (smaller first), written here independently of the server.
 
-    A winner has 52 cards home and ``elapsed_ms`` is the time they took, so
-    winners first by time is the same key.
+    Winners first by the time they took, the rest by more cards home, then by the
+    earlier time at which they reached that count.  A winner has 52 cards home
+    and ``elapsed_ms`` is its win time, so one key serves both.  The number of
+    moves and how the game ended never count; equal keys share a rank.
     """
-    return (-int(entry["cards_home"]), int(entry["elapsed_ms"] or 0), int(entry["moves"]))
+    return (-int(entry["cards_home"]), int(entry["elapsed_ms"] or 0))
+
+
+def expected_ranks(entries: list[dict[str, Any]]) -> dict[int, int | None]:
+    """Rank of each entry (by position in ``entries``) under RULES.md 6: disqualified
+    entries and entrants who never started get ``None``; ties share a rank (1, 2, 2, 4)."""
+    ranked = [
+        i
+        for i, e in enumerate(entries)
+        if e["status"] != "disqualified" and e["cards_home"] is not None
+    ]
+    out: dict[int, int | None] = dict.fromkeys(range(len(entries)))
+    for i in ranked:
+        key = rank_key(entries[i])
+        out[i] = 1 + sum(1 for j in ranked if rank_key(entries[j]) < key)
+    return out
 
 
 def verify_results(results: dict[str, Any]) -> list[str]:
@@ -35,7 +52,6 @@ def verify_results(results: dict[str, Any]) -> list[str]:
         problems.append("the server says the commitment does not verify")
     if results["deck"] != deal_deck(seed):
         problems.append("the deck is not the deal of the revealed seed")
-    ranked = [e for e in results["entries"] if e["rank"] is not None]
     for entry in results["entries"]:
         who = entry["player"]
         if entry["game_id"] is None:
@@ -46,15 +62,19 @@ def verify_results(results: dict[str, Any]) -> list[str]:
             problems.append(f"{who}: move list does not replay: {exc}")
             continue
         if state.cards_home != entry["cards_home"]:
-            problems.append(f"{who}: replay gives {state.cards_home} cards home, not {entry}")
+            problems.append(
+                f"{who}: replay gives {state.cards_home} cards home, not {entry['cards_home']}"
+            )
         if len(entry["move_list"]) != entry["moves"]:
             problems.append(
                 f"{who}: {len(entry['move_list'])} moves listed, {entry['moves']} counted"
             )
         if entry["won"] != (state.cards_home == 52):
             problems.append(f"{who}: won={entry['won']} but replay has {state.cards_home} home")
-    for entry in ranked:
-        expected = 1 + sum(1 for other in ranked if rank_key(other) < rank_key(entry))
-        if entry["rank"] != expected:
-            problems.append(f"{entry['player']}: rank {entry['rank']}, the rule gives {expected}")
+    expected = expected_ranks(results["entries"])
+    for i, entry in enumerate(results["entries"]):
+        if entry["rank"] != expected[i]:
+            problems.append(
+                f"{entry['player']}: rank {entry['rank']}, the rule gives {expected[i]}"
+            )
     return problems

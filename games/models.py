@@ -441,11 +441,6 @@ class RaceEntry(models.Model):
         return f"{self.player} in {self.race.name}"
 
 
-def live_moves(game: Game) -> models.QuerySet[Move]:
-    """The game's moves that are not undone, in play order."""
-    return game.moves.filter(undone_at__isnull=True).order_by("number")
-
-
 __all__: list[Any] = [
     "Deal",
     "Game",
@@ -455,7 +450,6 @@ __all__: list[Any] = [
     "Tournament",
     "TournamentEntrant",
     "TournamentStanding",
-    "live_moves",
 ]
 
 

@@ -11,7 +11,11 @@ CI must never pass by skipping the real-server tests.
 from __future__ import annotations
 
 import functools
+import hashlib
+import itertools
 import os
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -103,3 +107,58 @@ def pytest_report_header() -> list[str]:
         f"celery broker: {settings.CELERY_BROKER_URL.split('@')[-1]}; "
         f"eager tasks: {settings.CELERY_TASK_ALWAYS_EAGER}; CI={IN_CI}"
     ]
+
+
+def _race_seeds() -> Iterator[str]:
+    """Race seeds for in-process tests, in a fixed order: 32 hex digits like a real
+    draw, each with the property :func:`tests.helpers.race_seed_ok` checks."""
+    from tests.helpers import race_seed_ok
+
+    for i in itertools.count():
+        seed = hashlib.sha256(f"race-{i}".encode()).hexdigest()[:32]
+        if race_seed_ok(seed):
+            yield seed
+
+
+@pytest.fixture(autouse=True)
+def deterministic_race_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Races created in-process draw their secret seed from :func:`_race_seeds` (a fresh
+    sequence per test) instead of :func:`secrets.token_hex`: about 4% of random seeds
+    block the scripted play of the race tests, which made them flake.  Servers a test
+    starts in another process draw real seeds."""
+    seeds = _race_seeds()
+    monkeypatch.setattr("games.services.races.random_seed", lambda: next(seeds), raising=False)
+    # Seeds drawn for a deal proven winnable: classic deals the solver wins within a
+    # small node budget, so the proof never depends on the machine's speed.
+    winnable = itertools.cycle(_winnable_seeds())
+    monkeypatch.setattr(
+        "games.services.solutions.random_seed", lambda: next(winnable), raising=False
+    )
+
+
+@functools.cache
+def _winnable_seeds() -> tuple[str, ...]:
+    """Eight 32-hex seeds whose classic deal the solver wins within 20,000 positions."""
+    from games.engine import new_game
+    from games.engine.solver import solve
+
+    out: list[str] = []
+    for i in itertools.count():
+        seed = hashlib.sha256(f"winnable-{i}".encode()).hexdigest()[:32]
+        res = solve(new_game("classic", seed=seed), max_nodes=20_000, max_seconds=None)
+        if res.result == "won":
+            out.append(seed)
+        if len(out) == 8:
+            return tuple(out)
+    raise AssertionError("unreachable")
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Print the random test order's seed (pytest-randomly) even under ``-q``, so any
+    failure can be re-run in the same order: ``pytest --randomly-seed=N``."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if seed is not None and config.pluginmanager.hasplugin("randomly"):
+        terminalreporter.write_line(
+            f"random order: --randomly-seed={seed} (re-run the same order with it; "
+            "-p no:randomly for file order)"
+        )

@@ -24,3 +24,36 @@ def env_example_vars() -> set[str]:
         if match:
             names.add(match.group(1))
     return names
+
+
+def scripted_play(seed: str, count: int, *, prefer_home: bool, variant: str = "classic") -> str:
+    """Status of a game of ``seed`` after the scripted play the race tests use: up to
+    ``count`` moves, each the first foundation move (``prefer_home``) or else the last
+    legal move listed.  Pure engine: no database."""
+    from games.engine import new_game
+
+    state = new_game(variant, seed=seed)
+    for _ in range(count):
+        if state.status() != "playing":
+            break
+        moves = state.legal_moves()
+        home = [m for m in moves if m.endswith(">f")]
+        state.play(home[0] if (prefer_home and home) else moves[-1])
+    return str(state.status())
+
+
+def race_seed_ok(seed: str) -> bool:
+    """The property every in-process test race's seed has (tests/conftest.py): a classic
+    game on it is playing at the deal, after 40 home-first moves, after 3 last-listed
+    moves and after a draw; so no scripted race test ends ``blocked`` by chance."""
+    from games.engine import new_game
+
+    dealt = new_game("classic", seed=seed)
+    if dealt.status() != "playing" or "draw" not in dealt.legal_moves():
+        return False
+    dealt.play("draw")
+    return (
+        dealt.status() == "playing"
+        and scripted_play(seed, 40, prefer_home=True) == "playing"
+        and scripted_play(seed, 3, prefer_home=False) == "playing"
+    )

@@ -7,13 +7,17 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS
 
 
 class SignUpForm(UserCreationForm):
-    """Django's account creation form; usernames are unique regardless of case."""
+    """Django's account creation form, with the API's username rules: ASCII letters,
+    digits and ``@.+-_`` only (no look-alike letters from other scripts in public
+    standings), unique regardless of case.  The account is created by the
+    ``user_register`` service (see :func:`web.views.accounts.signup`)."""
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -21,6 +25,7 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
+        ASCIIUsernameValidator()(username)
         if User.objects.filter(username__iexact=username).exists():
             raise forms.ValidationError(_("This username is taken."), code="username_taken")
         return username

@@ -16,8 +16,9 @@ from games.models import Deal, Game, Move
 def deal_revealed(game: Game) -> bool:
     """Whether the game's deal (seed and deck) may be shown to its player.
 
-    A practice game reveals its deal once it is over; a race game once its race
-    is finished for everyone (RULES.md 7).
+    A practice game reveals its deal once it is over; a race game once it is over
+    and its race is finished for everyone or cancelled (RULES.md 7): a player
+    whose own game has ended still sees nothing while others play.
     """
     if not game.is_over:
         # A game still playing cannot belong to a finished race: closing a race

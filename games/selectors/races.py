@@ -13,13 +13,13 @@ from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Value, When, Window
+from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
 from games.models import Game, Move, Race, RaceEntry, Tournament
+from games.ranking import RANKING_RULE, rank_order_by
 from games.services.errors import NotFound, RaceNotFinished
-from games.services.races import RANKING_RULE
 
 
 def _visible(qs: QuerySet[Race], include_drafts: bool) -> QuerySet[Race]:
@@ -88,7 +88,15 @@ def race_list(
 
 
 def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) -> dict[str, Any]:
-    """The race as anyone may see it; the seed only once the race is finished."""
+    """The race as anyone may see it; the seed only once the race is finished.
+
+    Keys: ``id``, ``name``, ``mode``, ``status``, ``phase`` (clock phase at
+    ``now``), ``variant``, ``options``, ``time_limit_s`` (seconds),
+    ``opens_at``/``starts_at``/``ends_at`` (datetimes), ``allow_undo``,
+    ``require_winnable``, ``commitment`` (hex SHA-256 of the seed), ``seed``
+    (``None`` until finished), ``entrants`` (count), ``joined`` and ``game_id``
+    (the viewer's entry and game, if any) and ``ranking_rule`` (RULES.md 6).
+    """
     now = now or timezone.now()
     finished = race.status == Race.Status.FINISHED
     entry = None
@@ -155,16 +163,10 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
         .annotate(
             live_rank=Window(
                 Rank(),
-                # RULES.md 6, as RANK_ORDER_SQL: moves break ties only among non-winners.
-                order_by=[
-                    F("game__cards_home").desc(),
-                    F("game__cards_home_ms").asc(),
-                    Case(
-                        When(game__cards_home=52, then=Value(0)),
-                        default=F("game__move_number"),
-                        output_field=IntegerField(),
-                    ),
-                ],
+                # RULES.md 6: the ranking key derived from its one definition.
+                order_by=rank_order_by(
+                    {"cards_home": "game__cards_home", "elapsed_ms": "game__cards_home_ms"}
+                ),
             )
         )
         .order_by("live_rank", "joined_at")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
@@ -36,7 +37,7 @@ def tournament_get(*, tournament_id: Any, viewer: Any = None) -> Tournament:
     """One tournament the viewer may see; raises :class:`NotFound`."""
     try:
         t = Tournament.objects.get(id=tournament_id)
-    except (Tournament.DoesNotExist, ValueError):
+    except (Tournament.DoesNotExist, ValueError, ValidationError):
         raise NotFound("no such tournament") from None
     if t.status == Tournament.Status.DRAFT and not may_see_drafts(viewer):
         raise NotFound("no such tournament")

@@ -157,3 +157,9 @@ class TournamentFull(ServiceError):
     """The tournament has admitted its ``max_entrants`` players."""
 
     code = "tournament_full"
+
+
+class UsernameTaken(ServiceError):
+    """Another account has this username, compared case-insensitively."""
+
+    code = "username_taken"

@@ -131,10 +131,19 @@ def game_create(
     deadline: datetime | None = None,
     started_at: datetime | None = None,
 ) -> Game:
-    """Create a game of ``deal`` for ``player`` at the dealt position."""
+    """Create a game of ``deal`` for ``player`` at the dealt position.
+
+    The end-of-game rule (RULES.md 3.9) applies at creation as after a move: a
+    deal with no legal move from the start (classic seed ``"295"``) is stored
+    ``blocked`` and over at once.  Raises nothing of its own (the deal is
+    already valid); database errors propagate.
+    """
     state = layout(parse_deck(deal.deck), deal.rules)
     now = started_at or timezone.now()
+    status = state.status()
     return Game.objects.create(
+        status=status,
+        finished_at=now if status in _ENDED else None,
         player=player,
         deal=deal,
         kind=kind,
@@ -189,14 +198,16 @@ def game_start(
 
 
 @lru_cache(maxsize=16)
-def _update_sql(table: str, pk: str, columns: tuple[str, ...]) -> str:
+def _update_sql(vendor: str, table: str, pk: str, columns: tuple[str, ...]) -> str:
+    """The UPDATE of :func:`_save_progress`, cached per database vendor (quoting differs)."""
     qn = connection.ops.quote_name
     sets = ", ".join(f"{qn(c)} = %s" for c in columns)
     return f"UPDATE {qn(table)} SET {sets} WHERE {qn(pk)} = %s"  # noqa: S608 - quoted names
 
 
 @lru_cache(maxsize=16)
-def _insert_sql(table: str, pk: str, columns: tuple[str, ...]) -> str:
+def _insert_sql(vendor: str, table: str, pk: str, columns: tuple[str, ...]) -> str:
+    """The INSERT of :func:`_insert_move`, cached per database vendor (quoting differs)."""
     qn = connection.ops.quote_name
     cols = ", ".join(qn(c) for c in columns)
     marks = ", ".join(["%s"] * len(columns))
@@ -217,7 +228,7 @@ def _save_progress(game: Game, now: datetime) -> None:
     assert pk is not None
     params = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in fields]
     params.append(pk.get_db_prep_value(game.pk, connection))
-    sql = _update_sql(meta.db_table, pk.column, tuple(f.column for f in fields))
+    sql = _update_sql(connection.vendor, meta.db_table, pk.column, tuple(f.column for f in fields))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 
@@ -229,7 +240,7 @@ def _insert_move(move: Move) -> Move:
     pk = meta.pk
     assert pk is not None
     params = [f.get_db_prep_save(f.pre_save(move, True), connection) for f in fields]
-    sql = _insert_sql(meta.db_table, pk.column, tuple(f.column for f in fields))
+    sql = _insert_sql(connection.vendor, meta.db_table, pk.column, tuple(f.column for f in fields))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         move.pk = cursor.fetchone()[0]
@@ -298,7 +309,8 @@ def move_play(
     was accepted at that number, which returns the stored move with
     ``replayed=True``.  Raises :class:`NotFound`, :class:`MalformedMove`,
     :class:`IllegalMove` (engine reason), :class:`GameOver`,
-    :class:`RaceClosed` (after the game's deadline, by the server clock).
+    :class:`RaceClosed` (after the game's deadline, by the server clock),
+    :class:`RaceNotStarted` (a race game before its start).
     """
     now = now or timezone.now()
     try:

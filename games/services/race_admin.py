@@ -21,6 +21,14 @@ from games.services.errors import InvalidRace, NotFound, TournamentNotOpen
 from games.services.races import race_cancel, race_close, race_rescore
 from games.services.tournaments import tournament_rescore
 
+#: What an organiser is told before re-scoring a finished race (RULES.md 6 changed:
+#: published results stay as they are until a re-score applies the current rule).
+RESCORE_NOTICE = (
+    "Re-scoring ranks this race again under the current ranking rule (RULES.md 6: the "
+    "number of moves no longer breaks ties; disqualified entries are left out). Published "
+    "ranks, and the tournament standings built on them, may change."
+)
+
 #: Longest disqualification reason (``RaceEntry.disqualified_reason``).
 MAX_REASON = 300
 
@@ -86,11 +94,9 @@ def race_cancel_now(*, race_id: Any) -> Race:
 
 
 def race_rescore_all(*, race_id: Any) -> Race:
-    """Re-rank a finished race from its stored facts, then re-score its tournament."""
-    try:
-        race_rescore(race_id=race_id)
-    except (Race.DoesNotExist, ValueError):
-        raise NotFound("no such race") from None
+    """Re-rank a finished race under the current rule (RULES.md 6), then re-score its
+    tournament.  Published ranks change only here.  Raises :class:`NotFound`."""
+    race_rescore(race_id=race_id)  # raises NotFound
     race = Race.objects.get(id=race_id)
     _tournament_rescore_of(race)
     return race

@@ -15,6 +15,9 @@ locks the race row with ``select_for_update(no_key=True, skip_locked=True)``
 
 A worker killed between or inside the steps leaves a state the next call
 (the beat sweeper) finishes; running either step twice changes nothing.
+
+Lock order: the race row, then its tournament's row (a finishing tournament race
+re-scores the tournament inside step 2); see :mod:`games.services.standings`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -33,6 +37,8 @@ from games.engine import random_seed
 from games.live.publish import game_topic, publish_on_commit, race_topic, tournament_topic
 from games.models import Game, Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
+from games.ranking import RANKING_RULE as RANKING_RULE  # re-exported for callers
+from games.ranking import rank_order_sql
 from games.services.errors import (
     InvalidRace,
     NotFound,
@@ -42,27 +48,19 @@ from games.services.errors import (
 from games.services.games import deal_create, game_create, rules_build
 from games.services.ratings import race_rating_enqueue
 from games.services.solutions import deal_record_verdict, winnable_seed
+from games.services.standings import tournament_admit, tournament_rescore
 
 log = logging.getLogger(__name__)
 
 #: Longest race, from opens_at to ends_at, in seconds (366 days).
 MAX_RACE_SECONDS = 366 * 86400
 
-#: The ranking rule, served by the API so clients can show it (RULES.md 6).
-RANKING_RULE = (
-    "Players who won come first, by the time they took; the rest by cards home (more is "
-    "better), then by the elapsed time at which they reached that count (earlier is better), "
-    "then by fewer moves. Ties that remain share a rank. Disqualified entries and entrants "
-    "who never started are not ranked."
-)
 #: ``late_join_s`` not given: 0 for a scheduled race, ``None`` (until ends_at) for a window race.
 LATE_JOIN_DEFAULT = object()
 
-#: The SQL order of that rule.  Winners have 52 cards home, so one key serves both
-#: groups; the move count breaks ties only among players who did not win.
-RANK_ORDER_SQL = (
-    "cards_home DESC, elapsed_ms ASC, CASE WHEN cards_home = 52 THEN 0 ELSE moves END ASC"
-)
+#: The SQL order of the ranking key (RULES.md 6), derived from its one definition
+#: :data:`games.engine.ranking.RANK_KEY`: more cards home, then earlier; moves never count.
+RANK_ORDER_SQL = rank_order_sql()
 
 
 def race_create(
@@ -192,8 +190,6 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
                 f"({race.late_join_s} s after the start)"
             )
         if race.tournament_id is not None:
-            from games.services.tournaments import tournament_admit
-
             tournament_admit(tournament_id=race.tournament_id, player=player)
         entry, created = RaceEntry.objects.get_or_create(
             race=race, player=player, defaults={"joined_at": now}
@@ -299,8 +295,6 @@ def race_close(*, race_id: Any, now: datetime | None = None) -> str:
                     (tournament_topic(race.tournament_id), "race_finished", {"race": str(race.id)})
                 )
             if race.tournament_id is not None:
-                from games.services.tournaments import tournament_rescore
-
                 tournament_rescore(tournament_id=race.tournament_id, now=now)
         return str(race.status)
 
@@ -312,9 +306,13 @@ def race_score(*, race: Race) -> None:
     Entrants who never started get status ``did_not_start`` and no rank;
     disqualified entries keep their facts and get no rank.
     """
-    entry_t = RaceEntry._meta.db_table
-    game_t = Game._meta.db_table
-    race_key = race.pk.hex if connection.vendor == "sqlite" else race.pk
+    qn = connection.ops.quote_name
+    entry_t = qn(RaceEntry._meta.db_table)
+    game_t = qn(Game._meta.db_table)
+    race_pk = Race._meta.pk
+    assert race_pk is not None
+    # The field converts the id for the backend (a UUID, or hex text on SQLite).
+    race_key = race_pk.get_db_prep_value(race.pk, connection)
     with connection.cursor() as cur:
         # One write per entry: facts and rank together.  Disqualified entries are
         # ranked in a partition of their own and then given no rank.
@@ -331,7 +329,7 @@ def race_score(*, race: Race) -> None:
                               FROM {entry_t} e JOIN {game_t} g ON g.id = e.game_id
                              WHERE e.race_id = %s) s) r
              WHERE {entry_t}.id = r.id
-            """,  # noqa: S608 - table names come from model metadata
+            """,  # noqa: S608 - quoted table names from model metadata; the order is a constant
             [race_key],
         )
         cur.execute(
@@ -344,22 +342,40 @@ def race_score(*, race: Race) -> None:
         )
 
 
+def _race_locked(race_id: Any) -> Race:
+    """The race row locked for this transaction (waiting for it); raises :class:`NotFound`."""
+    try:
+        return Race.objects.select_for_update(no_key=True).get(id=race_id)
+    except (Race.DoesNotExist, ValueError, ValidationError):
+        raise NotFound("no such race") from None
+
+
 def race_rescore(*, race_id: Any) -> None:
-    """Re-rank a finished race from its stored facts (after a disqualification)."""
+    """Re-rank a finished race from its games under the current rule (RULES.md 6).
+
+    A finished race keeps its published ranks until this runs (after a
+    disqualification, or on an organiser's request); then the rule in force now
+    applies (since RULES.md 6 changed: moves no longer break ties).  A race that
+    is not finished is left alone.  Raises :class:`NotFound`.
+    """
     with transaction.atomic():
-        race = Race.objects.select_for_update(no_key=True).get(id=race_id)
+        race = _race_locked(race_id)
         if race.status == Race.Status.FINISHED:
             race_score(race=race)
             race_rating_enqueue(race_id=race.id)
 
 
-def race_cancel(*, race_id: Any) -> Race:
-    """Cancel a race that is not finished; its running games end as timed out (idempotent)."""
+def race_cancel(*, race_id: Any, now: datetime | None = None) -> Race:
+    """Cancel a race that is not finished; its running games end as timed out (idempotent).
+
+    A finished or cancelled race is returned unchanged.  Raises :class:`NotFound`.
+    """
+    now = now or timezone.now()
     with transaction.atomic():
-        race = Race.objects.select_for_update(no_key=True).get(id=race_id)
+        race = _race_locked(race_id)
         if race.status in (Race.Status.SCHEDULED, Race.Status.CLOSING):
             Game.objects.filter(race_entry__race=race, status=Game.Status.PLAYING).update(
-                status=Game.Status.TIMED_OUT, finished_at=timezone.now()
+                status=Game.Status.TIMED_OUT, finished_at=now, updated_at=now
             )
             race.status = Race.Status.CANCELLED
             race.save(update_fields=["status"])

@@ -18,11 +18,8 @@ from django.db import transaction
 
 from games.models import Tournament, TournamentEntrant
 from games.services.errors import InvalidTournament, NotFound, TournamentNotOpen
-from games.services.tournaments import (
-    _tournament_locked,
-    tournament_rescore,
-    tournament_validate,
-)
+from games.services.standings import _tournament_locked, tournament_rescore
+from games.services.tournaments import tournament_validate
 
 #: The fields that decide points; changing one re-scores the tournament.
 SCORING_FIELDS = ("scoring", "points_table", "points_per_card", "win_bonus")

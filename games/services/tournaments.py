@@ -50,24 +50,22 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, Value, When, Window
-from django.db.models.expressions import Combinable
-from django.db.models.functions import Coalesce, Rank
-from django.utils import timezone
 
 from games.live.publish import publish_on_commit, tournament_topic
-from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
+from games.models import Race, Tournament
 from games.services.errors import (
     InvalidTournament,
-    NotFound,
-    TournamentFull,
-    TournamentInviteOnly,
     TournamentNotOpen,
 )
 from games.services.races import LATE_JOIN_DEFAULT, race_create
+from games.services.standings import COUNTED as COUNTED
+from games.services.standings import DEFAULT_POINTS_TABLE as DEFAULT_POINTS_TABLE
+from games.services.standings import _tournament_locked
+from games.services.standings import entry_points as entry_points
+from games.services.standings import standings_query as standings_query
+from games.services.standings import tournament_admit as tournament_admit
+from games.services.standings import tournament_rescore as tournament_rescore
 
-#: The default table of the ``place_points`` scheme.
-DEFAULT_POINTS_TABLE = [10, 8, 6, 5, 4, 3, 2, 1]
 #: Most races added in one call.
 MAX_RACES_PER_BATCH = 100
 
@@ -216,40 +214,6 @@ def tournament_create(
     )
 
 
-def _tournament_locked(tournament_id: Any) -> Tournament:
-    try:
-        return Tournament.objects.select_for_update(no_key=True).get(id=tournament_id)
-    except (Tournament.DoesNotExist, ValueError):
-        raise NotFound("no such tournament") from None
-
-
-def tournament_admit(
-    *, tournament_id: Any, player: User, invited_by: User | None = None
-) -> TournamentEntrant:
-    """Admit ``player`` to the tournament (idempotent).
-
-    Called by :func:`games.services.races.race_join` for a tournament race
-    (``invited_by`` ``None``) and by organisers inviting a player.  An open
-    tournament admits anyone up to ``max_entrants``; an invite-only one admits
-    only through an organiser.  Raises :class:`TournamentNotOpen`,
-    :class:`TournamentInviteOnly`, :class:`TournamentFull`, :class:`NotFound`.
-    """
-    with transaction.atomic():
-        t = _tournament_locked(tournament_id)
-        existing = TournamentEntrant.objects.filter(tournament=t, player=player).first()
-        if existing is not None:
-            return existing
-        if invited_by is None and t.status != Tournament.Status.OPEN:
-            raise TournamentNotOpen(f"the tournament is {t.status}")
-        if t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-            raise TournamentNotOpen(f"the tournament is {t.status}")
-        if invited_by is None and t.entry == Tournament.Entry.INVITE:
-            raise TournamentInviteOnly("this tournament is for invited players only")
-        if t.max_entrants is not None and t.entrants.count() >= t.max_entrants:
-            raise TournamentFull(f"the tournament is full ({t.max_entrants} players)")
-        return TournamentEntrant.objects.create(tournament=t, player=player, invited_by=invited_by)
-
-
 @dataclass(frozen=True)
 class RaceSchedule:
     """``count`` races: the first starts at ``first_starts_at``; each lasts ``duration``;
@@ -358,106 +322,3 @@ def tournament_set_status(*, tournament_id: Any, status: str) -> Tournament:
         t.status = status
         t.save(update_fields=["status"])
         return t
-
-
-# ------------------------------------------------------------------ scoring
-
-
-def entry_points(tournament: Tournament) -> Combinable:
-    """The SQL expression of one race entry's points under the tournament's scheme.
-
-    Meaningful for counted entries only (see the module documentation).
-    """
-    if tournament.scoring == Tournament.Scoring.PLACE_POINTS:
-        table = tournament.points_table or DEFAULT_POINTS_TABLE
-        return Case(
-            *[When(rank=i + 1, then=Value(p)) for i, p in enumerate(table)],
-            default=Value(0),
-            output_field=IntegerField(),
-        )
-    return Coalesce(F("cards_home"), Value(0)) * Value(tournament.points_per_card) + Case(
-        When(won=True, then=Value(tournament.win_bonus)),
-        default=Value(0),
-        output_field=IntegerField(),
-    )
-
-
-#: Which entries earn points: a ranked, not disqualified entry of a finished race.
-COUNTED = Q(rank__isnull=False, disqualified=False)
-
-
-def tournament_entries(tournament: Tournament) -> QuerySet[RaceEntry]:
-    """Entries of the tournament's finished races, each annotated with ``points``
-    (0 when not counted) and ``counted``."""
-    return (
-        RaceEntry.objects.filter(race__tournament=tournament, race__status=Race.Status.FINISHED)
-        .annotate(
-            points=Case(
-                When(COUNTED, then=entry_points(tournament)),
-                default=Value(0),
-                output_field=IntegerField(),
-            ),
-        )
-        .select_related("race")
-    )
-
-
-def standings_query(tournament: Tournament) -> QuerySet[Any]:
-    """Per-player totals ranked by the tie-breaks, aggregated and ranked in SQL."""
-    return (
-        RaceEntry.objects.filter(race__tournament=tournament, race__status=Race.Status.FINISHED)
-        .values("player_id")
-        .annotate(
-            points_sum=Coalesce(Sum(entry_points(tournament), filter=COUNTED), Value(0)),
-            wins_sum=Count("id", filter=COUNTED & Q(won=True)),
-            played=Count("id", filter=COUNTED),
-            dq=Count("id", filter=Q(disqualified=True)),
-            cards_sum=Coalesce(Sum("cards_home", filter=COUNTED), Value(0)),
-            time_sum=Coalesce(Sum("elapsed_ms", filter=COUNTED), Value(0)),
-        )
-        .annotate(
-            place=Window(
-                Rank(),
-                order_by=[
-                    F("points_sum").desc(),
-                    F("wins_sum").desc(),
-                    F("cards_sum").desc(),
-                    F("time_sum").asc(),
-                ],
-            )
-        )
-        .order_by("place", "player_id")
-    )
-
-
-def tournament_rescore(*, tournament_id: Any, now: datetime | None = None) -> int:
-    """Recompute the tournament's standings from race results; returns the row count.
-
-    Idempotent: the rows are replaced in one transaction under the tournament's
-    row lock, so concurrent re-scores serialise and the last one wins with the
-    same rows.  Raises :class:`NotFound`.
-    """
-    now = now or timezone.now()
-    with transaction.atomic():
-        t = _tournament_locked(tournament_id)
-        rows = [
-            TournamentStanding(
-                tournament=t,
-                player_id=r["player_id"],
-                rank=r["place"],
-                points=r["points_sum"],
-                wins=r["wins_sum"],
-                races_played=r["played"],
-                disqualifications=r["dq"],
-                cards_home_total=r["cards_sum"],
-                time_ms_total=r["time_sum"],
-                computed_at=now,
-            )
-            for r in standings_query(t)
-        ]
-        TournamentStanding.objects.filter(tournament=t).delete()
-        TournamentStanding.objects.bulk_create(rows)
-        t.scored_at = now
-        t.save(update_fields=["scored_at"])
-        publish_on_commit((tournament_topic(t.id), "standings", {}))
-        return len(rows)

@@ -50,6 +50,17 @@ def next_home(game_id: str, card: str) -> str:
     return RANKS[(base + len(pile)) % 13] + suit
 
 
+def json_strings(body: Any) -> list[str]:
+    """Every string (keys and values) anywhere in a JSON body."""
+    if isinstance(body, str):
+        return [body]
+    if isinstance(body, dict):
+        return [s for k, v in body.items() for s in [k, *json_strings(v)]]
+    if isinstance(body, list):
+        return [s for v in body for s in json_strings(v)]
+    return []
+
+
 class Checked:
     """A client wrapper that checks every response for hidden cards and secrets."""
 
@@ -74,13 +85,20 @@ class Checked:
         leaked = set(CARD.findall(scrubbed + "\n" + headers)) & hidden
         assert not leaked, (leaked, resp.status_code, text)
         over = Game.objects.get(id=self.game_id).is_over
-        if self.seed is not None and len(self.seed) > 8 and not over:
-            assert self.seed not in text + headers
+        if self.seed is not None and not over:
+            # Every seed, short ones too: no JSON string and no header carries it (a seed
+            # as short as "1" would match digits of numbers in the raw text).
+            if len(self.seed) > 8:
+                assert self.seed not in text + headers
+            assert self.seed not in set(resp.headers.values())
+            if resp.headers.get("Content-Type", "").endswith("json"):
+                assert all(self.seed not in s.split() for s in json_strings(resp.json()))
         if resp.headers.get("Content-Type", "").startswith("application/json"):
             self.check_body(resp.json(), over)
         return resp
 
     def check_body(self, body: Any, over: bool) -> None:
+        """The views in ``body`` reveal the deal exactly when the game is over."""
         views = []
         if isinstance(body, dict) and "deal" in body:
             views.append(body)

@@ -17,6 +17,7 @@ from games.engine import GameState, new_game
 from games.engine.record import GameRecord
 from games.models import Game, Move, Race, RaceEntry
 from games.tasks import race_sweep
+from tests.helpers import race_seed_ok
 
 pytestmark = pytest.mark.django_db
 
@@ -133,6 +134,9 @@ def test_full_race_with_three_players(
     staff = make_client("org", staff=True)
     race = create_race(staff)
     rid = race["id"]
+    # The property the end of this test needs (every game still playing at the close, so
+    # each times out): tests/conftest.py gives in-process races such seeds.
+    assert race_seed_ok(str(Race.objects.get(id=rid).deal.seed))
     players = {name: make_client(name) for name in ("ann", "ben", "cat")}
     games: dict[str, str] = {}
     for name, client in players.items():
@@ -317,6 +321,8 @@ def test_race_undo_only_when_allowed(make_client: Callable[..., APIClient]) -> N
     staff = make_client("org", staff=True)
     strict = create_race(staff)
     lenient = create_race(staff, allow_undo=True)
+    for race in (strict, lenient):  # a draw leaves the game playing, so undo is decided by
+        assert race_seed_ok(str(Race.objects.get(id=race["id"]).deal.seed))  # the rule alone
     ann = make_client("ann")
     for race, expected in ((strict, 403), (lenient, 200)):
         gid = ann.post(f"/api/v1/races/{race['id']}/join").json()["game_id"]
@@ -324,7 +330,14 @@ def test_race_undo_only_when_allowed(make_client: Callable[..., APIClient]) -> N
             ann.post(f"/api/v1/games/{gid}/moves", {"move": "draw"}, format="json").status_code
             == 201
         )
-        assert ann.post(f"/api/v1/games/{gid}/undo").status_code == expected
+        resp = ann.post(f"/api/v1/games/{gid}/undo")
+        assert resp.status_code == expected
+        live = Move.objects.filter(game_id=gid, undone_at__isnull=True).count()
+        if expected == 403:  # refused: the game is unchanged
+            assert resp.json()["code"] == "undo_not_allowed"
+            assert (live, Game.objects.get(id=gid).move_number) == (1, 1)
+        else:
+            assert (resp.json()["move_number"], live) == (0, 0)
 
 
 def test_race_list_filters(make_client: Callable[..., APIClient], anon: APIClient) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -68,7 +67,7 @@ async def _race(url: str, staff_password: str) -> tuple[dict[str, Any], list[Any
         assert await staff.results(race["id"]) is None  # 409 race_not_finished before the end
         names = [f"e2e-bot-{i}" for i in range(BOTS)]
         bots = await run_bots(url, race["id"], names, secrets.token_urlsafe(18), think=0.05)
-        results = await staff.wait_results(race["id"], poll=0.25, timeout=40)
+        results = await staff.wait_results(race["id"], poll=0.25, timeout=120)
     return race, bots, results
 
 
@@ -96,15 +95,18 @@ def test_bots_race_end_to_end(tmp_path: Path) -> None:
         stack.worker(concurrency=1)
         stack.beat()
         race, bots, results = asyncio.run(_race(url, staff_password))
-        scored_after = time.time() - datetime.fromisoformat(race["ends_at"]).timestamp()
         assert all(stack.alive().values()), stack.alive()
     finally:
         stack.stop()
         postgres_drop_db(db_url)
         redis_release_db(redis_url)
 
-    # Reads never close a race: only the worker (beat sweeper) can have scored it.
-    assert scored_after < 15, f"scored {scored_after:.1f} s after the end"
+    # The worker closed the race (its log says so), not the reader-side safety net in the
+    # web process: shown by the logs, not by a wall-clock bound (that flaked).
+    closed_line = f"race {race['id']} finished"
+    logs = {p.stem: p.read_text(errors="replace") for p in tmp_path.glob("*.log")}
+    assert any(closed_line in text for name, text in logs.items() if name.startswith("worker"))
+    assert not any(closed_line in text for name, text in logs.items() if name.startswith("web"))
     assert results["seed"]
     assert results["commitment"] == race["commitment"]
     assert verify_results(results) == []

@@ -72,7 +72,8 @@ def test_run_batch_rows_replay(workers: int, tmp_path: Path) -> None:
         "classic",
         ["0", "2", "3"],
         workers=workers,
-        budget_seconds=5,
+        budget_seconds=None,  # a node budget: the same verdicts on any machine
+        budget_nodes=300_000,
         progress=lambda r: seen.append(r["seed"]),
     )
     assert [r["seed"] for r in rows] == ["0", "2", "3"]
@@ -108,7 +109,9 @@ def test_manage_py_solve(tmp_path: Path) -> None:
             "--workers",
             "1",
             "--budget-seconds",
-            "5",
+            "0",
+            "--budget-nodes",
+            "300000",
             "-o",
             "draw=3",
             "--out",

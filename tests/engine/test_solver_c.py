@@ -148,7 +148,7 @@ def test_c_wins_replay_and_decides_what_python_decides() -> None:
         s = str(seed)
         state = new_game("classic", seed=s)
         py = solve(state, engine="python", max_seconds=None, max_nodes=20_000)
-        c = solve(state, engine="c", max_seconds=30, max_nodes=None)
+        c = solve(state, engine="c", max_seconds=None, max_nodes=3_000_000)
         if py.result != UNKNOWN:
             assert c.result == py.result, s
         if c.result == WON:
@@ -202,9 +202,10 @@ def test_memory_cap_gives_unknown_never_a_crash() -> None:
         assert _raw(state, -1, cap)[3] == "memory"
     # with restarts too: the memory cap ends them (unknown at once, no endless restarts)
     for cap in (0, 1_000, 200_000):
-        res = solve(state, engine="c", max_nodes=None, max_seconds=8, max_bytes=cap)
+        res = solve(state, engine="c", max_nodes=50_000_000, max_seconds=None, max_bytes=cap)
         assert res.result == UNKNOWN, cap
-        assert res.seconds < 2, cap
+        # The cap ended the search (and the restarts) long before the node budget.
+        assert res.nodes < 1_000_000, (cap, res.nodes)
     full = _raw(state, 2_000_000, -1)
     assert full[0] == WON
     assert _raw(state, 1_000, -1)[3] == "nodes"

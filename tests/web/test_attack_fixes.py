@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
@@ -87,3 +88,19 @@ def test_lobby_etag_ignores_races_of_draft_tournaments() -> None:
     assert changed.status_code == 200
     assert "Public race" in changed.content.decode()
     assert "Secret race" not in changed.content.decode()
+
+
+def test_signup_refuses_look_alike_letters_as_the_api_does() -> None:
+    """A Cyrillic capital Es in place of the C of ``Carol`` would pass for it in standings."""
+    pages = PageClient()
+    pages.get("/accounts/signup/")
+    form = {"password1": "correct horse 42", "password2": "correct horse 42"}
+    taken = pages.post("/accounts/signup/", {**form, "username": "Carol"})
+    assert taken.status_code == 302  # created
+    resp = PageClient().post("/accounts/signup/", {**form, "username": "\u0421arol"})
+    assert resp.status_code == 200  # the form again, with the error
+    assert "username" in resp.content.decode()
+    assert not User.objects.filter(username="\u0421arol").exists()
+    again = PageClient().post("/accounts/signup/", {**form, "username": "carol"})
+    assert again.status_code == 200
+    assert User.objects.filter(username__iexact="carol").count() == 1

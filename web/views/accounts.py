@@ -12,7 +12,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 
+from games.services.accounts import user_register
+from games.services.errors import UsernameTaken
 from web.forms import SignUpForm
 
 
@@ -23,8 +26,16 @@ def signup(request: HttpRequest) -> HttpResponse:
     nxt = request.POST.get("next") or request.GET.get("next") or ""
     if request.method == "POST":
         form = SignUpForm(request.POST)
+        user = None
         if form.is_valid():
-            user = form.save()
+            try:
+                user = user_register(
+                    username=form.cleaned_data["username"],
+                    password=form.cleaned_data["password1"],
+                )
+            except UsernameTaken:  # a concurrent sign-up took the name first
+                form.add_error("username", _("This username is taken."))
+        if user is not None:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             if nxt and url_has_allowed_host_and_scheme(
                 nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()

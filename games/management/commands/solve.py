@@ -40,7 +40,12 @@ class Command(BaseCommand):
         parser.add_argument("--variant", default="classic", help="preset name (RULES.md 4)")
         parser.add_argument("--seeds", default="0-99", help='e.g. "0-999" or "1,5,9-12"')
         parser.add_argument("--workers", type=int, default=0, help="processes (0: all cores)")
-        parser.add_argument("--budget-seconds", type=float, default=10.0, help="per deal")
+        parser.add_argument(
+            "--budget-seconds",
+            type=float,
+            default=10.0,
+            help="per deal; 0: no time limit (give --budget-nodes for a repeatable run)",
+        )
         parser.add_argument("--budget-nodes", type=int, default=None, help="per deal")
         parser.add_argument(
             "-o",
@@ -91,7 +96,7 @@ class Command(BaseCommand):
                     opts["variant"],
                     seeds,
                     options=options,
-                    budget_seconds=opts["budget_seconds"],
+                    budget_seconds=opts["budget_seconds"] or None,
                     budget_nodes=opts["budget_nodes"],
                     tidy=not opts["no_tidy"],
                     queue=opts["queue"],
@@ -103,7 +108,7 @@ class Command(BaseCommand):
                     seeds,
                     options=options,
                     workers=opts["workers"] or None,
-                    budget_seconds=opts["budget_seconds"],
+                    budget_seconds=opts["budget_seconds"] or None,
                     budget_nodes=opts["budget_nodes"],
                     progress=progress,
                     tidy=not opts["no_tidy"],
