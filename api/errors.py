@@ -66,6 +66,7 @@ SERVICE_ERROR_STATUS: dict[str, int] = {
     "stale_move_number": 409,
     "game_over": 409,
     "undo_not_allowed": 403,
+    "hint_not_allowed": 403,
     "nothing_to_undo": 409,
     "race_closed": 409,
     "deal_secret": 409,

@@ -27,6 +27,7 @@ from api.serializers import (
     GameStartInput,
     GameSummary,
     GameView,
+    HintView,
     MoveInput,
     MoveResult,
     MoveRow,
@@ -46,6 +47,7 @@ from games.selectors.games import (
     move_history,
 )
 from games.services import games as game_services
+from games.services import hints as hint_services
 from games.services import solver as solver_services
 
 _OPTION_VALUES: dict[str, list[Any]] = {
@@ -276,7 +278,47 @@ class GameExportView(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = game_get(game_id=game_id, player=player_of(request))
-        return Response(game_record(game).to_dict())
+        return Response({**game_record(game).to_dict(), "hints": list(game.hints)})
+
+
+class GameHintView(APIView):
+    """``GET /api/v1/games/{id}/hint``: the next move of a winning line (practice games).
+
+    The solver sees every card, so RULES.md 7 allows hints only outside races: a race
+    game answers 403 ``hint_not_allowed``.  Never solves in the request: the position
+    (the deal and the game's live moves) is solved once on the ``solver`` queue and
+    cached; 200 with the verdict when known, else 202 with the job's status and
+    ``Retry-After`` (ask again).  A hint given is recorded on the game (its export
+    lists it).
+    """
+
+    throttle_scope = "games"
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(HintView, description="the position is solved"),
+            202: OpenApiResponse(
+                HintView, description="the solver queue is working on it: ask again"
+            ),
+            403: OpenApiResponse(ProblemSerializer, description="hint_not_allowed (race game)"),
+            409: OpenApiResponse(ProblemSerializer, description="game_over"),
+            429: OpenApiResponse(
+                ProblemSerializer,
+                description="too_many_solves (your solves waiting are at the limit) or throttled",
+            ),
+            **_PROBLEMS,
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        answer = hint_services.game_hint(game_id=game_id, player=player_of(request))
+        if answer["status"] == "done":
+            return Response(answer)
+        return Response(
+            answer,
+            status=status.HTTP_202_ACCEPTED,
+            headers={"Retry-After": str(settings.SOLVER_RETRY_AFTER_SECONDS)},
+        )
 
 
 class GameSolutionView(APIView):

@@ -45,6 +45,8 @@ PROBLEM_CODES: dict[str, str] = {
     "`current_move_number`.",
     "game_over": "409: the game has ended and takes no more moves.",
     "undo_not_allowed": "403: this game does not allow undo.",
+    "hint_not_allowed": "403: hints are for practice games only; a race game never gets one "
+    "(RULES.md 7).",
     "nothing_to_undo": "409: there is no move to take back.",
     "deal_secret": "409: the deal (seed, deck, record) stays secret until the game or race is "
     "over.",

@@ -357,6 +357,29 @@ class RecordView(serializers.Serializer[Any]):
         allow_null=True,
         help_text="how the game ended when it was not by its moves (resigned, timed_out)",
     )
+    hints = serializers.ListField(
+        child=serializers.DictField(child=serializers.JSONField()),
+        help_text='hints the player was given: [{"move_number": n, "move": "QH>t2"}] '
+        "(practice games; the engine's replay ignores them)",
+    )
+
+
+class HintView(serializers.Serializer[Any]):
+    """A hint: the next move of a winning line from the game's current position."""
+
+    status = serializers.ChoiceField(
+        choices=["pending", "running", "done"],
+        help_text="pending/running: the solver queue is working on the position, ask again "
+        "after `Retry-After` seconds; done: `result` is set",
+    )
+    move_number = serializers.IntegerField(help_text="moves played: the position the hint is for")
+    result = serializers.ChoiceField(
+        choices=["won", "lost", "unknown"],
+        required=False,
+        help_text="won: `move` starts a winning line; lost: this position can no longer be "
+        "won (proved); unknown: the solver's time budget ran out",
+    )
+    move = serializers.CharField(required=False, help_text="the hinted move (RULES.md 5)")
 
 
 class SolutionView(serializers.Serializer[Any]):

@@ -26,6 +26,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/resign", games.GameResignView.as_view(), name="game-resign"),
     path("games/<uuid:game_id>/export", games.GameExportView.as_view(), name="game-export"),
     path("games/<uuid:game_id>/solution", games.GameSolutionView.as_view(), name="game-solution"),
+    path("games/<uuid:game_id>/hint", games.GameHintView.as_view(), name="game-hint"),
     path("games/<uuid:game_id>/events", streams.game_events, name="game-events"),
     path("races", races.RacesView.as_view(), name="races"),
     path("races/<uuid:race_id>", races.RaceDetailView.as_view(), name="race"),

@@ -306,6 +306,8 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # One name for the solver queue's job states (solutions and hints share them).
+    "ENUM_NAME_OVERRIDES": {"SolveStatusEnum": ["pending", "running", "done"]},
     # Every error an operation can answer, as application/problem+json (api/schema.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

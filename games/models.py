@@ -120,6 +120,11 @@ class Game(models.Model):
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    hints = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='hints given (practice games only): [{"move_number": n, "move": "QH>t2"}]',
+    )
 
     class Meta:
         ordering = ["-started_at"]

@@ -61,6 +61,12 @@ class GameOver(ServiceError):
     code = "game_over"
 
 
+class HintNotAllowed(ServiceError):
+    """A race game never gets a hint (RULES.md 7): hints use the whole deal."""
+
+    code = "hint_not_allowed"
+
+
 class UndoNotAllowed(ServiceError):
     """This game does not allow undo (race games unless the race allows it)."""
 
