@@ -48,7 +48,12 @@ CHECKS = [
     negative_data_rejection,
 ]
 
-schema = schemathesis.openapi.from_wsgi("/api/v1/schema?format=json", application)
+#: The event streams (``.../events``) are served by the ASGI server only; through this WSGI
+#: handler they answer ``503 live_unavailable`` by design.  tests/live runs them against a
+#: real ASGI server (uvicorn), status codes and problems before the stream included.
+schema = schemathesis.openapi.from_wsgi("/api/v1/schema?format=json", application).exclude(
+    path_regex=r"/events$"
+)
 
 
 @pytest.fixture(autouse=True)

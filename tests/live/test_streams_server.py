@@ -150,6 +150,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
         "LIVE_STREAMS_PER_USER": str(CAP),
         "LIVE_HEARTBEAT_SECONDS": "1",
         "LIVE_CHANNEL_PREFIX": f"test-{secrets.token_hex(4)}",
+        "RACE_SWEEP_SECONDS": "1",
     }
     stack = Stack(env, log_dir=logs)
     try:
@@ -162,6 +163,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
             "User.objects.filter(username='live-staff').update(is_superuser=True)",
         )  # fmt: skip
         url = stack.web(free_port(), server="uvicorn", workers=1)
+        # As in production, a worker with beat closes and scores due races (reads never do);
+        # its events reach the server's streams through this test's Redis.
+        stack.worker(beat=True, threads=True)
         token = httpx.post(
             f"{url}/api/v1/auth/token", json={"username": "live-staff", "password": password}
         ).json()["token"]
@@ -452,7 +456,7 @@ def test_tournament_stream_race_added_finished_and_rescored(live: Live) -> None:
         assert [r["id"] for r in event.data["races"]] == [race_id]
         assert event.data["races"][0]["seed"] is None
         assert live.call("POST", f"races/{race_id}/join", live.user("gina")).status_code == 201
-        # Reading the race after its end closes it on this eager set-up (bounded wait).
+        # The sweeper (the worker's beat) closes the race after its end (bounded wait).
         deadline = time.monotonic() + 30
         while live.call("GET", f"races/{race_id}").json()["phase"] != "finished":
             assert time.monotonic() < deadline
