@@ -199,6 +199,7 @@ def _race(name: str = "Evening race", minutes: int = 10) -> Race:
         opens_at=T0 - timedelta(minutes=1),
         starts_at=T0 - timedelta(seconds=5),
         ends_at=T0 + timedelta(minutes=minutes),
+        late_join_s=None,  # running already: joining stays open
     )
 
 
