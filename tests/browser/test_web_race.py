@@ -67,6 +67,7 @@ def test_race_end_to_end(live_server: Any, chromium: Any, monkeypatch: pytest.Mo
         opens_at=now - timedelta(minutes=1),
         starts_at=now - timedelta(seconds=2),
         ends_at=now + timedelta(minutes=20),
+        late_join_s=None,  # started already: joining stays open
     )
     User.objects.create_user("bea", password=PASSWORD)
 
