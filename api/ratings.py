@@ -9,15 +9,10 @@ two requests, beyond the rows that moved.
 
 from __future__ import annotations
 
-import base64
-import json
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from django.db.models import Model, Q, QuerySet
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -33,110 +28,45 @@ from api.permissions import IsOrganiser
 from api.serializers import StrictBooleanField, StrictSerializer
 from games.permissions import OrganiserAction, may_see_drafts
 from games.selectors import ratings as rating_selectors
+from games.selectors.keyset import InvalidCursor, Keyset
 from games.selectors.races import race_get
+from games.selectors.ratings import BOARD_ORDER, HISTORY_ORDER
 from games.services import ratings as rating_services
 
 # ------------------------------------------------------------------ keyset pagination
 
 
-@dataclass(frozen=True)
-class Keyset:
-    """A total order ``(key, tie)`` for keyset pagination; ``tie`` must be unique.
-
-    ``key_desc``/``tie_desc`` give each direction; ``parse`` turns a cursor's
-    JSON value back into the key's type.
-    """
-
-    key: str
-    key_desc: bool
-    tie: str
-    tie_desc: bool
-    parse: Callable[[Any], Any]
-    dump: Callable[[Any], Any]
-    page_size: int = 50
-    max_page_size: int = 200
-
-    def _after(self, key: Any, tie: Any, forward: bool) -> Q:
-        """Rows after ``(key, tie)`` in the order (``forward``) or before it."""
-        k_op = "lt" if self.key_desc == forward else "gt"
-        t_op = "lt" if self.tie_desc == forward else "gt"
-        return Q(**{f"{self.key}__{k_op}": key}) | Q(**{self.key: key, f"{self.tie}__{t_op}": tie})
-
-    def _order(self, forward: bool) -> list[str]:
-        def sign(desc: bool) -> str:
-            return "-" if desc == forward else ""
-
-        return [sign(self.key_desc) + self.key, sign(self.tie_desc) + self.tie]
-
-    def _cursor(self, row: Model, forward: bool) -> str:
-        data = [self.dump(getattr(row, self.key)), getattr(row, self.tie), "n" if forward else "p"]
-        return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
-
-    def _decode(self, cursor: str) -> tuple[Any, Any, bool]:
-        try:
-            raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-            key, tie, way = json.loads(raw)
-            if way not in ("n", "p") or isinstance(tie, bool) or not isinstance(tie, int):
-                raise ValueError(way)
-            return self.parse(key), tie, way == "n"
-        except (ValueError, TypeError, UnicodeDecodeError):
+def keyset_page(
+    order: Keyset, qs: QuerySet[Any], request: Request
+) -> tuple[list[Any], dict[str, Any]]:
+    """One page of ``qs`` in ``order`` for ``?cursor=``/``?page_size=``, and its
+    ``next``/``previous`` URLs.  400 ``invalid_cursor`` or ``validation_error``."""
+    size = order.page_size
+    raw_size = request.query_params.get("page_size")
+    if raw_size is not None:
+        if not raw_size.isdigit() or not 1 <= int(raw_size) <= order.max_page_size:
             raise ProblemError(
-                "invalid_cursor",
-                "The cursor is not one this list gave out: start again without it.",
+                "validation_error",
+                f"page_size must be an integer from 1 to {order.max_page_size}",
                 status=400,
-            ) from None
-
-    def page(self, qs: QuerySet[Any], request: Request) -> tuple[list[Any], dict[str, Any]]:
-        """One page of ``qs`` for ``?cursor=``/``?page_size=``, and its ``next``/``previous``."""
-        size = self.page_size
-        raw_size = request.query_params.get("page_size")
-        if raw_size is not None:
-            if not raw_size.isdigit() or not 1 <= int(raw_size) <= self.max_page_size:
-                raise ProblemError(
-                    "validation_error",
-                    f"page_size must be an integer from 1 to {self.max_page_size}",
-                    status=400,
-                    errors={"page_size": [f"1 to {self.max_page_size}"]},
-                )
-            size = int(raw_size)
-        cursor = request.query_params.get("cursor")
-        forward, has_before = True, False
-        if cursor:
-            key, tie, forward = self._decode(cursor)
-            qs = qs.filter(self._after(key, tie, forward))
-            has_before = True
-        rows = list(qs.order_by(*self._order(forward))[: size + 1])
-        more = len(rows) > size
-        rows = rows[:size]
-        if not forward:
-            rows.reverse()
-        url = request.build_absolute_uri()
-        links: dict[str, Any] = {"next": None, "previous": None}
-        if rows:
-            if (more if forward else True) and (forward or has_before):
-                links["next"] = replace_query_param(url, "cursor", self._cursor(rows[-1], True))
-            if has_before if forward else more:
-                links["previous"] = replace_query_param(url, "cursor", self._cursor(rows[0], False))
-        return rows, links
-
-
-def _float(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(value)
-    return float(value)
-
-
-BOARD_ORDER = Keyset(
-    key="ordinal", key_desc=True, tie="player_id", tie_desc=False, parse=_float, dump=float
-)
-HISTORY_ORDER = Keyset(
-    key="race_ends_at",
-    key_desc=True,
-    tie="id",
-    tie_desc=True,
-    parse=lambda v: datetime.fromisoformat(str(v)),
-    dump=lambda v: v.isoformat(),
-)
+                errors={"page_size": [f"1 to {order.max_page_size}"]},
+            )
+        size = int(raw_size)
+    try:
+        page = order.window(qs, cursor=request.query_params.get("cursor"), size=size)
+    except InvalidCursor:
+        raise ProblemError(
+            "invalid_cursor",
+            "The cursor is not one this list gave out: start again without it.",
+            status=400,
+        ) from None
+    url = request.build_absolute_uri()
+    links: dict[str, Any] = {
+        "next": page.next_cursor and replace_query_param(url, "cursor", page.next_cursor),
+        "previous": page.previous_cursor
+        and replace_query_param(url, "cursor", page.previous_cursor),
+    }
+    return page.rows, links
 
 
 # ------------------------------------------------------------------ serializers
@@ -317,7 +247,7 @@ class LeaderboardView(APIView):
         board = rating_selectors.leaderboard(
             pool=found, provisional=_bool_filter(request, "provisional")
         )
-        rows, links = BOARD_ORDER.page(board, request)
+        rows, links = keyset_page(BOARD_ORDER, board, request)
         start = rating_selectors.leaderboard_position(board=board, row=rows[0]) if rows else 1
         return Response(
             {
@@ -364,8 +294,8 @@ class PlayerHistoryView(APIView):
         player = rating_selectors.player_get(username=username)
         key = request.query_params.get("pool")
         pool = rating_selectors.pool_get(key=key) if key is not None else None
-        rows, links = HISTORY_ORDER.page(
-            rating_selectors.player_history(player=player, pool=pool), request
+        rows, links = keyset_page(
+            HISTORY_ORDER, rating_selectors.player_history(player=player, pool=pool), request
         )
         return Response({**links, "results": [rating_selectors.change_public(c) for c in rows]})
 

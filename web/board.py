@@ -14,6 +14,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
+from games.engine.rules import CLASSIC, OPTION_NAMES, PRESETS
+
 RANK_NAMES = {
     "A": pgettext_lazy("rank", "ace"),
     "2": pgettext_lazy("rank", "two"),
@@ -155,6 +157,45 @@ def rules_words(variant: str, options: dict[str, Any]) -> list[str]:
     if base != "dealt":
         out.append(_("The foundations start at %(rank)s.") % {"rank": RANK_NAMES[str(base)]})
     return out
+
+
+#: Short names of the presets (RULES.md 4), as pools and lists name them.
+PRESET_NAMES = {
+    "classic": gettext_lazy("Classic"),
+    "draw-one": gettext_lazy("Draw one"),
+    "superior": gettext_lazy("Superior"),
+    "rainbow": gettext_lazy("Rainbow"),
+    "storehouse": gettext_lazy("Storehouse"),
+    "one-pass": gettext_lazy("One pass"),
+}
+
+#: Options :func:`rules_words` says in words when they differ from classic.
+_WORDED = {"draw", "redeals", "build", "base"}
+
+
+def pool_words(variant: str, options: dict[str, Any]) -> dict[str, Any]:
+    """A rating pool in words: ``{"name": the preset's short name, "rules": the preset's
+    rules in one sentence, "changes": one phrase per option that differs from the preset}``.
+
+    ``variant`` is the pool's preset, ``options`` all nine rule options (RULES.md 4);
+    an option :func:`rules_words` does not put in words is shown as ``option: value``.
+    """
+    preset = PRESETS.get(variant)
+    base = preset.to_dict() if preset is not None else {}
+    mine = rules_words(variant, options)[1:]
+    theirs = set(rules_words(variant, base)[1:]) if base else set()
+    changes = [phrase for phrase in mine if phrase not in theirs]
+    for option in OPTION_NAMES:
+        value = options.get(option)
+        if option in base and value != base[option] and option not in _WORDED:
+            worded = option in ("reserve_face_up", "autofill") and value != getattr(CLASSIC, option)
+            if not worded:
+                changes.append(f"{option}: {value}")
+    return {
+        "name": str(PRESET_NAMES.get(variant, variant)),
+        "rules": str(PRESET_TEXT.get(variant, PRESET_TEXT["custom"])),
+        "changes": changes,
+    }
 
 
 def board_context(view: dict[str, Any], *, draw: int = 3) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from web.views import accounts, lobby, people, play, races
+from web.views import accounts, lobby, people, play, races, ratings
 
 app_name = "web"
 
@@ -29,4 +29,6 @@ urlpatterns = [
     path("replay/<uuid:game_id>/", races.replay, name="replay"),
     path("tournaments/<uuid:tournament_id>/", people.tournament, name="tournament"),
     path("players/<str:username>/", people.player, name="player"),
+    path("leaderboards/", ratings.leaderboards, name="leaderboards"),
+    path("leaderboards/<str:pool>/", ratings.pool_leaderboard, name="leaderboard"),
 ]

@@ -7,6 +7,7 @@ race's deal (RULES.md 7).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -15,6 +16,7 @@ from django.db.models import Count, Q, QuerySet
 
 from games.models import PlayerRating, Race, RaceRating, RatingChange, RatingPool
 from games.rating_model import DISPLAY_OFFSET, DISPLAY_SCALE, PROVISIONAL_RACES
+from games.selectors.keyset import Keyset
 from games.services.errors import NotFound
 
 #: How the display rating is made, served by the API so clients can show it.
@@ -180,3 +182,24 @@ def race_rating_changes(*, race: Race) -> dict[int, dict[str, Any]]:
         }
         for c in RatingChange.objects.filter(race=race).select_related("pool")
     }
+
+
+def _float(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(value)
+    return float(value)
+
+
+#: The :func:`leaderboard` order for keyset pages: ``ordinal`` descending, then player id.
+BOARD_ORDER = Keyset(
+    key="ordinal", key_desc=True, tie="player_id", tie_desc=False, parse=_float, dump=float
+)
+#: The :func:`player_history` order for keyset pages: race end descending, then row id.
+HISTORY_ORDER = Keyset(
+    key="race_ends_at",
+    key_desc=True,
+    tie="id",
+    tie_desc=True,
+    parse=lambda v: datetime.fromisoformat(str(v)),
+    dump=lambda v: v.isoformat(),
+)

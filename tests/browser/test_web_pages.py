@@ -16,8 +16,10 @@ from games.engine import PRESETS
 from games.models import Game, Tournament
 from games.services.games import game_start
 from games.services.races import race_close, race_create, race_join
+from games.services.ratings import race_rate
 from tests.browser.conftest import horizontal_overflow, screenshot
 from tests.browser.web_helpers import PASSWORD, log_in, serious_violations
+from tests.ratings.helpers import Result, race_of
 
 WIDTHS = {"360": {"width": 360, "height": 780}, "desktop": {"width": 1280, "height": 900}}
 
@@ -25,7 +27,7 @@ WIDTHS = {"360": {"width": 360, "height": 780}, "desktop": {"width": 1280, "heig
 @pytest.fixture
 def world(transactional_db: Any) -> dict[str, Any]:
     """A player with practice games, a tournament with a running, an upcoming and a
-    finished race (the player in each)."""
+    finished race (the player in each), and a finished rated race."""
     player = User.objects.create_user("tess", password=PASSWORD)
     rival = User.objects.create_user("ravi", password=PASSWORD)
     now = timezone.now()
@@ -34,8 +36,8 @@ def world(transactional_db: Any) -> dict[str, Any]:
         name="Running race",
         opens_at=now - timedelta(minutes=2),
         starts_at=now - timedelta(minutes=1),
-        late_join_s=None,  # joining stays open after the start
         ends_at=now + timedelta(minutes=30),
+        late_join_s=None,  # started already: joining stays open
     )
     upcoming = race_create(
         name="Later race",
@@ -47,8 +49,8 @@ def world(transactional_db: Any) -> dict[str, Any]:
         name="Done race",
         opens_at=now - timedelta(minutes=2),
         starts_at=now - timedelta(minutes=1),
-        late_join_s=None,  # joining stays open after the start
         ends_at=now + timedelta(minutes=5),
+        late_join_s=None,  # started already: joining stays open
     )
     for r in (running, upcoming, done):
         r.tournament = t
@@ -58,12 +60,16 @@ def world(transactional_db: Any) -> dict[str, Any]:
     race_join(race_id=done.id, player=rival)
     race_close(race_id=done.id, now=done.ends_at)
     games = {v: game_start(player=player, variant=v, seed="7") for v in PRESETS}
+    # A rated race: the leaderboard, the player's ratings and the results' rating changes.
+    rated = race_of(Result(player, 30, 1000), Result(rival, 20, 1000), Result("uma", 25, 1000))
+    race_rate(race_id=rated.id)
     return {
         "player": player,
         "t": t,
         "running": running,
         "upcoming": upcoming,
         "done": done,
+        "rated": rated,
         "games": games,
         "done_game": Game.objects.get(player=player, race_entry__race=done),
     }
@@ -111,6 +117,9 @@ def test_every_page_passes_axe_and_fits(
             ("replay", f"/replay/{world['done_game'].id}/?step=0"),
             ("tournament", f"/tournaments/{world['t'].id}/"),
             ("player", "/players/tess/"),
+            ("leaderboards", "/leaderboards/"),
+            ("leaderboard", "/leaderboards/classic/"),
+            ("results-rated", f"/races/{world['rated'].id}/results"),
             ("resign-confirm", f"/play/{classic.id}/resign"),
         ):
             page.goto(base + url)

@@ -66,8 +66,8 @@ def test_race_end_to_end(live_server: Any, chromium: Any, monkeypatch: pytest.Mo
         name="Browser race",
         opens_at=now - timedelta(minutes=1),
         starts_at=now - timedelta(seconds=2),
-        late_join_s=None,  # joining stays open after the start
         ends_at=now + timedelta(minutes=20),
+        late_join_s=None,  # started already: joining stays open
     )
     User.objects.create_user("bea", password=PASSWORD)
 

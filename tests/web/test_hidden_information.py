@@ -146,8 +146,8 @@ def test_race_pages_never_carry_the_running_race_seed() -> None:
         name="Secret seed race",
         opens_at=now - timedelta(minutes=1),
         starts_at=now - timedelta(seconds=1),
-        late_join_s=None,  # joining stays open after the start
         ends_at=now + timedelta(minutes=30),
+        late_join_s=None,  # running already: joining stays open
     )
     seed = race.deal.seed
     assert seed is not None

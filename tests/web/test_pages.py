@@ -198,8 +198,8 @@ def _race(name: str = "Evening race", minutes: int = 10) -> Race:
         name=name,
         opens_at=T0 - timedelta(minutes=1),
         starts_at=T0 - timedelta(seconds=5),
-        late_join_s=None,  # joining stays open after the start
         ends_at=T0 + timedelta(minutes=minutes),
+        late_join_s=None,  # running already: joining stays open
     )
 
 

@@ -24,6 +24,17 @@ def seconds(ms: int | None) -> str:
     return f"{ms / 1000:.1f}"
 
 
+@register.filter
+def signed(n: int | None) -> str:
+    """A rating change with its sign: ``12`` -> ``"+12"``, ``-5`` -> ``"\\u22125"`` (a minus
+    sign), ``0`` -> ``"0"``; ``""`` for None."""
+    if n is None:
+        return ""
+    if n > 0:
+        return f"+{n}"
+    return f"\u2212{-n}" if n < 0 else "0"
+
+
 @register.simple_tag
 def card(c: Any, source: str = "", interactive: Any = False) -> str:
     """One face-up card (a :class:`web.board.Card`): a button named like "queen of hearts"

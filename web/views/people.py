@@ -9,8 +9,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from games.rating_model import PROVISIONAL_RACES
 from games.selectors.games import game_list
 from games.selectors.players import player_race_entries
+from games.selectors.ratings import player_profile, pools_list
 from games.selectors.tournaments import (
     standing_row,
     tournament_get,
@@ -19,6 +21,7 @@ from games.selectors.tournaments import (
     tournament_standings,
 )
 from games.services.errors import NotFound
+from web.board import pool_words
 from web.views.common import not_found, server_now_ms
 
 
@@ -53,8 +56,10 @@ def tournament(request: HttpRequest, tournament_id: Any) -> HttpResponse:
 
 @require_GET
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    """``GET /players/<username>/``: the player's races (results and replays once finished);
-    on your own page also your practice games."""
+    """``GET /players/<username>/``: the player's rating in each pool (with the place on
+    its leaderboard and the provisional mark), the recent rated races (rank, rating
+    before and after, change), the races (results and replays once finished); on your
+    own page also your practice games."""
     person = get_object_or_404(User, username=username, is_active=True)
     own = request.user.is_authenticated and request.user.pk == person.pk
     return render(
@@ -65,5 +70,19 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             "own": own,
             "entries": list(player_race_entries(player=person)),
             "games": list(game_list(player=person).filter(kind="practice")[:50]) if own else [],
+            **_ratings(person),
         },
     )
+
+
+def _ratings(person: User) -> dict[str, Any]:
+    """``ratings`` (one per pool, best first) and ``recent`` (the last rated races,
+    newest first) of :func:`player_profile`, each with its pool in words."""
+    profile = player_profile(player=person)
+    keys = {r["pool"] for r in profile["ratings"]} | {c["pool"] for c in profile["recent_races"]}
+    words = {p.key: pool_words(p.variant, p.options) for p in pools_list().filter(key__in=keys)}
+    return {
+        "ratings": [{**r, "words": words[r["pool"]]} for r in profile["ratings"]],
+        "recent": [{**c, "words": words[c["pool"]]} for c in profile["recent_races"]],
+        "provisional_races": PROVISIONAL_RACES,
+    }

@@ -22,9 +22,10 @@ from games.models import Game, Race, RaceEntry
 from games.permissions import may_see_drafts
 from games.selectors.games import deal_revealed, game_view, move_history
 from games.selectors.races import race_get, race_public, race_results, race_standings
+from games.selectors.ratings import pool_get
 from games.services.errors import NotFound, ServiceError
 from games.services.races import race_join, race_start
-from web.board import board_context, card, move_words, rules_words
+from web.board import board_context, card, move_words, pool_words, rules_words
 from web.views.common import etag_of, not_found, polled, server_now_ms
 
 
@@ -125,8 +126,17 @@ def results(request: HttpRequest, race_id: Any) -> HttpResponse:
             "results": data,
             "deck": [card(c) for c in data["deck"]],
             "rules": rules_words(data["variant"], data["options"]),
+            "rating_pool": _rating_pool(data["rating"]["pool"]),
         },
     )
+
+
+def _rating_pool(key: str | None) -> dict[str, Any] | None:
+    """The race's rating pool in words (``None`` before the race is rated)."""
+    if key is None:
+        return None
+    pool = pool_get(key=key)
+    return pool_words(pool.variant, pool.options)
 
 
 def _replay_game(request: HttpRequest, game_id: Any) -> Game:
