@@ -472,3 +472,24 @@ def test_tournament_stream_race_added_finished_and_rescored(live: Live) -> None:
         assert int(again.id) > int(standings.id) > int(finished.id) > int(event.id)
     finally:
         reader.close()
+
+
+def test_race_page_follows_the_stream_in_a_browser(live: Live, chromium: Any) -> None:
+    """The race page's live part opens the race stream and refreshes on its events.
+
+    Once the stream is open the page polls only every 15 s, so a join shown within 10 s
+    came through the stream (the page's first 1-second poll is waited out before it).
+    """
+    race = live.race(starts_in=600, lasts=60)
+    context = chromium.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{live.url}/races/{race['id']}/")
+        page.wait_for_selector('#race-live[data-stream="open"]', timeout=15_000)
+        assert "0 entrants" in page.inner_text("#race-live")
+        page.wait_for_timeout(1_500)  # past the first poll: from now on only the stream
+        assert live.call("POST", f"races/{race['id']}/join", live.user("sam")).status_code == 201
+        page.locator("#race-live", has_text="1 entrant").wait_for(timeout=10_000)
+        assert page.get_attribute("#race-live", "data-stream") == "open"
+    finally:
+        context.close()

@@ -3,8 +3,8 @@
  * 1. Clocks: <time data-local> in the viewer's time zone; [data-countdown] counts down by
  *    the SERVER clock (body[data-server-now] gives the offset).
  * 2. Live parts: [data-poll] elements are refreshed with conditional requests
- *    (If-None-Match / ETag, 304 when unchanged), at most once a second. subscribe() below
- *    is the ONE place that would switch to the race event stream (SSE).
+ *    (If-None-Match / ETag, 304 when unchanged), at most once a second; subscribe() below
+ *    follows the race event stream (SSE) instead where the server offers it.
  * 3. The play page (#board): click/tap a card then a destination, double-click sends home,
  *    keyboard shortcuts (listed on the page). Every move is POSTed as the API takes it
  *    (move, expected_move_number) and the server's board fragment replaces the board.
@@ -60,12 +60,16 @@
   /* ---------------------------------------------------------------- live updates */
   function poll(el) {
     var url = el.dataset.poll;
-    var every = Math.max(1000, Number(el.dataset.pollMs || 1000)); // never more than 1/s
     var etag = null;
     var timer = null;
     var busy = false;
 
-    function schedule() { clearTimeout(timer); timer = setTimeout(tick, every); }
+    function schedule() {
+      // Read each time: subscribe() slows polling down while the event stream is open.
+      var every = Math.max(1000, Number(el.dataset.pollMs || 1000)); // never more than 1/s
+      clearTimeout(timer);
+      timer = setTimeout(tick, every);
+    }
 
     function tick() {
       if (document.hidden || busy) { schedule(); return; }
@@ -97,11 +101,27 @@
   }
 
   function subscribe(el) {
-    // LIVE UPDATES SWITCH: this is the one place to move to the race event stream.
-    // When /api/v1/races/{id}/events (SSE) is available, for an element with data-race
-    // open `new EventSource("/api/v1/races/" + el.dataset.race + "/events")` and, on
-    // each event, fetch el.dataset.poll once (the same fragment) instead of polling.
+    // Live updates: a race's part of the page follows the race event stream
+    // (/api/v1/races/{id}/events, Server-Sent Events): each event fetches the same
+    // fragment once, by a conditional request, so the server renders it through the same
+    // selectors as ever (the events' own data is not used).  While the stream is open the
+    // poll slows to a 15 s safety net; when the stream is refused or drops (the WSGI
+    // server, a Redis outage, the race over) polling at most once a second takes over.
     poll(el);
+    var race = el.dataset.race;
+    if (!race || !window.EventSource) { return; }
+    var fast = el.dataset.pollMs || "1000";
+    var source = new EventSource("/api/v1/races/" + encodeURIComponent(race) + "/events");
+    source.onopen = function () { el.dataset.pollMs = "15000"; el.dataset.stream = "open"; };
+    ["snapshot", "phase", "standings"].forEach(function (type) {
+      source.addEventListener(type, function () { el.dispatchEvent(new Event("poll-now")); });
+    });
+    source.onerror = function () {
+      source.close();
+      el.dataset.pollMs = fast;
+      el.dataset.stream = "closed";
+      el.dispatchEvent(new Event("poll-now"));
+    };
   }
 
   /* ---------------------------------------------------------------- the board */
