@@ -104,3 +104,15 @@ def test_signup_refuses_look_alike_letters_as_the_api_does() -> None:
     again = PageClient().post("/accounts/signup/", {**form, "username": "carol"})
     assert again.status_code == 200
     assert User.objects.filter(username__iexact="carol").count() == 1
+
+
+def test_a_race_game_over_before_the_race_says_where_results_will_be(
+    pages: PageClient, player: Any
+) -> None:
+    race = running_race()
+    game_id = race_join(race_id=race.id, player=player).entry.game_id
+    game_end(game_id=game_id, player=player)
+    page = pages.get(f"/play/{game_id}/").content.decode()
+    assert "Your game is over." in page
+    assert f'href="/races/{race.id}/"' in page
+    assert f"/replay/{game_id}/" not in page  # still secret while the race runs
