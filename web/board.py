@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.engine.rules import CLASSIC, OPTION_NAMES, PRESETS
+from games.services.standings import DEFAULT_POINTS_TABLE
 
 RANK_NAMES = {
     "A": pgettext_lazy("rank", "ace"),
@@ -242,3 +243,29 @@ def board_context(view: dict[str, Any], *, draw: int = 3) -> dict[str, Any]:
         "base_rank": RANK_NAMES[view["base_rank"]],
         "base_short": RANK_SHORT.get(view["base_rank"], view["base_rank"]),
     }
+
+
+def tournament_rules_words(public: dict[str, Any]) -> tuple[str, str]:
+    """The tournament's scoring scheme and standings order in the reader's language.
+
+    ``public``: :func:`games.selectors.tournaments.tournament_public`.  Returns
+    ``(scoring, standings)``; the same rules as the API's ``scoring_rule`` and
+    ``standings_rule`` (README "Tournaments").
+    """
+    if public["scoring"] == "place_points":
+        table = public["points_table"] or DEFAULT_POINTS_TABLE
+        scoring = _(
+            "Points by place: the places of a race earn %(table)s points in order, later "
+            "places 0. Players tied in a race share the place and each earn its points."
+        ) % {"table": ", ".join(str(p) for p in table)}
+    else:
+        scoring = _("%(per_card)s points per card home, plus %(bonus)s points for a won game.") % {
+            "per_card": public["points_per_card"],
+            "bonus": public["win_bonus"],
+        }
+    standings = _(
+        "Ordered by points, then wins, then cards home (more first), then total time "
+        "(less first); players equal on all four share a rank. Only finished races count; "
+        "a disqualified entry earns nothing."
+    )
+    return scoring, standings

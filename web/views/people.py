@@ -21,7 +21,7 @@ from games.selectors.tournaments import (
     tournament_standings,
 )
 from games.services.errors import NotFound
-from web.board import pool_words
+from web.board import pool_words, tournament_rules_words
 from web.views.common import not_found, server_now_ms
 
 
@@ -39,11 +39,14 @@ def tournament(request: HttpRequest, tournament_id: Any) -> HttpResponse:
         else None
     )
     races = public["races"]
+    scoring_words, standings_words = tournament_rules_words(public)
     return render(
         request,
         "web/tournament.html",
         {
             "t": public,
+            "scoring_words": scoring_words,
+            "standings_words": standings_words,
             "past": [r for r in races if r["phase"] in ("finished", "closing", "cancelled")],
             "running": [r for r in races if r["phase"] == "running"],
             "upcoming": [r for r in races if r["phase"] in ("upcoming", "open")],
