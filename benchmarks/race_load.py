@@ -55,6 +55,7 @@ from canfield_bot.bot import Bot, BotResult
 from canfield_bot.client import CanfieldClient
 from canfield_bot.stack import (
     Stack,
+    bot_accounts_script,
     create_staff,
     free_port,
     postgres_drop_db,
@@ -64,19 +65,6 @@ from canfield_bot.stack import (
 )
 from canfield_bot.strategy import DefaultStrategy
 from canfield_bot.verify import verify_results
-
-MAKE_BOTS = """
-import json
-from django.contrib.auth.models import User
-from django.contrib.auth.hashers import make_password
-from api.authentication import token_issue
-hashed = make_password(None)
-users = User.objects.bulk_create(
-    [User(username=f"loadbot-{i:04d}", password=hashed) for i in range(COUNT)]
-)
-users = list(User.objects.filter(username__startswith="loadbot-").order_by("username"))
-print(json.dumps({u.username: token_issue(user=u)[0] for u in users}))
-"""
 
 
 class Recorder:
@@ -348,7 +336,7 @@ def run_once(args: argparse.Namespace, server: str) -> tuple[int, dict[str, floa
                 "shell",
                 "--no-imports",
                 "-c",
-                MAKE_BOTS.replace("COUNT", str(args.bots)),
+                bot_accounts_script("loadbot", args.bots),
                 capture=True,
             )
             .strip()

@@ -55,6 +55,7 @@ from canfield_bot.bot import Bot, BotResult
 from canfield_bot.client import CanfieldClient
 from canfield_bot.stack import (
     Stack,
+    bot_accounts_script,
     create_staff,
     free_port,
     postgres_drop_db,
@@ -63,17 +64,6 @@ from canfield_bot.stack import (
     redis_release_db,
 )
 from canfield_bot.strategy import DefaultStrategy
-
-MAKE_BOTS = """
-import json
-from django.contrib.auth.models import User
-from django.contrib.auth.hashers import make_password
-from rest_framework.authtoken.models import Token
-hashed = make_password(None)
-User.objects.bulk_create([User(username=f"sbot-{i:04d}", password=hashed) for i in range(COUNT)])
-users = list(User.objects.filter(username__startswith="sbot-").order_by("username"))
-print(json.dumps({u.username: Token.objects.create(user=u).key for u in users}))
-"""
 
 
 def pct(values: list[float], q: float) -> float:
@@ -323,7 +313,7 @@ def main() -> int:
         create_staff(stack, "stream-staff", password)
         tokens = json.loads(
             stack.manage(
-                "shell", "--no-imports", "-c", MAKE_BOTS.replace("COUNT", str(args.bots)),
+                "shell", "--no-imports", "-c", bot_accounts_script("sbot", args.bots),
                 capture=True,
             ).strip().splitlines()[-1]
         )  # fmt: skip
