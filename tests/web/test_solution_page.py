@@ -14,7 +14,9 @@ import pytest
 from games.engine import replay
 from games.models import Solve
 from games.services.games import game_end, game_start
+from games.services.races import race_join
 from games.services.solver import solve_run
+from tests.tournaments.factories import running_race
 from tests.web.conftest import PageClient
 
 pytestmark = pytest.mark.django_db
@@ -70,4 +72,35 @@ def test_solution_page_of_a_game_still_playing_is_refused(pages: PageClient, pla
     game = game_start(player=player, seed="7")
     resp = pages.get(f"/play/{game.id}/solution")
     assert resp.status_code == 403
+    assert not Solve.objects.exists()
+
+
+def test_hint_button_shows_the_next_move_and_records_it(
+    pages: PageClient, player: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Practice games have a hint button; it uses the solver queue like the API."""
+    settings.SOLVER_BUDGET_SECONDS = 120
+    game = game_start(player=player, seed="0")  # classic seed 0: won from the deal
+    page = pages.get(f"/play/{game.id}/").content.decode()
+    assert f'action="/play/{game.id}/hint"' in page
+    with (
+        mock.patch("games.services.solver.enqueue_now"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        waiting = pages.post(f"/play/{game.id}/hint", {}, htmx=True).content.decode()
+    assert "The solver is working on this position" in waiting
+    solve_run(solve_id=Solve.objects.get(deal=game.deal, moves=[]).id)
+    shown = pages.post(f"/play/{game.id}/hint", {}, htmx=True).content.decode()
+    assert "Hint: " in shown
+    game.refresh_from_db()
+    assert [h["move_number"] for h in game.hints] == [0]
+
+
+def test_race_games_have_no_hint_button(pages: PageClient, player: Any) -> None:
+    race = running_race()
+    game_id = race_join(race_id=race.id, player=player).entry.game_id
+    page = pages.get(f"/play/{game_id}/").content.decode()
+    assert "/hint" not in page
+    refused = pages.post(f"/play/{game_id}/hint", {}, htmx=True)
+    assert "never gets a hint" in refused.content.decode()
     assert not Solve.objects.exists()

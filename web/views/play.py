@@ -25,6 +25,7 @@ from games.engine import GameState
 from games.models import Game, RaceEntry
 from games.selectors.games import game_get, game_solution, game_view
 from games.services import games as game_services
+from games.services import hints as hint_services
 from games.services.errors import (
     DealSecret,
     InvalidDeal,
@@ -249,6 +250,31 @@ def practice(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("web:play", game_id=game.id)
     return render(request, "web/practice.html", {"form": form}, status=400)
+
+
+@login_required
+@require_POST
+@_until_started
+def hint(request: HttpRequest, game_id: Any) -> HttpResponse:
+    """``POST /play/<id>/hint``: the next move of a winning line (practice games only).
+
+    The same service as ``GET /api/v1/games/{id}/hint`` (solved on the solver queue,
+    never here; recorded on the game).  The answer is shown in the board's message.
+    """
+    try:
+        answer = hint_services.game_hint(game_id=game_id, player=_user(request))
+    except ServiceError as exc:
+        text, status = _refusal(exc)
+        return _answer(request, game_id, game=None, message=text, error=True, status=status)
+    if answer["status"] != "done":
+        message = _("The solver is working on this position; ask again in a moment.")
+    elif answer["result"] == "won":
+        message = _("Hint: %(move)s.") % {"move": move_words(answer["move"])}
+    elif answer["result"] == "lost":
+        message = _("This position can no longer be won.")
+    else:
+        message = _("The solver could not decide this position within its time budget.")
+    return _answer(request, game_id, game=None, message=message)
 
 
 @login_required
