@@ -111,6 +111,24 @@ class ServiceWritesAdmin(_ModelAdmin_Any):
             return HttpResponseRedirect(request.get_full_path())
 
 
+class LiveFormAdmin(_ModelAdmin_Any):
+    """A model admin whose change form shows live race values (ranks, counts), computed
+    once per race for the whole page (:func:`with_live`)."""
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        return with_live(
+            lambda: super(LiveFormAdmin, self).changeform_view(
+                request, object_id, form_url, extra_context
+            )
+        )
+
+
 def minutes_seconds(value: timedelta) -> str:
     """A duration as ``M:SS`` (``H:MM:SS`` from an hour on)."""
     total = int(value.total_seconds())

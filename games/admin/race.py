@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from games.admin.common import (
+    LiveFormAdmin,
     ServiceWritesAdmin,
     _TabularInline_RaceEntry_Race,
     csv_download,
@@ -32,7 +33,6 @@ from games.admin.common import (
     seed_shown,
     short_hash,
     when,
-    with_live,
 )
 from games.models import Race, RaceEntry
 from games.selectors.exports import race_standings_csv
@@ -102,7 +102,7 @@ class EntryInline(_TabularInline_RaceEntry_Race):
 
 
 @admin.register(Race)
-class RaceAdmin(ServiceWritesAdmin):
+class RaceAdmin(LiveFormAdmin, ServiceWritesAdmin):
     """Races: open now, close now, cancel, re-score, export; the seed stays hidden until
     finished.
 
@@ -168,19 +168,6 @@ class RaceAdmin(ServiceWritesAdmin):
         ):  # only a race not started may move (race_move says why)
             return [*self.readonly_fields, "tournament"]
         return list(self.readonly_fields)
-
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        return with_live(
-            lambda: super(RaceAdmin, self).changeform_view(
-                request, object_id, form_url, extra_context
-            )
-        )
 
     @admin.display(description="phase")
     def phase_now(self, race: Race) -> str:

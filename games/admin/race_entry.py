@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from games.admin.common import (
+    LiveFormAdmin,
     _ModelAdmin_RaceEntry,
     dash,
     entry_result,
@@ -46,7 +47,7 @@ class RaceStatusFilter(admin.ChoicesFieldListFilter):
 
 
 @admin.register(RaceEntry)
-class RaceEntryAdmin(_ModelAdmin_RaceEntry):
+class RaceEntryAdmin(LiveFormAdmin, _ModelAdmin_RaceEntry):
     """Entries: disqualify with a reason (the race and tournament re-score), reinstate.
 
     Result columns show the stored result once the race is finished and the live
@@ -94,19 +95,6 @@ class RaceEntryAdmin(_ModelAdmin_RaceEntry):
     ) -> HttpResponse:
         return with_live(
             lambda: super(RaceEntryAdmin, self).changelist_view(request, extra_context)
-        )
-
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        return with_live(
-            lambda: super(RaceEntryAdmin, self).changeform_view(
-                request, object_id, form_url, extra_context
-            )
         )
 
     @admin.display(description="joined", ordering="joined_at")
