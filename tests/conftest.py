@@ -67,7 +67,7 @@ _PROBES = {"redis": redis_status, "postgres": postgres_status}
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Run tasks in-process when no broker is configured (the embedded SQLite broker).
+    """Hash test passwords cheaply; run tasks in-process when no broker is configured.
 
     The test suite has no worker of its own: on the embedded default its tasks run
     eagerly, as they did before the embedded broker existed.  With ``REDIS_URL`` (CI)
@@ -77,6 +77,11 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     from canfield_site.broker import ALIAS
+
+    # Key stretching is not under test: see tests/hashers.py (servers started in another
+    # process keep the production hashers and still verify these hashes).
+    if settings.configured:
+        settings.PASSWORD_HASHERS = ["tests.hashers.QuickPBKDF2PasswordHasher"]
 
     if settings.configured and settings.CELERY_BROKER_URL.startswith(f"{ALIAS}+"):
         from canfield_site.celery import app
@@ -134,6 +139,28 @@ def deterministic_race_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         "games.services.solutions.random_seed", lambda: next(winnable), raising=False
     )
+
+
+@pytest.fixture(autouse=True)
+def no_stray_pool_refill(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A test ends only when the winnable-pool refill threads it started have ended.
+
+    On the embedded default a draw from the winnable pool starts a refill thread
+    (``games.services.winnable_pool``).  Left running, it solved into the next test:
+    it drew that test's patched seeds and wrote rows into its pool, which failed
+    ``test_pool_keeps_only_proven_winnable_deals`` in one random order.  Waiting here
+    (before ``monkeypatch`` is undone, so the thread still sees the test's patches)
+    keeps every test's pool its own.
+    """
+    import threading
+
+    yield
+    from games.services.winnable_pool import FILL_THREAD
+
+    for thread in threading.enumerate():
+        if thread.name == FILL_THREAD:
+            thread.join(timeout=120)
+            assert not thread.is_alive(), "a winnable-pool refill thread outlived its test"
 
 
 @functools.cache
