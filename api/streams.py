@@ -36,7 +36,7 @@ from uuid import UUID
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils import timezone
 from rest_framework import exceptions
@@ -107,6 +107,17 @@ async def _db(fn: Callable[[], Any]) -> Any:
             close_old_connections()
 
     return await sync_to_async(call, thread_sensitive=False)()
+
+
+def _release_connections() -> None:
+    """Give back this thread's database connections (to the pool, or closed).
+
+    Run in the request's own thread just before a stream starts: Django returns that
+    thread's connection only when the request ends, which for a stream is when it
+    closes, so without this every open stream would hold a connection (a pool of
+    ``DATABASE_POOL_MAX_SIZE`` would run dry at that many streams).
+    """
+    connections.close_all()
 
 
 def _problem(request: HttpRequest, *, status: int, code: str, detail: str, **headers: str) -> Any:
@@ -394,7 +405,7 @@ async def _open(
             detail="Event streams are served by the ASGI server only; poll the REST endpoints.",
         )
     try:
-        user = await sync_to_async(_authenticate)(request)
+        user = await _db(functools.partial(_authenticate, request))
     except exceptions.APIException as exc:
         return _problem(request, status=401, code="authentication_failed", detail=str(exc.detail))
     if needs_login and not user.is_authenticated:
@@ -454,6 +465,8 @@ async def _open(
     async def body() -> AsyncIterator[bytes]:
         beat = heartbeat_seconds()
         try:
+            # The middleware's connections (sessions, lockouts) go back before the wait.
+            await sync_to_async(_release_connections, thread_sensitive=True)()
             snap = dict(first, last_event_id=last_id)
             yield f"retry: {RETRY_MS}\n".encode() + sse_frame("snapshot", seq, snap)
             if over:

@@ -90,8 +90,9 @@ def start_server(args: argparse.Namespace, server: str = "wsgi") -> subprocess.P
     app = ["canfield_site.wsgi"]
     if server == "asgi":
         app = ["canfield_site.asgi:application", "-k", "uvicorn_worker.UvicornWorker"]
-        # One thread per request under ASGI: persistent connections would pile up.
+        # One thread per request under ASGI: connections come from a pool per worker.
         env["CONN_MAX_AGE"] = "0"
+        env["DATABASE_POOL_MAX_SIZE"] = str(args.db_pool)
     return subprocess.Popen(  # noqa: S603 - fixed command line
         [
             str(ROOT / ".venv" / "bin" / "gunicorn"),
@@ -337,6 +338,9 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--conn-max-age", type=int, default=60)
+    parser.add_argument(
+        "--db-pool", type=int, default=8, help="ASGI: DATABASE_POOL_MAX_SIZE (0: no pool)"
+    )
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--pace-clients", type=int, default=50)

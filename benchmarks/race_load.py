@@ -264,6 +264,12 @@ def main() -> int:
     )
     parser.add_argument("--log-dir", type=Path)
     parser.add_argument(
+        "--db-pool",
+        type=int,
+        default=8,
+        help="ASGI: DATABASE_POOL_MAX_SIZE per worker (0: a new connection per request)",
+    )
+    parser.add_argument(
         "--no-follow",
         action="store_true",
         help="bots poll the start instead of following the race stream (REST cost alone)",
@@ -323,8 +329,9 @@ def run_once(args: argparse.Namespace, server: str) -> tuple[int, dict[str, floa
         "LOG_LEVEL": "WARNING",
         "LIVE_CHANNEL_PREFIX": f"bench-{os.getpid()}",
     }
-    if server != "gunicorn":  # ASGI: no persistent connections (one thread per request)
+    if server != "gunicorn":  # ASGI: one thread per request; connections come from a pool
         env["CONN_MAX_AGE"] = "0"
+        env["DATABASE_POOL_MAX_SIZE"] = str(args.db_pool)
     stack = Stack(env, log_dir=args.log_dir)
     try:
         t0 = time.monotonic()

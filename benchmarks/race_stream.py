@@ -284,6 +284,9 @@ def main() -> int:
         "--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     )
     parser.add_argument("--log-dir", type=Path)
+    parser.add_argument(
+        "--db-pool", type=int, default=8, help="DATABASE_POOL_MAX_SIZE per worker (0: no pool)"
+    )
     args = parser.parse_args()
     db_url = postgres_scratch_db(args.database_url, f"canfield_stream_{os.getpid()}")
     redis_url = redis_claim_db(args.redis_url, f"stream-{os.getpid()}")
@@ -297,7 +300,8 @@ def main() -> int:
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(60),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "CONN_MAX_AGE": "0",  # ASGI: one thread per request, no persistent connections
+        "CONN_MAX_AGE": "0",  # ASGI: one thread per request; connections from a pool
+        "DATABASE_POOL_MAX_SIZE": str(args.db_pool),
         "RACE_SWEEP_SECONDS": "1",
         "THROTTLE_MOVES": "1000/s",
         "THROTTLE_GAMES": "100000/min",

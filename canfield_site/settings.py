@@ -158,6 +158,24 @@ DATABASES: dict[str, dict[str, Any]] = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+#: PostgreSQL connection pool per server process (psycopg_pool through Django's "pool"
+#: option): at most this many connections, shared by the threads of that process.  Under
+#: the ASGI server each request's sync code runs in a thread of its own, so persistent
+#: connections (CONN_MAX_AGE) cannot be reused there and a pool is how connections are
+#: kept.  0 (the default): no pool.  A pool excludes CONN_MAX_AGE > 0 (Django refuses both).
+DATABASE_POOL_MAX_SIZE = env.int("DATABASE_POOL_MAX_SIZE", default=0)
+if DATABASE_POOL_MAX_SIZE > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    if DATABASES["default"]["CONN_MAX_AGE"]:
+        raise ImproperlyConfigured(
+            "DATABASE_POOL_MAX_SIZE and CONN_MAX_AGE > 0 exclude each other: "
+            "set CONN_MAX_AGE=0 with a pool"
+        )
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DATABASE_POOL_MAX_SIZE,
+        # Seconds a request waits for a free connection before it fails.
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent clients of the embedded default: take the write lock when a
     # transaction begins (a deferred one that later writes fails at once with

@@ -28,6 +28,7 @@ print(json.dumps({
     "accept": list(app.conf.accept_content), "acks_late": app.conf.task_acks_late,
     "time_limit": app.conf.task_time_limit,
     "visibility": app.conf.broker_transport_options.get("visibility_timeout"),
+    "conn_max_age": db["CONN_MAX_AGE"], "pool": db.get("OPTIONS", {}).get("pool"),
 }))
 """
 
@@ -96,6 +97,30 @@ def test_postgres_and_redis_from_environment() -> None:
     assert data["backend"] == "redis://cache.example:6379/2"
     assert data["debug"] is False
     assert data["hosts"] == ["api.example", "localhost"]
+
+
+def test_database_pool_from_environment() -> None:
+    """DATABASE_POOL_MAX_SIZE gives PostgreSQL a psycopg pool (the ASGI server's connections)."""
+    postgres = {"DATABASE_URL": "postgres://u:p@db.example:5432/canfield", "DEBUG": "true"}
+    assert loaded(**postgres)["pool"] is None
+    data = loaded(**postgres, DATABASE_POOL_MAX_SIZE="8", DATABASE_POOL_TIMEOUT="2.5")
+    assert data["pool"] == {"min_size": 1, "max_size": 8, "timeout": 2.5}
+    assert data["conn_max_age"] == 0
+    # SQLite has no pool: the setting is ignored there.
+    assert loaded(DATABASE_POOL_MAX_SIZE="8")["pool"] is None
+
+
+def test_database_pool_excludes_persistent_connections() -> None:
+    """A pool with CONN_MAX_AGE > 0 is refused at start, naming both settings."""
+    result = load_settings(
+        DATABASE_URL="postgres://u:p@db.example:5432/canfield",
+        DEBUG="true",
+        DATABASE_POOL_MAX_SIZE="8",
+        CONN_MAX_AGE="60",
+    )
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "DATABASE_POOL_MAX_SIZE and CONN_MAX_AGE" in result.stderr
 
 
 def test_celery_broker_url_alone_disables_eager() -> None:

@@ -151,6 +151,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
         "LIVE_HEARTBEAT_SECONDS": "1",
         "LIVE_CHANNEL_PREFIX": f"test-{secrets.token_hex(4)}",
         "RACE_SWEEP_SECONDS": "1",
+        # As in compose: the ASGI server's connections come from a pool (small here, so
+        # streams, requests and the worker's threads really share and wait for it).
+        "DATABASE_POOL_MAX_SIZE": "3",
     }
     stack = Stack(env, log_dir=logs)
     try:
