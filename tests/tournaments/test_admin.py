@@ -4,11 +4,14 @@ re-score; the seed never shows before the end; non-staff are refused."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Race, RaceEntry, Tournament, TournamentStanding
 from tests.factories import StaffFactory, UserFactory
@@ -147,9 +150,32 @@ def test_organiser_creates_tournament_adds_races_closes_disqualifies_rescores() 
 
 
 def test_cancel_and_open_now() -> None:
+    """The changelist's "Open joining now" and "Cancel" actions, each through its service."""
     c = client_for(organiser())
     t = TournamentFactory()
     race = running_race(t)
+    later = running_race(t, name="later")
+    hour = timedelta(hours=1)
+    Race.objects.filter(pk=later.pk).update(
+        opens_at=later.opens_at + 2 * hour,
+        starts_at=later.starts_at + 2 * hour,
+        ends_at=later.ends_at + 2 * hour,
+    )
+    before = timezone.now()
+    assert Race.objects.get(pk=later.pk).phase(before) == "upcoming"
+
+    resp = c.post(
+        reverse("admin:games_race_changelist"),
+        {"action": "open_now", "_selected_action": [str(later.pk)]},
+        follow=True,
+    )
+    later.refresh_from_db()
+    assert before <= later.opens_at <= timezone.now()
+    assert later.phase() == "open"
+    assert later.starts_at > later.opens_at + hour  # the start is where it was
+    assert "Opened now: 1 race(s)." in resp.content.decode()
+    assert LogEntry.objects.filter(object_id=str(later.pk), change_message="Opened now").exists()
+
     c.post(
         reverse("admin:games_race_changelist"),
         {"action": "cancel", "_selected_action": [str(race.pk)]},
@@ -157,6 +183,15 @@ def test_cancel_and_open_now() -> None:
     race.refresh_from_db()
     assert race.status == Race.Status.CANCELLED
     assert LogEntry.objects.filter(object_id=str(race.pk), change_message="Cancelled").exists()
+
+    # A cancelled race cannot be opened: the service refuses, the admin says why, logs nothing.
+    resp = c.post(
+        reverse("admin:games_race_changelist"),
+        {"action": "open_now", "_selected_action": [str(race.pk)]},
+        follow=True,
+    )
+    assert "the race is cancelled: it cannot be opened" in resp.content.decode()
+    assert not LogEntry.objects.filter(object_id=str(race.pk), change_message="Opened now")
 
 
 def test_admin_never_shows_a_running_race_seed_or_deck() -> None:
