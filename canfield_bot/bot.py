@@ -144,9 +144,11 @@ class Bot:
                 await asyncio.sleep(self.think + self.rng.uniform(-spread, spread))
             outcome = await self.client.play(game_id, move, int(view["move_number"]))
             if outcome.accepted:
-                if not outcome.replayed:
-                    result.moves += 1
-                    result.history.append(outcome.move or move)
+                # ``replayed`` too: the server stored this very request before, but its
+                # answer was lost and the client sent it again; the move is still this
+                # bot's, on the server once, and the bot had not counted it yet.
+                result.moves += 1
+                result.history.append(outcome.move or move)
             else:
                 code = outcome.code or "?"
                 result.refused[code] = result.refused.get(code, 0) + 1

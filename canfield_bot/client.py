@@ -84,6 +84,14 @@ class CanfieldClient:
 
     ``max_retries`` bounds 5xx/transport retries per request (backoff 0.2 s doubling,
     at most 5 s); ``max_throttle_waits`` bounds how many ``429`` answers are waited out.
+    ``http``: an ``httpx.AsyncClient`` to share (this client never closes it);
+    otherwise the client opens its own, on ``transport`` when given (e.g. an
+    ``httpx.MockTransport`` in tests; ``None``: the network), and closes it in
+    :meth:`aclose`.
+    ``events_url``: where the event streams are served when that is not ``base_url``
+    (a deployment whose REST API runs on a WSGI server and whose streams run on an
+    ASGI server, reached without the proxy that routes between them; default
+    ``base_url``).
     """
 
     def __init__(
@@ -96,15 +104,18 @@ class CanfieldClient:
         max_throttle_waits: int = 50,
         on_response: ResponseHook | None = None,
         http: httpx.AsyncClient | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        events_url: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.events_url = (events_url or base_url).rstrip("/")
         self.token = token
         self.username: str | None = None
         self.max_retries = max_retries
         self.max_throttle_waits = max_throttle_waits
         self.on_response = on_response
         self._own_http = http is None
-        self.http = http or httpx.AsyncClient(timeout=timeout)
+        self.http = http or httpx.AsyncClient(timeout=timeout, transport=transport)
 
     async def __aenter__(self) -> CanfieldClient:
         return self
@@ -252,7 +263,7 @@ class CanfieldClient:
         ``lagging`` event (yielded first) or when the server closes the stream.
         ``idle_timeout``: seconds without a byte (heartbeats come every 15 s).
         """
-        url = f"{self.base_url}/api/v1/{path.lstrip('/')}"
+        url = f"{self.events_url}/api/v1/{path.lstrip('/')}"
         headers = {"Accept": "text/event-stream"}
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
@@ -264,19 +275,23 @@ class CanfieldClient:
                 await response.aread()
                 body = _problem(response)
                 raise ApiError(response.status_code, str(body.get("code")), body)
-            fields: dict[str, str] = {}
+            # The WHATWG event-stream rules: data lines join with "\n"; the last id seen
+            # stays the event id until another comes; comments (":") are skipped.
+            event, data, event_id = "", list[str](), last_event_id or ""
             async for line in response.aiter_lines():
                 if line == "":
-                    if "data" in fields:
-                        yield LiveEvent(
-                            fields.get("event", "message"),
-                            fields.get("id", ""),
-                            _json.loads(fields["data"]),
-                        )
-                    fields = {}
+                    if data:
+                        yield LiveEvent(event or "message", event_id, _json.loads("\n".join(data)))
+                    event, data = "", []
                 elif not line.startswith(":"):
                     name, _, value = line.partition(":")
-                    fields[name] = value.removeprefix(" ")
+                    value = value.removeprefix(" ")
+                    if name == "data":
+                        data.append(value)
+                    elif name == "event":
+                        event = value
+                    elif name == "id" and "\0" not in value:
+                        event_id = value
 
     async def standings(self, race_id: str) -> dict[str, Any]:
         """``GET /races/{id}/standings``."""

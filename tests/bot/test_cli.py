@@ -1,0 +1,143 @@
+"""``python -m canfield_bot``: arguments, output and exit status, against a fake race API."""
+
+from __future__ import annotations
+
+import functools
+import types
+from typing import Any
+
+import pytest
+
+import canfield_bot.__main__ as cli
+import canfield_bot.bot as bot_module
+from canfield_bot.__main__ import load_strategy, main, standings_table
+from canfield_bot.client import CanfieldClient
+from canfield_bot.strategy import DefaultStrategy, first_legal
+from tests.bot.fake_api import BASE, FakeApi, FakeRace
+
+PLAN = ["5S>f", "QH>t2", "JC>t2", "6S>f"]
+ENTRIES: list[dict[str, Any]] = [
+    {"rank": 1, "player": "t-1", "cards_home": 3, "moves": 4, "elapsed_ms": 1234, "status": "won"},
+    {"rank": 1, "player": "t-2", "cards_home": 3, "moves": 4, "elapsed_ms": 1234, "status": "won"},
+    {
+        "rank": None,
+        "player": "a-rather-long-player-name",
+        "cards_home": None,
+        "moves": None,
+        "elapsed_ms": None,
+        "status": "did_not_start",
+    },
+]
+TABLE = (
+    "rank  player                   cards moves  time s  status\n"
+    "----------------------------------------------------------\n"
+    "   1  t-1                          3     4     1.2  won\n"
+    "   1  t-2                          3     4     1.2  won\n"
+    "   -  a-rather-long-player-name     -     -       -  did_not_start"
+)
+
+
+@pytest.fixture
+def race(api: FakeApi, monkeypatch: pytest.MonkeyPatch) -> FakeRace:
+    """A running race on the fake API; every client the command opens talks to it."""
+    connect = functools.partial(CanfieldClient, transport=api.transport)
+    monkeypatch.setattr(cli, "CanfieldClient", connect)
+    monkeypatch.setattr(bot_module, "CanfieldClient", connect)
+    monkeypatch.setattr(
+        cli,
+        "secrets",
+        types.SimpleNamespace(token_hex=lambda n: "c0ffee", token_urlsafe=lambda n: "s3cret"),
+    )
+    return FakeRace(api, PLAN, phase="running")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "error: the following arguments are required: --race"),
+        (["--race", "r1", "--bots", "many"], "error: argument --bots: invalid int value: 'many'"),
+        (
+            ["--race", "r1", "--think", "soon"],
+            "error: argument --think: invalid float value: 'soon'",
+        ),
+        (
+            ["--race", "r1", "--on-stuck", "cycle"],
+            "error: argument --on-stuck: invalid choice: 'cycle'",
+        ),
+        (["--race", "r1", "--colour"], "error: unrecognized arguments: --colour"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_message(
+    api: FakeApi, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: python -m canfield_bot [-h] [--base-url BASE_URL] --race RACE")
+    assert message in err
+    assert api.requests == []
+
+
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--help"])
+    assert caught.value.code == 0
+    out = capsys.readouterr().out
+    assert "python -m canfield_bot --base-url URL --race ID --bots N" in out
+    assert "--wait-results" in out
+
+
+def test_a_strategy_is_module_colon_name(race: FakeRace, api: FakeApi) -> None:
+    assert load_strategy("canfield_bot.strategy:first_legal") is first_legal
+    assert load_strategy("canfield_bot.strategy:DefaultStrategy") is DefaultStrategy
+    with pytest.raises(SystemExit, match=r"^--strategy must be module:name, not 'first_legal'$"):
+        main(["--race", "r1", "--strategy", "first_legal"])
+    assert api.requests == []  # refused before any bot starts
+
+
+def test_the_bots_play_and_the_results_are_printed(
+    race: FakeRace, api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
+    race.results = {"seed": "42", "commitment_verified": True, "entries": ENTRIES}
+    argv = ["--base-url", BASE, "--race", "r1", "--bots", "2", "--prefix", "t-"]
+    argv += ["--password", "pw", "--think", "0", "--wait-results"]
+    argv += ["--strategy", "canfield_bot.strategy:first_legal"]
+
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        "t-1: won with 3 cards home after 4 moves",
+        "t-2: won with 3 cards home after 4 moves",
+        *TABLE.splitlines(),
+        "seed 42  commitment verified: True",
+    ]
+    assert "FAILED" not in err
+    assert race.passwords == {"t-1": "pw", "t-2": "pw"}
+    assert [g.played for g in race.games.values()] == [PLAN, PLAN]
+    assert api.paths()[-1] == "GET races/r1/results"
+    assert "Authorization" not in api.requests[-1].headers  # results are public
+
+
+def test_a_failed_bot_makes_the_exit_status_1(
+    race: FakeRace, api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
+    race.passwords["bot-c0ffee-2"] = "somebody else's"  # the name is taken
+    argv = ["--base-url", BASE, "--race", "r1", "--bots", "2", "--think", "0"]
+    argv += ["--on-stuck", "stop", "--strategy", "canfield_bot.strategy:first_legal"]
+
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == "bot-c0ffee-1: won with 3 cards home after 4 moves\n"
+    assert err == (
+        "bot-c0ffee-2: FAILED ApiError('400 invalid_credentials: "
+        "Unknown username or wrong password.')\n"
+    )
+    # Default names and password come from `secrets` (patched here).
+    assert race.passwords["bot-c0ffee-1"] == "s3cret"
+    assert "GET races/r1/results" not in api.paths()  # not asked for
+
+
+def test_standings_table() -> None:
+    assert standings_table(ENTRIES) == TABLE
+    assert standings_table([]) == "\n".join(TABLE.splitlines()[:2])
