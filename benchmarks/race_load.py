@@ -119,18 +119,22 @@ async def play(
         )
 
         async def one(index: int, username: str, token: str) -> BotResult:
-            client = CanfieldClient(url, token=token, http=http, on_response=rec)
-            client.username = username
-            return await Bot(
-                client,
-                race["id"],
-                strategy=DefaultStrategy(seed=index),
-                think=args.think,
-                jitter=args.jitter,
-                on_stuck=args.on_stuck,
-                seed=index,
-                follow=not args.no_follow,
-            ).run()
+            # Each bot has its own connection pool, as separate programs would.  One pool
+            # shared by every bot (bots + 10 connections) was starved once each bot's
+            # race stream held a connection: moves queued in the load generator, which
+            # read as a slower ASGI server.
+            async with CanfieldClient(url, token=token, timeout=30, on_response=rec) as client:
+                client.username = username
+                return await Bot(
+                    client,
+                    race["id"],
+                    strategy=DefaultStrategy(seed=index),
+                    think=args.think,
+                    jitter=args.jitter,
+                    on_stuck=args.on_stuck,
+                    seed=index,
+                    follow=not args.no_follow,
+                ).run()
 
         bots = await asyncio.gather(
             *(one(i, u, t) for i, (u, t) in enumerate(tokens.items())), return_exceptions=True
@@ -319,6 +323,8 @@ def run_once(args: argparse.Namespace, server: str) -> tuple[int, dict[str, floa
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CACHE_URL": "",
         "DEBUG": "false",
+        # Plain HTTP on 127.0.0.1 (production sits behind a TLS proxy): no HTTPS redirect.
+        "SECURE_SSL_REDIRECT": "false",
         "SECRET_KEY": secrets.token_urlsafe(60),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "CONN_MAX_AGE": "60",

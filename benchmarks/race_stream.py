@@ -298,6 +298,8 @@ def main() -> int:
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CACHE_URL": "",
         "DEBUG": "false",
+        # Plain HTTP on 127.0.0.1 (production sits behind a TLS proxy): no HTTPS redirect.
+        "SECURE_SSL_REDIRECT": "false",
         "SECRET_KEY": secrets.token_urlsafe(60),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "CONN_MAX_AGE": "0",  # ASGI: one thread per request; connections from a pool
