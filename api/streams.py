@@ -46,6 +46,7 @@ from rest_framework.utils.encoders import JSONEncoder
 
 from api.authentication import TokenAuthentication
 from api.errors import PROBLEM_CONTENT_TYPE, SERVICE_ERROR_STATUS, problem_body
+from canfield_site.security import client_address
 from games.live.hub import (
     FINISHED,
     LAGGING,
@@ -375,6 +376,19 @@ def _authenticate(request: HttpRequest) -> Any:
     return drf.user
 
 
+def slot_key(request: HttpRequest, user: Any) -> str:
+    """Whose open-stream slots a request takes (``LIVE_STREAMS_PER_USER``).
+
+    ``"user:<pk>"`` when authenticated, else ``"addr:<client address>"`` as the
+    throttles see it (``canfield_site.security.client_address``: behind the proxies
+    that ``TRUSTED_PROXY_COUNT`` declares, the forwarded address, not the proxy's,
+    which every anonymous spectator would otherwise share).
+    """
+    if user.is_authenticated:
+        return f"user:{user.pk}"
+    return f"addr:{client_address(request)}"
+
+
 def _last_event_id(request: HttpRequest) -> int | None:
     raw = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id")
     if raw is None:
@@ -425,7 +439,7 @@ async def _open(
     last_id = _last_event_id(request)
     h = hub()
     stream = Stream(topic, user)
-    key = f"user:{user.pk}" if user.is_authenticated else f"addr:{request.META.get('REMOTE_ADDR')}"
+    key = slot_key(request, user)
     cap = int(settings.LIVE_STREAMS_PER_USER)
     try:
         if not await h.slot_acquire(key, stream, cap):

@@ -237,3 +237,23 @@ def test_django_login_view_is_locked_out_too_and_the_admin_lists_lockouts() -> N
     assert page.status_code == 200
     assert b"root" in page.content
     assert b"198.51.100.50" in page.content
+
+
+def test_anonymous_stream_slots_are_per_client_behind_the_proxy() -> None:
+    """Open-stream slots (LIVE_STREAMS_PER_USER) of anonymous spectators are per client
+    address as the throttles see it: behind compose's nginx every request comes from the
+    proxy's address, which would have put all anonymous spectators in 8 slots."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from api.streams import slot_key
+
+    user = UserFactory()
+    via_proxy = [_request("172.18.0.5", "203.0.113.7"), _request("172.18.0.5", "198.51.100.9")]
+    with override_settings(TRUSTED_PROXY_COUNT=1):
+        assert [slot_key(r, AnonymousUser()) for r in via_proxy] == [
+            "addr:203.0.113.7",
+            "addr:198.51.100.9",
+        ]
+        assert slot_key(via_proxy[0], user) == f"user:{user.pk}"
+    with override_settings(TRUSTED_PROXY_COUNT=0):  # no proxy declared: the header is ignored
+        assert {slot_key(r, AnonymousUser()) for r in via_proxy} == {"addr:172.18.0.5"}
