@@ -1,4 +1,4 @@
-# Image for web, worker, beat and migrate in compose.yaml.
+# Image for web, live, worker, solver, beat and migrate in compose.yaml.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -14,6 +14,8 @@ RUN pip install --no-cache-dir --no-deps --no-build-isolation -e . \
 USER canfield
 
 EXPOSE 8000
-# The ASGI app (REST API, pages and event streams) under gunicorn with uvicorn workers.
-# canfield_site.wsgi:application still serves everything but the event streams.
+# Default: one server for everything, the ASGI app (REST API, pages and event streams)
+# under gunicorn with uvicorn workers. compose.yaml runs the image twice instead: web
+# (canfield_site.wsgi:application on sync workers: REST API, pages) and live (this
+# command: the event streams), behind nginx (deploy/nginx.conf).
 CMD ["gunicorn", "canfield_site.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker", "--bind", "0.0.0.0:8000"]

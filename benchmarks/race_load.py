@@ -7,10 +7,18 @@ Usage::
         [--redis-url redis://127.0.0.1:6379/0] [--log-dir DIR]
 
 Sets up a scratch database (``canfield_bench_<pid>``, dropped at the end) and a
-free Redis database, starts ``--server`` (``gunicorn-asgi``: gunicorn with uvicorn
-workers on the ASGI app, as in production; ``gunicorn``: the WSGI app on sync
-workers; ``both``: one run of each, side by side) with ``--workers`` workers, ``DEBUG`` off,
-persistent connections), a Celery worker and beat (sweeping every second),
+free Redis database, starts ``--server`` with ``--workers`` workers and ``DEBUG`` off:
+
+* ``split`` (production, compose.yaml): the REST API on gunicorn's sync workers (WSGI,
+  persistent connections) and the event streams on one more process, gunicorn with a
+  uvicorn worker (ASGI, a connection pool); the bots send each to its server as
+  compose's nginx would (``CanfieldClient(events_url=...)``);
+* ``gunicorn-asgi``: everything on gunicorn with uvicorn workers (one server);
+* ``gunicorn``: everything on the WSGI app (streams refused: the bots poll);
+* ``both`` = ``gunicorn-asgi,gunicorn``; ``all`` = ``gunicorn,gunicorn-asgi,split``: one
+  run of each, side by side, with ratios to ``gunicorn`` (the baseline);
+
+then a Celery worker and beat (sweeping every second),
 creates the bot accounts directly (password hashing is not what is measured),
 announces a race and lets every bot play it through the API, each waiting
 ``--think`` seconds before each move (0: as fast as the server answers, the
@@ -24,9 +32,9 @@ saturation rate).  Prints:
   the results being served;
 * checks: no 5xx, and no lost or doubled move (each bot's accepted moves equal
   its stored history; the results verify by replay);
-* ``POST /start`` answers ``409 race_not_started``: with the ASGI server the bots
-  wait for the start on the race's event stream, so there are none; under WSGI
-  the stream is refused and the bots poll.
+* ``POST /start`` answers ``409 race_not_started``: where streams are served
+  (``split``, ``gunicorn-asgi``) the bots wait for the start on the race's event
+  stream, so there are none; under ``gunicorn`` the stream is refused and they poll.
 
 Targets (1 s think, 200 bots): no 5xx, no lost or doubled move, p99 < 100 ms.
 Exit status 1 when a check fails.
@@ -101,9 +109,16 @@ def race_times(db_url: str, race_id: str) -> tuple[datetime, datetime | None, da
 
 
 async def play(
-    args: argparse.Namespace, url: str, staff_password: str, tokens: dict[str, str]
+    args: argparse.Namespace,
+    url: str,
+    staff_password: str,
+    tokens: dict[str, str],
+    events_url: str | None = None,
 ) -> dict[str, Any]:
-    """Announce the race, run every bot in it, wait for the results."""
+    """Announce the race, run every bot in it, wait for the results.
+
+    ``events_url``: the stream server when it is not ``url`` (``--server split``).
+    """
     rec = Recorder()
     limits = httpx.Limits(max_connections=args.bots + 10, max_keepalive_connections=args.bots + 10)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
@@ -123,7 +138,9 @@ async def play(
             # shared by every bot (bots + 10 connections) was starved once each bot's
             # race stream held a connection: moves queued in the load generator, which
             # read as a slower ASGI server.
-            async with CanfieldClient(url, token=token, timeout=30, on_response=rec) as client:
+            async with CanfieldClient(
+                url, token=token, timeout=30, on_response=rec, events_url=events_url
+            ) as client:
                 client.username = username
                 return await Bot(
                     client,
@@ -280,9 +297,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--server",
-        choices=["gunicorn-asgi", "gunicorn", "both"],
-        default="gunicorn-asgi",
-        help="gunicorn-asgi (uvicorn workers, production), gunicorn (WSGI), both side by side",
+        default="split",
+        help="split (production: REST on WSGI, streams on ASGI), gunicorn-asgi, gunicorn, "
+        "a comma-separated list of them, both (= gunicorn-asgi,gunicorn) or all",
     )
     parser.add_argument(
         "--async-commit",
@@ -290,18 +307,26 @@ def main() -> int:
         help="diagnostic: synchronous_commit=off on the scratch database (no fsync wait per move)",
     )
     args = parser.parse_args()
-    servers = ["gunicorn-asgi", "gunicorn"] if args.server == "both" else [args.server]
+    aliases = {"both": "gunicorn-asgi,gunicorn", "all": "gunicorn,gunicorn-asgi,split"}
+    servers = aliases.get(args.server, args.server).split(",")
+    unknown = set(servers) - {"split", "gunicorn-asgi", "gunicorn"}
+    if unknown:
+        parser.error(f"unknown --server {', '.join(sorted(unknown))}")
     codes, summaries = [], {}
     for server in servers:
         code, summary = run_once(args, server)
         codes.append(code)
         summaries[server] = summary
-    if len(servers) == 2:
-        a, w = summaries["gunicorn-asgi"], summaries["gunicorn"]
-        print("\nside by side (ASGI / WSGI):")
+    if len(servers) > 1:
+        print("\nside by side (ratio: to gunicorn, the WSGI baseline, when it ran):")
+        base = summaries.get("gunicorn")
         for key in ("moves/s", "p99 ms", "start 409s"):
-            ratio = f"{a[key] / w[key]:.2f}" if w[key] else "-"
-            print(f"  {key:<12} ASGI {a[key]:9.1f}   WSGI {w[key]:9.1f}   ratio {ratio}")
+            cells = []
+            for server in servers:
+                value = summaries[server][key]
+                ratio = f" ({value / base[key]:.2f})" if base and base[key] else ""
+                cells.append(f"{server} {value:.1f}{ratio}")
+            print(f"  {key:<12} " + "   ".join(cells))
     return max(codes)
 
 
@@ -335,9 +360,10 @@ def run_once(args: argparse.Namespace, server: str) -> tuple[int, dict[str, floa
         "LOG_LEVEL": "WARNING",
         "LIVE_CHANNEL_PREFIX": f"bench-{os.getpid()}",
     }
-    if server != "gunicorn":  # ASGI: one thread per request; connections come from a pool
-        env["CONN_MAX_AGE"] = "0"
-        env["DATABASE_POOL_MAX_SIZE"] = str(args.db_pool)
+    # ASGI: one thread per request, so no persistent connections; a pool per process.
+    asgi_env = {"CONN_MAX_AGE": "0", "DATABASE_POOL_MAX_SIZE": str(args.db_pool)}
+    if server == "gunicorn-asgi":
+        env.update(asgi_env)
     stack = Stack(env, log_dir=args.log_dir)
     try:
         t0 = time.monotonic()
@@ -355,11 +381,21 @@ def run_once(args: argparse.Namespace, server: str) -> tuple[int, dict[str, floa
             .strip()
             .splitlines()[-1]
         )
-        url = stack.web(free_port(), server=server, workers=args.workers)
+        events_url = None
+        if server == "split":  # compose.yaml: web (WSGI) + live (ASGI) behind nginx
+            url = stack.web(free_port(), server="gunicorn", workers=args.workers)
+            events_url = stack.web(
+                free_port(), server="gunicorn-asgi", workers=1, env=asgi_env, name="live"
+            )
+        else:
+            url = stack.web(free_port(), server=server, workers=args.workers)
         stack.worker(concurrency=1)
         stack.beat()
-        print(f"stack up in {time.monotonic() - t0:.1f} s: {url}, {len(tokens)} bot accounts")
-        out = asyncio.run(play(args, url, staff_password, tokens))
+        print(
+            f"stack up in {time.monotonic() - t0:.1f} s: {url}"
+            f"{f' (streams: {events_url})' if events_url else ''}, {len(tokens)} bot accounts"
+        )
+        out = asyncio.run(play(args, url, staff_password, tokens, events_url))
         out["times"] = race_times(db_url, out["race"]["id"])
         out["server"] = server
     finally:

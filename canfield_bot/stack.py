@@ -56,8 +56,13 @@ class Stack:
         )
         return done.stdout.decode() if capture else ""
 
-    def spawn(self, name: str, cmd: list[str]) -> subprocess.Popen[bytes]:
-        """Start ``cmd`` in its own process group; output goes to ``log_dir/name.log``."""
+    def spawn(
+        self, name: str, cmd: list[str], *, env: dict[str, str] | None = None
+    ) -> subprocess.Popen[bytes]:
+        """Start ``cmd`` in its own process group; output goes to ``log_dir/name.log``.
+
+        ``env``: variables of this process only, over the stack's.
+        """
         out: Any = subprocess.DEVNULL
         if self.log_dir is not None:
             self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -66,7 +71,7 @@ class Stack:
         proc = subprocess.Popen(  # noqa: S603
             cmd,
             cwd=ROOT,
-            env=self.env,
+            env={**self.env, **(env or {})},
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -74,11 +79,21 @@ class Stack:
         self.procs.append((name, proc))
         return proc
 
-    def web(self, port: int, *, server: str = "gunicorn", workers: int = 2) -> str:
+    def web(
+        self,
+        port: int,
+        *,
+        server: str = "gunicorn",
+        workers: int = 2,
+        env: dict[str, str] | None = None,
+        name: str = "web",
+    ) -> str:
         """Start the web server on ``port``, wait for ``/api/v1/health``; return its URL.
 
-        ``server``: ``gunicorn`` (WSGI, no event streams), ``gunicorn-asgi`` (gunicorn
-        with uvicorn workers: production), ``uvicorn``, or ``runserver``.
+        ``server``: ``gunicorn`` (WSGI sync workers, no event streams: compose's ``web``),
+        ``gunicorn-asgi`` (gunicorn with uvicorn workers: compose's ``live``, or a
+        single server for everything), ``uvicorn``, or ``runserver``.  ``env``: this
+        server's own variables over the stack's; ``name``: its log's name.
         """
         if server == "gunicorn":
             cmd = [
@@ -101,7 +116,7 @@ class Stack:
             ]  # fmt: skip
         else:
             cmd = [sys.executable, str(MANAGE), "runserver", f"127.0.0.1:{port}", "--noreload"]
-        proc = self.spawn("web", cmd)
+        proc = self.spawn(name, cmd, env=env)
         url = f"http://127.0.0.1:{port}"
         wait_http(f"{url}/api/v1/health", proc=proc)
         return url

@@ -11,7 +11,7 @@ import yaml
 
 from tests.helpers import ROOT, settings_env_vars
 
-APP_SERVICES = ("migrate", "web", "worker", "solver", "beat")
+APP_SERVICES = ("migrate", "web", "live", "worker", "solver", "beat")
 
 
 @pytest.fixture(scope="module")
@@ -36,16 +36,17 @@ def test_server_healthchecks_and_volume(compose: dict[str, Any]) -> None:
     services = compose["services"]
     assert "pg_isready" in str(services["postgres"]["healthcheck"]["test"])
     assert "ping" in str(services["redis"]["healthcheck"]["test"])
-    assert "/api/v1/health" in str(services["web"]["healthcheck"]["test"])
+    for name in ("web", "live"):
+        assert "/api/v1/health" in str(services[name]["healthcheck"]["test"])
     volume = services["postgres"]["volumes"][0].split(":")[0]
     assert volume in compose["volumes"]
 
 
 def test_app_services_wait_for_healthy_dependencies(compose: dict[str, Any]) -> None:
-    """Web, worker and beat start after migrate succeeded and their servers are healthy."""
+    """Web, live, worker and beat start after migrate succeeded and their servers are healthy."""
     services = compose["services"]
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "live", "worker", "beat"):
         depends = services[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully"
         assert depends["redis"]["condition"] == "service_healthy"
@@ -60,13 +61,13 @@ def test_commands_point_at_real_modules(compose: dict[str, Any]) -> None:
     assert migrate[:3] == ["python", "manage.py", "migrate"]
     assert (ROOT / "manage.py").is_file()
 
-    web = _argv(services["web"])
-    assert web[0] == "gunicorn"
-    module, _, attr = web[1].partition(":")
-    assert callable(getattr(importlib.import_module(module), attr or "application"))
+    for name in ("web", "live"):
+        argv = _argv(services[name])
+        assert argv[0] == "gunicorn"
+        module, _, attr = argv[1].partition(":")
+        assert callable(getattr(importlib.import_module(module), attr or "application"))
     # The event streams need the ASGI app under uvicorn workers (the WSGI one refuses them).
-    assert module == "canfield_site.asgi"
-    worker = next(a for a in web if a.startswith("--worker-class="))
+    worker = next(a for a in _argv(services["live"]) if a.startswith("--worker-class="))
     module, _, attr = worker.split("=", 1)[1].rpartition(".")
     assert isinstance(getattr(importlib.import_module(module), attr), type)
 
@@ -103,3 +104,59 @@ def test_image_installs_from_the_lock_file() -> None:
     """The image the app services build installs the same pinned lock file."""
     dockerfile = Path(ROOT / "Dockerfile").read_text()
     assert "--require-hashes -r requirements-lock.txt" in dockerfile
+
+
+def test_compose_file_follows_the_compose_specification(compose: dict[str, Any]) -> None:
+    """compose.yaml validates against the Compose Specification's JSON schema
+    (tests/data/compose-spec.json, from github.com/compose-spec/compose-spec,
+    schema/compose-spec.json, Apache-2.0): a misspelt key or a wrong type fails here
+    instead of at ``docker compose up``."""
+    import json
+
+    import jsonschema  # type: ignore[import-untyped]
+
+    schema = json.loads((ROOT / "tests" / "data" / "compose-spec.json").read_text())
+    validator = jsonschema.Draft7Validator(schema)
+    assert [e.message for e in validator.iter_errors(compose)] == []
+    broken = {**compose, "services": {**compose["services"], "web": {"imgae": "x"}}}
+    assert any("imgae" in e.message for e in validator.iter_errors(broken))
+
+
+def test_proxy_routes_streams_to_asgi_and_the_rest_to_wsgi(compose: dict[str, Any]) -> None:
+    """proxy (nginx) publishes port 8000 with deploy/nginx.conf; its upstreams are the
+    web (WSGI, sync workers) and live (ASGI, uvicorn workers) services on their port."""
+    services = compose["services"]
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("nginx:")
+    assert proxy["ports"] == ["8000:8000"]
+    source, target, mode = proxy["volumes"][0].split(":")
+    assert (ROOT / source).resolve() == ROOT / "deploy" / "nginx.conf"
+    assert (target, mode) == ("/etc/nginx/conf.d/default.conf", "ro")
+    assert {n: d["condition"] for n, d in proxy["depends_on"].items()} == {
+        "web": "service_healthy",
+        "live": "service_healthy",
+    }
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "server web:8000;" in conf
+    assert "server live:8000;" in conf
+    assert "listen 8000;" in conf
+
+    web, live = _argv(services["web"]), _argv(services["live"])
+    assert web[1] == "canfield_site.wsgi:application"
+    assert not any(a.startswith("--worker-class") for a in web)  # gunicorn's sync workers
+    assert live[1] == "canfield_site.asgi:application"
+    assert "--worker-class=uvicorn_worker.UvicornWorker" in live
+    for argv in (web, live):
+        assert "--bind=0.0.0.0:8000" in argv
+    # WSGI keeps one persistent connection per worker; ASGI uses a pool instead (its
+    # threads would each open one and leave it behind).
+    assert services["web"]["environment"]["CONN_MAX_AGE"] == "60"
+    assert services["live"]["environment"]["CONN_MAX_AGE"] == "0"
+    assert int(services["live"]["environment"]["DATABASE_POOL_MAX_SIZE"]) > 0
+    for name in ("web", "live"):
+        assert "ports" not in services[name]  # reached through the proxy only
+        assert services[name]["depends_on"]["migrate"]["condition"] == (
+            "service_completed_successfully"
+        )
+    # The proxy appends the client's address: the app trusts exactly that one hop.
+    assert services["web"]["environment"]["TRUSTED_PROXY_COUNT"] == "${TRUSTED_PROXY_COUNT:-1}"

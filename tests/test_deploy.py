@@ -107,3 +107,53 @@ def test_production_answers_are_https_only(client: Any) -> None:
         assert secure["Strict-Transport-Security"] == (
             "max-age=31536000; includeSubDomains; preload"
         )
+
+
+def _routes(patterns: list[Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """``(example path, view)`` of every ``path()`` route under ``patterns`` (converters
+    filled with sample values; ``re_path`` routes are skipped: none is a stream)."""
+    from django.urls import URLPattern, URLResolver
+    from django.urls.resolvers import RoutePattern
+
+    samples = {"uuid": "0b3c2d1e-4f5a-4b6c-8d7e-9f0a1b2c3d4e", "int": "7", "path": "a/b"}
+    out: list[tuple[str, Any]] = []
+    for entry in patterns:
+        if not isinstance(entry.pattern, RoutePattern):
+            continue
+        route = re.sub(
+            r"<(?:(\w+):)?\w+>",
+            lambda m: samples.get(m.group(1) or "str", "x"),
+            str(entry.pattern),
+        )
+        if isinstance(entry, URLResolver):
+            out += _routes(entry.url_patterns, prefix + route)
+        elif isinstance(entry, URLPattern):
+            out.append(("/" + prefix + route, entry.callback))
+    return out
+
+
+def test_the_proxy_sends_exactly_the_event_streams_to_the_asgi_server() -> None:
+    """deploy/nginx.conf's streams location matches every event-stream URL of the app
+    and no other route (REST, pages, admin stay on the WSGI server), and keeps
+    buffering off there."""
+    from django.urls import get_resolver
+
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    found = re.search(r"# EVENTS_PATH\n\s*location ~ (\S+) \{(.*?)\n    \}", conf, re.S)
+    assert found is not None
+    events_path, block = re.compile(found.group(1)), found.group(2)
+    assert "proxy_pass http://canfield_live;" in block
+    assert "proxy_buffering off;" in block
+
+    routes = _routes(get_resolver().url_patterns)
+    streams = {p for p, view in routes if view.__module__ == "api.streams"}
+    assert streams == {
+        "/api/v1/races/0b3c2d1e-4f5a-4b6c-8d7e-9f0a1b2c3d4e/events",
+        "/api/v1/tournaments/0b3c2d1e-4f5a-4b6c-8d7e-9f0a1b2c3d4e/events",
+        "/api/v1/games/0b3c2d1e-4f5a-4b6c-8d7e-9f0a1b2c3d4e/events",
+    }
+    assert len(routes) > 60  # the walk saw the API, the pages and the admin
+    assert [p for p, _ in routes if bool(events_path.search(p)) != (p in streams)] == []
+    # Near misses stay on the WSGI server.
+    for path in ("/api/v1/races/x/events/", "/api/v1/races/x/standings", "/races/x/events"):
+        assert not events_path.search(path)
