@@ -153,6 +153,7 @@ class Hub:
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self._connect_lock = asyncio.Lock()
         self._local_slots: dict[str, set[int]] = {}
         if not self.url:
             local_broker.listen(self._from_thread)
@@ -171,24 +172,38 @@ class Hub:
             t.deliver(seq, json.loads(body))
 
     async def _ensure_redis(self) -> None:
+        """Connect to Redis once: one client and one pub/sub connection per hub.
+
+        Joins (under ``_lock``) and open-stream slots (not under it) both get here; the
+        connect lock makes the first caller connect and the others wait for it.  Without
+        it two concurrent callers each made a pub/sub connection, the second replaced
+        the first, and the reader was left on a connection that had subscribed to
+        nothing: it failed at once and ended every stream (seen in
+        ``benchmarks/race_stream.py``: some subscribers got no snapshot, some a 503).
+        """
         if self._pubsub is not None:
             return
-        import redis.asyncio as aioredis
+        async with self._connect_lock:
+            if self._pubsub is not None:
+                return
+            import redis.asyncio as aioredis
 
-        client = aioredis.Redis.from_url(self.url, socket_connect_timeout=1, socket_timeout=None)
-        try:
-            await asyncio.wait_for(client.ping(), 5)
-        except Exception as exc:
-            await client.aclose()
-            raise LiveUnavailable(f"Redis unavailable: {exc}") from None
-        self._redis = client
-        self._pubsub = client.pubsub(ignore_subscribe_messages=True)
-        log.info("live events: connected to Redis")
+            client = aioredis.Redis.from_url(
+                self.url, socket_connect_timeout=1, socket_timeout=None
+            )
+            try:
+                await asyncio.wait_for(client.ping(), 5)
+            except Exception as exc:
+                await client.aclose()
+                raise LiveUnavailable(f"Redis unavailable: {exc}") from None
+            self._redis = client
+            self._pubsub = client.pubsub(ignore_subscribe_messages=True)
+            log.info("live events: connected to Redis")
 
-    async def _read(self) -> None:
-        """Read the pub/sub connection until it breaks; then end every stream."""
+    async def _read(self, pubsub: Any) -> None:
+        """Read ``pubsub`` (the hub's connection when the task was made) until it breaks;
+        then end every stream, unless an outage already replaced that connection."""
         prefix = f"{channel_prefix()}:ch:"
-        pubsub = self._pubsub
         try:
             while True:
                 msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
@@ -202,17 +217,23 @@ class Hub:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
+            if pubsub is not self._pubsub:
+                return  # an outage closed this connection already; a newer one serves
             log.warning("live events: Redis connection lost (%s); ending streams", exc)
             await self._outage()
 
     async def _outage(self) -> None:
+        """End every stream (``unavailable``) and drop the connections; the next join
+        connects again."""
+        reader, self._reader = self._reader, None
+        if reader is not None and reader is not asyncio.current_task():
+            reader.cancel()
         topics, self.topics = self.topics, {}
         for topic in topics.values():
             topic.broadcast(UNAVAILABLE)
             topic.close()
         pubsub, client = self._pubsub, self._redis
         self._pubsub = self._redis = None
-        self._reader = None
         for closer in (getattr(pubsub, "aclose", None), getattr(client, "aclose", None)):
             if closer is not None:
                 with contextlib.suppress(Exception):
@@ -239,11 +260,12 @@ class Hub:
                     except LiveUnavailable:
                         raise
                     except Exception as exc:
+                        log.warning("live events: subscribing to %s failed (%r)", topic_name, exc)
                         await self._outage()
                         raise LiveUnavailable(f"Redis unavailable: {exc}") from None
                     topic.last_seq = int(raw or 0)
                     if self._reader is None:
-                        self._reader = self.loop.create_task(self._read())
+                        self._reader = self.loop.create_task(self._read(self._pubsub))
                 else:
                     topic.last_seq = local_broker.last_seq(topic_name)
                 self.topics[topic_name] = topic
