@@ -3,12 +3,15 @@
 Usage::
 
     .venv/bin/python benchmarks/race_stream.py [--subscribers 1000] [--bots 100]
-        [--think 1.0] [--seconds 30] [--workers 2]
+        [--think 1.0] [--seconds 30] [--workers 2] [--layout split|asgi] [--live-workers 1]
         [--database-url postgres://postgres@127.0.0.1:5432/postgres]
         [--redis-url redis://127.0.0.1:6379/0]
 
-Sets up a scratch database and a free Redis database, starts gunicorn with
-uvicorn workers on the ASGI app (production), a Celery worker and beat, and runs
+Sets up a scratch database and a free Redis database, starts the servers as
+``--layout`` says (``split``, production as in compose.yaml: the REST API on
+gunicorn's sync workers (WSGI, ``--workers``) and the event streams on gunicorn with
+``--live-workers`` uvicorn workers (ASGI); ``asgi``: everything on gunicorn with
+``--workers`` uvicorn workers), a Celery worker and beat, and runs
 two scheduled races of ``--seconds`` with the same ``--bots`` bots moving every
 ``--think`` seconds (± 50%, cycling the stock when stuck):
 
@@ -23,8 +26,8 @@ max) and whether every subscriber got the final standings; delivery delay of
 each snapshot to each subscriber from the commit of the newest change it
 reflects (``latest_change_ms``, server clock, same machine) and from the oldest
 (``oldest_change_ms``: includes the one-second coalescing), p50/p99/max (target:
-p99 < 1 s); server memory per open stream (RSS of the web workers with the
-subscribers connected minus before, divided by their number; aim < 100 KB).
+p99 < 1 s); server memory per open stream (RSS of the stream server's workers with
+the subscribers connected minus before, divided by their number; aim < 100 KB).
 
 The load generator shares the machine with the server, so the figures are a
 lower bound of what the server alone could do.
@@ -82,6 +85,8 @@ class Subscriber:
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
         self.path = path
         self.standings = 0
+        self.ids: set[str] = set()  # ids of the standings snapshots received
+        self.first_id = ""  # the snapshot's id: later ids are what this stream must get
         self.delays: list[float] = []
         self.stale: list[float] = []
         self.final = False
@@ -122,6 +127,8 @@ class Subscriber:
         fields = dict(
             line.split(": ", 1) for line in raw.split("\n") if ": " in line and line[0] != ":"
         )
+        if fields.get("event") == "snapshot":
+            self.first_id = fields.get("id", "")
         if fields.get("event") != "standings":
             if fields.get("event") in ("unavailable", "lagging"):
                 self.ended = fields["event"]
@@ -129,6 +136,7 @@ class Subscriber:
         now_ms = time.time() * 1000
         data = json.loads(fields["data"])
         self.standings += 1
+        self.ids.add(fields.get("id", ""))
         if data.get("phase") == "finished":
             self.final = True
         elif data.get("latest_change_ms"):
@@ -159,9 +167,10 @@ def children(pid: int) -> list[int]:
 
 async def race(
     args: argparse.Namespace, url: str, staff_token: str, tokens: dict[str, str], subs: int,
-    web_pid: int,
+    live_url: str, live_pid: int,
 ) -> dict[str, Any]:  # fmt: skip
-    """One race: optional subscribers connected before the start, then the bots play."""
+    """One race: optional subscribers (to ``live_url``, the stream server) connected
+    before the start, then the bots play (REST, at ``url``)."""
     latencies: list[float] = []
 
     def hook(route: str, status: int, seconds: float) -> None:
@@ -178,10 +187,12 @@ async def race(
             mode="scheduled",
             starts_at=starts.isoformat(),
             ends_at=(starts + timedelta(seconds=args.seconds)).isoformat(),
+            late_join_s=args.seconds,  # the bots join just after the start
         )
-        workers = children(web_pid)
+        workers = children(live_pid)
         before = rss_kb(workers)
-        subscribers = [Subscriber(url, f"/api/v1/races/{r['id']}/events") for _ in range(subs)]
+        path = f"/api/v1/races/{r['id']}/events"
+        subscribers = [Subscriber(live_url, path) for _ in range(subs)]
         tasks = []
         for i, s in enumerate(subscribers):
             tasks.append(asyncio.create_task(s.run()))
@@ -219,6 +230,7 @@ async def race(
         "rss_before": before,
         "rss_after": after,
         "bot_errors": sum(1 for b in bots if not isinstance(b, BotResult)),
+        "first_error": next((repr(b) for b in bots if not isinstance(b, BotResult)), None),
     }
 
 
@@ -226,8 +238,14 @@ def report(args: argparse.Namespace, base: dict[str, Any], live: dict[str, Any])
     """Print the figures of the two runs."""
     b99, l99 = pct(base["latencies"], 0.99), pct(live["latencies"], 0.99)
     print(
-        f"\nmachine: {os.cpu_count()} cores; web: gunicorn + uvicorn workers x{args.workers}; "
-        f"bots {args.bots} x 1 move / {args.think} s ± 50%, race {args.seconds} s"
+        f"\nmachine: {os.cpu_count()} cores; layout {args.layout}: "
+        + (
+            f"REST on gunicorn sync workers x{args.workers}, streams on gunicorn + uvicorn "
+            f"workers x{args.live_workers}; "
+            if args.layout == "split"
+            else f"gunicorn + uvicorn workers x{args.workers}; "
+        )
+        + f"bots {args.bots} x 1 move / {args.think} s ± 50%, race {args.seconds} s"
     )
     for name, run in (("without subscribers", base), (f"with {args.subscribers}", live)):
         lat = run["latencies"]
@@ -235,12 +253,19 @@ def report(args: argparse.Namespace, base: dict[str, Any], live: dict[str, Any])
             f"moves {name:<22} n={len(lat):6d}  p50 {pct(lat, 0.5):6.1f} ms  "
             f"p99 {pct(lat, 0.99):6.1f} ms  bot errors {run['bot_errors']}"
         )
+        if run["first_error"]:
+            print(f"  first bot error: {run['first_error'][:300]}")
     ratio = l99 / b99 if b99 else 0.0
     print(f"move p99 ratio (with / without): {ratio:.2f}  target <= 1.20")
     subs = live["subscribers"]
     if not subs:
         return
     counts = [s.standings for s in subs]
+    # Every snapshot sent after a subscriber joined must reach it (ids are sequence numbers).
+    sent = set().union(*(s.ids for s in subs))
+    missing = [
+        len({i for i in sent if int(i) > int(s.first_id or 0)} - s.ids) for s in subs if s.first_id
+    ]
     delays = [d for s in subs for d in s.delays]
     stale = [d for s in subs for d in s.stale]
     print(
@@ -248,6 +273,8 @@ def report(args: argparse.Namespace, base: dict[str, Any], live: dict[str, Any])
         "standings snapshots each: "
         f"min {min(counts)} median {statistics.median(counts):.0f} max {max(counts)}; "
         f"final standings received by {sum(s.final for s in subs)}; "
+        f"subscribers missing a snapshot: {sum(1 for m in missing if m)} "
+        f"(most missed by one: {max(missing, default=0)}); "
         f"ended early: {sum(1 for s in subs if s.ended)}"
     )
     print(
@@ -260,7 +287,7 @@ def report(args: argparse.Namespace, base: dict[str, Any], live: dict[str, Any])
     )
     per = (live["rss_after"] - live["rss_before"]) / len(subs)
     print(
-        f"web workers RSS: {live['rss_before'] / 1024:.1f} MB before, "
+        f"stream server workers RSS: {live['rss_before'] / 1024:.1f} MB before, "
         f"{live['rss_after'] / 1024:.1f} MB with the streams open: {per:.1f} KB per stream "
         "(aim < 100 KB)"
     )
@@ -276,6 +303,15 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument(
+        "--layout",
+        choices=["split", "asgi"],
+        default="split",
+        help="split: REST on WSGI, streams on ASGI (compose.yaml); asgi: one ASGI server",
+    )
+    parser.add_argument(
+        "--live-workers", type=int, default=1, help="split: uvicorn workers of the stream server"
+    )
     parser.add_argument(
         "--database-url",
         default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
@@ -302,8 +338,7 @@ def main() -> int:
         "SECURE_SSL_REDIRECT": "false",
         "SECRET_KEY": secrets.token_urlsafe(60),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "CONN_MAX_AGE": "0",  # ASGI: one thread per request; connections from a pool
-        "DATABASE_POOL_MAX_SIZE": str(args.db_pool),
+        "CONN_MAX_AGE": "60",  # WSGI: one persistent connection per worker
         "RACE_SWEEP_SECONDS": "1",
         "THROTTLE_MOVES": "1000/s",
         "THROTTLE_GAMES": "100000/min",
@@ -312,6 +347,8 @@ def main() -> int:
         "LIVE_CHANNEL_PREFIX": f"stream-bench-{os.getpid()}",
         "LIVE_STREAMS_PER_USER": str(args.subscribers + 100),
     }
+    # ASGI: one thread per request, so no persistent connections; a pool per process.
+    asgi_env = {"CONN_MAX_AGE": "0", "DATABASE_POOL_MAX_SIZE": str(args.db_pool)}
     stack = Stack(env, log_dir=args.log_dir)
     try:
         stack.manage("migrate", "--noinput", "-v", "0")
@@ -323,15 +360,26 @@ def main() -> int:
                 capture=True,
             ).strip().splitlines()[-1]
         )  # fmt: skip
-        url = stack.web(free_port(), server="gunicorn-asgi", workers=args.workers)
-        web_pid = stack.procs[-1][1].pid
+        if args.layout == "split":
+            url = stack.web(free_port(), server="gunicorn", workers=args.workers)
+            live_url = stack.web(
+                free_port(), server="gunicorn-asgi", workers=args.live_workers, env=asgi_env,
+                name="live",
+            )  # fmt: skip
+        else:
+            url = live_url = stack.web(
+                free_port(), server="gunicorn-asgi", workers=args.workers, env=asgi_env
+            )
+        live_pid = stack.procs[-1][1].pid
         stack.worker(concurrency=1)
         stack.beat()
         staff_token = httpx.post(
             f"{url}/api/v1/auth/token", json={"username": "stream-staff", "password": password}
         ).json()["token"]
-        base = asyncio.run(race(args, url, staff_token, tokens, 0, web_pid))
-        live = asyncio.run(race(args, url, staff_token, tokens, args.subscribers, web_pid))
+        base = asyncio.run(race(args, url, staff_token, tokens, 0, live_url, live_pid))
+        live = asyncio.run(
+            race(args, url, staff_token, tokens, args.subscribers, live_url, live_pid)
+        )
     finally:
         stack.stop()
         postgres_drop_db(db_url)
