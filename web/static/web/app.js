@@ -59,21 +59,31 @@
 
   /* ---------------------------------------------------------------- live updates */
   function poll(el) {
+    // One request at a time and never more than one a second, whatever asks for it
+    // (the timer, an event of the race stream, the stream failing): a request asked
+    // for while one is under way is sent once it is back.
     var url = el.dataset.poll;
     var etag = null;
     var timer = null;
     var busy = false;
+    var again = false;
+    var last = -Infinity; // performance.now() when the last request was sent
 
-    function schedule() {
+    function schedule(delay) {
       // Read each time: subscribe() slows polling down while the event stream is open.
-      var every = Math.max(1000, Number(el.dataset.pollMs || 1000)); // never more than 1/s
+      var every = Math.max(1000, Number(el.dataset.pollMs || 1000));
       clearTimeout(timer);
-      timer = setTimeout(tick, every);
+      timer = setTimeout(tick, delay === undefined ? every : delay);
     }
 
     function tick() {
-      if (document.hidden || busy) { schedule(); return; }
+      if (busy) { again = true; return; }
+      var wait = last + 1000 - performance.now();
+      if (wait > 0) { schedule(wait); return; }
+      if (document.hidden) { schedule(); return; }
       busy = true;
+      again = false;
+      last = performance.now();
       var headers = { "HX-Request": "true" };
       if (etag) { headers["If-None-Match"] = etag; }
       fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
@@ -93,10 +103,13 @@
           return null;
         })
         .catch(function () { /* offline for a moment: try again next tick */ })
-        .then(function () { busy = false; schedule(); });
+        .then(function () {
+          busy = false;
+          if (again) { again = false; schedule(300); } else { schedule(); }
+        });
     }
 
-    el.addEventListener("poll-now", function () { clearTimeout(timer); setTimeout(tick, 300); });
+    el.addEventListener("poll-now", function () { schedule(300); });
     schedule();
   }
 
