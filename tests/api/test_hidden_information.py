@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.engine import PRESETS
+from games.engine import PRESETS, new_game, status
 from games.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +29,11 @@ NEEDS_SAME_SUIT = re.compile(
     r"([A2-9TJQK][CDHS]) cannot go on [A2-9TJQK][CDHS]: needs the ([A2-9TJQK][CDHS])"
 )
 RANKS = "A23456789TJQK"
+# The seed the server "draws" when a test asks for none (random_seed patched): a
+# race-grade 32-hex seed whose deal is playable from the start in every preset.  A truly
+# random one made the test random: a deal blocked at the start is over at once and
+# reveals its export (1 failure in 3 whole-suite runs, one-pass).
+SERVER_SEED = "5feceb66ffc86f38d952786c6d696c79"
 # Fixed help text of the notation errors: the same examples whatever the deal.
 EXAMPLES = re.compile(r"such as QH>t2 or 5S>f|such as QH, TD, 10D")
 
@@ -137,7 +142,7 @@ def play_whole_game(
     view = resp.json()
     game_id = view["id"]
     stored_seed = Game.objects.get(id=game_id).deal.seed
-    assert seed is None or stored_seed == seed
+    assert stored_seed == (seed or SERVER_SEED)
     api = Checked(client, game_id, stored_seed)
     api.check(resp)
     base = f"/api/v1/games/{game_id}"
@@ -199,8 +204,13 @@ def play_whole_game(
 @pytest.mark.parametrize("variant", list(PRESETS))
 @pytest.mark.parametrize("seed", ["1", "271828", None])
 def test_no_hidden_card_in_any_response(
-    make_client: Callable[..., APIClient], variant: str, seed: str | None
+    make_client: Callable[..., APIClient],
+    variant: str,
+    seed: str | None,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr("games.services.games.random_seed", lambda: SERVER_SEED)
+    assert status(new_game(variant, seed=seed or SERVER_SEED)) == "playing"
     client = make_client()
     rng = random.Random(f"{variant}:{seed}")  # noqa: S311 - test data
     api, view = play_whole_game(client, rng, variant, seed, max_moves=60)
