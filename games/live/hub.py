@@ -36,6 +36,10 @@ UNAVAILABLE = "unavailable"
 LAGGING = "lagging"
 #: Queue item: the topic has nothing more to say (a finished race).
 FINISHED = "finished"
+#: Redis connections per hub (one is the pub/sub reader's) and seconds a caller waits
+#: for a free one before the stream is refused (503 live_unavailable).
+REDIS_POOL_SIZE = 16
+REDIS_POOL_WAIT_S = 10.0
 #: Events a stream may have waiting before it is ended as lagging.
 QUEUE_SIZE = 256
 #: Seconds after which a stream slot not refreshed by a heartbeat is forgotten (Redis).
@@ -188,9 +192,20 @@ class Hub:
                 return
             import redis.asyncio as aioredis
 
-            client = aioredis.Redis.from_url(
-                self.url, socket_connect_timeout=1, socket_timeout=None
+            # A bounded pool that callers wait on: a burst of new streams (everyone
+            # opening the race page at its start) opened one connection each, and on a
+            # busy machine some of those connects timed out (29 of 1,000 subscribers
+            # refused with 503 in benchmarks/race_stream.py).
+            pool = aioredis.BlockingConnectionPool.from_url(
+                self.url,
+                max_connections=REDIS_POOL_SIZE,
+                timeout=REDIS_POOL_WAIT_S,
+                # A Redis that is up but busy may take a while to accept on a loaded
+                # machine; an outage is caught by the PING below (5 s) all the same.
+                socket_connect_timeout=5,
+                socket_timeout=None,
             )
+            client = aioredis.Redis.from_pool(pool)  # closing the client closes the pool
             try:
                 await asyncio.wait_for(client.ping(), 5)
             except Exception as exc:
@@ -318,6 +333,7 @@ class Hub:
                 await self._redis.zrem(rkey, member)
                 return False
         except Exception as exc:
+            log.warning("live events: open-stream slot not taken (%r)", exc)
             raise LiveUnavailable(f"Redis unavailable: {exc}") from None
         return True
 
