@@ -204,7 +204,9 @@ def _summary(event: Event | str) -> tuple[Any, ...]:
 def test_race_stream_exact_sequence(live: Live) -> None:
     """Subscribe, two players join, one plays a move, the race closes: the exact events."""
     anna, bert = live.user("anna"), live.user("bert")
-    race = live.race(starts_in=6, lasts=4)
+    # Both joins (joining closes at the start) must come first: 10 s leaves room for a
+    # loaded machine (a whole-suite run saw 409 on a join with 6 s).
+    race = live.race(starts_in=10, lasts=4)
     rid = race["id"]
     reader = live.stream(f"races/{rid}/events")
     try:
@@ -455,19 +457,26 @@ def test_tournament_stream_race_added_finished_and_rescored(live: Live) -> None:
     try:
         snap = reader.expect("snapshot")
         assert snap.data["tournament"]["races"] == []
-        first = datetime.now(UTC) + timedelta(seconds=2)
+        gina = live.user("gina")
+        # Joining stays open to the end (late_join_s = duration_s): the join has 7 s.
+        first = datetime.now(UTC) + timedelta(seconds=3)
         added = live.call(
             "POST",
             f"tournaments/{t['id']}/races",
             live.staff_token,
-            json={"count": 1, "first_starts_at": first.isoformat(), "duration_s": 3},
+            json={
+                "count": 1,
+                "first_starts_at": first.isoformat(),
+                "duration_s": 4,
+                "late_join_s": 4,
+            },
         )
         assert added.status_code == 201, added.text
         race_id = added.json()["races"][0]["id"]
         event = reader.expect("race_added")
         assert [r["id"] for r in event.data["races"]] == [race_id]
         assert event.data["races"][0]["seed"] is None
-        assert live.call("POST", f"races/{race_id}/join", live.user("gina")).status_code == 201
+        assert live.call("POST", f"races/{race_id}/join", gina).status_code == 201
         # The sweeper (the worker's beat) closes the race after its end (bounded wait).
         deadline = time.monotonic() + 30
         while live.call("GET", f"races/{race_id}").json()["phase"] != "finished":
