@@ -51,7 +51,7 @@ import secrets
 import statistics
 import sys
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +70,7 @@ from canfield_bot.stack import (
     postgres_scratch_db,
     redis_claim_db,
     redis_release_db,
+    seeded_race_script,
 )
 from canfield_bot.strategy import DefaultStrategy
 from canfield_bot.verify import verify_results
@@ -113,9 +114,10 @@ async def play(
     url: str,
     staff_password: str,
     tokens: dict[str, str],
+    race_id: str,
     events_url: str | None = None,
 ) -> dict[str, Any]:
-    """Announce the race, run every bot in it, wait for the results.
+    """Run every bot in the announced race ``race_id``, wait for the results.
 
     ``events_url``: the stream server when it is not ``url`` (``--server split``).
     """
@@ -124,14 +126,7 @@ async def play(
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
         staff = CanfieldClient(url, http=http)
         await staff.register_or_login("load-staff", staff_password)
-        starts = datetime.now(UTC) + timedelta(seconds=args.start_in)
-        race = await staff.create_race(
-            name="load",
-            mode="scheduled",
-            starts_at=starts.isoformat(),
-            ends_at=(starts + timedelta(seconds=args.seconds)).isoformat(),
-            late_join_s=args.seconds,  # a bot slow to join still races (until the end)
-        )
+        race = await staff.race(race_id)
 
         async def one(index: int, username: str, token: str) -> BotResult:
             # Each bot has its own connection pool, as separate programs would.  One pool
@@ -269,6 +264,13 @@ def main() -> int:
         help="a stuck bot keeps drawing (cycle, keeps the offered pace), resigns or stops",
     )
     parser.add_argument("--seconds", type=int, default=60, help="race length")
+    parser.add_argument(
+        "--race-seed",
+        default="bench0",
+        help="the race's deal (default bench0: every bot's DefaultStrategy game lasts over "
+        "400 moves there, so the load holds for the whole race; a random deal may block "
+        "every bot after a few moves and make runs incomparable)",
+    )
     parser.add_argument("--start-in", type=float, default=15, help="seconds to join before start")
     parser.add_argument(
         "--workers",
@@ -391,11 +393,27 @@ def run_once(args: argparse.Namespace, server: str) -> tuple[int, dict[str, floa
             url = stack.web(free_port(), server=server, workers=args.workers)
         stack.worker(concurrency=1)
         stack.beat()
+        # The same deal (and bot strategies) in every run: every server gets the same
+        # load.  Joining stays open to the end: a bot slow to join still races.
+        race_id = (
+            stack.manage(
+                "shell",
+                "--no-imports",
+                "-c",
+                seeded_race_script(
+                    args.race_seed, name="load", starts_in=args.start_in, seconds=args.seconds
+                ),
+                capture=True,
+            )
+            .strip()
+            .splitlines()[-1]
+        )
         print(
             f"stack up in {time.monotonic() - t0:.1f} s: {url}"
-            f"{f' (streams: {events_url})' if events_url else ''}, {len(tokens)} bot accounts"
+            f"{f' (streams: {events_url})' if events_url else ''}, {len(tokens)} bot accounts, "
+            f"race on seed {args.race_seed!r}"
         )
-        out = asyncio.run(play(args, url, staff_password, tokens, events_url))
+        out = asyncio.run(play(args, url, staff_password, tokens, race_id, events_url))
         out["times"] = race_times(db_url, out["race"]["id"])
         out["server"] = server
     finally:

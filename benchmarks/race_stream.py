@@ -45,7 +45,7 @@ import statistics
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -65,6 +65,7 @@ from canfield_bot.stack import (
     postgres_scratch_db,
     redis_claim_db,
     redis_release_db,
+    seeded_race_script,
 )
 from canfield_bot.strategy import DefaultStrategy
 
@@ -167,7 +168,7 @@ def children(pid: int) -> list[int]:
 
 async def race(
     args: argparse.Namespace, url: str, staff_token: str, tokens: dict[str, str], subs: int,
-    live_url: str, live_pid: int,
+    live_url: str, live_pid: int, stack: Stack,
 ) -> dict[str, Any]:  # fmt: skip
     """One race: optional subscribers (to ``live_url``, the stream server) connected
     before the start, then the bots play (REST, at ``url``)."""
@@ -181,14 +182,14 @@ async def race(
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
         staff = CanfieldClient(url, token=staff_token, http=http)
         lead = 10.0 + subs / 50  # every subscriber connected before the start
-        starts = datetime.now(UTC) + timedelta(seconds=lead)
-        r = await staff.create_race(
-            name=f"stream-{subs}",
-            mode="scheduled",
-            starts_at=starts.isoformat(),
-            ends_at=(starts + timedelta(seconds=args.seconds)).isoformat(),
-            late_join_s=args.seconds,  # the bots join just after the start
+        # The same deal in both runs (bench0: no DefaultStrategy bot is blocked there
+        # within 400 moves), joinable to the end (the bots join just after the start).
+        script = seeded_race_script(
+            args.race_seed, name=f"stream-{subs}", starts_in=lead, seconds=args.seconds
         )
+        race_id = stack.manage("shell", "--no-imports", "-c", script, capture=True).split()[-1]
+        r = await staff.race(race_id)
+        starts = datetime.fromisoformat(r["starts_at"])
         workers = children(live_pid)
         before = rss_kb(workers)
         path = f"/api/v1/races/{r['id']}/events"
@@ -303,6 +304,7 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--race-seed", default="bench0", help="both races' deal")
     parser.add_argument(
         "--layout",
         choices=["split", "asgi"],
@@ -376,9 +378,9 @@ def main() -> int:
         staff_token = httpx.post(
             f"{url}/api/v1/auth/token", json={"username": "stream-staff", "password": password}
         ).json()["token"]
-        base = asyncio.run(race(args, url, staff_token, tokens, 0, live_url, live_pid))
+        base = asyncio.run(race(args, url, staff_token, tokens, 0, live_url, live_pid, stack))
         live = asyncio.run(
-            race(args, url, staff_token, tokens, args.subscribers, live_url, live_pid)
+            race(args, url, staff_token, tokens, args.subscribers, live_url, live_pid, stack)
         )
     finally:
         stack.stop()

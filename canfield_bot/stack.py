@@ -266,3 +266,28 @@ User.objects.bulk_create([User(username=name, password=hashed) for name in names
 users = list(User.objects.filter(username__startswith="{prefix}-").order_by("username"))
 print(json.dumps({{u.username: token_issue(user=u)[0] for u in users}}))
 """
+
+
+def seeded_race_script(seed: str, *, name: str, starts_in: float, seconds: int) -> str:
+    """Python for ``manage.py shell -c`` that announces a scheduled race on ``seed``
+    (through ``race_create``, so the commitment matches) starting in ``starts_in``
+    seconds and lasting ``seconds``, joinable until its end; prints its id.
+
+    For benchmarks only: a race's seed is otherwise always drawn at random, unknown to
+    everyone until the race is over (RULES.md 7).  A fixed deal (and fixed bot
+    strategies) gives every server under comparison the same load.
+    """
+    return f"""
+from datetime import timedelta
+from unittest import mock
+from django.utils import timezone
+from games.services.races import race_create
+now = timezone.now()
+starts = now + timedelta(seconds={starts_in!r})
+with mock.patch("games.services.races.random_seed", lambda: {seed!r}):
+    race = race_create(
+        name={name!r}, opens_at=now, starts_at=starts,
+        ends_at=starts + timedelta(seconds={seconds!r}), late_join_s=None,
+    )
+print(race.id)
+"""
