@@ -14,11 +14,34 @@ from canfield_bot.client import CanfieldClient
 
 
 def load_strategy(spec: str) -> Any:
-    """``module:name`` -> the function or class it names."""
+    """``module:name`` -> the function or class it names.
+
+    Raises ``SystemExit`` with a one-line message (no traceback) when ``spec`` is not
+    ``module:name``, the module cannot be imported or has no such name.
+    """
     module, _, name = spec.partition(":")
-    if not name:
+    if not module or not name:
         raise SystemExit(f"--strategy must be module:name, not {spec!r}")
-    return getattr(importlib.import_module(module), name)
+    try:
+        found = getattr(importlib.import_module(module), name)
+    except ImportError as exc:
+        raise SystemExit(f"--strategy {spec}: cannot import {module!r} ({exc})") from None
+    except AttributeError:
+        raise SystemExit(f"--strategy {spec}: {module!r} has no {name!r}") from None
+    if not callable(found):
+        raise SystemExit(f"--strategy {spec}: {name!r} is not a function or class")
+    return found
+
+
+def _positive(text: str) -> int:
+    """An ``int`` of at least 1, for argparse (``--bots 0`` would run nothing)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
 
 
 def standings_table(rows: list[dict[str, Any]]) -> str:
@@ -71,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m canfield_bot", description=__doc__)
     parser.add_argument("--base-url", default="http://127.0.0.1:8000")
     parser.add_argument("--race", required=True, help="race id")
-    parser.add_argument("--bots", type=int, default=5)
+    parser.add_argument("--bots", type=_positive, default=5, help="how many bots (1 or more)")
     parser.add_argument("--think", type=float, default=0.2, help="seconds before each move")
     parser.add_argument("--prefix", help="username prefix (default: bot-<random>-)")
     parser.add_argument("--password", help="password of the bot accounts (default: random)")

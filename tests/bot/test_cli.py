@@ -56,6 +56,7 @@ def race(api: FakeApi, monkeypatch: pytest.MonkeyPatch) -> FakeRace:
     [
         ([], "error: the following arguments are required: --race"),
         (["--race", "r1", "--bots", "many"], "error: argument --bots: invalid int value: 'many'"),
+        (["--race", "r1", "--bots", "0"], "error: argument --bots: must be 1 or more, not 0"),
         (
             ["--race", "r1", "--think", "soon"],
             "error: argument --think: invalid float value: 'soon'",
@@ -94,6 +95,18 @@ def test_a_strategy_is_module_colon_name(race: FakeRace, api: FakeApi) -> None:
     with pytest.raises(SystemExit, match=r"^--strategy must be module:name, not 'first_legal'$"):
         main(["--race", "r1", "--strategy", "first_legal"])
     assert api.requests == []  # refused before any bot starts
+    # A module or a name that is not there: one line, no traceback.
+    with pytest.raises(SystemExit, match=r"^--strategy nosuchmod:x: cannot import 'nosuchmod'"):
+        main(["--race", "r1", "--strategy", "nosuchmod:x"])
+    with pytest.raises(
+        SystemExit, match=r"^--strategy canfield_bot.strategy:nope: 'canfield_bot.strategy' has"
+    ):
+        main(["--race", "r1", "--strategy", "canfield_bot.strategy:nope"])
+    with pytest.raises(SystemExit, match=r"^--strategy must be module:name, not ':first_legal'$"):
+        load_strategy(":first_legal")
+    with pytest.raises(SystemExit, match=r"'__doc__' is not a function or class$"):
+        load_strategy("canfield_bot.strategy:__doc__")
+    assert api.requests == []
 
 
 def test_the_bots_play_and_the_results_are_printed(
