@@ -79,11 +79,16 @@ class LiveEvent:
     data: dict[str, Any]
 
 
+#: The longest a ``Retry-After`` of a 5xx answer is waited out (seconds) before a retry.
+MAX_RETRY_AFTER_S = 30.0
+
+
 class CanfieldClient:
     """One player's connection to the API: ``async with CanfieldClient(url) as c: ...``.
 
     ``max_retries`` bounds 5xx/transport retries per request (backoff 0.2 s doubling,
-    at most 5 s); ``max_throttle_waits`` bounds how many ``429`` answers are waited out.
+    at most 5 s, or a 5xx's ``Retry-After`` when longer, up to 30 s);
+    ``max_throttle_waits`` bounds how many ``429`` answers are waited out.
     ``http``: an ``httpx.AsyncClient`` to share (this client never closes it);
     otherwise the client opens its own, on ``transport`` when given (e.g. an
     ``httpx.MockTransport`` in tests; ``None``: the network), and closes it in
@@ -166,7 +171,10 @@ class CanfieldClient:
                 if failures > self.max_retries:
                     body = _problem(response)
                     raise ApiError(response.status_code, str(body.get("code")), body)
-                await asyncio.sleep(self._backoff(failures))
+                wait = self._backoff(failures)
+                if "Retry-After" in response.headers:  # a 503 that says when: not sooner
+                    wait = max(wait, min(MAX_RETRY_AFTER_S, self._retry_after(response)))
+                await asyncio.sleep(wait)
                 continue
             return response
 

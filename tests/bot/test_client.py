@@ -108,6 +108,26 @@ def test_server_errors_back_off_then_raise(api: FakeApi, clock: FakeClock) -> No
     assert clock.sleeps == approx([0.15, 0.3, 0.6])  # 0.2 s doubling, times the jitter 0.75
 
 
+def test_a_server_error_with_retry_after_is_not_retried_sooner(
+    api: FakeApi, clock: FakeClock
+) -> None:
+    api.reply(
+        "GET",
+        "races/r1",
+        problem(503, "maintenance", headers={"Retry-After": "4"}),
+        problem(503, "maintenance", headers={"Retry-After": "3600"}),  # capped at 30 s
+        problem(503, "maintenance", headers={"Retry-After": "0"}),  # the backoff still holds
+        ok({"id": "r1"}),
+    )
+
+    async def go() -> dict[str, Any]:
+        async with api.client(max_retries=3) as client:
+            return await client.race("r1")
+
+    assert run(go()) == {"id": "r1"}
+    assert clock.sleeps == approx([4.0, 30.0, 0.6])
+
+
 def test_the_backoff_doubles_up_to_five_seconds(api: FakeApi, clock: FakeClock) -> None:
     api.route("GET", "races/r1", lambda _r: httpx.Response(502, text="<html>Bad gateway</html>"))
 
