@@ -128,13 +128,22 @@ def test_proxy_routes_streams_to_asgi_and_the_rest_to_wsgi(compose: dict[str, An
     services = compose["services"]
     proxy = services["proxy"]
     assert proxy["image"].startswith("nginx:")
-    assert proxy["ports"] == ["8000:8000"]
-    source, target, mode = proxy["volumes"][0].split(":")
-    assert (ROOT / source).resolve() == ROOT / "deploy" / "nginx.conf"
-    assert (target, mode) == ("/etc/nginx/conf.d/default.conf", "ro")
-    assert {n: d["condition"] for n, d in proxy["depends_on"].items()} == {
-        "web": "service_healthy",
-        "live": "service_healthy",
+    assert proxy["ports"] == ["${PROXY_BIND:-127.0.0.1}:8000:8000"]  # this host by default
+    mounts = {v.split(":")[1]: v.split(":") for v in proxy["volumes"]}
+    for target, name in (
+        ("/etc/nginx/conf.d/default.conf", "nginx.conf"),
+        ("/etc/nginx/nginx.conf", "nginx-main.conf"),
+    ):
+        source, _, mode = mounts[target]
+        assert (ROOT / source).resolve() == ROOT / "deploy" / name
+        assert mode == "ro"
+    main = (ROOT / "deploy" / "nginx-main.conf").read_text()
+    assert "include /etc/nginx/conf.d/*.conf;" in main
+    assert "worker_connections 16384;" in main
+    # Healthy first; restarted when web or live is recreated (nginx resolves them once).
+    assert proxy["depends_on"] == {
+        "web": {"condition": "service_healthy", "restart": True},
+        "live": {"condition": "service_healthy", "restart": True},
     }
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     assert "server web:8000;" in conf
