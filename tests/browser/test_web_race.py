@@ -140,7 +140,9 @@ def test_race_end_to_end(live_server: Any, chromium: Any, monkeypatch: pytest.Mo
         polls = b.evaluate("window.__polls")
         gaps = [t2 - t1 for t1, t2 in itertools.pairwise(polls)]
         assert len(polls) >= before + 2
-        assert min(gaps) >= 1000  # ms: the page waits 1 s (performance.now) between requests
+        # ms: the page waits 1 s between requests, timed when it decides to send; this
+        # wrapper sees each call a little later (999.9 ms was seen): 10 ms of slack.
+        assert min(gaps) >= 990
         assert 304 in answers
         assert horizontal_overflow(b) == 0
 
