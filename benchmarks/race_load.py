@@ -57,12 +57,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import httpx
 
 from canfield_bot.bot import Bot, BotResult
 from canfield_bot.client import CanfieldClient
 from canfield_bot.stack import (
     Stack,
+    asgi_database_env,
     bot_accounts_script,
     create_staff,
     free_port,
@@ -70,7 +70,7 @@ from canfield_bot.stack import (
     postgres_scratch_db,
     redis_claim_db,
     redis_release_db,
-    seeded_race_script,
+    seeded_race,
 )
 from canfield_bot.strategy import DefaultStrategy
 from canfield_bot.verify import verify_results
@@ -122,9 +122,7 @@ async def play(
     ``events_url``: the stream server when it is not ``url`` (``--server split``).
     """
     rec = Recorder()
-    limits = httpx.Limits(max_connections=args.bots + 10, max_keepalive_connections=args.bots + 10)
-    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
-        staff = CanfieldClient(url, http=http)
+    async with CanfieldClient(url, timeout=30) as staff:
         await staff.register_or_login("load-staff", staff_password)
         race = await staff.race(race_id)
 
@@ -362,10 +360,8 @@ def run_once(args: argparse.Namespace, server: str) -> tuple[int, dict[str, floa
         "LOG_LEVEL": "WARNING",
         "LIVE_CHANNEL_PREFIX": f"bench-{os.getpid()}",
     }
-    # ASGI: one thread per request, so no persistent connections; a pool per process.
-    asgi_env = {"CONN_MAX_AGE": "0", "DATABASE_POOL_MAX_SIZE": str(args.db_pool)}
     if server == "gunicorn-asgi":
-        env.update(asgi_env)
+        env.update(asgi_database_env(args.db_pool))
     stack = Stack(env, log_dir=args.log_dir)
     try:
         t0 = time.monotonic()
@@ -385,9 +381,8 @@ def run_once(args: argparse.Namespace, server: str) -> tuple[int, dict[str, floa
         )
         events_url = None
         if server == "split":  # compose.yaml: web (WSGI) + live (ASGI) behind nginx
-            url = stack.web(free_port(), server="gunicorn", workers=args.workers)
-            events_url = stack.web(
-                free_port(), server="gunicorn-asgi", workers=1, env=asgi_env, name="live"
+            url, events_url = stack.web_and_live(
+                workers=args.workers, live_env=asgi_database_env(args.db_pool)
             )
         else:
             url = stack.web(free_port(), server=server, workers=args.workers)
@@ -395,18 +390,8 @@ def run_once(args: argparse.Namespace, server: str) -> tuple[int, dict[str, floa
         stack.beat()
         # The same deal (and bot strategies) in every run: every server gets the same
         # load.  Joining stays open to the end: a bot slow to join still races.
-        race_id = (
-            stack.manage(
-                "shell",
-                "--no-imports",
-                "-c",
-                seeded_race_script(
-                    args.race_seed, name="load", starts_in=args.start_in, seconds=args.seconds
-                ),
-                capture=True,
-            )
-            .strip()
-            .splitlines()[-1]
+        race_id = seeded_race(
+            stack, args.race_seed, name="load", starts_in=args.start_in, seconds=args.seconds
         )
         print(
             f"stack up in {time.monotonic() - t0:.1f} s: {url}"

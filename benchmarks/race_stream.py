@@ -58,6 +58,7 @@ from canfield_bot.bot import Bot, BotResult
 from canfield_bot.client import CanfieldClient
 from canfield_bot.stack import (
     Stack,
+    asgi_database_env,
     bot_accounts_script,
     create_staff,
     free_port,
@@ -65,7 +66,7 @@ from canfield_bot.stack import (
     postgres_scratch_db,
     redis_claim_db,
     redis_release_db,
-    seeded_race_script,
+    seeded_race,
 )
 from canfield_bot.strategy import DefaultStrategy
 
@@ -184,10 +185,9 @@ async def race(
         lead = 10.0 + subs / 50  # every subscriber connected before the start
         # The same deal in both runs (bench0: no DefaultStrategy bot is blocked there
         # within 400 moves), joinable to the end (the bots join just after the start).
-        script = seeded_race_script(
-            args.race_seed, name=f"stream-{subs}", starts_in=lead, seconds=args.seconds
+        race_id = seeded_race(
+            stack, args.race_seed, name=f"stream-{subs}", starts_in=lead, seconds=args.seconds
         )
-        race_id = stack.manage("shell", "--no-imports", "-c", script, capture=True).split()[-1]
         r = await staff.race(race_id)
         starts = datetime.fromisoformat(r["starts_at"])
         workers = children(live_pid)
@@ -349,8 +349,7 @@ def main() -> int:
         "LIVE_CHANNEL_PREFIX": f"stream-bench-{os.getpid()}",
         "LIVE_STREAMS_PER_USER": str(args.subscribers + 100),
     }
-    # ASGI: one thread per request, so no persistent connections; a pool per process.
-    asgi_env = {"CONN_MAX_AGE": "0", "DATABASE_POOL_MAX_SIZE": str(args.db_pool)}
+    asgi_env = asgi_database_env(args.db_pool)
     stack = Stack(env, log_dir=args.log_dir)
     try:
         stack.manage("migrate", "--noinput", "-v", "0")
@@ -363,11 +362,9 @@ def main() -> int:
             ).strip().splitlines()[-1]
         )  # fmt: skip
         if args.layout == "split":
-            url = stack.web(free_port(), server="gunicorn", workers=args.workers)
-            live_url = stack.web(
-                free_port(), server="gunicorn-asgi", workers=args.live_workers, env=asgi_env,
-                name="live",
-            )  # fmt: skip
+            url, live_url = stack.web_and_live(
+                workers=args.workers, live_workers=args.live_workers, live_env=asgi_env
+            )
         else:
             url = live_url = stack.web(
                 free_port(), server="gunicorn-asgi", workers=args.workers, env=asgi_env

@@ -121,6 +121,18 @@ class Stack:
         wait_http(f"{url}/api/v1/health", proc=proc)
         return url
 
+    def web_and_live(
+        self, *, workers: int, live_workers: int = 1, live_env: dict[str, str] | None = None
+    ) -> tuple[str, str]:
+        """compose.yaml's two servers: ``web`` (gunicorn sync workers, WSGI: REST and
+        pages) and ``live`` (gunicorn with uvicorn workers, ASGI: the event streams,
+        ``live_env`` over the stack's variables); return their URLs."""
+        web = self.web(free_port(), server="gunicorn", workers=workers)
+        live = self.web(
+            free_port(), server="gunicorn-asgi", workers=live_workers, env=live_env, name="live"
+        )
+        return web, live
+
     def worker(self, *, concurrency: int = 2, beat: bool = False, threads: bool = False) -> None:
         """Start a Celery worker of both queues (``celery`` and ``solver``); ``beat`` embeds the
         scheduler, ``threads`` uses a thread pool.
@@ -268,16 +280,16 @@ print(json.dumps({{u.username: token_issue(user=u)[0] for u in users}}))
 """
 
 
-def seeded_race_script(seed: str, *, name: str, starts_in: float, seconds: int) -> str:
-    """Python for ``manage.py shell -c`` that announces a scheduled race on ``seed``
-    (through ``race_create``, so the commitment matches) starting in ``starts_in``
-    seconds and lasting ``seconds``, joinable until its end; prints its id.
+def seeded_race(stack: Stack, seed: str, *, name: str, starts_in: float, seconds: int) -> str:
+    """Announce a scheduled race on ``seed`` through ``manage.py shell`` (``race_create``,
+    so the commitment matches), starting in ``starts_in`` seconds and lasting
+    ``seconds``, joinable until its end; return its id.
 
-    For benchmarks only: a race's seed is otherwise always drawn at random, unknown to
-    everyone until the race is over (RULES.md 7).  A fixed deal (and fixed bot
-    strategies) gives every server under comparison the same load.
+    For benchmarks and tests only: a race's seed is otherwise always drawn at random,
+    unknown to everyone until the race is over (RULES.md 7).  A fixed deal (and fixed
+    bot strategies) gives every server under comparison the same load.
     """
-    return f"""
+    code = f"""
 from datetime import timedelta
 from unittest import mock
 from django.utils import timezone
@@ -291,3 +303,10 @@ with mock.patch("games.services.races.random_seed", lambda: {seed!r}):
     )
 print(race.id)
 """
+    return stack.manage("shell", "--no-imports", "-c", code, capture=True).split()[-1]
+
+
+def asgi_database_env(pool: int) -> dict[str, str]:
+    """The database settings of an ASGI server process: no persistent connections (each
+    request's sync code runs on a thread of its own) and a pool of ``pool`` instead."""
+    return {"CONN_MAX_AGE": "0", "DATABASE_POOL_MAX_SIZE": str(pool)}

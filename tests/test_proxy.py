@@ -9,7 +9,6 @@ race), so each answer shows which server it came from.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import time
@@ -20,10 +19,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from canfield_bot.stack import Stack, free_port, seeded_race_script
+from canfield_bot.stack import Stack, free_port, seeded_race, wait_http
+from tests.conftest import IN_CI
 from tests.helpers import ROOT
 
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 
 
@@ -48,10 +47,8 @@ def proxied(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
     nginx: subprocess.Popen[bytes] | None = None
     try:
         stack.manage("migrate", "--noinput", "-v", "0")
-        script = seeded_race_script("proxy1", name="proxied", starts_in=600, seconds=60)
-        race_id = stack.manage("shell", "--no-imports", "-c", script, capture=True).split()[-1]
-        web = stack.web(free_port(), server="gunicorn", workers=1)
-        live = stack.web(free_port(), server="gunicorn-asgi", workers=1, name="live")
+        race_id = seeded_race(stack, "proxy1", name="proxied", starts_in=600, seconds=60)
+        web, live = stack.web_and_live(workers=1)
         port = free_port()
         site = (ROOT / "deploy" / "nginx.conf").read_text()
         for old, new in (
@@ -75,16 +72,7 @@ def proxied(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
             stderr=subprocess.STDOUT,
         )
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 20
-        while True:
-            assert nginx.poll() is None, (tmp_path / "logs" / "nginx-error.log").read_text()
-            try:
-                if httpx.get(f"{url}/api/v1/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "nginx did not answer within 20 s"
-            time.sleep(0.2)
+        wait_http(f"{url}/api/v1/health", timeout=20, proc=nginx)
         yield url, race_id, tmp_path / "logs"
     finally:
         if nginx is not None:
