@@ -76,11 +76,11 @@ def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
 def game_get(*, game_id: Any, player: Any) -> Game:
     """The player's own game; raises ``NotFound`` (absent or another player's: ids leak
     nothing) or ``RaceNotStarted`` (a race game before its start: the deal stays hidden)."""
-    from games.services.errors import NotFound, RaceNotStarted
+    from games.services.errors import MALFORMED_ID, NotFound, RaceNotStarted
 
     try:
         game = Game.objects.select_related("deal").get(id=game_id, player=player)
-    except (Game.DoesNotExist, ValueError):
+    except (Game.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such game") from None
     if game.kind == Game.Kind.RACE and timezone.now() < game.started_at:
         raise RaceNotStarted(f"the race starts at {game.started_at.isoformat()}")

@@ -12,14 +12,13 @@ import hashlib
 from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
 from games.models import Game, Move, Race, RaceEntry, Tournament
 from games.ranking import RANKING_RULE, rank_order_by
-from games.services.errors import NotFound, RaceNotFinished
+from games.services.errors import MALFORMED_ID, NotFound, RaceNotFinished
 
 
 def _visible(qs: QuerySet[Race], include_drafts: bool) -> QuerySet[Race]:
@@ -38,7 +37,7 @@ def race_get(*, race_id: Any, include_drafts: bool = False) -> Race:
     """
     try:
         return _visible(Race.objects.select_related("deal"), include_drafts).get(id=race_id)
-    except (Race.DoesNotExist, ValueError, ValidationError):
+    except (Race.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such race") from None
 
 

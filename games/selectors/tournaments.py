@@ -9,13 +9,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
 from games.permissions import may_see_drafts
-from games.services.errors import NotFound
+from games.services.errors import MALFORMED_ID, NotFound
 from games.services.tournaments import (
     STANDINGS_RULE,
     entry_points,
@@ -37,7 +36,7 @@ def tournament_get(*, tournament_id: Any, viewer: Any = None) -> Tournament:
     """One tournament the viewer may see; raises :class:`NotFound`."""
     try:
         t = Tournament.objects.get(id=tournament_id)
-    except (Tournament.DoesNotExist, ValueError, ValidationError):
+    except (Tournament.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such tournament") from None
     if t.status == Tournament.Status.DRAFT and not may_see_drafts(viewer):
         raise NotFound("no such tournament")

@@ -5,7 +5,15 @@ The API maps each code to an HTTP status (``api.errors``); services know nothing
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
+
+from django.core.exceptions import ValidationError
+
+#: What a lookup by a malformed id raises: ``ValueError`` for an integer key given
+#: ``"x"``, Django's ``ValidationError`` for a UUID key given ``"not-a-uuid"``.  Every
+#: service and selector lookup catches these with the model's ``DoesNotExist`` and
+#: raises :class:`NotFound`, so a bad id reads as a missing object, never a crash.
+MALFORMED_ID: Final = (ValueError, ValidationError)
 
 
 class ServiceError(Exception):

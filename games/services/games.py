@@ -44,6 +44,7 @@ from games.live.publish import game_changed_on_commit
 from games.models import Deal, Game, Move
 from games.services.deal_guard import deal_in_open_race, opening_digest
 from games.services.errors import (
+    MALFORMED_ID,
     DealInRace,
     GameOver,
     IllegalMove,
@@ -257,7 +258,7 @@ def _locked_game(game_id: Any, player: User) -> Game:
             .select_for_update(no_key=True, of=("self",))
             .get(id=game_id, player=player)
         )
-    except (Game.DoesNotExist, ValueError):
+    except (Game.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such game") from None
 
 

@@ -19,7 +19,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.models import Game, Move, Solve
-from games.services.errors import GameOver, HintNotAllowed, NotFound
+from games.services.errors import MALFORMED_ID, GameOver, HintNotAllowed, NotFound
 from games.services.solver import solve_request
 
 
@@ -47,7 +47,7 @@ def game_hint(*, game_id: Any, player: User) -> dict[str, Any]:
     """
     try:
         game = Game.objects.select_related("deal").get(id=game_id, player=player)
-    except (Game.DoesNotExist, ValueError):
+    except (Game.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such game") from None
     if game.kind != Game.Kind.PRACTICE:
         raise HintNotAllowed("a race game never gets a hint (RULES.md 7)")

@@ -11,13 +11,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Game, Race, RaceEntry, Tournament
-from games.services.errors import InvalidRace, NotFound, TournamentNotOpen
+from games.services.errors import MALFORMED_ID, InvalidRace, NotFound, TournamentNotOpen
 from games.services.races import race_cancel, race_close, race_rescore
 from games.services.tournaments import tournament_rescore
 
@@ -36,7 +35,7 @@ MAX_REASON = 300
 def _race_locked(race_id: Any) -> Race:
     try:
         return Race.objects.select_for_update(no_key=True).get(id=race_id)
-    except (Race.DoesNotExist, ValueError):
+    except (Race.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such race") from None
 
 
@@ -117,7 +116,7 @@ def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None)
     with transaction.atomic():
         try:
             entry = RaceEntry.objects.select_for_update(no_key=True).get(id=entry_id)
-        except (RaceEntry.DoesNotExist, ValueError):
+        except (RaceEntry.DoesNotExist, *MALFORMED_ID):
             raise NotFound("no such race entry") from None
         entry.disqualified = True
         entry.disqualified_reason = reason
@@ -132,7 +131,7 @@ def race_entry_reinstate(*, entry_id: Any, by: User | None = None) -> RaceEntry:
     with transaction.atomic():
         try:
             entry = RaceEntry.objects.select_for_update(no_key=True).get(id=entry_id)
-        except (RaceEntry.DoesNotExist, ValueError):
+        except (RaceEntry.DoesNotExist, *MALFORMED_ID):
             raise NotFound("no such race entry") from None
         entry.disqualified = False
         entry.disqualified_reason = ""
@@ -182,7 +181,7 @@ def race_move(*, race_id: Any, tournament_id: Any | None) -> Race:
                 .filter(id__in=ids)
                 .order_by("id")
             }
-        except (ValueError, ValidationError):
+        except MALFORMED_ID:
             raise NotFound("no such tournament") from None
         if tournament_id is not None and str(tournament_id) not in locked:
             raise NotFound("no such tournament")

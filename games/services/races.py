@@ -28,7 +28,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -40,6 +39,7 @@ from games.permissions import may_see_drafts
 from games.ranking import RANKING_RULE as RANKING_RULE  # re-exported for callers
 from games.ranking import rank_order_sql
 from games.services.errors import (
+    MALFORMED_ID,
     InvalidRace,
     NotFound,
     RaceNotOpen,
@@ -145,7 +145,7 @@ def race_create(
 def _race(race_id: Any) -> Race:
     try:
         return Race.objects.select_related("deal", "tournament").get(id=race_id)
-    except (Race.DoesNotExist, ValueError):
+    except (Race.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such race") from None
 
 
@@ -346,7 +346,7 @@ def _race_locked(race_id: Any) -> Race:
     """The race row locked for this transaction (waiting for it); raises :class:`NotFound`."""
     try:
         return Race.objects.select_for_update(no_key=True).get(id=race_id)
-    except (Race.DoesNotExist, ValueError, ValidationError):
+    except (Race.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such race") from None
 
 

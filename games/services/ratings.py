@@ -73,7 +73,7 @@ from games.engine import PRESETS, Rules, RulesError, make_rules
 from games.engine.rules import OPTION_NAMES
 from games.models import PlayerRating, Race, RaceEntry, RaceRating, RatingChange, RatingPool
 from games.rating_model import INITIAL, PROVISIONAL_RACES, Skill, display_rating, rate_race
-from games.services.errors import InvalidRace, NotFound
+from games.services.errors import MALFORMED_ID, InvalidRace, NotFound
 
 log = logging.getLogger(__name__)
 
@@ -357,7 +357,7 @@ def pool_recompute(*, pool_id: Any, now: datetime | None = None) -> int:
     with transaction.atomic():
         try:
             pool = RatingPool.objects.select_for_update(no_key=True).get(pk=pool_id)
-        except (RatingPool.DoesNotExist, ValueError):
+        except (RatingPool.DoesNotExist, *MALFORMED_ID):
             raise NotFound("no such rating pool") from None
         extra = [r for r in _unprocessed_races() if _pool_key_of(r) == pool.key]
         rated = _replay(pool=pool, since=None, extra=extra, now=now)
@@ -399,7 +399,7 @@ def race_set_rated(*, race_id: Any, rated: bool, by: User | None = None) -> Race
     with transaction.atomic():
         try:
             race = Race.objects.select_for_update(no_key=True).get(id=race_id)
-        except (Race.DoesNotExist, ValueError):
+        except (Race.DoesNotExist, *MALFORMED_ID):
             raise NotFound("no such race") from None
         if race.rated != rated:
             race.rated = rated

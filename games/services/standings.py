@@ -31,6 +31,7 @@ from django.utils import timezone
 from games.live.publish import publish_on_commit, tournament_topic
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
 from games.services.errors import (
+    MALFORMED_ID,
     NotFound,
     TournamentFull,
     TournamentInviteOnly,
@@ -44,7 +45,7 @@ DEFAULT_POINTS_TABLE = [10, 8, 6, 5, 4, 3, 2, 1]
 def _tournament_locked(tournament_id: Any) -> Tournament:
     try:
         return Tournament.objects.select_for_update(no_key=True).get(id=tournament_id)
-    except (Tournament.DoesNotExist, ValueError):
+    except (Tournament.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such tournament") from None
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 
 from games.models import Tournament, TournamentEntrant
-from games.services.errors import InvalidTournament, NotFound, TournamentNotOpen
+from games.services.errors import MALFORMED_ID, InvalidTournament, NotFound, TournamentNotOpen
 from games.services.standings import _tournament_locked, tournament_rescore
 from games.services.tournaments import tournament_validate
 
@@ -103,7 +103,7 @@ def tournament_entrant_remove(*, entrant_id: Any) -> None:
         tournament_id = TournamentEntrant.objects.values_list("tournament_id", flat=True).get(
             id=entrant_id
         )
-    except (TournamentEntrant.DoesNotExist, ValueError):
+    except (TournamentEntrant.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such tournament entrant") from None
     with transaction.atomic():
         t = _tournament_locked(tournament_id)
