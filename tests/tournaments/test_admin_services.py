@@ -5,6 +5,7 @@ services refuse, and nothing half-done is left behind."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 from typing import Any
 
@@ -16,9 +17,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant
-from games.services.errors import InvalidRace, NotFound, TournamentNotOpen
+from games.services.errors import InvalidRace, InvalidTournament, NotFound, TournamentNotOpen
 from games.services.race_admin import race_move
 from games.services.races import race_create
+from games.services.tournament_admin import tournament_delete, tournament_entrant_remove
+from games.services.tournaments import tournament_admit
 from tests.factories import UserFactory
 from tests.tournaments.factories import Result, TournamentFactory, play, running_race
 from tests.tournaments.test_admin import client_for, organiser
@@ -182,11 +185,83 @@ def test_change_form_rescores_when_the_scheme_changes() -> None:
 
 def test_a_tournament_with_races_is_not_deleted() -> None:
     c = client_for(organiser())
+    t = TournamentFactory(name="Kept Cup")
+    later_race(t, name="Heat 1")
+    resp = c.post(reverse("admin:games_tournament_delete", args=[t.pk]), {"post": "yes"})
+    # Django's own check refuses first: races are never deleted (PROTECT, and no
+    # delete permission on races), so the page lists them and deletes nothing.
+    assert resp.status_code == 200
+    page = resp.content.decode()
+    assert "<h1>Cannot delete tournament</h1>" in page
+    assert '<ul id="deleted-objects">\t<li>race</li></ul>' in page
+    assert Tournament.objects.filter(pk=t.pk).exists()
+
+
+def test_a_tournament_without_races_is_deleted_by_the_admin() -> None:
+    c = client_for(organiser())
+    t = TournamentFactory(status=Tournament.Status.DRAFT, name="Mistake")
+    TournamentEntrant.objects.create(tournament=t, player=UserFactory(username="ann"))
+    resp = c.post(reverse("admin:games_tournament_delete", args=[t.pk]), {"post": "yes"})
+    assert (resp.status_code, resp["Location"]) == (
+        302,
+        reverse("admin:games_tournament_changelist"),
+    )
+    assert not Tournament.objects.filter(pk=t.pk).exists()
+    assert not TournamentEntrant.objects.filter(tournament_id=t.pk).exists()
+
+
+def test_tournament_delete_refuses_a_tournament_with_races() -> None:
+    """The service's own check, under the tournament's lock (a race added after the
+    admin's confirmation page was drawn reaches it)."""
     t = TournamentFactory()
     later_race(t)
-    resp = c.post(reverse("admin:games_tournament_delete", args=[t.pk]), {"post": "yes"})
-    assert resp.status_code in (200, 302)
+    later_race(t)
+    with pytest.raises(InvalidTournament) as exc:
+        tournament_delete(tournament_id=t.pk)
+    assert exc.value.detail == "the tournament has 2 race(s): cancel it instead of deleting it"
     assert Tournament.objects.filter(pk=t.pk).exists()
+    with pytest.raises(NotFound):
+        tournament_delete(tournament_id=uuid.uuid4())
+    with pytest.raises(NotFound):
+        tournament_delete(tournament_id="not-an-id")
+
+
+def test_removing_an_entrant_goes_through_the_service() -> None:
+    org = organiser()
+    c = client_for(org)
+    t = TournamentFactory(max_entrants=1, entry=Tournament.Entry.INVITE)
+    ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
+    entrant = tournament_admit(tournament_id=t.pk, player=ann, invited_by=org)
+    url = reverse("admin:games_tournamententrant_delete", args=[entrant.pk])
+    resp = c.post(url, {"post": "yes"})
+    assert (resp.status_code, resp["Location"]) == (
+        302,
+        reverse("admin:games_tournamententrant_changelist"),
+    )
+    assert not t.entrants.exists()
+    # The place is free again.
+    assert tournament_admit(tournament_id=t.pk, player=bob, invited_by=org).player.username == "bob"
+
+
+def test_the_entrants_of_a_finished_tournament_stay() -> None:
+    c = client_for(organiser())
+    t = TournamentFactory()
+    entrant = tournament_admit(tournament_id=t.pk, player=UserFactory(username="ann"))
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    url = reverse("admin:games_tournamententrant_delete", args=[entrant.pk])
+    resp = c.post(url, {"post": "yes"})
+    assert (resp.status_code, resp["Location"]) == (302, url)
+    assert messages_of(resp) == [
+        "Nothing was deleted: the tournament is finished: its entrants are final"
+    ]
+    assert list(t.entrants.all()) == [entrant]
+    with pytest.raises(TournamentNotOpen):
+        tournament_entrant_remove(entrant_id=entrant.pk)
+    with pytest.raises(NotFound):
+        tournament_entrant_remove(entrant_id=uuid.uuid4())
+    with pytest.raises(NotFound):
+        tournament_entrant_remove(entrant_id="not-an-id")
+    assert list(t.entrants.all()) == [entrant]
 
 
 def test_moving_a_race_goes_through_race_move() -> None:
