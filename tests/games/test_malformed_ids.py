@@ -64,15 +64,16 @@ INTEGER_LOOKUPS: dict[str, Callable[[Any, Any], object]] = {
 }
 
 
-@pytest.mark.parametrize("bad_id", ["not-an-id", "", str(uuid.UUID(int=7))])
-@pytest.mark.parametrize("name", sorted(LOOKUPS))
-def test_a_uuid_lookup_answers_not_found(name: str, bad_id: str) -> None:
-    with pytest.raises(NotFound):
-        LOOKUPS[name](bad_id, create_user("ann"))
+#: (lookup, id): each UUID lookup with two malformed ids and a well-formed missing one,
+#: each integer lookup with two malformed ids and a missing number.
+CASES = [
+    *((name, bad) for name in sorted(LOOKUPS) for bad in ("not-an-id", "", str(uuid.UUID(int=7)))),
+    *((name, bad) for name in sorted(INTEGER_LOOKUPS) for bad in ("not-an-id", "", 987654321)),
+]
 
 
-@pytest.mark.parametrize("bad_id", ["not-an-id", "", 987654321])
-@pytest.mark.parametrize("name", sorted(INTEGER_LOOKUPS))
-def test_an_integer_lookup_answers_not_found(name: str, bad_id: Any) -> None:
+@pytest.mark.parametrize(("name", "bad_id"), CASES)
+def test_a_lookup_answers_not_found(name: str, bad_id: Any) -> None:
+    lookup = LOOKUPS.get(name) or INTEGER_LOOKUPS[name]
     with pytest.raises(NotFound):
-        INTEGER_LOOKUPS[name](bad_id, create_user("ann"))
+        lookup(bad_id, create_user("ann"))
