@@ -44,6 +44,22 @@ REDIS_POOL_WAIT_S = 10.0
 QUEUE_SIZE = 256
 #: Seconds after which a stream slot not refreshed by a heartbeat is forgotten (Redis).
 SLOT_TTL_S = 60
+#: Take a slot: KEYS[1] the user's sorted set; ARGV member, now (s), ttl (s), cap.
+#: Returns 1 (taken) or 0 (``cap`` live slots are held).  It counts the live slots;
+#: it used to add first and compare the new member's *rank by score* with ``cap``,
+#: and a heartbeat that re-scored a held slot later than the newcomer's clock put
+#: the newcomer ahead of it: one stream over the cap was let in
+#: (tests/live/test_hub.py::test_a_heartbeat_does_not_let_a_stream_past_the_cap).
+_SLOT_ACQUIRE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, tonumber(ARGV[2]) - tonumber(ARGV[3]))
+if not redis.call('ZSCORE', KEYS[1], ARGV[1])
+   and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
 
 
 class LiveUnavailable(Exception):
@@ -309,7 +325,9 @@ class Hub:
 
         With Redis the count is shared by every web process (a sorted set of
         stream ids scored by their last heartbeat; slots older than
-        :data:`SLOT_TTL_S` are dropped); otherwise it is this process's.
+        :data:`SLOT_TTL_S` are dropped); otherwise it is this process's.  The
+        check and the add are one Lua script (:data:`_SLOT_ACQUIRE`), so they are
+        atomic across processes.  Raises :class:`LiveUnavailable` when Redis fails.
         """
         if not self.url:
             slots = self._local_slots.setdefault(key, set())
@@ -320,29 +338,23 @@ class Hub:
         await self._ensure_redis()
         rkey = f"{channel_prefix()}:slots:{key}"
         member = f"{id(self)}:{stream.id}"
-        now = time.time()
         try:
-            pipe = self._redis.pipeline(transaction=True)
-            pipe.zremrangebyscore(rkey, 0, now - SLOT_TTL_S)
-            pipe.zadd(rkey, {member: now})
-            pipe.zrank(rkey, member)
-            pipe.expire(rkey, SLOT_TTL_S)
-            _, _, rank, _ = await pipe.execute()
-            if rank is not None and int(rank) >= cap:
-                # Too many: the oldest ``cap`` holders keep theirs (scores are times).
-                await self._redis.zrem(rkey, member)
-                return False
+            taken = await self._redis.eval(
+                _SLOT_ACQUIRE, 1, rkey, member, repr(time.time()), SLOT_TTL_S, cap
+            )
         except Exception as exc:
             log.warning("live events: open-stream slot not taken (%r)", exc)
             raise LiveUnavailable(f"Redis unavailable: {exc}") from None
-        return True
+        return bool(int(taken))
 
     async def slot_refresh(self, key: str, stream: Stream) -> None:
         """Keep the slot alive (called with each heartbeat)."""
         if self.url and self._redis is not None:
             with contextlib.suppress(Exception):
                 await self._redis.zadd(
-                    f"{channel_prefix()}:slots:{key}", {f"{id(self)}:{stream.id}": time.time()}
+                    f"{channel_prefix()}:slots:{key}",
+                    {f"{id(self)}:{stream.id}": time.time()},
+                    xx=True,  # only a slot still held: never bring a released one back
                 )
 
     async def slot_release(self, key: str, stream: Stream) -> None:

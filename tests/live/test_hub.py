@@ -1,4 +1,7 @@
-"""The hub's Redis connection under concurrent first use (no server process, a real Redis)."""
+"""The hub against a real Redis (no server process).
+
+One subscription under concurrent first use, and the per-user cap on open streams.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from django.conf import settings
 from django.test import override_settings
 
 from games.live.hub import Hub, Stream, TopicHandler, Update
-from games.live.publish import channel_name
+from games.live.publish import channel_name, channel_prefix
 
 pytestmark = pytest.mark.redis
 
@@ -84,3 +87,56 @@ def test_concurrent_first_uses_share_one_subscription(monkeypatch: pytest.Monkey
         assert isinstance(item, Update)
         assert (item.seq, item.message) == (1, {"kind": "standings", "n": 1})
         assert alive
+
+
+def test_a_heartbeat_does_not_let_a_stream_past_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``cap`` slots held, one more is refused, whatever the heartbeats did meanwhile.
+
+    The fault (a whole-suite run, tests/live/test_streams_server.py, 429 expected, 200
+    got): the newcomer was added and admitted when its *rank by score* was under the
+    cap; a heartbeat that re-scored a held slot with a clock reading later than the
+    newcomer's put the newcomer ahead of it.  The clock is injected here so that a
+    heartbeat lands after the newcomer's reading, which is what happened.
+    """
+    import time as real_time
+    from types import SimpleNamespace
+
+    import games.live.hub as hub_module
+
+    clock = {"now": 1_000_000.0}
+    monkeypatch.setattr(
+        hub_module,
+        "time",
+        SimpleNamespace(time=lambda: clock["now"], monotonic=real_time.monotonic),
+    )
+    key = f"user:cap-{uuid.uuid4().hex[:8]}"
+
+    async def go() -> tuple[list[bool], bool, bool, bool, int]:
+        hub = Hub()
+        held = [Stream("game:g") for _ in range(3)]
+        got = [await hub.slot_acquire(key, s, 3) for s in held]
+        clock["now"] += 5.0  # the first stream's heartbeat reads the clock later ...
+        await hub.slot_refresh(key, held[0])
+        clock["now"] -= 1.0  # ... than the newcomer, which comes in between
+        newcomer = Stream("game:g")
+        over = await hub.slot_acquire(key, newcomer, 3)
+        # Releasing one frees exactly one place; a released slot's late heartbeat
+        # does not bring it back.
+        await hub.slot_release(key, held[1])
+        await hub.slot_refresh(key, held[1])
+        after_release = await hub.slot_acquire(key, newcomer, 3)
+        another = await hub.slot_acquire(key, Stream("game:g"), 3)
+        count = int(await hub._redis.zcard(f"{channel_prefix()}:slots:{key}"))
+        for s in [held[0], held[2], newcomer]:
+            await hub.slot_release(key, s)
+        return got, over, after_release, another, count
+
+    with override_settings(
+        LIVE_REDIS_URL=settings.CELERY_BROKER_URL, LIVE_CHANNEL_PREFIX=f"test-cap-{key[-8:]}"
+    ):
+        got, over, after_release, another, count = asyncio.run(go())
+    assert got == [True, True, True]
+    assert over is False
+    assert after_release is True
+    assert another is False
+    assert count == 3
