@@ -127,12 +127,17 @@ def _race_seeds() -> Iterator[str]:
 
 @pytest.fixture(autouse=True)
 def deterministic_race_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Races created in-process draw their secret seed from :func:`_race_seeds` (a fresh
-    sequence per test) instead of :func:`secrets.token_hex`: about 4% of random seeds
-    block the scripted play of the race tests, which made them flake.  Servers a test
-    starts in another process draw real seeds."""
+    """Races and practice games created in-process without a seed draw it from
+    :func:`_race_seeds` (a fresh sequence per test) instead of :func:`secrets.token_hex`:
+    about 4% of random seeds block the scripted play of the race tests, which made them
+    flake.  Servers a test starts in another process draw real seeds: tests against
+    them give every game they play a seed of their own."""
     seeds = _race_seeds()
     monkeypatch.setattr("games.services.races.random_seed", lambda: next(seeds), raising=False)
+    # Practice games created without a seed too: about 0.85% of random classic deals
+    # are blocked at the deal (20,000 seeds), which would end a test's play at once.
+    practice = _race_seeds()
+    monkeypatch.setattr("games.services.games.random_seed", lambda: next(practice), raising=False)
     # Seeds drawn for a deal proven winnable: classic deals the solver wins within a
     # small node budget, so the proof never depends on the machine's speed.
     winnable = itertools.cycle(_winnable_seeds())

@@ -60,6 +60,7 @@ def test_a_move_publishes_the_game_topic_without_cards(
     client = APIClient()
     client.force_authenticate(User.objects.create_user(f"u{uuid.uuid4().hex[:12]}"))
     game = client.post("/api/v1/games", {"variant": "classic"}, format="json").json()
+    assert game["status"] == "playing"  # the seed comes from tests/conftest.py's sequence
     move = next(m for m in game["legal_moves"])
     with django_capture_on_commit_callbacks(execute=True):
         r = client.post(
@@ -83,6 +84,7 @@ def test_redis_down_never_fails_a_move(
         client = APIClient()
         client.force_authenticate(User.objects.create_user(f"u{uuid.uuid4().hex[:12]}"))
         game = client.post("/api/v1/games", {"variant": "classic"}, format="json").json()
+        assert "draw" in game["legal_moves"]  # the seed: tests/conftest.py's sequence
         for n, move in enumerate(["draw", "draw"]):
             with django_capture_on_commit_callbacks(execute=True) as callbacks:
                 r = client.post(
