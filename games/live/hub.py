@@ -62,6 +62,12 @@ return 1
 """
 
 
+def slot_set_key(key: str) -> str:
+    """The Redis sorted set of ``key``'s open-stream slots (``key``: ``user:<pk>`` or
+    ``addr:<address>``, see ``api.streams.slot_key``)."""
+    return f"{channel_prefix()}:slots:{key}"
+
+
 class LiveUnavailable(Exception):
     """Live events cannot be served now (Redis unreachable); clients should poll."""
 
@@ -336,24 +342,32 @@ class Hub:
             slots.add(stream.id)
             return True
         await self._ensure_redis()
-        rkey = f"{channel_prefix()}:slots:{key}"
-        member = f"{id(self)}:{stream.id}"
         try:
             taken = await self._redis.eval(
-                _SLOT_ACQUIRE, 1, rkey, member, repr(time.time()), SLOT_TTL_S, cap
+                _SLOT_ACQUIRE,
+                1,
+                slot_set_key(key),
+                self._slot_member(stream),
+                repr(time.time()),
+                SLOT_TTL_S,
+                cap,
             )
         except Exception as exc:
             log.warning("live events: open-stream slot not taken (%r)", exc)
             raise LiveUnavailable(f"Redis unavailable: {exc}") from None
         return bool(int(taken))
 
+    def _slot_member(self, stream: Stream) -> str:
+        """A stream's member in the slot set: unique across the hubs sharing Redis."""
+        return f"{id(self)}:{stream.id}"
+
     async def slot_refresh(self, key: str, stream: Stream) -> None:
         """Keep the slot alive (called with each heartbeat)."""
         if self.url and self._redis is not None:
             with contextlib.suppress(Exception):
                 await self._redis.zadd(
-                    f"{channel_prefix()}:slots:{key}",
-                    {f"{id(self)}:{stream.id}": time.time()},
+                    slot_set_key(key),
+                    {self._slot_member(stream): time.time()},
                     xx=True,  # only a slot still held: never bring a released one back
                 )
 
@@ -364,7 +378,7 @@ class Hub:
             return
         if self._redis is not None:
             with contextlib.suppress(Exception):
-                await self._redis.zrem(f"{channel_prefix()}:slots:{key}", f"{id(self)}:{stream.id}")
+                await self._redis.zrem(slot_set_key(key), self._slot_member(stream))
 
     def open_streams(self) -> int:
         """How many streams this process serves now."""

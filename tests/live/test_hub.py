@@ -14,8 +14,8 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-from games.live.hub import Hub, Stream, TopicHandler, Update
-from games.live.publish import channel_name, channel_prefix
+from games.live.hub import Hub, Stream, TopicHandler, Update, slot_set_key
+from games.live.publish import channel_name
 
 pytestmark = pytest.mark.redis
 
@@ -126,7 +126,7 @@ def test_a_heartbeat_does_not_let_a_stream_past_the_cap(monkeypatch: pytest.Monk
         await hub.slot_refresh(key, held[1])
         after_release = await hub.slot_acquire(key, newcomer, 3)
         another = await hub.slot_acquire(key, Stream("game:g"), 3)
-        count = int(await hub._redis.zcard(f"{channel_prefix()}:slots:{key}"))
+        count = int(await hub._redis.zcard(slot_set_key(key)))
         for s in [held[0], held[2], newcomer]:
             await hub.slot_release(key, s)
         return got, over, after_release, another, count

@@ -109,6 +109,17 @@ class Live:
         assert r.status_code == 201, r.text
         return str(r.json()["token"])
 
+    def game(self, token: str, seed: str) -> dict[str, Any]:
+        """A classic practice game on ``seed``, which has the property that
+        :func:`tests.helpers.race_seed_ok` checks (playing at the deal and after the
+        first moves: a random deal is blocked at the deal in about 0.85% of cases)."""
+        assert race_seed_ok(seed)
+        r = self.call("POST", "games", token, json={"variant": "classic", "seed": seed})
+        assert r.status_code == 201, r.text
+        game = dict(r.json())
+        assert game["status"] == "playing"
+        return game
+
     def race(self, *, starts_in: float, lasts: float) -> dict[str, Any]:
         starts = datetime.now(UTC) + timedelta(seconds=starts_in)
         r = self.call(
@@ -322,10 +333,7 @@ def test_problems_before_the_stream_starts(live: Live) -> None:
     dora, emil = live.user("dora"), live.user("emil")
     # A deal still playing (a stream on an ended game closes after its snapshot and
     # gives its slot back: a random deal blocked at the deal failed the cap check).
-    assert race_seed_ok("live-cap")
-    game = live.call("POST", "games", dora, json={"variant": "classic", "seed": "live-cap"})
-    game = game.json()
-    assert game["status"] == "playing"
+    game = live.game(dora, "live-cap")
     cases = [
         (live.stream(f"races/{'0' * 8}-0000-4000-8000-{'0' * 12}/events"), 404, "not_found"),
         (live.stream(f"games/{game['id']}/events"), 401, "not_authenticated"),
@@ -413,10 +421,7 @@ def test_redis_outage_ends_streams_moves_still_work_streams_resume(live: Live) -
     # A deal on which the bot's first two moves leave the game playing (a random deal
     # blocked at the deal ended the stream before the outage; one blocked after a
     # move left the bot nothing to play).
-    assert race_seed_ok("live-outage")
-    game = live.call("POST", "games", token, json={"variant": "classic", "seed": "live-outage"})
-    game = game.json()
-    assert game["status"] == "playing"
+    game = live.game(token, "live-outage")
     reader = live.stream(f"games/{game['id']}/events", token)
     try:
         assert reader.expect("snapshot").data["game"]["move_number"] == 0
