@@ -13,8 +13,9 @@
  *  - safe automatic foundation moves under conditions (a) and (b);
  *  - move order in five classes (ORDER_CLASS): reserve moves, moves whose
  *    emptied pile the reserve auto-fills, other tableau cards home, other
- *    builds (tableau, then waste), waste cards home; the other orders and the
- *    shuffle within classes that solver.py's restarts ask for;
+ *    builds (tableau, then waste), waste cards home; the other orders, the
+ *    heuristic order (children by the score of heuristic()) and the shuffle
+ *    within classes that solver.py's restarts ask for;
  *  - duplicate moves skipped: a whole pile onto an empty pile, and a card
  *    onto an empty pile other than the first empty one.
  *
@@ -70,6 +71,7 @@ typedef struct {
     uint8_t pos, k1, redeal, k2;
     int32_t rl2;
     uint8_t seen; /* child already in the table when its parent was entered */
+    int32_t score; /* order 4: heuristic() score of the child, highest tried first */
 } Move;
 
 typedef struct {
@@ -91,7 +93,7 @@ typedef struct {
     /* problem */
     uint8_t R[NC];
     int draw, autofill, empty_any, mode, safe_auto;
-    int order;    /* move order 0..3 (ORDER_CLASS; 3: a class table drawn at random) */
+    int order;    /* move order 0..4 (ORDER_CLASS; 3: a class table drawn at random; 4: heuristic()) */
     uint8_t classes[8]; /* the class of each move category under this order */
     uint64_t rng; /* shuffle state; 0: no shuffle */
     uint8_t fits[NC * NC];
@@ -678,20 +680,54 @@ static void order_moves(Search *s, const Pos *p, size_t a, size_t b) {
 
 static int apply(const Search *s, const Pos *p, const Move *m, Pos *c);
 
-/* Mark the moves whose child is already in the table.  Same verdicts and node
- * counts as looking each child up when its turn comes (the table only grows),
- * but the keys of all children are computed first and their slots prefetched,
- * so the table's cache misses overlap instead of following one another. */
+/* Move order 4 (solver.py, "Move order"): the score of a child position,
+ * 8 * (2 * cards home - reserve cards - 2 * waste cards), plus a jitter drawn
+ * from 0..HEURISTIC_JITTER when the search shuffles (restarts). */
+#define HEURISTIC_JITTER 64
+static inline int32_t heuristic(Search *s, const Pos *c) {
+    int home = c->found[0] + c->found[1] + c->found[2] + c->found[3];
+    int32_t score = 8 * (2 * home - (int)c->nr - 2 * (int)c->w);
+    if (s->rng) score += (int32_t)(next_random(s) % (HEURISTIC_JITTER + 1));
+    return score;
+}
+
+/* Stable sort of moves[a..b) by score, highest first (insertion sort: a
+ * node has tens of moves). */
+static void sort_by_score(Move *mv, size_t a, size_t b) {
+    for (size_t i = a + 1; i < b; i++) {
+        Move t = mv[i];
+        size_t j = i;
+        while (j > a && mv[j - 1].score < t.score) {
+            mv[j] = mv[j - 1];
+            j--;
+        }
+        mv[j] = t;
+    }
+}
+
+/* Mark the moves whose child is already in the table (and, under order 4,
+ * score each child).  Same verdicts and node counts as looking each child up
+ * when its turn comes (the table only grows), but the keys of all children
+ * are computed first and their slots prefetched, so the table's cache misses
+ * overlap instead of following one another. */
 static void filter_seen(Search *s, const Pos *p, size_t a, size_t b) {
     size_t n = b - a, kw = (size_t)s->kw;
+    int scored = s->order == 4;
+    Pos child;
     if (!grow(s, (void **)&s->kbuf, &s->kbuf_cap, n * (kw + 1), 8)) {
-        for (size_t i = a; i < b; i++) s->moves[i].seen = 0; /* look up one by one */
+        for (size_t i = a; i < b; i++) { /* look up one by one */
+            s->moves[i].seen = 0;
+            if (scored) {
+                apply(s, p, &s->moves[i], &child);
+                s->moves[i].score = heuristic(s, &child);
+            }
+        }
         return;
     }
     uint64_t *hs = s->kbuf + n * kw;
-    Pos child;
     for (size_t i = 0; i < n; i++) {
         apply(s, p, &s->moves[a + i], &child);
+        if (scored) s->moves[a + i].score = heuristic(s, &child);
         make_key(s, &child, s->kbuf + i * kw);
         hs[i] = hash_key(s->kbuf + i * kw, s->kw);
         __builtin_prefetch(slot_of(s, hs[i]));
@@ -742,6 +778,7 @@ static void enter(Search *s) {
     f->mv_end = s->nmoves;
     order_moves(s, p, f->mv_start, f->mv_end);
     filter_seen(s, p, f->mv_start, f->mv_end);
+    if (s->order == 4) sort_by_score(s->moves, f->mv_start, f->mv_end);
 }
 
 static void run(Search *s, const Pos *root) {
@@ -883,8 +920,9 @@ PyDoc_STRVAR(solve_doc,
              "moves the winning line (won only, else []); reason '' or what ran out:\n"
              "'nodes', 'time' or 'memory'.  order: move order 0 standard, 1 foundation\n"
              "moves first, 2 foundation moves last, 3 a class table drawn from the shuffle\n"
-             "seed; shuffle: 0, or a seed (below 2**64) for shuffling the moves within each\n"
-             "class (required by order 3).");
+             "seed, 4 heuristic (children by score, solver.py 'Move order'); shuffle: 0, or\n"
+             "a seed (below 2**64) for shuffling the moves within each class and, under\n"
+             "order 4, the score jitter (required by order 3).");
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     (void)self;
@@ -902,7 +940,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         return NULL;
     if (PyTuple_GET_SIZE(piles) != 4 || PyBytes_GET_SIZE(found) != 4 ||
         PyBytes_GET_SIZE(fits) != NC * NC || base < 0 || base > 12 || draw < 1 || draw > NC ||
-        mode < 0 || mode > 2 || rl < -1 || rl > 65000 || order < 0 || order > 3 || (order == 3 && !shuffle)) {
+        mode < 0 || mode > 2 || rl < -1 || rl > 65000 || order < 0 || order > 4 || (order == 3 && !shuffle)) {
         PyErr_SetString(PyExc_ValueError, "bad solver arguments");
         return NULL;
     }
@@ -946,8 +984,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     if (order == 3) { /* a random class for each category; the reserve top home stays first */
         for (int i = 0; i < 8; i++) s->classes[i] = (uint8_t)(next_random(s) % 5);
         s->classes[CAT_RF] = 4;
-    } else {
-        memcpy(s->classes, ORDER_CLASS[order], 8);
+    } else { /* order 4 breaks ties between equal scores by the standard order */
+        memcpy(s->classes, ORDER_CLASS[order == 4 ? 0 : order], 8);
     }
     for (int c = 0; c < NC; c++) {
         s->suit[c] = (uint8_t)(c / 13);

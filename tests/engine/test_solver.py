@@ -266,6 +266,33 @@ def test_restarts_win_where_one_search_runs_out() -> None:
     assert replay(res.moves, "classic", seed="1").cards_home == 52
 
 
+def test_heuristic_restarts_win_rainbow_deals_that_one_search_does_not() -> None:
+    # Rainbow seeds 10 and 13: the standard order spends 100,000 positions without
+    # a win.  After the first search (40,000) the heuristic restarts (move order 4
+    # with a jitter, solver.py "Restarts") win, before the class-order restarts
+    # start at 70,000 (40% + 30% of the budget).
+    for seed in ("10", "13"):
+        state = new_game("rainbow", seed=seed)
+        one = solve(state, max_seconds=None, max_nodes=100_000, restarts=False)
+        assert one.result == UNKNOWN
+        res = solve(state, max_seconds=None, max_nodes=100_000)
+        assert res.result == WON
+        assert 40_000 < res.nodes < 70_000
+        assert replay(res.moves, "rainbow", seed=seed).cards_home == 52
+
+
+def test_heuristic_restarts_stop_at_their_share_of_each_budget() -> None:
+    from games.engine.solver import _probing
+
+    assert _probing(1_000, None, 299, 0.0) is True
+    assert _probing(1_000, None, 300, 0.0) is False
+    assert _probing(None, 10.0, 10**9, 2.9) is True
+    assert _probing(None, 10.0, 0, 3.0) is False
+    assert _probing(1_000, 10.0, 300, 0.0) is False  # either budget's share ends them
+    assert _probing(1_000, 10.0, 0, 3.0) is False
+    assert _probing(None, None, 10**9, 1e9) is True  # solve never asks without a budget
+
+
 def test_restarts_still_prove_lost_and_keep_to_the_budget() -> None:
     nothing_moves = new_game("classic", deck=NOTHING_MOVES)
     res = solve(nothing_moves, max_nodes=10, max_seconds=5)

@@ -85,8 +85,21 @@ def test_c_matches_python_and_exhaustive_search_on_small_positions(
                 assert_same(state, c, py)
 
 
-#: (order, shuffle seed) pairs of the restarts (solver.py, "Restarts").
-ORDERS_AND_SHUFFLES = [(0, 0), (1, 0), (2, 0), (0, 7), (1, 99), (2, 12345), (3, 5), (3, 2**63 + 1)]
+#: (order, shuffle seed) pairs of the restarts (solver.py, "Restarts"); order 4 is the
+#: heuristic order, with a score jitter when shuffled.
+ORDERS_AND_SHUFFLES = [
+    (0, 0),
+    (1, 0),
+    (2, 0),
+    (0, 7),
+    (1, 99),
+    (2, 12345),
+    (3, 5),
+    (3, 2**63 + 1),
+    (4, 0),
+    (4, 11),
+    (4, 2**64 - 1),
+]
 
 
 @pytest.mark.parametrize(("order", "shuffle"), ORDERS_AND_SHUFFLES)
@@ -97,7 +110,7 @@ def test_every_move_order_is_complete_and_the_same_in_c_and_python(
     # exhaustive search's, and the C core takes the same steps as the Python search.
     rng = random.Random(f"order:{order}:{shuffle}")  # noqa: S311
     for options in ({}, WOLTER, {"autofill": False, "draw": 1}):
-        for variant in ("classic", "storehouse"):
+        for variant in ("classic", "storehouse", "rainbow"):
             rules = make_rules(variant, **options)
             for state in random_positions(rng, rules, 8):
                 expect = reference(state)
@@ -116,6 +129,16 @@ def test_restarts_are_the_same_in_c_and_python() -> None:
     state = new_game("classic", seed="1")
     c, py = both(state, max_seconds=None, max_nodes=200_000)
     assert c.result == WON
+    assert_same(state, c, py)
+
+
+def test_heuristic_restarts_are_the_same_in_c_and_python() -> None:
+    # Rainbow seed 13 is won by a heuristic restart (move order 4 with a jitter)
+    # after the first search's 20,000 positions.
+    state = new_game("rainbow", seed="13")
+    c, py = both(state, max_seconds=None, max_nodes=50_000)
+    assert c.result == WON
+    assert c.nodes > 20_000
     assert_same(state, c, py)
 
 
@@ -241,7 +264,7 @@ def test_c_core_rejects_bad_input() -> None:
         _solver.solve(b"\x01\x01", piles, b"", 0, -1, no_found, fits, *tail, 0, 0)
     with pytest.raises(ValueError, match="bad solver arguments"):
         _solver.solve(b"", piles, b"", 0, -1, b"\x00", fits, *tail, 0, 0)
-    with pytest.raises(ValueError, match="bad solver arguments"):  # move order 0..3
-        _solver.solve(b"", piles, b"", 0, -1, no_found, fits, *tail, 4, 0)
+    with pytest.raises(ValueError, match="bad solver arguments"):  # move order 0..4
+        _solver.solve(b"", piles, b"", 0, -1, no_found, fits, *tail, 5, 0)
     with pytest.raises(ValueError, match="bad solver arguments"):  # order 3 needs a seed
         _solver.solve(b"", piles, b"", 0, -1, no_found, fits, *tail, 3, 0)
