@@ -281,6 +281,52 @@ def test_heuristic_restarts_win_rainbow_deals_that_one_search_does_not() -> None
         assert replay(res.moves, "rainbow", seed=seed).cards_home == 52
 
 
+@pytest.mark.parametrize(
+    ("variant", "probes"),
+    [("rainbow", True), ("one-pass", True), ("classic", False), ("storehouse", False)],
+)
+def test_heuristic_restarts_run_only_when_no_redeal_is_left(
+    monkeypatch: pytest.MonkeyPatch, variant: str, probes: bool
+) -> None:
+    from games.engine import solver as solver_mod
+
+    orders: list[int] = []
+
+    def undecided(*args: Any) -> tuple[str, list[str], int, bool]:
+        orders.append(args[6])
+        return UNKNOWN, [], args[2], False  # spends its whole node cap
+
+    monkeypatch.setattr(solver_mod, "_search_once", undecided)
+    res = solve(new_game(variant, seed="1"), max_seconds=None, max_nodes=1_000_000)
+    assert res.result == UNKNOWN
+    assert orders[0] == 0  # the first search: standard order
+    first_class_restart = orders.index(1)
+    assert orders[1:first_class_restart] == ([4] * (first_class_restart - 1) if probes else [])
+    if probes:
+        assert first_class_restart > 100  # many short probes, 30% of the budget
+    assert 4 not in orders[first_class_restart:]
+    assert orders[first_class_restart : first_class_restart + 4] == [1, 2, 3, 0]
+
+
+def test_heuristic_restarts_start_once_a_game_has_used_its_redeals() -> None:
+    from games.engine import solver as solver_mod
+
+    state = new_game("storehouse", seed="1")
+    while state.redeals_used < 2:  # storehouse: draw 1, two redeals (RULES.md 4)
+        state.play("redeal" if not state.stock else "draw")
+    seen: list[int] = []
+    real = solver_mod._search_once
+
+    def record(*args: Any) -> tuple[str, list[str], int, bool]:
+        seen.append(args[6])
+        return real(*args)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(solver_mod, "_search_once", record)
+        solve(state, max_seconds=None, max_nodes=20)
+    assert seen[:2] == [0, 4]
+
+
 def test_heuristic_restarts_stop_at_their_share_of_each_budget() -> None:
     from games.engine.solver import _probing
 
