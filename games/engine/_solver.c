@@ -71,7 +71,7 @@ typedef struct {
     uint8_t pos, k1, redeal, k2;
     int32_t rl2;
     uint8_t seen; /* child already in the table when its parent was entered */
-    int32_t score; /* order 4: heuristic() score of the child, highest tried first */
+    int16_t score; /* order 4: heuristic() score of the child (-936..896), highest first */
 } Move;
 
 typedef struct {
@@ -684,11 +684,11 @@ static int apply(const Search *s, const Pos *p, const Move *m, Pos *c);
  * 8 * (2 * cards home - reserve cards - 2 * waste cards), plus a jitter drawn
  * from 0..HEURISTIC_JITTER when the search shuffles (restarts). */
 #define HEURISTIC_JITTER 64
-static inline int32_t heuristic(Search *s, const Pos *c) {
+static inline int16_t heuristic(Search *s, const Pos *c) {
     int home = c->found[0] + c->found[1] + c->found[2] + c->found[3];
-    int32_t score = 8 * (2 * home - (int)c->nr - 2 * (int)c->w);
-    if (s->rng) score += (int32_t)(next_random(s) % (HEURISTIC_JITTER + 1));
-    return score;
+    int score = 8 * (2 * home - (int)c->nr - 2 * (int)c->w); /* -936..832 */
+    if (s->rng) score += (int)(next_random(s) % (HEURISTIC_JITTER + 1));
+    return (int16_t)score;
 }
 
 /* Stable sort of moves[a..b) by score, highest first (insertion sort: a

@@ -101,8 +101,9 @@ Search steps (one node = one position, after safe foundation moves):
    Move order 4, the *heuristic order*, ranks the children of a node by the
    position each one leads to (before its safe moves): score
    ``8 * (2 * cards home - reserve cards - 2 * waste cards)``, highest first,
-   ties in the standard order above; a search with a shuffle seed adds a
-   jitter drawn from ``0..64`` to each score (so a restart may prefer a child
+   ties in the standard class order above (with the moves of each class
+   shuffled when the search has a shuffle seed); a search with a shuffle seed
+   also adds a jitter drawn from ``0..64`` to each score (so a restart may prefer a child
    up to four waste cards worse).  It is still only an order of the children.
    The waste term carries it: with draw 1 and no redeal (``rainbow``) a card
    taken from deep in the stock buries every card drawn past it under the
@@ -142,7 +143,9 @@ what is left of the budget:
   ``2% * 1.3 ** (m - 1)`` of the budget.
 
 A search stopped by the C core's memory cap ends the restarts (another order
-would fill the same table).  Everything is deterministic for a given node
+would fill the same table).  Shares are counted in the positions the searches
+report (a search that runs out reports one more than it expanded) and in wall
+time.  Everything is deterministic for a given node budget without a time
 budget.
 
 No restart changes what a search proves: each one is the complete search
@@ -267,8 +270,8 @@ _ORDER_CLASS: Final = (
 _RANDOM_ORDER: Final = 3
 _ORDERS: Final = 4
 #: Move order 4: children by their heuristic score (module doc, "Move order"; ``heuristic``
-#: in _solver.c), ties in the standard order; with a shuffle seed, plus a jitter drawn
-#: from ``0.._HEURISTIC_JITTER``.
+#: in _solver.c), ties in the standard class order (shuffled within classes with a shuffle
+#: seed); with a shuffle seed, plus a jitter drawn from ``0.._HEURISTIC_JITTER``.
 _HEURISTIC_ORDER: Final = 4
 _HEURISTIC_JITTER: Final = 64
 #: Restart schedule (module doc, "Restarts"): the first, deterministic search gets
@@ -885,9 +888,9 @@ def _search_once(
     Returns ``(verdict, moves, nodes, out_of_memory)``; ``out_of_memory`` is true
     when the C core's memory cap ended the search (``unknown``).
 
-    ``order``: move order 0..3 (``_ORDER_CLASS``, 3: drawn at random); ``shuffle``: 0,
-    or the seed of the shuffle within each class (and of order 3's class table).
-    The moves are not yet verified.
+    ``order``: move order 0..4 (``_ORDER_CLASS``, 3: drawn at random, 4: heuristic);
+    ``shuffle``: 0, or the seed of the shuffle within each class (and of order 3's
+    class table, and of order 4's score jitter).  The moves are not yet verified.
     """
     if use_c:
         assert _csolver is not None

@@ -327,6 +327,22 @@ def test_heuristic_restarts_start_once_a_game_has_used_its_redeals() -> None:
     assert seen[:2] == [0, 4]
 
 
+def test_heuristic_order_ranks_children_by_score_stably() -> None:
+    # Score 8 * (2 * home - reserve - 2 * waste) (solver.py, "Move order"), no jitter
+    # without a shuffle seed; equal scores keep their order.
+    from games.engine import solver as solver_mod
+
+    search = solver_mod._Search(new_game("rainbow", seed="1"), None, None, True, 4, 0)
+    found_3 = 1 | (1 << 4) | (1 << 8)  # three cards home
+    children: list[Any] = [
+        (("a",), 13, found_3, (), b"", 0, 0),  # 8 * (6 - 13) = -56
+        (("b",), 12, found_3, (), b"", 2, 0),  # 8 * (6 - 12 - 4) = -80
+        (("c",), 13, found_3 | (1 << 12), (), b"", 0, 0),  # 8 * (8 - 13) = -40
+        (("d",), 11, found_3, (), b"", 1, 0),  # 8 * (6 - 11 - 2) = -56
+    ]
+    assert [c[0][0] for c in search.by_score(children)] == ["c", "a", "d", "b"]
+
+
 def test_heuristic_restarts_stop_at_their_share_of_each_budget() -> None:
     from games.engine.solver import _probing
 

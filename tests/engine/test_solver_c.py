@@ -133,12 +133,13 @@ def test_restarts_are_the_same_in_c_and_python() -> None:
 
 
 def test_heuristic_restarts_are_the_same_in_c_and_python() -> None:
-    # Rainbow seed 13 is won by a heuristic restart (move order 4 with a jitter)
-    # after the first search's 20,000 positions.
+    # Rainbow seed 13 is won by a heuristic restart (move order 4 with a jitter):
+    # after the first search's 20,000 positions, before the class-order restarts
+    # start at 35,000.
     state = new_game("rainbow", seed="13")
     c, py = both(state, max_seconds=None, max_nodes=50_000)
     assert c.result == WON
-    assert c.nodes > 20_000
+    assert 20_000 < c.nodes < 35_000
     assert_same(state, c, py)
 
 
