@@ -784,8 +784,7 @@ def solve(
     total = 0
     k = 0  # searches so far
     probes = restarts_done = 0  # heuristic and class-order restarts so far
-    redeals = state.rules.redeals
-    probe = redeals is not None and redeals - state.redeals_used <= 0  # no redeal left
+    probe = state.redeals_left == 0  # heuristic restarts only when no redeal is left
     probe_nodes, probe_seconds = 0, 0.0
     while True:
         if k == 0:
@@ -839,6 +838,12 @@ def _probing(max_nodes: int | None, max_seconds: float | None, nodes: int, secon
     return max_seconds is None or seconds < _PROBES_SHARE * max_seconds
 
 
+def _redeals_left(state: GameState) -> int:
+    """``state.redeals_left`` as the search counts it (``rl``): ``-1`` when unlimited."""
+    left = state.redeals_left
+    return -1 if left is None else left
+
+
 def _c_arguments(
     state: GameState,
     max_nodes: int | None,
@@ -853,13 +858,12 @@ def _c_arguments(
     ``None`` budgets become the C core's ``-1`` (no limit).
     """
     rules = state.rules
-    redeals = rules.redeals
     return (
         bytes(state.reserve),
         _t4([bytes(p) for p in state.tableau]),
         bytes(state.waste + state.stock[::-1]),
         len(state.waste),
-        -1 if redeals is None else max(0, redeals - state.redeals_used),
+        _redeals_left(state),
         bytes(state.found),
         build_fits(rules.build, rules.tableau_wrap, state.base),
         state.base,
@@ -907,8 +911,7 @@ def _search_once(
     piles = _t4([bytes(p) for p in state.tableau])
     talon = bytes(state.waste + state.stock[::-1])
     w = len(state.waste)
-    redeals = state.rules.redeals
-    rl = -1 if redeals is None else max(0, redeals - state.redeals_used)
+    rl = _redeals_left(state)
     nr = len(state.reserve)
     search = _Search(state, max_nodes, max_seconds, safe_auto, order, shuffle)
     search.seen.add(search.key(nr, piles, talon, w, rl))
@@ -936,8 +939,8 @@ def _use_c(engine: str | None, state: GameState) -> bool:
         raise ValueError(f"unknown solver engine {choice!r}: use one of {', '.join(ENGINES)}")
     if choice == "python":
         return False
-    redeals = state.rules.redeals
-    fits_c = redeals is None or redeals - state.redeals_used <= _C_MAX_REDEALS
+    left = state.redeals_left
+    fits_c = left is None or left <= _C_MAX_REDEALS
     if choice == "c":
         if _csolver is None:
             raise RuntimeError(
