@@ -33,7 +33,10 @@
  *
  * Budgets: nodes (positions expanded), wall time (clock read every 1024
  * nodes) and memory (table + stacks); running out of any gives
- * "unknown", never a crash.  The GIL is released during the search and taken
+ * "unknown", never a crash.  A search that ran out of nodes or time can go on
+ * (begin/advance, for solver.py's first search, paused while its restarts
+ * run): it keeps its table and stack, and slices of n1, n2, ... positions
+ * take the steps of one search of n1 + n2 + ... positions.  The GIL is released during the search and taken
  * back every 65536 nodes to let Ctrl-C through.
  */
 #define PY_SSIZE_T_CLEAN
@@ -123,6 +126,8 @@ typedef struct {
     size_t max_bytes;
     PyThreadState *tstate;
     int status;
+    int started; /* run_begin done (advance) */
+    Pos root;
 } Search;
 
 /* ------------------------------------------------------------------ memory */
@@ -781,9 +786,10 @@ static void enter(Search *s) {
     if (s->order == 4) sort_by_score(s->moves, f->mv_start, f->mv_end);
 }
 
-static void run(Search *s, const Pos *root) {
+/* Start a search at its root: the root's key in the table, its frame entered. */
+static void run_begin(Search *s) {
     uint64_t key[KW_MAX];
-    make_key(s, root, key);
+    make_key(s, &s->root, key);
     if (table_add(s, key) < 0) {
         s->status = ST_MEMORY;
         return;
@@ -793,9 +799,14 @@ static void run(Search *s, const Pos *root) {
         return;
     }
     s->nframes = 1;
-    s->frames[0].pos = *root;
+    s->frames[0].pos = s->root;
     s->frames[0].path_mark = 0;
     enter(s);
+}
+
+/* Run the depth-first search until it is won, lost or out of a budget. */
+static void run_loop(Search *s) {
+    uint64_t key[KW_MAX];
     while (s->status == ST_RUNNING) {
         if (!s->nframes) {
             s->status = ST_LOST;
@@ -831,6 +842,33 @@ static void run(Search *s, const Pos *root) {
         nf->path_mark = mark;
         enter(s);
     }
+}
+
+/*
+ * Run a search for at most `more_nodes` more positions (< 0: no limit) and
+ * `seconds` of wall time (< 0: no limit).  A search that ran out of nodes or
+ * time is paused on the frame it had not yet entered (counted in `nodes`, not
+ * expanded): it is entered again, counted once, when the search continues, so
+ * a search continued in slices takes exactly the steps of one search with
+ * the sum of the slices' node budgets.  Won, lost, out of memory and
+ * interrupted are final.
+ */
+static void advance(Search *s, long long more_nodes, double seconds) {
+    int paused = s->status == ST_NODES || s->status == ST_TIME;
+    if (s->started && !paused) return;
+    long long expanded = s->started ? s->nodes - 1 : 0;
+    s->max_nodes = more_nodes < 0 ? -1 : expanded + more_nodes;
+    s->has_deadline = seconds >= 0;
+    if (s->has_deadline) s->deadline = now() + seconds;
+    s->status = ST_RUNNING;
+    if (!s->started) {
+        s->started = 1;
+        run_begin(s);
+    } else {
+        s->nodes--; /* the paused frame is entered (and counted) again */
+        enter(s);
+    }
+    run_loop(s);
 }
 
 static void search_free(Search *s) {
@@ -907,37 +945,51 @@ static int read_cards(PyObject *obj, uint8_t *out, int *n, uint64_t *used, const
     return 0;
 }
 
+#define PROBLEM_DOC                                                                              \
+    "reserve, the four piles (a tuple) and talon (waste bottom..top then stock in\n"            \
+    "draw order) are bytes of card numbers; w: waste length; rl: redeals left (-1\n"            \
+    "unlimited); found: bytes of the four foundation counts; fits: the 52*52 build\n"           \
+    "table; mode: 0 top-or-whole, 1 whole-pile, 2 any-run; max_bytes: memory cap of\n"          \
+    "the table and stacks (< 0: none).  order: move order 0 standard, 1 foundation\n"           \
+    "moves first, 2 foundation moves last, 3 a class table drawn from the shuffle\n"            \
+    "seed, 4 heuristic (children by score, solver.py 'Move order'); shuffle: 0, or\n"           \
+    "a seed (below 2**64) for shuffling the moves within each class and, under\n"               \
+    "order 4, the score jitter (required by order 3).\n"
+
+#define RESULT_DOC                                                                               \
+    "result is 'won', 'lost' or 'unknown'; moves the winning line (won only, else\n"            \
+    "[]); nodes the positions counted so far (a search that ran out counts the one\n"           \
+    "it was about to expand); reason '' or what ran out: 'nodes', 'time' or 'memory'.\n"
+
 PyDoc_STRVAR(solve_doc,
              "solve(reserve, piles, talon, w, rl, found, fits, base, draw, autofill, empty_any,\n"
              "      mode, safe_auto, max_nodes, max_seconds, max_bytes, order, shuffle)\n"
              "-> (result, moves, nodes, reason)\n\n"
-             "The search of games/engine/solver.py in C.  reserve, the four piles (a tuple)\n"
-             "and talon (waste bottom..top then stock in draw order) are bytes of card\n"
-             "numbers; w: waste length; rl: redeals left (-1 unlimited); found: bytes of\n"
-             "the four foundation counts; fits: the 52*52 build table; mode: 0 top-or-whole,\n"
-             "1 whole-pile, 2 any-run; max_nodes / max_seconds < 0: no limit; max_bytes:\n"
-             "memory cap of the table and stacks.  result is 'won', 'lost' or 'unknown';\n"
-             "moves the winning line (won only, else []); reason '' or what ran out:\n"
-             "'nodes', 'time' or 'memory'.  order: move order 0 standard, 1 foundation\n"
-             "moves first, 2 foundation moves last, 3 a class table drawn from the shuffle\n"
-             "seed, 4 heuristic (children by score, solver.py 'Move order'); shuffle: 0, or\n"
-             "a seed (below 2**64) for shuffling the moves within each class and, under\n"
-             "order 4, the score jitter (required by order 3).");
+             "The search of games/engine/solver.py in C, run once: begin() then advance().\n"
+             PROBLEM_DOC "max_nodes / max_seconds < 0: no limit.  " RESULT_DOC);
 
-static PyObject *py_solve(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *reserve, *piles, *talon, *found, *fits;
-    int w, rl, base, draw, autofill, empty_any, mode, safe_auto;
-    long long max_nodes, max_bytes;
-    double max_seconds;
-    int order;
-    unsigned long long shuffle;
-    if (!PyArg_ParseTuple(args, "O!O!O!iiO!O!iiiiiiLdLiK", &PyBytes_Type, &reserve,
-                          &PyTuple_Type, &piles, &PyBytes_Type, &talon, &w, &rl, &PyBytes_Type,
-                          &found, &PyBytes_Type, &fits, &base, &draw, &autofill, &empty_any,
-                          &mode, &safe_auto, &max_nodes, &max_seconds, &max_bytes, &order,
-                          &shuffle))
-        return NULL;
+PyDoc_STRVAR(begin_doc,
+             "begin(reserve, piles, talon, w, rl, found, fits, base, draw, autofill, empty_any,\n"
+             "      mode, safe_auto, max_bytes, order, shuffle) -> search\n\n"
+             "A search of the given position, not yet run (an opaque handle for advance();\n"
+             "its memory is freed with the handle).  " PROBLEM_DOC);
+
+PyDoc_STRVAR(advance_doc,
+             "advance(search, max_nodes, max_seconds) -> (result, moves, nodes, reason, bytes)\n\n"
+             "Run a search from begin() for at most max_nodes more positions and max_seconds\n"
+             "of wall time (< 0: no limit).  A search that ran out of nodes or time can be\n"
+             "advanced again and goes on where it stopped: advancing in slices takes the\n"
+             "steps of one search with the sum of the slices' node budgets.  A won, lost or\n"
+             "out-of-memory search gives the same answer again.  bytes: memory the search\n"
+             "holds (table and stacks).  " RESULT_DOC);
+
+#define SEARCH_CAPSULE "games.engine._solver.Search"
+
+/* A Search for the given problem, not yet run; NULL with an exception set. */
+static Search *new_search(PyObject *reserve, PyObject *piles, PyObject *talon, int w, int rl,
+                          PyObject *found, PyObject *fits, int base, int draw, int autofill,
+                          int empty_any, int mode, int safe_auto, long long max_bytes, int order,
+                          unsigned long long shuffle) {
     if (PyTuple_GET_SIZE(piles) != 4 || PyBytes_GET_SIZE(found) != 4 ||
         PyBytes_GET_SIZE(fits) != NC * NC || base < 0 || base > 12 || draw < 1 || draw > NC ||
         mode < 0 || mode > 2 || rl < -1 || rl > 65000 || order < 0 || order > 4 || (order == 3 && !shuffle)) {
@@ -945,33 +997,35 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         return NULL;
     }
     Search *s = calloc(1, sizeof(Search));
-    if (!s) return PyErr_NoMemory();
-    Pos root;
-    memset(&root, 0, sizeof root);
+    if (!s) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Pos *root = &s->root;
     uint64_t used = 0;
     int n;
     if (read_cards(reserve, s->R, &n, &used, "reserve") < 0) goto error;
-    root.nr = (uint8_t)n;
+    root->nr = (uint8_t)n;
     for (int i = 0; i < 4; i++) {
-        if (read_cards(PyTuple_GET_ITEM(piles, i), root.pile[i], &n, &used, "pile") < 0)
+        if (read_cards(PyTuple_GET_ITEM(piles, i), root->pile[i], &n, &used, "pile") < 0)
             goto error;
-        root.plen[i] = (uint8_t)n;
+        root->plen[i] = (uint8_t)n;
     }
-    if (read_cards(talon, root.talon, &n, &used, "talon") < 0) goto error;
-    root.tl = (uint8_t)n;
-    if (w < 0 || w > root.tl) {
+    if (read_cards(talon, root->talon, &n, &used, "talon") < 0) goto error;
+    root->tl = (uint8_t)n;
+    if (w < 0 || w > root->tl) {
         PyErr_SetString(PyExc_ValueError, "bad waste length");
         goto error;
     }
-    root.w = (uint8_t)w;
-    root.rl = rl;
+    root->w = (uint8_t)w;
+    root->rl = rl;
     const uint8_t *fb = (const uint8_t *)PyBytes_AS_STRING(found);
     for (int i = 0; i < 4; i++) {
         if (fb[i] > 13) {
             PyErr_SetString(PyExc_ValueError, "bad foundation count");
             goto error;
         }
-        root.found[i] = fb[i];
+        root->found[i] = fb[i];
     }
     memcpy(s->fits, PyBytes_AS_STRING(fits), NC * NC);
     s->draw = draw;
@@ -1002,8 +1056,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         }
         s->needs_n[c] = (uint8_t)k;
     }
-    for (int i = 0; i < root.tl; i++) s->rootidx[root.talon[i]] = (uint8_t)i;
-    s->tl_root = root.tl;
+    for (int i = 0; i < root->tl; i++) s->rootidx[root->talon[i]] = (uint8_t)i;
+    s->tl_root = root->tl;
     /* compact keys when every pile is a chain under the build rule (make_key) */
     int most = 0;
     for (int t = 0; t < NC; t++) {
@@ -1014,68 +1068,140 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     }
     s->compact = 1;
     for (int i = 0; i < 4; i++)
-        for (int k = 1; k < root.plen[i]; k++)
-            if (!s->fits[root.pile[i][k] * NC + root.pile[i][k - 1]]) s->compact = 0;
+        for (int k = 1; k < root->plen[i]; k++)
+            if (!s->fits[root->pile[i][k] * NC + root->pile[i][k - 1]]) s->compact = 0;
     while ((1 << s->cbits) < most) s->cbits++;
     if (s->cbits > 2) s->compact = 0; /* a pile code must fit in 128 bits */
-    for (int i = 0; i < root.tl; i++) root.tmask |= 1ULL << i;
+    for (int i = 0; i < root->tl; i++) root->tmask |= 1ULL << i;
     if (s->compact) {
         for (int i = 0; i < 4; i++) {
-            int n = root.plen[i];
-            root.plen[i] = 0;
-            for (int k = 0; k < n; k++) pile_push(s, &root, i, root.pile[i][k]);
+            int n = root->plen[i];
+            root->plen[i] = 0;
+            for (int k = 0; k < n; k++) pile_push(s, root, i, root->pile[i][k]);
         }
     }
     int bits = 30 + s->tl_root + 24 + (s->compact ? 24 + s->cbits * NC : 6 * NC);
     s->kw = (bits + 63) / 64;
-    s->max_nodes = max_nodes < 0 ? -1 : max_nodes;
     s->max_bytes = max_bytes < 0 ? (size_t)-1 : (size_t)max_bytes;
     s->cap = 1024;
     if (mem_total(s) > s->max_bytes) {
-        search_free(s);
-        free(s);
-        return Py_BuildValue("(s[]Ls)", "unknown", 0LL, "memory");
+        s->started = 1; /* a cap below one empty table: out of memory before the root */
+        s->status = ST_MEMORY;
+        return s;
     }
     s->slots = table_alloc(s->cap * (size_t)s->kw * 8);
     if (!s->slots) {
         PyErr_NoMemory();
         goto error;
     }
-    s->status = ST_RUNNING;
-    s->tstate = PyEval_SaveThread();
-    if (max_seconds >= 0) {
-        s->has_deadline = 1;
-        s->deadline = now() + max_seconds;
-    }
-    run(s, &root);
-    PyEval_RestoreThread(s->tstate);
-
-    PyObject *result = NULL;
-    if (s->status == ST_INTERRUPT) goto error; /* exception set by PyErr_CheckSignals */
-    if (s->status == ST_WON) {
-        PyObject *moves = path_to_list(s);
-        if (moves) {
-            result = Py_BuildValue("(sNLs)", "won", moves, s->nodes, "");
-        }
-    } else if (s->status == ST_LOST) {
-        result = Py_BuildValue("(s[]Ls)", "lost", s->nodes, "");
-    } else {
-        const char *why = s->status == ST_NODES  ? "nodes"
-                          : s->status == ST_TIME ? "time"
-                                                 : "memory";
-        result = Py_BuildValue("(s[]Ls)", "unknown", s->nodes, why);
-    }
-    search_free(s);
-    free(s);
-    return result;
+    return s;
 error:
     search_free(s);
     free(s);
     return NULL;
 }
 
+static void capsule_free(PyObject *capsule) {
+    Search *s = PyCapsule_GetPointer(capsule, SEARCH_CAPSULE);
+    if (s) {
+        search_free(s);
+        free(s);
+    }
+}
+
+/* The (result, moves, nodes, reason) tuple of a search after advance(). */
+static PyObject *outcome(const Search *s) {
+    if (s->status == ST_WON) {
+        PyObject *moves = path_to_list(s);
+        if (!moves) return NULL;
+        return Py_BuildValue("(sNLs)", "won", moves, s->nodes, "");
+    }
+    if (s->status == ST_LOST) return Py_BuildValue("(s[]Ls)", "lost", s->nodes, "");
+    const char *why = s->status == ST_NODES ? "nodes" : s->status == ST_TIME ? "time" : "memory";
+    return Py_BuildValue("(s[]Ls)", "unknown", s->nodes, why);
+}
+
+/* advance() with the GIL released; 0, or -1 with the exception of an interrupt set. */
+static int advance_released(Search *s, long long max_nodes, double max_seconds) {
+    s->tstate = PyEval_SaveThread();
+    advance(s, max_nodes, max_seconds);
+    PyEval_RestoreThread(s->tstate);
+    return s->status == ST_INTERRUPT ? -1 : 0; /* exception set by PyErr_CheckSignals */
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *reserve, *piles, *talon, *found, *fits;
+    int w, rl, base, draw, autofill, empty_any, mode, safe_auto;
+    long long max_nodes, max_bytes;
+    double max_seconds;
+    int order;
+    unsigned long long shuffle;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiO!O!iiiiiiLdLiK", &PyBytes_Type, &reserve,
+                          &PyTuple_Type, &piles, &PyBytes_Type, &talon, &w, &rl, &PyBytes_Type,
+                          &found, &PyBytes_Type, &fits, &base, &draw, &autofill, &empty_any,
+                          &mode, &safe_auto, &max_nodes, &max_seconds, &max_bytes, &order,
+                          &shuffle))
+        return NULL;
+    Search *s = new_search(reserve, piles, talon, w, rl, found, fits, base, draw, autofill,
+                           empty_any, mode, safe_auto, max_bytes, order, shuffle);
+    if (!s) return NULL;
+    PyObject *result = NULL;
+    if (advance_released(s, max_nodes, max_seconds) == 0) result = outcome(s);
+    search_free(s);
+    free(s);
+    return result;
+}
+
+static PyObject *py_begin(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *reserve, *piles, *talon, *found, *fits;
+    int w, rl, base, draw, autofill, empty_any, mode, safe_auto;
+    long long max_bytes;
+    int order;
+    unsigned long long shuffle;
+    if (!PyArg_ParseTuple(args, "O!O!O!iiO!O!iiiiiiLiK", &PyBytes_Type, &reserve,
+                          &PyTuple_Type, &piles, &PyBytes_Type, &talon, &w, &rl, &PyBytes_Type,
+                          &found, &PyBytes_Type, &fits, &base, &draw, &autofill, &empty_any,
+                          &mode, &safe_auto, &max_bytes, &order, &shuffle))
+        return NULL;
+    Search *s = new_search(reserve, piles, talon, w, rl, found, fits, base, draw, autofill,
+                           empty_any, mode, safe_auto, max_bytes, order, shuffle);
+    if (!s) return NULL;
+    PyObject *capsule = PyCapsule_New(s, SEARCH_CAPSULE, capsule_free);
+    if (!capsule) {
+        search_free(s);
+        free(s);
+    }
+    return capsule;
+}
+
+static PyObject *py_advance(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule;
+    long long max_nodes;
+    double max_seconds;
+    if (!PyArg_ParseTuple(args, "OLd", &capsule, &max_nodes, &max_seconds)) return NULL;
+    Search *s = PyCapsule_GetPointer(capsule, SEARCH_CAPSULE);
+    if (!s) return NULL;
+    if (s->status == ST_INTERRUPT) {
+        PyErr_SetString(PyExc_RuntimeError, "this search was interrupted and cannot go on");
+        return NULL;
+    }
+    if (advance_released(s, max_nodes, max_seconds) < 0) return NULL;
+    PyObject *out = outcome(s);
+    if (!out) return NULL;
+    PyObject *result = Py_BuildValue("(OOOOn)", PyTuple_GET_ITEM(out, 0), PyTuple_GET_ITEM(out, 1),
+                                     PyTuple_GET_ITEM(out, 2), PyTuple_GET_ITEM(out, 3),
+                                     (Py_ssize_t)mem_total(s));
+    Py_DECREF(out);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, solve_doc},
+    {"begin", py_begin, METH_VARARGS, begin_doc},
+    {"advance", py_advance, METH_VARARGS, advance_doc},
     {NULL, NULL, 0, NULL},
 };
 

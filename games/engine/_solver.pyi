@@ -21,3 +21,25 @@ def solve(
     shuffle: int,
     /,
 ) -> tuple[str, list[str], int, str]: ...
+def begin(
+    reserve: bytes,
+    piles: tuple[bytes, bytes, bytes, bytes],
+    talon: bytes,
+    w: int,
+    rl: int,
+    found: bytes,
+    fits: bytes,
+    base: int,
+    draw: int,
+    autofill: int,
+    empty_any: int,
+    mode: int,
+    safe_auto: int,
+    max_bytes: int,
+    order: int,
+    shuffle: int,
+    /,
+) -> object: ...  # an opaque handle (a capsule); the search is freed with it
+def advance(
+    search: object, max_nodes: int, max_seconds: float, /
+) -> tuple[str, list[str], int, str, int]: ...

@@ -127,10 +127,10 @@ subtree under it before trying anything else, and on a few deals that
 subtree has tens of millions of positions while a win sits in another branch.
 So :func:`solve` does not spend its whole budget on one search: the first
 search (standard order, no shuffle) gets 40% of the budget.  If it ends
-undecided, restarts follow; restart ``k = 1, 2, ...`` (both kinds below
-counted together) shuffles the moves of each class with an xorshift64
-generator seeded with ``k`` times ``0x9E3779B97F4A7C15``, and gets at most
-what is left of the budget:
+undecided it is *paused*, not dropped, and restarts follow; restart ``k = 1,
+2, ...`` (both kinds below counted together) shuffles the moves of each class
+with an xorshift64 generator seeded with ``k`` times ``0x9E3779B97F4A7C15``,
+and gets at most what is left of the restarts' share:
 
 * first, when no redeal is left (``rainbow``, ``one-pass``, any game whose
   redeals are used up), the *heuristic restarts* ("probes"): the ``j``-th
@@ -142,22 +142,46 @@ what is left of the budget:
   category drawn at random, 0: the standard order) with
   ``2% * 1.3 ** (m - 1)`` of the budget.
 
-A search stopped by the C core's memory cap ends the restarts (another order
-would fill the same table).  Shares are counted in the positions the searches
-report (a search that runs out reports one more than it expanded) and in wall
-time.  Everything is deterministic for a given node budget without a time
+When the restarts of both kinds have spent 30% of the budget, the first
+search *goes on* where it stopped, with all that is left (so 70% in all).
+Going on is exact: the search keeps its table and stack while paused, and a
+search run in slices takes the same steps as one search with the sum of the
+slices' node budgets (C core and Python alike; ``_OneSearch``).  It is what
+proves the losses whose position space is larger than the first slice: a
+``lost`` needs one search that expands the whole space, and before this every
+restart started again from nothing, so a lost deal whose space held more than
+40% of the budget's positions stayed undecided whatever the budget left.
+Measured with 10 million positions per deal, against the schedule without
+going on (first search 40%, restarts the other 60%), on the deals of seeds
+0..999 that the first 40% did not decide: Solvitaire strict decided 7 more
+and none fewer (of 38 such deals), the Wolter
+rules 9 more and 2 fewer (won by late restarts before), superior 4 fewer
+(late restart wins; its losses are proved in a few hundred positions),
+draw-one 1 fewer; classic the same (873 won, 122 lost, the same 5
+deals undecided); rainbow seeds 0..59 as many (40 won, 2 lost).
+
+The paused first search keeps its memory while the restarts run, so each
+restart's memory cap is the cap less what the first search holds (no restart
+when nothing is left): the whole of :func:`solve` stays within ``max_bytes``.
+A restart stopped by the C core's memory cap ends the restarts (another
+order would fill the same room) and the first search goes on; the first
+search stopped by the cap ends :func:`solve` (undecided).  Shares are counted
+in the positions the searches report (a search that runs out reports one more
+than it expanded; the first search counts the position it paused on once) and
+in wall time.  Everything is deterministic for a given node budget without a time
 budget.
 
 No restart changes what a search proves: each one is the complete search
 above with another order of the children (step 3), and order never prunes a
 child, so each can answer ``won`` (replayed) or ``lost`` (its whole space
-expanded) on its own.  Restarts only cost a lost deal the budget share the
-first search did not get: on classic seeds 0..999 every deal proved lost
-within 10 s was proved by the first search in under 4 s.  The measured
-effect (docs/winnability.md): 28 undecided classic deals with one search per
+expanded) on its own.  Restarts only cost a lost deal their own share (30%),
+which the first search does not get.  The measured effect on classic
+(docs/winnability.md): 28 undecided deals of seeds 0..999 with one search per
 deal, 11 with restarts over orders 0..2, 5 with order 3 added.  The schedule
-(40%, 2%, 1.3, four orders) was chosen by trying a few settings on those
-same seeds; it is a speed setting, never a rule or a verdict.
+(40%, 2%, 1.3, four orders, and the 30% after which the first search goes
+on) was chosen by trying a few settings on those same seeds and the
+other rule sets' seeds 0..999; it is a speed setting, never a rule or a
+verdict.
 
 The probes are many short dives rather than a few long searches: a rainbow
 deal that the heuristic order wins at all it mostly wins within a few hundred
@@ -169,7 +193,11 @@ The alternatives were compared in an experimental build whose ties fell in
 generation order, unshuffled (43 deals for this schedule there): order 4 for
 the first search and probes in place of every class-order restart decided 44
 rainbow deals but cost ``superior`` 15 of seeds 0..199 (176 decided against
-191), so the probes get 30% and the class-order restarts the rest.  Probes
+191), so the probes got 30% and the class-order restarts the rest.  Since the
+first search goes on after 30% of restarts, the probes are all the restarts a
+rule set without redeals gets (rainbow seeds 0..59 at 10 million positions:
+42 deals decided, 40 won and 2 lost, as many as with the class-order
+restarts after the probes).  Probes
 run only when no redeal is left, where the waste term of the score stands for
 a real cost (cards buried for the rest of the game): with redeals they cost
 deals (seeds 0..999 at 10 s: classic 7 undecided instead of 5, draw-one 10
@@ -224,7 +252,6 @@ Conversely ``S'`` is reachable from ``S``, so ``S`` is won iff ``S'`` is.
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -252,13 +279,16 @@ _CHECK_EVERY: Final = 2048
 ENGINES: Final = ("auto", "c", "python")
 #: Environment variable that chooses the engine when ``solve`` is not told.
 ENGINE_ENV: Final = "CANFIELD_SOLVER"
-#: Default memory cap of the C core's table and stacks (bytes) per search.
+#: Default memory cap of the C core's tables and stacks (bytes), for all the searches
+#: of one :func:`solve` together (the paused first search and a restart).
 DEFAULT_MAX_BYTES: Final = 1 << 30
 _DRAW: Final = "draw"
 _REDEAL: Final = "redeal"
 
 #: A child: (moves to reach it, nr, found, piles, talon, w, rl).
 _Child = tuple[tuple[str, ...], int, int, tuple[bytes, bytes, bytes, bytes], bytes, int, int]
+#: A position of the search: (nr, found, piles, talon, w, rl).
+_Position = tuple[int, int, tuple[bytes, bytes, bytes, bytes], bytes, int, int]
 
 # Move categories and their class under each move order (module doc, step 3;
 # the same table as ORDER_CLASS in _solver.c).
@@ -278,18 +308,22 @@ _ORDERS: Final = 4
 _HEURISTIC_ORDER: Final = 4
 _HEURISTIC_JITTER: Final = 64
 #: Restart schedule (module doc, "Restarts"): the first, deterministic search gets
-#: this share of the budget.  Then the heuristic restarts: the ``j``-th gets
+#: ``_FIRST_SHARE`` of the budget.  Then the heuristic restarts: the ``j``-th gets
 #: ``_PROBE_SHARE * _PROBE_GROWTH ** (j - 1)`` of it, with move order 4, until they
 #: have spent ``_PROBES_SHARE`` of it together.  Then the class-order restarts: the
 #: ``m``-th gets ``_RESTART_SHARE * _RESTART_GROWTH ** (m - 1)``, with move order
-#: ``m % 4``.  Each gets at most what is left; restart ``k`` (counting both kinds from
-#: 1) has shuffle seed ``k * _GOLDEN``.
+#: ``m % 4``.  Each gets at most what is left of ``_RESTARTS_SHARE``; then the first
+#: search goes on with all the rest.  Restart ``k`` (counting both kinds from 1) has
+#: shuffle seed ``k * _GOLDEN``.
 _FIRST_SHARE: Final = 0.4
 _PROBE_SHARE: Final = 0.0002
 _PROBE_GROWTH: Final = 1.02
 _PROBES_SHARE: Final = 0.3
 _RESTART_SHARE: Final = 0.02
 _RESTART_GROWTH: Final = 1.3
+#: The restarts of both kinds stop when they have spent this share of the budget; the
+#: first search then goes on where it stopped, with all that is left.
+_RESTARTS_SHARE: Final = 0.3
 _GOLDEN: Final = 0x9E3779B97F4A7C15
 #: Restart slices stop growing after this many steps (no float overflow, ever).
 _MAX_GROWTH_STEPS: Final = 100
@@ -334,8 +368,8 @@ class SolveResult:
     seconds: float = 0.0
 
 
-class _Budget(Exception):
-    """Raised inside the search when the node or time budget is spent."""
+#: What ``_Search._enter`` did with a position.
+_PAUSED, _WIN, _ENTERED = object(), object(), object()
 
 
 def c_available() -> bool:
@@ -399,6 +433,10 @@ class _Search:
         self.nodes = 0
         self.seen: set[bytes] = set()
         self.path: list[str] = []
+        self._stack: list[tuple[Iterator[_Child], int]] = []
+        self._pending: tuple[_Position, int] | None = None
+        self._started = False
+        self._result: bool | None = None
         self._reach_cache: dict[tuple[int, int, int], list[tuple[int, tuple[str, ...], int]]] = {}
 
     # ------------------------------------------------------------------ helpers
@@ -678,7 +716,7 @@ class _Search:
 
     # ---------------------------------------------------------------------- dfs
 
-    def dfs(
+    def start(
         self,
         nr: int,
         found: int,
@@ -686,42 +724,90 @@ class _Search:
         talon: bytes,
         w: int,
         rl: int,
-    ) -> bool:
-        """Search from a position (its key already in the table); True with ``self.path`` a win."""
-        self.nodes += 1
-        if self.nodes % _CHECK_EVERY == 0:
-            if self.max_nodes is not None and self.nodes > self.max_nodes:
-                raise _Budget
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise _Budget
-        elif self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise _Budget
+    ) -> None:
+        """Set the search's root: its key in the table, to be entered by :meth:`advance`."""
+        self.seen.add(self.key(nr, piles, talon, w, rl))
+        self._pending = ((nr, found, piles, talon, w, rl), 0)
+
+    def advance(self, more_nodes: int | None, seconds: float | None) -> bool | None:
+        """Run the depth-first search for at most ``more_nodes`` more positions and ``seconds``.
+
+        Returns True (won, ``self.path`` the line), False (lost: the whole reachable
+        space expanded) or None (a budget ran out).  A search that ran out is paused
+        on the position it was about to expand, counted in ``nodes``; advancing it
+        again enters that position (counted once) and goes on, so a search advanced
+        in slices takes the steps of one search with the sum of the slices' budgets,
+        as the C core's ``advance``.  ``None`` budgets: no limit.
+        """
+        if self._result is not None:
+            return self._result
+        expanded = self.nodes - 1 if self._started else 0
+        self.max_nodes = None if more_nodes is None else expanded + more_nodes
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        pending = self._pending
+        assert pending is not None
+        if self._started:
+            self.nodes -= 1  # the paused position is entered (and counted) again
+        self._started = True
+        entered = self._enter(*pending)
+        if entered is not _ENTERED:
+            return self._finish(entered)
+        stack = self._stack
         path = self.path
-        mark = len(path)
-        if self.safe_auto:
-            ps = list(piles)
-            auto_moves, nr, found, talon, w = self.auto(nr, found, ps, talon, w)
-            if auto_moves:
-                path.extend(auto_moves)
-                piles = _t4(ps)
-        if not nr and not talon and not (piles[0] or piles[1] or piles[2] or piles[3]):
-            return True
         seen = self.seen
         key = self.key
-        for moves, cnr, cfound, cpiles, ctalon, cw, crl in self.children(
-            nr, found, piles, talon, w, rl
-        ):
+        while stack:
+            children, mark = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                del path[mark:]
+                continue
+            moves, cnr, cfound, cpiles, ctalon, cw, crl = child
             k = key(cnr, cpiles, ctalon, cw, crl)
             if k in seen:
                 continue
             seen.add(k)
             n = len(path)
             path.extend(moves)
-            if self.dfs(cnr, cfound, cpiles, ctalon, cw, crl):
-                return True
-            del path[n:]
-        del path[mark:]
+            entered = self._enter((cnr, cfound, cpiles, ctalon, cw, crl), n)
+            if entered is not _ENTERED:
+                return self._finish(entered)
+        self._result = False
         return False
+
+    def _finish(self, entered: object) -> bool | None:
+        if entered is _PAUSED:
+            return None
+        self._result = True
+        return True
+
+    def _enter(self, position: _Position, mark: int) -> object:
+        """Count and expand a position: ``_PAUSED`` (a budget ran out), ``_WIN`` or ``_ENTERED``.
+
+        ``mark``: the path length before the moves that led here (restored when the
+        position's children are exhausted).
+        """
+        self.nodes += 1
+        nodes = self.nodes
+        if (self.max_nodes is not None and nodes > self.max_nodes) or (
+            nodes % _CHECK_EVERY == 0
+            and self.deadline is not None
+            and time.monotonic() > self.deadline
+        ):
+            self._pending = (position, mark)
+            return _PAUSED
+        nr, found, piles, talon, w, rl = position
+        if self.safe_auto:
+            ps = list(piles)
+            auto_moves, nr, found, talon, w = self.auto(nr, found, ps, talon, w)
+            if auto_moves:
+                self.path.extend(auto_moves)
+                piles = _t4(ps)
+        if not nr and not talon and not (piles[0] or piles[1] or piles[2] or piles[3]):
+            return _WIN
+        self._stack.append((iter(self.children(nr, found, piles, talon, w, rl)), mark))
+        return _ENTERED
 
 
 def _t4(ps: list[bytes]) -> tuple[bytes, bytes, bytes, bytes]:
@@ -747,8 +833,9 @@ def solve(
 
     ``restarts`` (module doc, "Restarts"): when a budget is set, the first
     search gets 40% of it and, if it ends undecided, complete searches with
-    other move orders and shuffled moves share the rest, each with a growing
-    slice (short heuristic-order searches first when no redeal is left).
+    other move orders and shuffled moves share the next 30%, each with a
+    growing slice (short heuristic-order searches first when no redeal is
+    left); then the first search goes on where it stopped with the rest.
     Every one of them is a complete search, so any of them may answer
     ``won`` or ``lost``.  ``restarts=False``: one search with the whole budget.
 
@@ -757,9 +844,9 @@ def solve(
     ``"auto"`` (C when built, else Python); ``None`` reads the environment
     variable ``CANFIELD_SOLVER`` (default ``auto``).  Both run the same search
     with the same move order, so they give the same verdicts, node counts and
-    lines.  ``max_bytes``: memory cap of the C core's table and stacks
-    per search (``None``: no cap; the Python search has none); reaching it
-    ends that search undecided.
+    lines.  ``max_bytes``: memory cap of the C core's tables and stacks, for
+    the paused first search and a restart together (``None``: no cap; the
+    Python search has none); reaching it ends that search undecided.
 
     Returns a :class:`SolveResult`: ``won`` with a winning line that has been
     replayed with the engine to 52 cards home (a failed replay raises
@@ -786,9 +873,25 @@ def solve(
     probes = restarts_done = 0  # heuristic and class-order restarts so far
     probe = state.redeals_left == 0  # heuristic restarts only when no redeal is left
     probe_nodes, probe_seconds = 0, 0.0
+    restart_nodes, restart_seconds = 0, 0.0  # spent by the restarts of both kinds
+    first = _OneSearch(state, use_c, safe_auto, max_bytes, 0, 0)
+    resumed = False  # the first search goes on with what the restarts left
     while True:
+        restart_cap_nodes: int | None = None
+        restart_cap_seconds: float | None = None
         if k == 0:
             order, share = 0, _FIRST_SHARE
+        elif not resumed:
+            if max_nodes is not None:
+                restart_cap_nodes = int(max_nodes * _RESTARTS_SHARE) - restart_nodes
+            if max_seconds is not None:
+                restart_cap_seconds = max_seconds * _RESTARTS_SHARE - restart_seconds
+            resumed = (restart_cap_nodes is not None and restart_cap_nodes <= 0) or (
+                restart_cap_seconds is not None and restart_cap_seconds <= 0
+            )
+        if k == 0 or resumed:
+            search, share = first, (_FIRST_SHARE if k == 0 else 1.0)
+            order = 0
         elif probe and _probing(max_nodes, max_seconds, probe_nodes, probe_seconds):
             probes += 1
             order = _HEURISTIC_ORDER
@@ -803,23 +906,38 @@ def solve(
             if left_nodes <= 0:
                 break
             cap_nodes = min(left_nodes, max(1, int(max_nodes * share)))
+            if restart_cap_nodes is not None and not resumed:
+                cap_nodes = min(cap_nodes, restart_cap_nodes)
         if max_seconds is not None:
             left_seconds = max_seconds - (time.monotonic() - start)
             if left_seconds <= 0:
                 break
             cap_seconds = min(left_seconds, max_seconds * share)
-        shuffle = (k * _GOLDEN) & _MASK64
+            if restart_cap_seconds is not None and not resumed:
+                cap_seconds = min(cap_seconds, restart_cap_seconds)
+        if k and not resumed:
+            room = None if max_bytes is None else max_bytes - first.bytes
+            if room is not None and room <= 0:
+                resumed = True  # no memory for a restart beside the paused first search
+                k += 1
+                continue
+            shuffle = (k * _GOLDEN) & _MASK64
+            search = _OneSearch(state, use_c, safe_auto, room, order, shuffle)
         began = time.monotonic()
-        verdict, moves, nodes, out_of_memory = _search_once(
-            state, use_c, cap_nodes, cap_seconds, safe_auto, max_bytes, order, shuffle
-        )
+        verdict, moves, nodes, out_of_memory = search.advance(cap_nodes, cap_seconds)
+        spent = time.monotonic() - began
         total += nodes
-        if order == _HEURISTIC_ORDER:
-            probe_nodes += nodes
-            probe_seconds += time.monotonic() - began
+        if search is not first:
+            restart_nodes += nodes
+            restart_seconds += spent
+            if order == _HEURISTIC_ORDER:
+                probe_nodes += nodes
+                probe_seconds += spent
         if out_of_memory:
-            break  # another order would fill the same table: undecided
-        if verdict != UNKNOWN:
+            if search is first:
+                break  # the first search's table is full: undecided
+            resumed = True  # the restarts' room is used up: back to the first search
+        elif verdict != UNKNOWN:
             if verdict == WON:
                 verify_win(state, moves)
             return SolveResult(verdict, moves, total, time.monotonic() - start)
@@ -880,6 +998,80 @@ def _c_arguments(
     )
 
 
+class _OneSearch:
+    """One complete search of ``state`` (C core or Python), run in slices by :meth:`advance`.
+
+    ``order``: move order 0..4 (``_ORDER_CLASS``, 3: drawn at random, 4: heuristic);
+    ``shuffle``: 0, or the seed of the shuffle within each class (and of order 3's
+    class table, and of order 4's score jitter).  ``max_bytes``: the C core's memory
+    cap for this search (``None``: none).  Raises ``ValueError`` for order 3
+    without a shuffle seed.
+    """
+
+    def __init__(
+        self,
+        state: GameState,
+        use_c: bool,
+        safe_auto: bool,
+        max_bytes: int | None,
+        order: int,
+        shuffle: int,
+    ) -> None:
+        self.nodes = 0  # positions counted so far, over all slices
+        self.bytes = 0  # memory the C core's search holds (table and stacks)
+        self._handle: Any = None
+        self._search: _Search | None = None
+        if use_c:
+            assert _csolver is not None
+            args = _c_arguments(state, None, None, safe_auto, max_bytes, order, shuffle)
+            self._handle = _csolver.begin(*args[:13], *args[15:])
+            return
+        found = 0
+        for s in range(4):
+            found |= state.found[s] << (4 * s)
+        search = _Search(state, None, None, safe_auto, order, shuffle)
+        search.start(
+            len(state.reserve),
+            found,
+            _t4([bytes(p) for p in state.tableau]),
+            bytes(state.waste + state.stock[::-1]),
+            len(state.waste),
+            _redeals_left(state),
+        )
+        self._search = search
+
+    def advance(
+        self, max_nodes: int | None, max_seconds: float | None
+    ) -> tuple[str, list[str], int, bool]:
+        """Go on for at most ``max_nodes`` positions and ``max_seconds`` (``None``: no limit).
+
+        Returns ``(verdict, moves, nodes, out_of_memory)``: ``nodes`` counted in this
+        slice (a search that runs out counts the position it was about to expand,
+        once over all slices); ``out_of_memory`` when the C core's memory cap ended
+        the search (``unknown``, final).  The moves are not yet verified.
+        """
+        before = self.nodes
+        if self._handle is not None:
+            assert _csolver is not None
+            verdict, moves, nodes, reason, held = _csolver.advance(
+                self._handle,
+                -1 if max_nodes is None else max_nodes,
+                -1.0 if max_seconds is None else max_seconds,
+            )
+            self.nodes, self.bytes = nodes, held
+            return verdict, list(moves), nodes - before, reason == "memory"
+        search = self._search
+        assert search is not None
+        won = search.advance(max_nodes, max_seconds)
+        self.nodes = search.nodes
+        counted = self.nodes - before
+        if won is None:
+            return UNKNOWN, [], counted, False
+        if won:
+            return WON, list(search.path), counted, False
+        return LOST, [], counted, False
+
+
 def _search_once(
     state: GameState,
     use_c: bool,
@@ -890,42 +1082,13 @@ def _search_once(
     order: int,
     shuffle: int,
 ) -> tuple[str, list[str], int, bool]:
-    """One complete search (C core or Python) within a budget.
+    """One complete search within a budget: :class:`_OneSearch` advanced once.
 
-    Returns ``(verdict, moves, nodes, out_of_memory)``; ``out_of_memory`` is true
-    when the C core's memory cap ended the search (``unknown``).
-
-    ``order``: move order 0..4 (``_ORDER_CLASS``, 3: drawn at random, 4: heuristic);
-    ``shuffle``: 0, or the seed of the shuffle within each class (and of order 3's
-    class table, and of order 4's score jitter).  The moves are not yet verified.
+    Returns ``(verdict, moves, nodes, out_of_memory)`` (see ``_OneSearch.advance``).
     """
-    if use_c:
-        assert _csolver is not None
-        verdict, moves, nodes, reason = _csolver.solve(
-            *_c_arguments(state, max_nodes, max_seconds, safe_auto, max_bytes, order, shuffle)
-        )
-        return verdict, list(moves), nodes, reason == "memory"
-    found = 0
-    for s in range(4):
-        found |= state.found[s] << (4 * s)
-    piles = _t4([bytes(p) for p in state.tableau])
-    talon = bytes(state.waste + state.stock[::-1])
-    w = len(state.waste)
-    rl = _redeals_left(state)
-    nr = len(state.reserve)
-    search = _Search(state, max_nodes, max_seconds, safe_auto, order, shuffle)
-    search.seen.add(search.key(nr, piles, talon, w, rl))
-    old_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old_limit, 100_000))
-    try:
-        won = search.dfs(nr, found, piles, talon, w, rl)
-    except _Budget:
-        return UNKNOWN, [], search.nodes, False
-    finally:
-        sys.setrecursionlimit(old_limit)
-    if not won:
-        return LOST, [], search.nodes, False
-    return WON, list(search.path), search.nodes, False
+    return _OneSearch(state, use_c, safe_auto, max_bytes, order, shuffle).advance(
+        max_nodes, max_seconds
+    )
 
 
 #: Redeals left above this are beyond the C core's key (16 bits); the Python search takes them.

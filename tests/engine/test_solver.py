@@ -269,8 +269,8 @@ def test_restarts_win_where_one_search_runs_out() -> None:
 def test_heuristic_restarts_win_rainbow_deals_that_one_search_does_not() -> None:
     # Rainbow seeds 10 and 13: the standard order spends 100,000 positions without
     # a win.  After the first search (40,000) the heuristic restarts (move order 4
-    # with a jitter, solver.py "Restarts") win, before the class-order restarts
-    # start at 70,000 (40% + 30% of the budget).
+    # with a jitter, solver.py "Restarts") win, before the first search goes on at
+    # 70,000 (40% + 30% of the budget).
     for seed in ("10", "13"):
         state = new_game("rainbow", seed=seed)
         one = solve(state, max_seconds=None, max_nodes=100_000, restarts=False)
@@ -281,50 +281,124 @@ def test_heuristic_restarts_win_rainbow_deals_that_one_search_does_not() -> None
         assert replay(res.moves, "rainbow", seed=seed).cards_home == 52
 
 
+class _Recorder:
+    """Stands in for ``solver._OneSearch``: logs ``(search number, order, node cap)``.
+
+    Every slice spends its whole node cap undecided; ``nodes`` and ``bytes`` as the
+    real class keeps them.
+    """
+
+    log: list[tuple[int, int, int | None]] = []
+    made = 0
+
+    def __init__(self, *args: Any) -> None:
+        self.number = _Recorder.made
+        _Recorder.made += 1
+        self.order = args[4]
+        self.max_bytes = args[3]
+        self.nodes = 0
+        self.bytes = 0
+
+    def advance(self, max_nodes: int | None, max_seconds: float | None) -> tuple[Any, ...]:
+        _Recorder.log.append((self.number, self.order, max_nodes))
+        self.nodes += max_nodes or 0
+        return UNKNOWN, [], max_nodes or 0, False
+
+
+def recorded_schedule(
+    monkeypatch: pytest.MonkeyPatch, state: Any, max_nodes: int
+) -> list[tuple[int, int, int | None]]:
+    from games.engine import solver as solver_mod
+
+    _Recorder.log, _Recorder.made = [], 0
+    monkeypatch.setattr(solver_mod, "_OneSearch", _Recorder)
+    res = solve(state, max_seconds=None, max_nodes=max_nodes)
+    assert res.result == UNKNOWN
+    assert res.nodes == max_nodes  # the slices use the whole budget, no more
+    return _Recorder.log
+
+
 @pytest.mark.parametrize(
     ("variant", "probes"),
     [("rainbow", True), ("one-pass", True), ("classic", False), ("storehouse", False)],
 )
-def test_heuristic_restarts_run_only_when_no_redeal_is_left(
-    monkeypatch: pytest.MonkeyPatch, variant: str, probes: bool
-) -> None:
-    from games.engine import solver as solver_mod
-
-    orders: list[int] = []
-
-    def undecided(*args: Any) -> tuple[str, list[str], int, bool]:
-        orders.append(args[6])
-        return UNKNOWN, [], args[2], False  # spends its whole node cap
-
-    monkeypatch.setattr(solver_mod, "_search_once", undecided)
-    res = solve(new_game(variant, seed="1"), max_seconds=None, max_nodes=1_000_000)
-    assert res.result == UNKNOWN
-    assert orders[0] == 0  # the first search: standard order
-    first_class_restart = orders.index(1)
-    assert orders[1:first_class_restart] == ([4] * (first_class_restart - 1) if probes else [])
+def test_restart_schedule(monkeypatch: pytest.MonkeyPatch, variant: str, probes: bool) -> None:
+    # solver.py, "Restarts": the first search (standard order, search 0) gets 40%;
+    # then the heuristic restarts (order 4) when no redeal is left, up to 30%; then
+    # the class-order restarts (orders 1, 2, 3, 0, ...); once the restarts of both
+    # kinds have spent 30% the first search goes on with the rest, so it has had
+    # 70% of the budget.
+    log = recorded_schedule(monkeypatch, new_game(variant, seed="1"), 1_000_000)
+    assert log[0] == (0, 0, 400_000)
+    assert log[-1] == (0, 0, 300_000)  # the first search again, with all that is left
+    restarts = log[1:-1]
+    assert sum(cap or 0 for _n, _o, cap in restarts) == 300_000
+    assert [n for n, _o, _c in restarts] == list(range(1, len(restarts) + 1))  # new searches
+    orders = [o for _n, o, _c in restarts]
     if probes:
-        assert first_class_restart > 100  # many short probes, 30% of the budget
-    assert 4 not in orders[first_class_restart:]
-    assert orders[first_class_restart : first_class_restart + 4] == [1, 2, 3, 0]
+        assert set(orders) == {4}
+        assert len(orders) > 100  # many short probes
+    else:
+        assert 4 not in orders
+        assert orders[:4] == [1, 2, 3, 0]
 
 
-def test_heuristic_restarts_start_once_a_game_has_used_its_redeals() -> None:
-    from games.engine import solver as solver_mod
-
+def test_heuristic_restarts_start_once_a_game_has_used_its_redeals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     state = new_game("storehouse", seed="1")
     while state.redeals_used < 2:  # storehouse: draw 1, two redeals (RULES.md 4)
         state.play("redeal" if not state.stock else "draw")
-    seen: list[int] = []
-    real = solver_mod._search_once
+    log = recorded_schedule(monkeypatch, state, 20_000)
+    assert [o for _n, o, _c in log[:3]] == [0, 4, 4]
 
-    def record(*args: Any) -> tuple[str, list[str], int, bool]:
-        seen.append(args[6])
-        return real(*args)
 
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(solver_mod, "_search_once", record)
-        solve(state, max_seconds=None, max_nodes=20)
-    assert seen[:2] == [0, 4]
+def test_restarts_run_beside_the_paused_first_search_in_the_memory_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The paused first search keeps its table; a restart gets the memory cap minus
+    # what that table holds, and none when nothing is left (solver.py, "Restarts").
+    from games.engine import solver as solver_mod
+
+    made: list[_Recorder] = []
+
+    class Holding(_Recorder):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            made.append(self)
+
+        def advance(self, max_nodes: int | None, max_seconds: float | None) -> tuple[Any, ...]:
+            out = super().advance(max_nodes, max_seconds)
+            self.bytes = 600 if self.number == 0 else 0  # the first search's table
+            return out
+
+    _Recorder.log, _Recorder.made = [], 0
+    monkeypatch.setattr(solver_mod, "_OneSearch", Holding)
+    solve(new_game("classic", seed="1"), max_seconds=None, max_nodes=1_000, max_bytes=1_000)
+    assert made[0].max_bytes == 1_000
+    assert {r.max_bytes for r in made[1:]} == {400}
+    _Recorder.log, _Recorder.made = [], 0
+    made.clear()
+    solve(new_game("classic", seed="1"), max_seconds=None, max_nodes=1_000, max_bytes=600)
+    assert len(made) == 1  # no room for a restart: the first search goes straight on
+    assert [(n, cap) for n, _o, cap in _Recorder.log] == [(0, 400), (0, 600)]
+
+
+def test_the_first_search_goes_on_after_the_restarts_and_proves_lost() -> None:
+    # Superior seed 373 is lost: the standard order expands its 26,198 positions
+    # (the whole reachable space).  With a budget of 45,000 the first search stops
+    # at 18,000 (40%) and no restart (at most 30% = 13,500 together) can cover the
+    # space; the first search then goes on from where it stopped and finishes.
+    state = new_game("superior", seed="373")
+    one = solve(state, max_seconds=None, max_nodes=None, restarts=False)
+    assert (one.result, one.nodes) == (LOST, 26_198)
+    assert solve(state, max_seconds=None, max_nodes=18_000, restarts=False).result == UNKNOWN
+    res = solve(state, max_seconds=None, max_nodes=45_000)
+    assert res.result == LOST
+    # The first search's positions + the restarts' 13,500 + 1: a search that runs out
+    # counts the position it was about to expand, and the restarts' share is counted
+    # in reported positions, so only the last restart's extra one is over the share.
+    assert res.nodes == 26_198 + 13_500 + 1
 
 
 def test_heuristic_order_ranks_children_by_score_stably() -> None:

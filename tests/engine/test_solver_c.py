@@ -134,13 +134,55 @@ def test_restarts_are_the_same_in_c_and_python() -> None:
 
 def test_heuristic_restarts_are_the_same_in_c_and_python() -> None:
     # Rainbow seed 13 is won by a heuristic restart (move order 4 with a jitter):
-    # after the first search's 20,000 positions, before the class-order restarts
-    # start at 35,000.
+    # after the first search's 20,000 positions, before the first search goes on
+    # at 35,000.
     state = new_game("rainbow", seed="13")
     c, py = both(state, max_seconds=None, max_nodes=50_000)
     assert c.result == WON
     assert 20_000 < c.nodes < 35_000
     assert_same(state, c, py)
+
+
+#: Node slices for advancing one search (0 and 1 included: a slice may expand nothing).
+SLICES = [1, 0, 5, 1, 333, 4_000, 20_000, 75_000]
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed", "options", "order", "shuffle"),
+    [
+        ("classic", "3", {}, 0, 0),  # won after 306 positions
+        ("superior", "373", {}, 0, 0),  # lost after 26,198 positions
+        ("classic", "1", {}, 0, 0),  # undecided after all the slices
+        ("rainbow", "13", {}, 4, 7),
+        ("classic", "5", WOLTER, 3, 11),
+        ("storehouse", "4", {}, 1, 5),
+    ],
+)
+def test_a_search_advanced_in_slices_takes_the_steps_of_one_search(
+    variant: str, seed: str, options: dict[str, Any], order: int, shuffle: int
+) -> None:
+    # solve() pauses its first search for the restarts and goes on with it later
+    # (solver.py, "Restarts"): a search advanced in slices of n1, n2, ... positions
+    # must give the verdict, node count and line of one search with n1 + n2 + ...,
+    # in the C core and in the Python search alike.
+    state = new_game(variant, seed=seed, **options)
+    budget = sum(SLICES)
+    whole = solver_mod._OneSearch(state, True, True, None, order, shuffle).advance(budget, None)
+    for use_c in (True, False):
+        search = solver_mod._OneSearch(state, use_c, True, None, order, shuffle)
+        counted = 0
+        for piece in SLICES:
+            verdict, moves, nodes, memory = search.advance(piece, None)
+            counted += nodes
+            assert counted == search.nodes
+            if verdict != UNKNOWN:
+                break
+            assert search.nodes == counted <= budget + 1
+        assert (verdict, moves, search.nodes, memory) == (whole[0], whole[1], whole[2], False)
+        again = search.advance(10, None)  # a decided search gives its answer again
+        assert again[:2] == whole[:2] if verdict != UNKNOWN else again[0] == UNKNOWN
+    if whole[0] == WON:
+        verify_win(state, whole[1])
 
 
 @pytest.mark.parametrize("options", ALL_OPTION_SETS)
@@ -206,7 +248,9 @@ def test_known_positions_with_the_c_core() -> None:
 def test_budgets_give_unknown() -> None:
     state = new_game("classic", seed="4")
     res = solve(state, engine="c", max_nodes=50, max_seconds=None)
-    assert (res.result, res.moves, res.nodes) == (UNKNOWN, [], 51)
+    # 50, not 51: the search that ends it is the first search going on, and the
+    # position it paused on was counted once, in its first slice.
+    assert (res.result, res.moves, res.nodes) == (UNKNOWN, [], 50)
     assert solve(state, engine="c", max_nodes=None, max_seconds=0.0).result == UNKNOWN
 
 
