@@ -127,6 +127,7 @@ typedef struct {
     PyThreadState *tstate;
     int status;
     int started; /* run_begin done (advance) */
+    int busy;    /* advance running (the GIL is released): another advance is refused */
     Pos root;
 } Search;
 
@@ -981,7 +982,8 @@ PyDoc_STRVAR(advance_doc,
              "advanced again and goes on where it stopped: advancing in slices takes the\n"
              "steps of one search with the sum of the slices' node budgets.  A won, lost or\n"
              "out-of-memory search gives the same answer again.  bytes: memory the search\n"
-             "holds (table and stacks).  " RESULT_DOC);
+             "holds (table and stacks).  RuntimeError: the search was interrupted (Ctrl-C)\n"
+             "in an earlier advance, or is running in another thread.  " RESULT_DOC);
 
 #define SEARCH_CAPSULE "games.engine._solver.Search"
 
@@ -1087,6 +1089,7 @@ static Search *new_search(PyObject *reserve, PyObject *piles, PyObject *talon, i
     if (mem_total(s) > s->max_bytes) {
         s->started = 1; /* a cap below one empty table: out of memory before the root */
         s->status = ST_MEMORY;
+        s->cap = 0; /* no table allocated: it holds nothing */
         return s;
     }
     s->slots = table_alloc(s->cap * (size_t)s->kw * 8);
@@ -1188,7 +1191,14 @@ static PyObject *py_advance(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_RuntimeError, "this search was interrupted and cannot go on");
         return NULL;
     }
-    if (advance_released(s, max_nodes, max_seconds) < 0) return NULL;
+    if (s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is already running");
+        return NULL;
+    }
+    s->busy = 1;
+    int failed = advance_released(s, max_nodes, max_seconds) < 0;
+    s->busy = 0;
+    if (failed) return NULL;
     PyObject *out = outcome(s);
     if (!out) return NULL;
     PyObject *result = Py_BuildValue("(OOOOn)", PyTuple_GET_ITEM(out, 0), PyTuple_GET_ITEM(out, 1),

@@ -137,7 +137,8 @@ and gets at most what is left of the restarts' share:
   runs move order 4 (step 3, with its jitter) with ``0.02% * 1.02 ** (j - 1)``
   of the budget, until the probes have spent 30% of it together (of each
   budget that is set: nodes, seconds);
-* then the *class-order restarts*: the ``m``-th runs move order ``m % 4``
+* then, in what is left of the restarts' share (nothing once the probes have
+  had their 30%), the *class-order restarts*: the ``m``-th runs move order ``m % 4``
   (1: foundation moves first, 2: foundation moves last, 3: a class per move
   category drawn at random, 0: the standard order) with
   ``2% * 1.3 ** (m - 1)`` of the budget.
@@ -162,7 +163,8 @@ deals undecided); rainbow seeds 0..59 as many (40 won, 2 lost).
 
 The paused first search keeps its memory while the restarts run, so each
 restart's memory cap is the cap less what the first search holds (no restart
-when nothing is left): the whole of :func:`solve` stays within ``max_bytes``.
+when nothing is left): the tables and stacks of :func:`solve` stay within
+``max_bytes`` (less a few tens of kilobytes of fixed structures).
 A restart stopped by the C core's memory cap ends the restarts (another
 order would fill the same room) and the first search goes on; the first
 search stopped by the cap ends :func:`solve` (undecided).  Shares are counted
@@ -436,6 +438,7 @@ class _Search:
         self._stack: list[tuple[Iterator[_Child], int]] = []
         self._pending: tuple[_Position, int] | None = None
         self._started = False
+        self._broken = False  # an exception ended a slice: the search cannot go on
         self._result: bool | None = None
         self._reach_cache: dict[tuple[int, int, int], list[tuple[int, tuple[str, ...], int]]] = {}
 
@@ -737,10 +740,19 @@ class _Search:
         on the position it was about to expand, counted in ``nodes``; advancing it
         again enters that position (counted once) and goes on, so a search advanced
         in slices takes the steps of one search with the sum of the slices' budgets,
-        as the C core's ``advance``.  ``None`` budgets: no limit.
+        as the C core's ``advance``.  ``None`` budgets: no limit.  Raises
+        ``RuntimeError`` when an exception (Ctrl-C) ended an earlier slice.
         """
         if self._result is not None:
             return self._result
+        if self._broken:
+            raise RuntimeError("this search was interrupted and cannot go on")
+        self._broken = True  # until this slice ends normally (an exception leaves it set)
+        outcome = self._advance(more_nodes, seconds)
+        self._broken = False
+        return outcome
+
+    def _advance(self, more_nodes: int | None, seconds: float | None) -> bool | None:
         expanded = self.nodes - 1 if self._started else 0
         self.max_nodes = None if more_nodes is None else expanded + more_nodes
         self.deadline = None if seconds is None else time.monotonic() + seconds
@@ -916,11 +928,14 @@ def solve(
             if restart_cap_seconds is not None and not resumed:
                 cap_seconds = min(cap_seconds, restart_cap_seconds)
         if k and not resumed:
-            room = None if max_bytes is None else max_bytes - first.bytes
-            if room is not None and room <= 0:
-                resumed = True  # no memory for a restart beside the paused first search
-                k += 1
-                continue
+            search = first  # the last restart's memory is freed before the next takes any
+            room = max_bytes  # the C core's cap (a negative one: none; Python has none)
+            if use_c and max_bytes is not None and max_bytes >= 0:
+                room = max_bytes - first.bytes
+                if room <= 0:
+                    resumed = True  # no memory for a restart beside the paused first search
+                    k += 1
+                    continue
             shuffle = (k * _GOLDEN) & _MASK64
             search = _OneSearch(state, use_c, safe_auto, room, order, shuffle)
         began = time.monotonic()

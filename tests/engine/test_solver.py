@@ -384,6 +384,58 @@ def test_restarts_run_beside_the_paused_first_search_in_the_memory_left(
     assert [(n, cap) for n, _o, cap in _Recorder.log] == [(0, 400), (0, 600)]
 
 
+def assert_restarts_run(
+    monkeypatch: pytest.MonkeyPatch, engine: str, max_bytes: int | None
+) -> None:
+    """``solve`` with this engine and cap runs its restarts, then the first search again."""
+    from games.engine import solver as solver_mod
+
+    _Recorder.log, _Recorder.made = [], 0
+    monkeypatch.setattr(solver_mod, "_OneSearch", _Recorder)
+    solve(
+        new_game("classic", seed="1"),
+        max_seconds=None,
+        max_nodes=2_000,
+        engine=engine,
+        max_bytes=max_bytes,
+    )
+    assert _Recorder.made > 5  # the first search and its restarts
+    assert [n for n, _o, _c in _Recorder.log][-1] == 0  # the first search goes on
+
+
+def test_the_python_search_has_no_memory_cap_to_take_from_the_restarts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # max_bytes is the C core's cap; the Python search has none, so even 0 leaves
+    # the restarts their room (tests/engine/test_solver_c.py: a negative C cap).
+    assert_restarts_run(monkeypatch, "python", 0)
+
+
+def test_an_interrupted_python_search_cannot_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An exception (Ctrl-C) inside a slice leaves the search's stack half-built, so
+    # advancing it again raises instead of searching on from a wrong state.
+    from games.engine import solver as solver_mod
+
+    search = solver_mod._OneSearch(new_game("classic", seed="3"), False, True, None, 0, 0)
+    assert search.advance(10, None)[0] == UNKNOWN
+    real = solver_mod._Search.children
+    calls = 0
+
+    def interrupted(self: Any, *args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise KeyboardInterrupt
+        return real(self, *args)
+
+    monkeypatch.setattr(solver_mod._Search, "children", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        search.advance(1_000, None)
+    monkeypatch.setattr(solver_mod._Search, "children", real)
+    with pytest.raises(RuntimeError, match="interrupted"):
+        search.advance(1_000, None)
+
+
 def test_the_first_search_goes_on_after_the_restarts_and_proves_lost() -> None:
     # Superior seed 373 is lost: the standard order expands its 26,198 positions
     # (the whole reachable space).  With a budget of 45,000 the first search stops

@@ -22,7 +22,13 @@ import pytest
 from games.engine import PRESETS, GameState, make_rules, new_game, replay
 from games.engine import solver as solver_mod
 from games.engine.solver import LOST, UNKNOWN, WON, build_fits, c_available, solve, verify_win
-from tests.engine.test_solver import OPTION_SETS, position, random_positions, reference
+from tests.engine.test_solver import (
+    OPTION_SETS,
+    assert_restarts_run,
+    position,
+    random_positions,
+    reference,
+)
 
 IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
@@ -277,6 +283,27 @@ def test_memory_cap_gives_unknown_never_a_crash() -> None:
     full = _raw(state, 2_000_000, -1)
     assert full[0] == WON
     assert _raw(state, 1_000, -1)[3] == "nodes"
+
+
+@pytest.mark.parametrize("max_bytes", [-1, None])
+def test_a_cap_that_means_no_cap_leaves_the_restarts_alone(
+    monkeypatch: pytest.MonkeyPatch, max_bytes: int | None
+) -> None:
+    # The C core reads a negative cap as none: it must not leave the restarts no room.
+    assert_restarts_run(monkeypatch, "c", max_bytes)
+
+
+def test_a_search_without_room_for_its_first_table_holds_nothing() -> None:
+    from games.engine import _solver
+
+    args = solver_mod._c_arguments(new_game("classic", seed="4"), None, None, True, 100, 0, 0)
+    search = _solver.begin(*args[:13], *args[15:])
+    assert _solver.advance(search, 1_000, -1.0) == ("unknown", [], 0, "memory", 0)
+    roomy = [*args[:13], 1 << 30, *args[16:]]  # the same search with a 1 GiB cap
+    held = _solver.begin(*roomy)
+    verdict, _moves, nodes, reason, bytes_held = _solver.advance(held, 1_000, -1.0)
+    assert (verdict, nodes, reason) == ("unknown", 1_001, "nodes")
+    assert bytes_held > 1_000 * 8  # a table of at least its 1,000 keys
 
 
 def test_engine_choice(monkeypatch: pytest.MonkeyPatch) -> None:
