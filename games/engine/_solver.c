@@ -962,13 +962,6 @@ static int read_cards(PyObject *obj, uint8_t *out, int *n, uint64_t *used, const
     "[]); nodes the positions counted so far (a search that ran out counts the one\n"           \
     "it was about to expand); reason '' or what ran out: 'nodes', 'time' or 'memory'.\n"
 
-PyDoc_STRVAR(solve_doc,
-             "solve(reserve, piles, talon, w, rl, found, fits, base, draw, autofill, empty_any,\n"
-             "      mode, safe_auto, max_nodes, max_seconds, max_bytes, order, shuffle)\n"
-             "-> (result, moves, nodes, reason)\n\n"
-             "The search of games/engine/solver.py in C, run once: begin() then advance().\n"
-             PROBLEM_DOC "max_nodes / max_seconds < 0: no limit.  " RESULT_DOC);
-
 PyDoc_STRVAR(begin_doc,
              "begin(reserve, piles, talon, w, rl, found, fits, base, draw, autofill, empty_any,\n"
              "      mode, safe_auto, max_bytes, order, shuffle) -> search\n\n"
@@ -1132,30 +1125,6 @@ static int advance_released(Search *s, long long max_nodes, double max_seconds) 
     return s->status == ST_INTERRUPT ? -1 : 0; /* exception set by PyErr_CheckSignals */
 }
 
-static PyObject *py_solve(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *reserve, *piles, *talon, *found, *fits;
-    int w, rl, base, draw, autofill, empty_any, mode, safe_auto;
-    long long max_nodes, max_bytes;
-    double max_seconds;
-    int order;
-    unsigned long long shuffle;
-    if (!PyArg_ParseTuple(args, "O!O!O!iiO!O!iiiiiiLdLiK", &PyBytes_Type, &reserve,
-                          &PyTuple_Type, &piles, &PyBytes_Type, &talon, &w, &rl, &PyBytes_Type,
-                          &found, &PyBytes_Type, &fits, &base, &draw, &autofill, &empty_any,
-                          &mode, &safe_auto, &max_nodes, &max_seconds, &max_bytes, &order,
-                          &shuffle))
-        return NULL;
-    Search *s = new_search(reserve, piles, talon, w, rl, found, fits, base, draw, autofill,
-                           empty_any, mode, safe_auto, max_bytes, order, shuffle);
-    if (!s) return NULL;
-    PyObject *result = NULL;
-    if (advance_released(s, max_nodes, max_seconds) == 0) result = outcome(s);
-    search_free(s);
-    free(s);
-    return result;
-}
-
 static PyObject *py_begin(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *reserve, *piles, *talon, *found, *fits;
@@ -1209,7 +1178,6 @@ static PyObject *py_advance(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"solve", py_solve, METH_VARARGS, solve_doc},
     {"begin", py_begin, METH_VARARGS, begin_doc},
     {"advance", py_advance, METH_VARARGS, advance_doc},
     {NULL, NULL, 0, NULL},

@@ -1,26 +1,5 @@
 """Type stub of the C core of the solver (games/engine/_solver.c)."""
 
-def solve(
-    reserve: bytes,
-    piles: tuple[bytes, bytes, bytes, bytes],
-    talon: bytes,
-    w: int,
-    rl: int,
-    found: bytes,
-    fits: bytes,
-    base: int,
-    draw: int,
-    autofill: int,
-    empty_any: int,
-    mode: int,
-    safe_auto: int,
-    max_nodes: int,
-    max_seconds: float,
-    max_bytes: int,
-    order: int,
-    shuffle: int,
-    /,
-) -> tuple[str, list[str], int, str]: ...
 def begin(
     reserve: bytes,
     piles: tuple[bytes, bytes, bytes, bytes],

@@ -979,16 +979,14 @@ def _redeals_left(state: GameState) -> int:
 
 def _c_arguments(
     state: GameState,
-    max_nodes: int | None,
-    max_seconds: float | None,
     safe_auto: bool,
     max_bytes: int | None,
     order: int,
     shuffle: int,
 ) -> tuple[Any, ...]:
-    """The positional arguments of the C core's ``solve`` for ``state`` (see ``_solver.pyi``).
+    """The positional arguments of the C core's ``begin`` for ``state`` (see ``_solver.pyi``).
 
-    ``None`` budgets become the C core's ``-1`` (no limit).
+    A ``None`` memory cap becomes the C core's ``-1`` (no cap).
     """
     rules = state.rules
     return (
@@ -1005,8 +1003,6 @@ def _c_arguments(
         int(rules.empty_pile == "any"),
         _MODES[rules.tableau_moves],
         int(safe_auto),
-        -1 if max_nodes is None else max_nodes,
-        -1.0 if max_seconds is None else max_seconds,
         -1 if max_bytes is None else max_bytes,
         order,
         shuffle,
@@ -1038,8 +1034,9 @@ class _OneSearch:
         self._search: _Search | None = None
         if use_c:
             assert _csolver is not None
-            args = _c_arguments(state, None, None, safe_auto, max_bytes, order, shuffle)
-            self._handle = _csolver.begin(*args[:13], *args[15:])
+            self._handle = _csolver.begin(
+                *_c_arguments(state, safe_auto, max_bytes, order, shuffle)
+            )
             return
         found = 0
         for s in range(4):

@@ -263,9 +263,9 @@ def test_budgets_give_unknown() -> None:
 def _raw(state: GameState, max_nodes: int, max_bytes: int) -> tuple[str, list[str], int, str]:
     from games.engine import _solver
 
-    args = solver_mod._c_arguments(state, max_nodes, None, True, max_bytes, 0, 0)
-    out: tuple[str, list[str], int, str] = _solver.solve(*args)
-    return out
+    search = _solver.begin(*solver_mod._c_arguments(state, True, max_bytes, 0, 0))
+    verdict, moves, nodes, reason, _held = _solver.advance(search, max_nodes, -1.0)
+    return verdict, moves, nodes, reason
 
 
 def test_memory_cap_gives_unknown_never_a_crash() -> None:
@@ -296,11 +296,10 @@ def test_a_cap_that_means_no_cap_leaves_the_restarts_alone(
 def test_a_search_without_room_for_its_first_table_holds_nothing() -> None:
     from games.engine import _solver
 
-    args = solver_mod._c_arguments(new_game("classic", seed="4"), None, None, True, 100, 0, 0)
-    search = _solver.begin(*args[:13], *args[15:])
+    state = new_game("classic", seed="4")
+    search = _solver.begin(*solver_mod._c_arguments(state, True, 100, 0, 0))
     assert _solver.advance(search, 1_000, -1.0) == ("unknown", [], 0, "memory", 0)
-    roomy = [*args[:13], 1 << 30, *args[16:]]  # the same search with a 1 GiB cap
-    held = _solver.begin(*roomy)
+    held = _solver.begin(*solver_mod._c_arguments(state, True, 1 << 30, 0, 0))
     verdict, _moves, nodes, reason, bytes_held = _solver.advance(held, 1_000, -1.0)
     assert (verdict, nodes, reason) == ("unknown", 1_001, "nodes")
     assert bytes_held > 1_000 * 8  # a table of at least its 1,000 keys
@@ -331,12 +330,12 @@ def test_c_core_rejects_bad_input() -> None:
     fits = build_fits("alternate-colour", "modulo", 0)
     piles = (b"", b"", b"", b"")
     no_found = b"\x00\x00\x00\x00"
-    tail = (0, 3, 1, 1, 0, 1, -1, -1.0, -1)  # base .. max_bytes
+    tail = (0, 3, 1, 1, 0, 1, -1)  # base, draw, autofill, empty_any, mode, safe_auto, max_bytes
     with pytest.raises(ValueError, match="repeated"):
-        _solver.solve(b"\x01\x01", piles, b"", 0, -1, no_found, fits, *tail, 0, 0)
+        _solver.begin(b"\x01\x01", piles, b"", 0, -1, no_found, fits, *tail, 0, 0)
     with pytest.raises(ValueError, match="bad solver arguments"):
-        _solver.solve(b"", piles, b"", 0, -1, b"\x00", fits, *tail, 0, 0)
+        _solver.begin(b"", piles, b"", 0, -1, b"\x00", fits, *tail, 0, 0)
     with pytest.raises(ValueError, match="bad solver arguments"):  # move order 0..4
-        _solver.solve(b"", piles, b"", 0, -1, no_found, fits, *tail, 5, 0)
+        _solver.begin(b"", piles, b"", 0, -1, no_found, fits, *tail, 5, 0)
     with pytest.raises(ValueError, match="bad solver arguments"):  # order 3 needs a seed
-        _solver.solve(b"", piles, b"", 0, -1, no_found, fits, *tail, 3, 0)
+        _solver.begin(b"", piles, b"", 0, -1, no_found, fits, *tail, 3, 0)
