@@ -36,8 +36,9 @@
  * "unknown", never a crash.  A search that ran out of nodes or time can go on
  * (begin/advance, for solver.py's first search, paused while its restarts
  * run): it keeps its table and stack, and slices of n1, n2, ... positions
- * take the steps of one search of n1 + n2 + ... positions.  The GIL is released during the search and taken
- * back every 65536 nodes to let Ctrl-C through.
+ * take the steps of one search of n1 + n2 + ... positions.  The GIL is
+ * released during the search and taken back every 65536 nodes to let Ctrl-C
+ * through.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1105,16 +1106,17 @@ static void capsule_free(PyObject *capsule) {
     }
 }
 
-/* The (result, moves, nodes, reason) tuple of a search after advance(). */
+/* The (result, moves, nodes, reason, bytes) tuple of a search after advance(). */
 static PyObject *outcome(const Search *s) {
+    Py_ssize_t held = (Py_ssize_t)mem_total(s);
     if (s->status == ST_WON) {
         PyObject *moves = path_to_list(s);
         if (!moves) return NULL;
-        return Py_BuildValue("(sNLs)", "won", moves, s->nodes, "");
+        return Py_BuildValue("(sNLsn)", "won", moves, s->nodes, "", held);
     }
-    if (s->status == ST_LOST) return Py_BuildValue("(s[]Ls)", "lost", s->nodes, "");
+    if (s->status == ST_LOST) return Py_BuildValue("(s[]Lsn)", "lost", s->nodes, "", held);
     const char *why = s->status == ST_NODES ? "nodes" : s->status == ST_TIME ? "time" : "memory";
-    return Py_BuildValue("(s[]Ls)", "unknown", s->nodes, why);
+    return Py_BuildValue("(s[]Lsn)", "unknown", s->nodes, why, held);
 }
 
 /* advance() with the GIL released; 0, or -1 with the exception of an interrupt set. */
@@ -1167,14 +1169,7 @@ static PyObject *py_advance(PyObject *self, PyObject *args) {
     s->busy = 1;
     int failed = advance_released(s, max_nodes, max_seconds) < 0;
     s->busy = 0;
-    if (failed) return NULL;
-    PyObject *out = outcome(s);
-    if (!out) return NULL;
-    PyObject *result = Py_BuildValue("(OOOOn)", PyTuple_GET_ITEM(out, 0), PyTuple_GET_ITEM(out, 1),
-                                     PyTuple_GET_ITEM(out, 2), PyTuple_GET_ITEM(out, 3),
-                                     (Py_ssize_t)mem_total(s));
-    Py_DECREF(out);
-    return result;
+    return failed ? NULL : outcome(s);
 }
 
 static PyMethodDef methods[] = {

@@ -390,8 +390,6 @@ class _Search:
     def __init__(
         self,
         state: GameState,
-        max_nodes: int | None,
-        max_seconds: float | None,
         safe_auto: bool,
         order: int = 0,
         shuffle: int = 0,
@@ -430,8 +428,8 @@ class _Search:
             self.classes: tuple[int, ...] = tuple(classes)
         else:  # order 4 breaks ties between equal scores by the standard order
             self.classes = _ORDER_CLASS[0 if self.scored else order]
-        self.max_nodes = max_nodes
-        self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
+        self.max_nodes: int | None = None  # budgets of the running slice (advance)
+        self.deadline: float | None = None
         self.nodes = 0
         self.seen: set[bytes] = set()
         self.path: list[str] = []
@@ -1041,7 +1039,7 @@ class _OneSearch:
         found = 0
         for s in range(4):
             found |= state.found[s] << (4 * s)
-        search = _Search(state, None, None, safe_auto, order, shuffle)
+        search = _Search(state, safe_auto, order, shuffle)
         search.start(
             len(state.reserve),
             found,

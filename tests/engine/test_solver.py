@@ -458,7 +458,7 @@ def test_heuristic_order_ranks_children_by_score_stably() -> None:
     # without a shuffle seed; equal scores keep their order.
     from games.engine import solver as solver_mod
 
-    search = solver_mod._Search(new_game("rainbow", seed="1"), None, None, True, 4, 0)
+    search = solver_mod._Search(new_game("rainbow", seed="1"), True, 4, 0)
     found_3 = 1 | (1 << 4) | (1 << 8)  # three cards home
     children: list[Any] = [
         (("a",), 13, found_3, (), b"", 0, 0),  # 8 * (6 - 13) = -56
@@ -612,7 +612,7 @@ def test_reachable_waste_positions_match_the_engine() -> None:
                 if redeals is None and h.redeals_used > 3:
                     continue
                 frontier.append(h)
-        search = _Search(state, None, None, True)
+        search = _Search(state, True)
         rl = -1 if redeals is None else redeals - used
         got: dict[int, int] = {}
         for pos, moves, rl2 in search.reach(n, w, rl):
