@@ -102,10 +102,11 @@ typedef struct {
     uint64_t rng; /* shuffle state; 0: no shuffle */
     uint8_t fits[NC * NC];
     uint8_t rel[NC], suit[NC];
-    uint8_t needs_n[NC], needs_suit[NC][NC], needs_rel[NC][NC];
+    uint8_t needs_n[NC], needs_suit[NC][NC], needs_rel[NC][NC], needs_card[NC][NC];
     uint8_t rootidx[NC];
     int tl_root;
     int compact, cbits, kw;   /* key form (make_key), words per key */
+    int chains;               /* every pile a chain (each card fits on the one under it) */
     uint8_t cidx[NC * NC];    /* cidx[d * NC + t]: index of d among the cards that fit on t */
     /* transposition table */
     uint64_t *slots;          /* cap slots of kw words */
@@ -330,11 +331,24 @@ static inline int next_home(const Search *s, int c, const uint8_t *found) {
     return found[s->suit[c]] == s->rel[c];
 }
 
-/* Condition (a): every card that may be built on c is already home. */
-static inline int is_safe(const Search *s, int c, const uint8_t *found) {
+/* Every card that may be built on c is home. */
+static inline int all_home(const Search *s, int c, const uint8_t *found) {
     int n = s->needs_n[c];
     for (int k = 0; k < n; k++)
         if (found[s->needs_suit[c][k]] <= s->needs_rel[c][k]) return 0;
+    return 1;
+}
+
+/* Condition (a) (solver.py _Search.is_safe): every card d that may be built
+ * on c is home, or (when the piles are chains) is next on its foundation with
+ * every card that may be built on d home. */
+static inline int is_safe(const Search *s, int c, const uint8_t *found) {
+    int n = s->needs_n[c];
+    for (int k = 0; k < n; k++) {
+        int f = found[s->needs_suit[c][k]], r = s->needs_rel[c][k];
+        if (f > r) continue;
+        if (f < r || !s->chains || !all_home(s, s->needs_card[c][k], found)) return 0;
+    }
     return 1;
 }
 
@@ -1047,6 +1061,7 @@ static Search *new_search(PyObject *reserve, PyObject *piles, PyObject *talon, i
             if (s->fits[d * NC + c]) {
                 s->needs_suit[c][k] = s->suit[d];
                 s->needs_rel[c][k] = s->rel[d];
+                s->needs_card[c][k] = (uint8_t)d;
                 k++;
             }
         }
@@ -1062,10 +1077,11 @@ static Search *new_search(PyObject *reserve, PyObject *piles, PyObject *talon, i
             if (s->fits[d * NC + t]) s->cidx[d * NC + t] = (uint8_t)k++;
         if (k > most) most = k;
     }
-    s->compact = 1;
+    s->chains = 1;
     for (int i = 0; i < 4; i++)
         for (int k = 1; k < root->plen[i]; k++)
-            if (!s->fits[root->pile[i][k] * NC + root->pile[i][k - 1]]) s->compact = 0;
+            if (!s->fits[root->pile[i][k] * NC + root->pile[i][k - 1]]) s->chains = 0;
+    s->compact = s->chains; /* every move keeps the piles chains */
     while ((1 << s->cbits) < most) s->cbits++;
     if (s->cbits > 2) s->compact = 0; /* a pile code must fit in 128 bits */
     for (int i = 0; i < root->tl; i++) root->tmask |= 1ULL << i;

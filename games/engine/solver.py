@@ -217,9 +217,16 @@ branching when **all** of:
     (``fits(d, c)``: rank one lower with wrapping, colour / suit per
     ``build``, and never when ``c`` has the base rank under
     ``tableau_wrap: base-relative``, RULES.md 3.3 and 4) is already on its
-    foundation.  Note that under ``modulo`` wrapping a base-rank card accepts
-    the cards of rank ``base - 1``, which go home last, so base-rank cards
-    are practically never safe there; and
+    foundation, **or** is the next card of its foundation with every card
+    ``e`` that fits on ``d`` already home, this second clause only when every
+    tableau pile is a *chain* (each card fits on the one under it: true of
+    every dealt game, and every move keeps it).  Under ``build: any-suit`` that is:
+    ``c``'s foundation is at most one card ahead of the lowest one; under
+    alternate colours: the two foundations of the other colour hold the cards
+    of rank ``c - 2``, and each holds ``c - 1`` too or the other foundation of
+    ``c``'s colour holds ``c - 2``.  Note that under ``modulo`` wrapping a
+    base-rank card accepts the cards of rank ``base - 1``, which go home
+    last, so base-rank cards are practically never safe there; and
 (b) by source:
 
     * tableau: the pile holds at least one card under ``c``, or no auto-fill
@@ -228,7 +235,8 @@ branching when **all** of:
     * waste: only when ``draw`` is 1.
 
 Why no win is lost.  Let ``L`` be a winning line from position ``S`` and
-``S'`` the position after ``c>f``.  Build ``L'`` from ``L`` by deleting every
+``S'`` the position after ``c>f``.  First the case where every ``d`` of (a)
+is home.  Build ``L'`` from ``L`` by deleting every
 move of ``c`` alone (to a pile or home) and carrying ``c`` invisibly in every
 run it is part of.  By (a), no card can ever be placed on ``c`` (foundations
 never give cards back), so in ``L`` ``c`` is always the top of its pile and
@@ -249,6 +257,28 @@ holds only ``c``), so every waste top of ``L`` other than ``c`` is a waste top
 of ``L'`` with no more redeals used.  With draw 3 removing a waste card
 regroups the later draws, so waste cards are never auto-played then.
 Conversely ``S'`` is reachable from ``S``, so ``S`` is won iff ``S'`` is.
+
+A ``d`` that is not home but next (its foundation can hold nothing more
+without ``d``, so it stays next until ``d`` goes home) may be put on ``c`` in
+``L``.  ``L'`` plays ``d`` home instead, at that same move and from the same
+source (so the source pile, reserve or waste changes exactly as in ``L``,
+auto-fill included), and deletes every later move of ``d``.  Nothing can ever
+be placed on ``d``, because every ``e`` that fits on it is home, and nothing
+lies on it in ``S`` (in a chain only an ``e`` could), so in ``L`` ``d`` is
+always the top of whatever pile it is on, it goes onto ``c`` alone, and a run
+holding it has ``d`` on top: deleting it (with ``c`` under it) leaves every
+other move's source card, target card and run bottom unchanged, and a later
+``d>f`` of ``L`` is already done.  A pile that ``L`` gives ``d`` alone (``d`` moved to an empty
+pile) stays empty in ``L'``; that pile was empty in ``L`` too, which happens
+only when nothing can be auto-filled into it (auto-fill off, or the reserve
+empty; the reserve is never refilled), so in ``L'`` it stays empty and an
+empty pile makes no move illegal.  Each foundation of ``L'`` holds at least
+the cards of ``L``'s at every step, so ``L``'s foundation moves stay legal.
+Written with ``fits``, the condition holds for every ``build`` and
+``tableau_wrap``.  tests/engine/test_solver.py checks it against the plain
+exhaustive search on positions where this second clause plays a card home,
+and on two won positions that a looser rule calls lost: one whose piles are
+not chains, one where ``d`` is a card short of next.
 """
 
 from __future__ import annotations
@@ -405,17 +435,19 @@ class _Search:
         self.fits = build_fits(rules.build, rules.tableau_wrap, base)
         self.rel = tuple((RANK_OF[c] - base) % 13 for c in range(52))
         self.shift = tuple(4 * SUIT_OF[c] for c in range(52))
-        # needs[c]: (shift, rel) of every card d with fits(d, c): the cards that must be
-        # home for c to be a safe foundation move (condition (a) of the module doc).
-        needs: list[tuple[tuple[int, int], ...]] = []
-        for c in range(52):
-            needs.append(
-                tuple((4 * SUIT_OF[d], self.rel[d]) for d in range(52) if self.fits[d * 52 + c])
-            )
-        self.needs = tuple(needs)
         # acceptors[t]: the cards d that may be built on tableau card t.
         self.acceptors = tuple(
             tuple(d for d in range(52) if self.fits[d * 52 + t]) for t in range(52)
+        )
+        # needs[c]: (card, shift, rel) of every card d with fits(d, c): the cards that
+        # condition (a) of the module doc looks at for c to be a safe foundation move.
+        self.needs = tuple(
+            tuple((d, self.shift[d], self.rel[d]) for d in self.acceptors[c]) for c in range(52)
+        )
+        # Every pile a chain (each card fits on the one under it): true of every dealt
+        # game, and every move keeps it (condition (a) of the module doc relies on it).
+        self.chains = all(
+            self.fits[p[k] * 52 + p[k - 1]] for p in state.tableau for k in range(1, len(p))
         )
         self.safe_auto = safe_auto
         self.rng = _XorShift(shuffle) if shuffle else None
@@ -488,8 +520,22 @@ class _Search:
         return out
 
     def is_safe(self, c: int, found: int) -> bool:
-        """Condition (a) of the module doc: every card that fits on ``c`` is home."""
-        return all((found >> sh) & 15 > rel for sh, rel in self.needs[c])
+        """Condition (a) of the module doc for ``c`` with the foundations ``found``.
+
+        Every card ``d`` that fits on ``c`` is home, or (when the piles are chains) is
+        next on its foundation with every card that fits on ``d`` home.
+        """
+        for d, sh, rel in self.needs[c]:
+            count = (found >> sh) & 15
+            if count > rel:
+                continue
+            if count < rel or not self.chains or not self.all_home(d, found):
+                return False
+        return True
+
+    def all_home(self, c: int, found: int) -> bool:
+        """Every card that fits on ``c`` is home (``found``: the foundation counts)."""
+        return all((found >> sh) & 15 > rel for _, sh, rel in self.needs[c])
 
     # ---------------------------------------------------------------- auto play
 

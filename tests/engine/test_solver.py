@@ -19,6 +19,7 @@ from games.engine import PRESETS, GameState, make_rules, new_game, replay
 from games.engine.cards import parse_card
 from games.engine.rules import Rules
 from games.engine.solver import LOST, UNKNOWN, WON, solve, verify_win
+from games.engine.state import fit_table
 
 # ----------------------------------------------------------------- helpers
 
@@ -120,6 +121,39 @@ def random_positions(
                 reserve.append(c)
             elif where < 0.6:
                 tableau[rng.randrange(4)].append(c)
+            else:
+                talon.append(c)
+        w = rng.randint(0, len(talon))
+        waste, stock = talon[:w], talon[w:][::-1]
+        yield GameState(rules, base, reserve, tableau, found, stock, waste)
+
+
+def chain_positions(
+    rng: random.Random, rules: Rules, count: int, *, out_lo: int = 4, out_hi: int = 8
+) -> Iterator[GameState]:
+    """Near-finished random positions as play can reach them: every tableau pile a chain
+    (each card fits on the one under it), ``out_lo`` to ``out_hi`` cards not home."""
+    for _ in range(count):
+        base = rng.randrange(13)
+        fits = fit_table(rules.build, rules.tableau_wrap, base)
+        found = [13, 13, 13, 13]
+        out = rng.randint(out_lo, out_hi)
+        for _ in range(out):
+            s = rng.randrange(4)
+            if found[s] > 0:
+                found[s] -= 1
+        rest = [s * 13 + (base + k) % 13 for s in range(4) for k in range(found[s], 13)]
+        rng.shuffle(rest)
+        reserve: list[int] = []
+        tableau: list[list[int]] = [[], [], [], []]
+        talon: list[int] = []
+        for c in rest:
+            where = rng.random()
+            piles = [p for p in tableau if not p or fits[c * 52 + p[-1]]]
+            if where < 0.25:
+                reserve.append(c)
+            elif where < 0.6 and piles:
+                rng.choice(piles).append(c)
             else:
                 talon.append(c)
         w = rng.randint(0, len(talon))
@@ -547,6 +581,127 @@ def test_safe_moves_are_not_taken_where_auto_fill_changes_things() -> None:
     rules = make_rules("classic")
     state = position(rules, 0, [13, 13, 13, 8], ["KS", "JS", "QS", "TS"], [["9S"], [], [], []], [])
     assert reference(state) == solve(state).result
+
+
+def _packed(counts: list[int]) -> int:
+    """Foundation counts (clubs, diamonds, hearts, spades) packed as the search keeps them."""
+    return sum(n << 4 * suit for suit, n in enumerate(counts))
+
+
+@pytest.mark.parametrize(
+    ("variant", "counts", "safe"),
+    [
+        # 5H next (hearts at 4).  Alternate colours: the black 4s may go on it.
+        ("classic", [4, 0, 4, 4], True),  # both black 4s home: safe before this rule too
+        ("classic", [3, 3, 4, 4], True),  # 4C next, and the red 3s that fit on it are home
+        ("classic", [3, 2, 4, 4], False),  # 3D is out: it might have to go on 4C on 5H
+        ("classic", [2, 3, 4, 4], False),  # 4C is not next (3C is out)
+        ("classic", [3, 3, 4, 3], True),  # both black 4s next, the red 3s home
+        # Any suit: every 4 may go on 5H, every 3 on a 4.
+        ("rainbow", [3, 3, 4, 5], True),  # hearts at most one ahead of the lowest
+        ("rainbow", [2, 3, 4, 5], False),
+        ("rainbow", [4, 4, 4, 4], True),
+    ],
+)
+def test_safe_condition_a_takes_a_next_card_that_nothing_can_go_on(
+    variant: str, counts: list[int], safe: bool
+) -> None:
+    from games.engine.solver import _Search
+
+    all_home = position(make_rules(variant), 0, [13, 13, 13, 13], [], [[], [], [], []], [])
+    search = _Search(all_home, True)
+    five_of_hearts = parse_card("5H")
+    assert search.is_safe(five_of_hearts, _packed(counts)) is safe
+
+
+def _safe_only_through_a_next_card(state: GameState) -> bool:
+    """Whether a top card of ``state`` is a safe foundation move only by the second clause
+    of condition (a): a card that fits on it is not home but next, with nothing to go on it."""
+    from games.engine.solver import _Search
+
+    search = _Search(state, True)
+    found = _packed(list(state.found))
+    tops = [p[-1] for p in (state.reserve, state.waste, *state.tableau) if p]
+    return any(
+        state.found[c // 13] == (c % 13 - state.base) % 13
+        and search.is_safe(c, found)
+        and not search.all_home(c, found)
+        for c in tops
+    )
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"tableau_moves": "any-run", "tableau_wrap": "base-relative"},
+        {"tableau_moves": "whole-pile", "empty_pile": "waste-only", "tableau_wrap": "modulo"},
+        {"redeals": 0, "draw": 1, "build": "any-suit"},
+        {"autofill": False, "draw": 1, "build": "any-suit"},
+    ],
+)
+def test_safe_moves_through_a_next_card_keep_every_verdict(options: dict[str, object]) -> None:
+    # Positions where the second clause of condition (a) plays a top card home at once
+    # (the first clause would not): the verdict is the plain exhaustive search's, with
+    # and without safe moves, in both engines (C when built).
+    rng = random.Random(repr(sorted(options.items())))  # noqa: S311
+    rules = make_rules("classic", **options)
+    kept = 0
+    for state in chain_positions(rng, rules, 400, out_lo=6, out_hi=10):
+        if not _safe_only_through_a_next_card(state):
+            continue
+        kept += 1
+        expect = reference(state)
+        for engine in ("auto", "python"):
+            res = solve(state, max_seconds=None, max_nodes=None, engine=engine)
+            assert res.result == expect, state.to_json()
+            if expect == WON:
+                verify_win(state, res.moves)
+        if kept == 20:
+            break
+    assert kept == 20
+
+
+#: A won classic position whose t4 is not a chain (6H lies on 3D).  3D is next, and the
+#: black 2s that fit on it are home, but the whole pile [3D, 6H] must go onto a black 4
+#: to win; the second clause of condition (a), which assumes chains, would play both
+#: black 4s home and call the position lost (found by comparing with the plain
+#: exhaustive search over random positions).
+NOT_CHAINS = (
+    '{"base_rank":"7","ended":null,"format":"canfield-state","foundations":{"C":["7C"'
+    ',"8C","9C","TC","JC","QC","KC","AC","2C","3C"],"D":["7D","8D","9D","TD","JD","QD'
+    '","KD","AD","2D"],"H":["7H","8H","9H","TH","JH","QH","KH","AH","2H","3H","4H"],"'
+    'S":["7S","8S","9S","TS","JS","QS","KS","AS","2S","3S"]},"redeals_used":0,"reserv'
+    'e":["5H","6C","6S"],"rules":{"autofill":true,"base":"dealt","build":"alternate-c'
+    'olour","draw":3,"empty_pile":"any","redeals":null,"reserve_face_up":false,"table'
+    'au_moves":"top-or-whole","tableau_wrap":"modulo"},"stock":[],"tableau":[[],["5D"'
+    '],["4D","4S"],["3D","6H"]],"version":1,"waste":["5S","5C","6D","4C"]}'
+)
+
+
+#: A won classic position (chains) that a looser condition (a), taking a card ``d`` one
+#: short of next (its foundation two below it) with nothing else checked, would call
+#: lost (found the same way).
+ONE_SHORT_OF_NEXT = (
+    '{"base_rank":"9","ended":null,"format":"canfield-state","foundations":{"C":["9C"'
+    ',"TC","JC","QC","KC","AC","2C","3C","4C","5C"],"D":["9D","TD","JD","QD","KD","AD'
+    '","2D","3D","4D","5D","6D"],"H":["9H","TH","JH","QH","KH","AH","2H","3H","4H","5'
+    'H","6H","7H","8H"],"S":["9S","TS","JS","QS","KS","AS","2S","3S","4S"]},"redeals_'
+    'used":0,"reserve":["8C","8S"],"rules":{"autofill":true,"base":"dealt","build":"a'
+    'lternate-colour","draw":3,"empty_pile":"any","redeals":null,"reserve_face_up":fa'
+    'lse,"tableau_moves":"top-or-whole","tableau_wrap":"modulo"},"stock":["7D","6C"],'
+    '"tableau":[[],[],["7S"],["8D"]],"version":1,"waste":["5S","7C","6S"]}'
+)
+
+
+@pytest.mark.parametrize("text", [NOT_CHAINS, ONE_SHORT_OF_NEXT], ids=["not-chains", "one-short"])
+def test_safe_moves_stay_sound_where_a_looser_rule_is_not(text: tuple[str, ...]) -> None:
+    state = GameState.from_json("".join(text))
+    assert reference(state) == WON
+    for engine in ("auto", "python"):
+        res = solve(state, max_seconds=None, max_nodes=None, engine=engine)
+        assert res.result == WON
+        verify_win(state, res.moves)
 
 
 #: A node budget (no wall clock): the same verdict on any machine, however busy.
