@@ -98,41 +98,17 @@ def position(
 
 
 def random_positions(
-    rng: random.Random, rules: Rules, count: int, *, out_lo: int = 4, out_hi: int = 8
+    rng: random.Random,
+    rules: Rules,
+    count: int,
+    *,
+    out_lo: int = 4,
+    out_hi: int = 8,
+    chains: bool = False,
 ) -> Iterator[GameState]:
     """Near-finished random positions: ``out_lo`` to ``out_hi`` cards not home, spread over
-    every pile kind."""
-    for _ in range(count):
-        base = rng.randrange(13)
-        found = [13, 13, 13, 13]
-        out = rng.randint(out_lo, out_hi)
-        for _ in range(out):
-            s = rng.randrange(4)
-            if found[s] > 0:
-                found[s] -= 1
-        rest = [s * 13 + (base + k) % 13 for s in range(4) for k in range(found[s], 13)]
-        rng.shuffle(rest)
-        reserve: list[int] = []
-        tableau: list[list[int]] = [[], [], [], []]
-        talon: list[int] = []
-        for c in rest:
-            where = rng.random()
-            if where < 0.25:
-                reserve.append(c)
-            elif where < 0.6:
-                tableau[rng.randrange(4)].append(c)
-            else:
-                talon.append(c)
-        w = rng.randint(0, len(talon))
-        waste, stock = talon[:w], talon[w:][::-1]
-        yield GameState(rules, base, reserve, tableau, found, stock, waste)
-
-
-def chain_positions(
-    rng: random.Random, rules: Rules, count: int, *, out_lo: int = 4, out_hi: int = 8
-) -> Iterator[GameState]:
-    """Near-finished random positions as play can reach them: every tableau pile a chain
-    (each card fits on the one under it), ``out_lo`` to ``out_hi`` cards not home."""
+    every pile kind.  ``chains``: every tableau pile a chain (each card fits on the one
+    under it), as play reaches them; otherwise a pile holds any cards."""
     for _ in range(count):
         base = rng.randrange(13)
         fits = fit_table(rules.build, rules.tableau_wrap, base)
@@ -149,10 +125,11 @@ def chain_positions(
         talon: list[int] = []
         for c in rest:
             where = rng.random()
-            piles = [p for p in tableau if not p or fits[c * 52 + p[-1]]]
             if where < 0.25:
                 reserve.append(c)
-            elif where < 0.6 and piles:
+            elif where < 0.6 and not chains:
+                tableau[rng.randrange(4)].append(c)
+            elif where < 0.6 and (piles := [p for p in tableau if not p or fits[c * 52 + p[-1]]]):
                 rng.choice(piles).append(c)
             else:
                 talon.append(c)
@@ -647,7 +624,7 @@ def test_safe_moves_through_a_next_card_keep_every_verdict(options: dict[str, ob
     rng = random.Random(repr(sorted(options.items())))  # noqa: S311
     rules = make_rules("classic", **options)
     kept = 0
-    for state in chain_positions(rng, rules, 400, out_lo=6, out_hi=10):
+    for state in random_positions(rng, rules, 400, out_lo=6, out_hi=10, chains=True):
         if not _safe_only_through_a_next_card(state):
             continue
         kept += 1
