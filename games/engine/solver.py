@@ -268,11 +268,11 @@ lies on it in ``S`` (in a chain only an ``e`` could), so in ``L`` ``d`` is
 always the top of whatever pile it is on, it goes onto ``c`` alone, and a run
 holding it has ``d`` on top: deleting it (with ``c`` under it) leaves every
 other move's source card, target card and run bottom unchanged, and a later
-``d>f`` of ``L`` is already done.  A pile that ``L`` gives ``d`` alone (``d`` moved to an empty
-pile) stays empty in ``L'``; that pile was empty in ``L`` too, which happens
-only when nothing can be auto-filled into it (auto-fill off, or the reserve
-empty; the reserve is never refilled), so in ``L'`` it stays empty and an
-empty pile makes no move illegal.  Each foundation of ``L'`` holds at least
+``d>f`` of ``L`` is already done.  A pile that ``L`` gives ``d`` alone (``d``
+moved to an empty pile) stays empty in ``L'``; that pile was empty in ``L``
+too, which happens only when nothing can be auto-filled into it (auto-fill
+off, or the reserve empty; the reserve is never refilled), so in ``L'`` it
+stays empty and an empty pile makes no move illegal.  Each foundation of ``L'`` holds at least
 the cards of ``L``'s at every step, so ``L``'s foundation moves stay legal.
 Written with ``fits``, the condition holds for every ``build`` and
 ``tableau_wrap``.  tests/engine/test_solver.py checks it against the plain
