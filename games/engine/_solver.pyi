@@ -22,3 +22,4 @@ def begin(
 def advance(
     search: object, max_nodes: int, max_seconds: float, /
 ) -> tuple[str, list[str], int, str, int]: ...
+def release_tables() -> int: ...  # bytes of kept freed tables given back to the system

@@ -25,7 +25,7 @@ from typing import Any
 
 from . import new_game
 from .rules import OPTION_NAMES, RulesError, make_rules
-from .solver import LOST, UNKNOWN, WON, solve
+from .solver import LOST, UNKNOWN, WON, release_tables, solve
 from .tidy import tidy_line
 
 Row = dict[str, Any]
@@ -85,11 +85,12 @@ def solve_seed(job: tuple[str, str, dict[str, Any], float | None, int | None, bo
     """Solve one deal: ``(variant, seed, options, budget_seconds, budget_nodes, tidy)`` -> row.
 
     ``tidy``: shorten a winning line with :func:`games.engine.tidy.tidy_line` (after the
-    solve; ``seconds`` is the solve's time only).
+    solve; ``seconds`` is the solve's time only).  The C core's freed tables stay kept
+    in this process for the next deal (``solve(keep_tables=True)``).
     """
     variant, seed, options, seconds, nodes, tidy = job
     state = new_game(variant, seed=seed, **options)
-    res = solve(state, max_seconds=seconds, max_nodes=nodes)
+    res = solve(state, max_seconds=seconds, max_nodes=nodes, keep_tables=True)
     moves = tidy_line(state, res.moves) if tidy and res.result == WON else res.moves
     return {
         "seed": seed,
@@ -125,11 +126,14 @@ def run_batch(
     n_workers = workers or os.cpu_count() or 1
     rows: list[Row] = []
     if n_workers <= 1:
-        for job in jobs:
-            row = solve_seed(job)
-            rows.append(row)
-            if progress:
-                progress(row)
+        try:
+            for job in jobs:
+                row = solve_seed(job)
+                rows.append(row)
+                if progress:
+                    progress(row)
+        finally:
+            release_tables()  # kept from deal to deal (solve_seed), not beyond the batch
     else:
         ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
         with ctx.Pool(n_workers, maxtasksperchild=50) as pool:

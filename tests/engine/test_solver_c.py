@@ -285,6 +285,32 @@ def test_memory_cap_gives_unknown_never_a_crash() -> None:
     assert _raw(state, 1_000, -1)[3] == "nodes"
 
 
+def test_kept_tables_are_cleared_for_reuse_and_count_against_the_cap() -> None:
+    state = new_game("classic", seed="15", **STRICT)  # lost after 34,801 positions
+    solver_mod.release_tables()
+
+    def run(**kwargs: Any) -> tuple[str, int]:
+        res = solve(state, engine="c", max_nodes=None, max_seconds=None, restarts=False, **kwargs)
+        return res.result, res.nodes
+
+    assert run(keep_tables=True) == (LOST, 34_801)
+    # The table doubled from 1024 slots of 3 words to 131,072: every size is kept.
+    series = (2 * 131_072 - 1_024) * 3 * 8
+    # Run again, the search takes every table from the kept blocks: one not
+    # cleared would make positions look seen (fewer positions, a wrong "lost").
+    assert run(keep_tables=True) == (LOST, 34_801)
+    assert solver_mod.release_tables() == series
+    assert solver_mod.release_tables() == 0
+    # Kept blocks count against the cap of a search whose table grows: under a
+    # 400,000-byte cap, the larger kept blocks are given back.
+    assert run(keep_tables=True) == (LOST, 34_801)
+    assert run(keep_tables=True, max_bytes=400_000)[0] == UNKNOWN
+    assert 0 < solver_mod.release_tables() <= 400_000
+    # By default solve() gives them back itself.
+    assert run() == (LOST, 34_801)
+    assert solver_mod.release_tables() == 0
+
+
 @pytest.mark.parametrize("max_bytes", [-1, None])
 def test_a_cap_that_means_no_cap_leaves_the_restarts_alone(
     monkeypatch: pytest.MonkeyPatch, max_bytes: int | None
