@@ -228,6 +228,17 @@ static uint64_t *table_alloc(size_t bytes) {
     return (uint64_t *)p;
 }
 
+/* The index of the largest (largest = 1) or smallest kept block other than
+ * kept[skip]; -1 when there is none.  Called with kept_lock held. */
+static int kept_extreme(int largest, int skip) {
+    int m = -1;
+    for (int i = 0; i < KEPT_MAX; i++)
+        if (kept[i].p && i != skip &&
+            (m < 0 || (largest ? kept[i].bytes > kept[m].bytes : kept[i].bytes < kept[m].bytes)))
+            m = i;
+    return m;
+}
+
 /* Keep p (bytes long) for reuse, dropping the smallest kept blocks while the
  * kept total would exceed twice the largest block; or give it back. */
 static void table_free(uint64_t *p, size_t bytes) {
@@ -252,9 +263,7 @@ static void table_free(uint64_t *p, size_t bytes) {
         kept[free_at].bytes = bytes;
         p = NULL;
         while (total > 2 * largest) { /* the smallest goes first */
-            int m = -1;
-            for (int i = 0; i < KEPT_MAX; i++)
-                if (kept[i].p && (m < 0 || kept[i].bytes < kept[m].bytes)) m = i;
+            int m = kept_extreme(0, -1);
             total -= kept[m].bytes;
             drop[ndrop] = kept[m].p;
             drop_bytes[ndrop++] = kept[m].bytes;
@@ -282,9 +291,7 @@ static size_t trim_kept(size_t allowance, size_t spare) {
                 total += kept[i].bytes;
         }
     while (total > allowance) {
-        int m = -1;
-        for (int i = 0; i < KEPT_MAX; i++)
-            if (kept[i].p && i != spared && (m < 0 || kept[i].bytes > kept[m].bytes)) m = i;
+        int m = kept_extreme(1, spared);
         total -= kept[m].bytes;
         given += kept[m].bytes;
         drop[ndrop] = kept[m].p;
