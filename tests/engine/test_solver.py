@@ -16,9 +16,17 @@ from typing import Any
 import pytest
 
 from games.engine import PRESETS, GameState, make_rules, new_game, replay
-from games.engine.cards import parse_card
+from games.engine.cards import card_name, parse_card
 from games.engine.rules import Rules
-from games.engine.solver import LOST, UNKNOWN, WON, solve, verify_win
+from games.engine.solver import (
+    LOST,
+    UNKNOWN,
+    WON,
+    _lift_restricted_line,
+    _restricted_game,
+    solve,
+    verify_win,
+)
 from games.engine.state import fit_table
 
 # ----------------------------------------------------------------- helpers
@@ -449,19 +457,94 @@ def test_an_interrupted_python_search_cannot_go_on(monkeypatch: pytest.MonkeyPat
 
 def test_the_first_search_goes_on_after_the_restarts_and_proves_lost() -> None:
     # Superior seed 373 is lost: the standard order expands its 26,198 positions
-    # (the whole reachable space).  With a budget of 45,000 the first search stops
-    # at 18,000 (40%) and no restart (at most 30% = 13,500 together) can cover the
-    # space; the first search then goes on from where it stopped and finishes.
+    # (the whole reachable space).  With a budget of 60,000, the restricted game
+    # (solver.py, "Restricted game first": the same deal with auto-fill) takes its
+    # 25%, 15,000, and is undecided; the real game gets the other 45,000.  Its
+    # first search stops at 18,000 (40%) and no restart (at most 30% = 13,500
+    # together) can cover the space; the first search then goes on from where it
+    # stopped and finishes.
     state = new_game("superior", seed="373")
     one = solve(state, max_seconds=None, max_nodes=None, restarts=False)
     assert (one.result, one.nodes) == (LOST, 26_198)
     assert solve(state, max_seconds=None, max_nodes=18_000, restarts=False).result == UNKNOWN
-    res = solve(state, max_seconds=None, max_nodes=45_000)
+    restricted = _restricted_game(state)
+    assert restricted is not None
+    assert solve(restricted, max_seconds=None, max_nodes=15_000).result == UNKNOWN
+    res = solve(state, max_seconds=None, max_nodes=60_000)
     assert res.result == LOST
-    # The first search's positions + the restarts' 13,500 + 1: a search that runs out
-    # counts the position it was about to expand, and the restarts' share is counted
-    # in reported positions, so only the last restart's extra one is over the share.
-    assert res.nodes == 26_198 + 13_500 + 1
+    # The restricted game's 15,000 + the first search's positions + the restarts'
+    # 13,500 + 1: a search that runs out counts the position it was about to
+    # expand, and the restarts' share is counted in reported positions, so only
+    # the last restart's extra one is over the share.
+    assert res.nodes == 15_000 + 26_198 + 13_500 + 1
+
+
+def test_the_restricted_game_is_the_same_position_with_auto_fill_for_superior_only() -> None:
+    # solver.py, "Restricted game first": only a game without auto-fill whose
+    # empty piles take any card has one, and only in a position with no empty
+    # pile while the reserve holds cards (auto-fill would have filled it).
+    state = new_game("superior", seed="7")
+    restricted = _restricted_game(state)
+    assert restricted is not None
+    assert restricted.rules == make_rules("superior", autofill=True)
+    assert restricted.key()[1:] == state.key()[1:]  # every card where it was
+    assert state.rules.autofill is False  # the given position is not touched
+    assert _restricted_game(restricted) is None
+    for variant, options in [
+        ("classic", {}),
+        ("rainbow", {}),
+        ("superior", {"empty_pile": "waste-only"}),
+    ]:
+        assert _restricted_game(new_game(variant, seed="7", **options)) is None
+    rules = make_rules("superior")
+    spaced = position(rules, 0, [13, 13, 12, 10], ["JS"], [["KS", "KH"], [], [], []], ["QS"])
+    assert _restricted_game(spaced) is None  # an empty pile beside a reserve card
+    spaced.play("JS>t2")  # the reserve is empty now: empty piles are the same in both
+    assert _restricted_game(spaced) is not None
+
+
+def test_a_superior_win_of_the_restricted_game_is_lifted_with_explicit_fills() -> None:
+    # Superior seed 0: the restricted game (auto-fill on) is won after 94
+    # positions, within its 25% of a 4,000 budget.  Its line is not a superior
+    # line (a pile auto-filled there stays empty here); lifted, every auto-fill
+    # becomes the reserve top played onto that pile, and the lifted line wins.
+    state = new_game("superior", seed="0")
+    restricted = _restricted_game(state)
+    assert restricted is not None
+    sub = solve(restricted, max_seconds=None, max_nodes=1_000)
+    assert (sub.result, sub.nodes, len(sub.moves)) == (WON, 94, 186)
+    with pytest.raises(AssertionError, match="refused"):
+        verify_win(state, sub.moves)
+    res = solve(state, max_seconds=None, max_nodes=4_000)
+    assert (res.result, res.nodes) == (WON, 94)
+    assert res.moves == _lift_restricted_line(state, restricted, sub.moves)
+    verify_win(state, res.moves)
+    game, fills, i = state.copy(), 0, 0
+    for move in res.moves:
+        if i < len(sub.moves) and move == sub.moves[i]:
+            i += 1  # a move of the restricted line, in its order
+        else:  # an inserted fill: the reserve top onto an empty pile
+            assert game.reserve
+            assert move.startswith(card_name(game.reserve[-1]) + ">t")
+            assert not game.tableau[int(move[-1]) - 1]
+            fills += 1
+        game.play(move)
+    assert i == len(sub.moves)
+    assert fills == len(res.moves) - len(sub.moves) == 8
+
+
+def test_a_superior_deal_lost_in_the_restricted_game_is_searched_in_its_own() -> None:
+    # Superior seed 303: with auto-fill the deal is lost (3,222 positions); without,
+    # a space may take a card that is not the reserve's, and the deal is won.  A
+    # loss of the restricted game proves nothing: the real game's searches get
+    # what it left of the budget.
+    state = new_game("superior", seed="303")
+    restricted = _restricted_game(state)
+    assert restricted is not None
+    assert solve(restricted, max_seconds=None, max_nodes=None).result == LOST
+    res = solve(state, max_seconds=None, max_nodes=16_000)
+    assert (res.result, res.nodes) == (WON, 3_329)
+    verify_win(state, res.moves)
 
 
 def test_heuristic_order_ranks_children_by_score_stably() -> None:
