@@ -1007,10 +1007,12 @@ def _solve(
         return SolveResult(verdict, moves, nodes, time.monotonic() - start)
     restricted = _restricted_game(state)
     spent_restricted = 0  # positions of the restricted game's searches
-    if restricted is not None:
+    if restricted is not None and (
+        max_nodes is None or int(max_nodes * _RESTRICTED_SHARE) > 0  # no room: skip it
+    ):
         sub = _solve(
             restricted,
-            None if max_nodes is None else max(1, int(max_nodes * _RESTRICTED_SHARE)),
+            None if max_nodes is None else int(max_nodes * _RESTRICTED_SHARE),
             None if max_seconds is None else max_seconds * _RESTRICTED_SHARE,
             safe_auto,
             engine,
@@ -1024,7 +1026,9 @@ def _solve(
             return SolveResult(WON, moves, sub.nodes, time.monotonic() - start)
         # lost or unknown there proves nothing here: the real game gets what is left
         if max_nodes is not None:
-            max_nodes = max(1, max_nodes - sub.nodes)
+            max_nodes -= sub.nodes
+            if max_nodes <= 0:  # a budget of a few positions: none left
+                return SolveResult(UNKNOWN, [], sub.nodes, time.monotonic() - start)
         if max_seconds is not None:
             max_seconds = max(0.0, max_seconds - (time.monotonic() - start))
     begin = time.monotonic()  # the real game's budget counts from here

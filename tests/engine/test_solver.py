@@ -548,6 +548,15 @@ def test_a_superior_deal_lost_in_the_restricted_game_is_searched_in_its_own() ->
     verify_win(state, res.moves)
 
 
+def test_a_budget_too_small_to_share_skips_the_restricted_game() -> None:
+    # A quarter of a budget under 4 positions is nothing: the real game's search
+    # takes it all, as without a restricted game (0 searches nothing; a search
+    # that runs out counts the position it was about to expand).
+    state = new_game("superior", seed="106")
+    spent = [solve(state, max_seconds=None, max_nodes=b).nodes for b in range(9)]
+    assert spent == [0, 2, 2, 3, 4, 5, 6, 7, 8]
+
+
 def test_heuristic_order_ranks_children_by_score_stably() -> None:
     # Score 8 * (2 * home - reserve - 2 * waste) (solver.py, "Move order"), no jitter
     # without a shuffle seed; equal scores keep their order.
