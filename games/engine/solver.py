@@ -1131,23 +1131,14 @@ def _restricted_game(state: GameState) -> GameState | None:
     RULES.md 4): the same position with auto-fill on (RULES.md 3.7), when the
     position is one such a game can have (no empty pile while the reserve holds
     cards); ``None`` for every other game and position.  The position is
-    copied, ``state`` is not modified; the undo history is not carried over.
+    copied (``GameState.copy``), ``state`` is not modified.
     """
     rules = state.rules
     if rules.autofill or rules.empty_pile != "any" or state.ended is not None:
         return None
     if state.reserve and not all(state.tableau):
         return None
-    return GameState(
-        replace(rules, autofill=True),
-        state.base,
-        state.reserve[:],
-        [pile[:] for pile in state.tableau],
-        state.found[:],
-        state.stock[:],
-        state.waste[:],
-        state.redeals_used,
-    )
+    return state.copy(replace(rules, autofill=True))
 
 
 def _lift_restricted_line(state: GameState, restricted: GameState, moves: list[str]) -> list[str]:

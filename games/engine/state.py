@@ -141,10 +141,14 @@ class GameState:
 
     # ------------------------------------------------------------------ basics
 
-    def copy(self) -> GameState:
-        """An independent copy of the position (the undo history is copied too)."""
+    def copy(self, rules: Rules | None = None) -> GameState:
+        """An independent copy of the position (the undo history is copied too).
+
+        ``rules``: play the copy under other rules (same cards in the same
+        places; the solver's restricted game); ``None`` keeps this game's.
+        """
         other = GameState(
-            self.rules,
+            self.rules if rules is None else rules,
             self.base,
             self.reserve[:],
             [p[:] for p in self.tableau],
