@@ -1007,12 +1007,11 @@ def _solve(
         return SolveResult(verdict, moves, nodes, time.monotonic() - start)
     restricted = _restricted_game(state)
     spent_restricted = 0  # positions of the restricted game's searches
-    if restricted is not None and (
-        max_nodes is None or int(max_nodes * _RESTRICTED_SHARE) > 0  # no room: skip it
-    ):
+    sub_nodes = None if max_nodes is None else int(max_nodes * _RESTRICTED_SHARE)
+    if restricted is not None and (sub_nodes is None or sub_nodes > 0):  # 0: no room, skip it
         sub = _solve(
             restricted,
-            None if max_nodes is None else int(max_nodes * _RESTRICTED_SHARE),
+            sub_nodes,
             None if max_seconds is None else max_seconds * _RESTRICTED_SHARE,
             safe_auto,
             engine,
