@@ -75,7 +75,8 @@ typedef struct {
     uint8_t kind, src, k, dest; /* dest 0..3 tableau, FOUND_DEST foundation */
     uint8_t pos, k1, redeal, k2;
     int32_t rl2;
-    uint8_t seen; /* child already in the table when its parent was entered */
+    uint8_t seen; /* 1: child already in the table when its parent was entered, or dead in
+                   * the reference search; 0: neither; 2: not looked up yet */
     int16_t score; /* order 4: heuristic() score of the child (-936..896), highest first */
 } Move;
 
@@ -87,6 +88,8 @@ typedef struct {
     Pos pos;
     size_t mv_start, mv_next, mv_end;
     size_t path_mark;
+    uint32_t idx, low; /* dead sets: the visit number of the frame's key, its low link */
+    size_t tpos;       /* dead sets: its place on the Tarjan stack */
 } Frame;
 
 typedef struct {
@@ -94,7 +97,7 @@ typedef struct {
     int32_t rl2;
 } Reach;
 
-typedef struct {
+typedef struct Search {
     /* problem */
     uint8_t R[NC];
     int draw, autofill, empty_any, mode, safe_auto;
@@ -107,11 +110,22 @@ typedef struct {
     uint8_t rootidx[NC];
     int tl_root;
     int compact, cbits, kw;   /* key form (make_key), words per key */
+    int sw;                   /* words per table slot: the key, and with dead sets its visit
+                               * number (0: imported dead) */
     int chains;               /* every pile a chain (each card fits on the one under it) */
     uint8_t cidx[NC * NC];    /* cidx[d * NC + t]: index of d among the cards that fit on t */
     /* transposition table */
-    uint64_t *slots;          /* cap slots of kw words */
+    uint64_t *slots;          /* cap slots of sw words */
     size_t cap, count;
+    /* dead sets (solver.py, "Dead sets"): Tarjan's bookkeeping, when on */
+    int dead_sets;
+    uint32_t visits;          /* keys numbered so far */
+    uint64_t *done;           /* bit v: visit v's component is complete (bit 0 set) */
+    size_t done_cap;          /* words */
+    uint32_t *tstack;         /* visit numbers reached, not yet in a complete component */
+    size_t ntstack, tstack_cap;
+    struct Search *ref;       /* a paused search of the same position whose dead keys this one
+                               * skips (refer()); NULL: none */
     /* children of the node being entered: keys, hashes (the prefetch filter) */
     uint64_t *kbuf;
     size_t kbuf_cap;
@@ -137,8 +151,9 @@ typedef struct {
 /* ------------------------------------------------------------------ memory */
 
 static size_t mem_total(const Search *s) {
-    return s->cap * (size_t)s->kw * 8 + s->kbuf_cap * 8 + s->frames_cap * sizeof(Frame) +
-           s->moves_cap * sizeof(Move) + s->path_cap * sizeof(Step);
+    return s->cap * (size_t)s->sw * 8 + s->kbuf_cap * 8 + s->frames_cap * sizeof(Frame) +
+           s->moves_cap * sizeof(Move) + s->path_cap * sizeof(Step) + s->done_cap * 8 +
+           s->tstack_cap * 4;
 }
 
 /* Grow a buffer to hold at least `need` items (doubling); 0 on memory cap/failure. */
@@ -304,65 +319,135 @@ static size_t trim_kept(size_t allowance, size_t spare) {
 }
 
 /* The table: open addressing with linear probing; each slot holds a whole key
- * of kw words (word 0 of a key is never 0: make_key sets its lowest bit). */
-static void table_put(uint64_t *slots, size_t cap, int kw, uint64_t h, const uint64_t *key) {
+ * of kw words, then with dead sets its visit number (word 0 of a key is
+ * never 0: make_key sets its lowest bit). */
+static void table_put(uint64_t *slots, size_t cap, int sw, uint64_t h, const uint64_t *slot) {
     size_t mask = cap - 1, i = (size_t)h & mask;
-    while (slots[i * kw]) i = (i + 1) & mask;
-    memcpy(slots + i * kw, key, (size_t)kw * 8);
+    while (slots[i * sw]) i = (i + 1) & mask;
+    memcpy(slots + i * sw, slot, (size_t)sw * 8);
 }
 
 /* Double the table (rehash); 0 when the memory cap forbids it. */
 static int table_grow(Search *s) {
-    size_t ncap = s->cap * 2, kw = (size_t)s->kw;
-    size_t held = mem_total(s), need = ncap * kw * 8;
+    size_t ncap = s->cap * 2, sw = (size_t)s->sw;
+    size_t held = mem_total(s), need = ncap * sw * 8;
     if (held + need > s->max_bytes) return 0;
     /* kept blocks count against the cap (table_alloc) */
     if (s->max_bytes != (size_t)-1) trim_kept(s->max_bytes - held - need, need);
     uint64_t *ns = table_alloc(need);
     if (!ns) return 0;
     for (size_t i = 0; i < s->cap; i++) {
-        const uint64_t *k = s->slots + i * kw;
-        if (k[0]) table_put(ns, ncap, s->kw, hash_key(k, s->kw), k);
+        const uint64_t *k = s->slots + i * sw;
+        if (k[0]) table_put(ns, ncap, s->sw, hash_key(k, s->kw), k);
     }
-    table_free(s->slots, s->cap * kw * 8);
+    table_free(s->slots, s->cap * sw * 8);
     s->slots = ns;
     s->cap = ncap;
     return 1;
 }
 
 static inline const uint64_t *slot_of(const Search *s, uint64_t h) {
-    return s->slots + ((size_t)h & (s->cap - 1)) * (size_t)s->kw;
+    return s->slots + ((size_t)h & (s->cap - 1)) * (size_t)s->sw;
 }
 
-/* 1 when the key is in the table. */
-static int table_has(const Search *s, const uint64_t *key, uint64_t h) {
-    size_t mask = s->cap - 1, i = (size_t)h & mask, kw = (size_t)s->kw;
+/* The key's slot, or NULL when the key is not in the table. */
+static uint64_t *table_find(const Search *s, const uint64_t *key, uint64_t h) {
+    size_t mask = s->cap - 1, i = (size_t)h & mask, sw = (size_t)s->sw;
     for (;;) {
-        const uint64_t *e = s->slots + i * kw;
-        if (!e[0]) return 0;
-        if (key_eq(e, key, s->kw)) return 1;
+        uint64_t *e = s->slots + i * sw;
+        if (!e[0]) return NULL;
+        if (key_eq(e, key, s->kw)) return e;
         i = (i + 1) & mask;
     }
 }
 
-/* 1: added (new position), 0: already present, -1: memory cap reached. */
-static int table_add(Search *s, const uint64_t *key) {
+/* 1: added (new position), 0: already present, -1: memory cap reached; the
+ * key's slot in *slot (1, 0). */
+static int table_add_h(Search *s, const uint64_t *key, uint64_t h, uint64_t **slot);
+static int table_add(Search *s, const uint64_t *key, uint64_t **slot) {
+    return table_add_h(s, key, hash_key(key, s->kw), slot);
+}
+
+/* table_add() of a key whose hash is h. */
+static int table_add_h(Search *s, const uint64_t *key, uint64_t h, uint64_t **slot) {
     if ((s->count + 1) * 2 > s->cap) {
         /* grow at load 1/2; when the cap forbids it, fill on up to 7/8 */
         if (!table_grow(s) && (s->count + 1) * 8 > s->cap * 7) return -1;
     }
-    uint64_t h = hash_key(key, s->kw);
-    size_t mask = s->cap - 1, i = (size_t)h & mask, kw = (size_t)s->kw;
+    size_t mask = s->cap - 1, i = (size_t)h & mask, sw = (size_t)s->sw;
     for (;;) {
-        uint64_t *e = s->slots + i * kw;
+        uint64_t *e = s->slots + i * sw;
         if (!e[0]) {
-            memcpy(e, key, kw * 8);
+            memcpy(e, key, (size_t)s->kw * 8);
             s->count++;
+            *slot = e;
             return 1;
         }
-        if (key_eq(e, key, s->kw)) return 0;
+        if (key_eq(e, key, s->kw)) {
+            *slot = e;
+            return 0;
+        }
         i = (i + 1) & mask;
     }
+}
+
+/* -------------------------------------------------------------- dead sets */
+
+/* Tarjan's strongly connected components over the positions a search reaches
+ * (solver.py, "Dead sets"); nothing here runs unless dead_sets is on.
+ *
+ * Number the key just added in `slot` and put it on the Tarjan stack; 0 when
+ * the memory cap forbids it. */
+static inline int is_done(const Search *s, uint32_t v) { return (int)(s->done[v >> 6] >> (v & 63)) & 1; }
+static inline void set_done(Search *s, uint32_t v) { s->done[v >> 6] |= 1ULL << (v & 63); }
+
+static int reached(Search *s, uint64_t *slot) {
+    if (!s->dead_sets) return 1;
+    uint32_t v = s->visits + 1;
+    size_t words = s->done_cap;
+    if (!grow(s, (void **)&s->done, &s->done_cap, ((size_t)v >> 6) + 1, 8) ||
+        !grow(s, (void **)&s->tstack, &s->tstack_cap, s->ntstack + 1, 4))
+        return 0;
+    if (s->done_cap > words) memset(s->done + words, 0, (s->done_cap - words) * 8);
+    s->visits = v;
+    slot[s->kw] = v;
+    s->tstack[s->ntstack++] = v;
+    return 1;
+}
+
+/* A child already in the table (its slot): the frame's low link takes its
+ * number unless its component is complete. */
+static inline void low_link(const Search *s, Frame *f, const uint64_t *slot) {
+    uint32_t v = (uint32_t)slot[s->kw];
+    if (v < f->low && !is_done(s, v)) f->low = v;
+}
+
+/* The top frame is finished: its component is complete when its low link is
+ * its own number (every key above it on the Tarjan stack is then done), else
+ * its parent's low link takes it. */
+static void leave(Search *s) {
+    Frame *f = &s->frames[s->nframes - 1];
+    if (f->low == f->idx) {
+        for (size_t i = f->tpos; i < s->ntstack; i++) set_done(s, s->tstack[i]);
+        s->ntstack = f->tpos;
+    } else if (s->nframes > 1 && f->low < f[-1].low) {
+        f[-1].low = f->low;
+    }
+}
+
+/* 1 when the key (hash h) is dead in the reference search: in its table, in a
+ * complete component (or imported dead). */
+static inline int dead_in_ref(const Search *s, const uint64_t *key, uint64_t h) {
+    const Search *r = s->ref;
+    if (!r || !r->cap) return 0;
+    const uint64_t *e = table_find(r, key, h);
+    return e && is_done(r, (uint32_t)e[r->kw]);
+}
+
+/* Set a new top frame's Tarjan fields: its key is the last one numbered. */
+static inline void frame_numbered(const Search *s, Frame *f) {
+    f->idx = f->low = s->visits;
+    f->tpos = s->ntstack ? s->ntstack - 1 : 0;
 }
 
 /* --------------------------------------------------------------------- key */
@@ -846,7 +931,7 @@ static void filter_seen(Search *s, const Pos *p, size_t a, size_t b) {
     Pos child;
     if (!grow(s, (void **)&s->kbuf, &s->kbuf_cap, n * (kw + 1), 8)) {
         for (size_t i = a; i < b; i++) { /* look up one by one */
-            s->moves[i].seen = 0;
+            s->moves[i].seen = 2;
             if (scored) {
                 apply(s, p, &s->moves[i], &child);
                 s->moves[i].score = heuristic(s, &child);
@@ -861,8 +946,16 @@ static void filter_seen(Search *s, const Pos *p, size_t a, size_t b) {
         make_key(s, &child, s->kbuf + i * kw);
         hs[i] = hash_key(s->kbuf + i * kw, s->kw);
         __builtin_prefetch(slot_of(s, hs[i]));
+        if (s->ref && s->ref->cap) __builtin_prefetch(slot_of(s->ref, hs[i]));
     }
-    for (size_t i = 0; i < n; i++) s->moves[a + i].seen = (uint8_t)table_has(s, s->kbuf + i * kw, hs[i]);
+    Frame *f = &s->frames[s->nframes - 1];
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t *slot = table_find(s, s->kbuf + i * kw, hs[i]);
+        int seen = slot != NULL;
+        if (seen && s->dead_sets) low_link(s, f, slot);
+        if (!seen) seen = dead_in_ref(s, s->kbuf + i * kw, hs[i]);
+        s->moves[a + i].seen = (uint8_t)seen;
+    }
 }
 
 /* ------------------------------------------------------------------ search */
@@ -914,8 +1007,10 @@ static void enter(Search *s) {
 /* Start a search at its root: the root's key in the table, its frame entered. */
 static void run_begin(Search *s) {
     uint64_t key[KW_MAX];
+    uint64_t *slot;
     make_key(s, &s->root, key);
-    if (table_add(s, key) < 0) {
+    int added = table_add(s, key, &slot);
+    if (added < 0 || (added && !reached(s, slot))) {
         s->status = ST_MEMORY;
         return;
     }
@@ -926,6 +1021,7 @@ static void run_begin(Search *s) {
     s->nframes = 1;
     s->frames[0].pos = s->root;
     s->frames[0].path_mark = 0;
+    frame_numbered(s, &s->frames[0]);
     enter(s);
 }
 
@@ -941,20 +1037,30 @@ static void run_loop(Search *s) {
         if (f->mv_next == f->mv_end) {
             s->nmoves = f->mv_start;
             s->npath = f->path_mark;
+            if (s->dead_sets) leave(s);
             s->nframes--;
             continue;
         }
         const Move *m = &s->moves[f->mv_next++];
-        if (m->seen) continue;
+        if (m->seen == 1) continue;
         Pos child;
         int card = apply(s, &f->pos, m, &child);
         make_key(s, &child, key);
-        int added = table_add(s, key);
+        if (m->seen == 2 && dead_in_ref(s, key, hash_key(key, s->kw))) continue;
+        uint64_t *slot;
+        int added = table_add(s, key, &slot);
         if (added < 0) {
             s->status = ST_MEMORY;
             return;
         }
-        if (!added) continue;
+        if (!added) {
+            if (s->dead_sets) low_link(s, f, slot);
+            continue;
+        }
+        if (!reached(s, slot)) {
+            s->status = ST_MEMORY;
+            return;
+        }
         size_t mark = s->npath;
         int k1 = m->k1, redeal = m->redeal, k2 = m->k2, dest = m->dest;
         if (!grow(s, (void **)&s->frames, &s->frames_cap, s->nframes + 1, sizeof(Frame))) {
@@ -965,6 +1071,7 @@ static void run_loop(Search *s) {
         Frame *nf = &s->frames[s->nframes++];
         nf->pos = child;
         nf->path_mark = mark;
+        frame_numbered(s, nf);
         enter(s);
     }
 }
@@ -997,7 +1104,9 @@ static void advance(Search *s, long long more_nodes, double seconds) {
 }
 
 static void search_free(Search *s) {
-    table_free(s->slots, s->cap * (size_t)s->kw * 8);
+    table_free(s->slots, s->cap * (size_t)s->sw * 8);
+    free(s->done);
+    free(s->tstack);
     free(s->kbuf);
     free(s->frames);
     free(s->moves);
@@ -1088,9 +1197,11 @@ static int read_cards(PyObject *obj, uint8_t *out, int *n, uint64_t *used, const
 
 PyDoc_STRVAR(begin_doc,
              "begin(reserve, piles, talon, w, rl, found, fits, base, draw, autofill, empty_any,\n"
-             "      mode, safe_auto, max_bytes, order, shuffle) -> search\n\n"
+             "      mode, safe_auto, max_bytes, order, shuffle, dead_sets=False) -> search\n\n"
              "A search of the given position, not yet run (an opaque handle for advance();\n"
-             "its memory is freed with the handle).  " PROBLEM_DOC);
+             "its memory is freed with the handle).  dead_sets: keep Tarjan's bookkeeping\n"
+             "so that import_dead() can take this search's complete components (about 5\n"
+             "bytes more per position).  " PROBLEM_DOC);
 
 PyDoc_STRVAR(advance_doc,
              "advance(search, max_nodes, max_seconds) -> (result, moves, nodes, reason, bytes)\n\n"
@@ -1101,6 +1212,23 @@ PyDoc_STRVAR(advance_doc,
              "out-of-memory search gives the same answer again.  bytes: memory the search\n"
              "holds (table and stacks).  RuntimeError: the search was interrupted (Ctrl-C)\n"
              "in an earlier advance, or is running in another thread.  " RESULT_DOC);
+
+PyDoc_STRVAR(import_dead_doc,
+             "import_dead(into, source) -> int\n\n"
+             "Add to the table of search `into` every position of a complete strongly\n"
+             "connected component of search `source` (begun with dead_sets, of the same\n"
+             "position): positions proved lost, which `into` then never expands\n"
+             "(solver.py, \"Dead sets\").  Returns how many were new to `into`; stops early\n"
+             "when `into`'s memory cap is reached.  ValueError: not two searches of one\n"
+             "position, or `source` without dead sets, or either running.\n");
+
+PyDoc_STRVAR(refer_doc,
+             "refer(search, ref) -> None\n\n"
+             "Make `search` (begun with dead_sets, not yet advanced) skip every position\n"
+             "that is dead in `ref` (a search of the same position with dead_sets, kept\n"
+             "alive and not advanced while `search` runs): positions in its complete\n"
+             "strongly connected components, or imported (solver.py, \"Dead sets\").\n"
+             "ValueError: not two such searches.\n");
 
 PyDoc_STRVAR(release_tables_doc,
              "release_tables() -> bytes\n\n"
@@ -1114,7 +1242,7 @@ PyDoc_STRVAR(release_tables_doc,
 static Search *new_search(PyObject *reserve, PyObject *piles, PyObject *talon, int w, int rl,
                           PyObject *found, PyObject *fits, int base, int draw, int autofill,
                           int empty_any, int mode, int safe_auto, long long max_bytes, int order,
-                          unsigned long long shuffle) {
+                          unsigned long long shuffle, int dead_sets) {
     if (PyTuple_GET_SIZE(piles) != 4 || PyBytes_GET_SIZE(found) != 4 ||
         PyBytes_GET_SIZE(fits) != NC * NC || base < 0 || base > 12 || draw < 1 || draw > NC ||
         mode < 0 || mode > 2 || rl < -1 || rl > 65000 || order < 0 || order > 4 || (order == 3 && !shuffle)) {
@@ -1211,16 +1339,27 @@ static Search *new_search(PyObject *reserve, PyObject *piles, PyObject *talon, i
     s->kw = (bits + 63) / 64;
     s->max_bytes = max_bytes < 0 ? (size_t)-1 : (size_t)max_bytes;
     s->cap = 1024;
+    s->dead_sets = dead_sets != 0;
+    s->sw = s->kw + s->dead_sets;
     if (mem_total(s) > s->max_bytes) {
         s->started = 1; /* a cap below one empty table: out of memory before the root */
         s->status = ST_MEMORY;
         s->cap = 0; /* no table allocated: it holds nothing */
         return s;
     }
-    s->slots = table_alloc(s->cap * (size_t)s->kw * 8);
+    s->slots = table_alloc(s->cap * (size_t)s->sw * 8);
     if (!s->slots) {
         PyErr_NoMemory();
         goto error;
+    }
+    if (s->dead_sets) {
+        s->done = calloc(16, 8);
+        if (!s->done) {
+            PyErr_NoMemory();
+            goto error;
+        }
+        s->done_cap = 16;
+        set_done(s, 0); /* visit number 0: keys imported as dead */
     }
     return s;
 error:
@@ -1263,15 +1402,15 @@ static PyObject *py_begin(PyObject *self, PyObject *args) {
     PyObject *reserve, *piles, *talon, *found, *fits;
     int w, rl, base, draw, autofill, empty_any, mode, safe_auto;
     long long max_bytes;
-    int order;
+    int order, dead_sets = 0;
     unsigned long long shuffle;
-    if (!PyArg_ParseTuple(args, "O!O!O!iiO!O!iiiiiiLiK", &PyBytes_Type, &reserve,
+    if (!PyArg_ParseTuple(args, "O!O!O!iiO!O!iiiiiiLiK|p", &PyBytes_Type, &reserve,
                           &PyTuple_Type, &piles, &PyBytes_Type, &talon, &w, &rl, &PyBytes_Type,
                           &found, &PyBytes_Type, &fits, &base, &draw, &autofill, &empty_any,
-                          &mode, &safe_auto, &max_bytes, &order, &shuffle))
+                          &mode, &safe_auto, &max_bytes, &order, &shuffle, &dead_sets))
         return NULL;
     Search *s = new_search(reserve, piles, talon, w, rl, found, fits, base, draw, autofill,
-                           empty_any, mode, safe_auto, max_bytes, order, shuffle);
+                           empty_any, mode, safe_auto, max_bytes, order, shuffle, dead_sets);
     if (!s) return NULL;
     PyObject *capsule = PyCapsule_New(s, SEARCH_CAPSULE, capsule_free);
     if (!capsule) {
@@ -1303,6 +1442,93 @@ static PyObject *py_advance(PyObject *self, PyObject *args) {
     return failed ? NULL : outcome(s);
 }
 
+/* refer(search, ref): the search (not yet begun, with dead sets) skips every
+ * key that is dead in `ref`, a paused search of the same position with dead
+ * sets; `ref` must stay alive and paused while `search` runs (solver.py keeps
+ * it). */
+static PyObject *py_refer(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *ref_capsule;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &ref_capsule)) return NULL;
+    Search *s = PyCapsule_GetPointer(capsule, SEARCH_CAPSULE);
+    if (!s) return NULL;
+    Search *r = PyCapsule_GetPointer(ref_capsule, SEARCH_CAPSULE);
+    if (!r) return NULL;
+    if (!s->dead_sets || !r->dead_sets || s == r || s->started || s->kw != r->kw ||
+        memcmp(&s->root, &r->root, sizeof(Pos)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "refer needs two searches of one position with dead "
+                                          "sets, the first not yet begun");
+        return NULL;
+    }
+    s->ref = r;
+    Py_RETURN_NONE;
+}
+
+/* import_dead(into, source): add every key of a complete component of
+ * `source` (a search with dead sets) to the table of `into` (a search of the
+ * same position), as imported dead keys; the number added.  A key `into`
+ * already holds is marked dead there too (its visit number done), as
+ * solver.py's import does.  Stops early, and
+ * quietly, when `into`'s memory cap is reached (a key left out only costs
+ * work). */
+static PyObject *py_import_dead(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *into_capsule, *source_capsule;
+    if (!PyArg_ParseTuple(args, "OO", &into_capsule, &source_capsule)) return NULL;
+    Search *into = PyCapsule_GetPointer(into_capsule, SEARCH_CAPSULE);
+    if (!into) return NULL;
+    Search *src = PyCapsule_GetPointer(source_capsule, SEARCH_CAPSULE);
+    if (!src) return NULL;
+    if (!src->dead_sets || into->kw != src->kw || into == src || into->busy || src->busy ||
+        memcmp(&into->root, &src->root, sizeof(Pos)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "import_dead needs two searches of one position, "
+                                          "the source with dead sets");
+        return NULL;
+    }
+    size_t added = 0, sw = (size_t)src->sw, dead = 0;
+    if (!into->cap) return PyLong_FromSize_t(0);
+    for (size_t i = 0; i < src->cap; i++) {
+        const uint64_t *k = src->slots + i * sw;
+        dead += k[0] && is_done(src, (uint32_t)k[src->kw]);
+    }
+    /* room for them all at once (one rehash, not one per doubling), if the cap allows */
+    while ((into->count + dead) * 2 > into->cap && table_grow(into)) {
+    }
+    /* in batches: the hashes first and their slots prefetched, then the inserts */
+    enum { BATCH = 32 };
+    const uint64_t *batch[BATCH];
+    uint64_t hs[BATCH];
+    size_t i = 0;
+    int full = 0;
+    while (i < src->cap && !full) {
+        int n = 0;
+        for (; i < src->cap && n < BATCH; i++) {
+            const uint64_t *k = src->slots + i * sw;
+            if (!k[0] || !is_done(src, (uint32_t)k[src->kw])) continue;
+            batch[n] = k;
+            hs[n] = hash_key(k, src->kw);
+            __builtin_prefetch(slot_of(into, hs[n]));
+            n++;
+        }
+        for (int j = 0; j < n; j++) {
+            uint64_t *slot;
+            int r = table_add_h(into, batch[j], hs[j], &slot);
+            if (r < 0) {
+                full = 1;
+                break;
+            }
+            added += (size_t)r;
+            if (into->dead_sets) { /* dead, whether new here or already numbered */
+                if (r)
+                    slot[into->kw] = 0;
+                else
+                    set_done(into, (uint32_t)slot[into->kw]);
+            }
+        }
+    }
+    return PyLong_FromSize_t(added);
+}
+
 static PyObject *py_release_tables(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
@@ -1312,6 +1538,8 @@ static PyObject *py_release_tables(PyObject *self, PyObject *unused) {
 static PyMethodDef methods[] = {
     {"begin", py_begin, METH_VARARGS, begin_doc},
     {"advance", py_advance, METH_VARARGS, advance_doc},
+    {"import_dead", py_import_dead, METH_VARARGS, import_dead_doc},
+    {"refer", py_refer, METH_VARARGS, refer_doc},
     {"release_tables", py_release_tables, METH_NOARGS, release_tables_doc},
     {NULL, NULL, 0, NULL},
 };

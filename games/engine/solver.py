@@ -177,8 +177,9 @@ budget.
 No restart changes what a search proves: each one is the complete search
 above with another order of the children (step 3), and order never prunes a
 child, so each can answer ``won`` (replayed) or ``lost`` (its whole space
-expanded) on its own.  Restarts only cost a lost deal their own share (30%),
-which the first search does not get.  The measured effect on classic
+expanded) on its own.  Restarts only cost a lost deal the part of their share
+(30%) that the first search cannot reuse: what they prove lost it skips
+("Dead sets" below).  The measured effect on classic
 (docs/winnability.md): 28 undecided deals of seeds 0..999 with one search per
 deal, 11 with restarts over orders 0..2, 5 with order 3 added.  The schedule
 (40%, 2%, 1.3, four orders, and the 30% after which the first search goes
@@ -213,6 +214,50 @@ deals (seeds 0..999 at 10 s: classic 7 undecided instead of 5, draw-one 10
 instead of 7), and without them the schedule of every rule set with redeals is
 the one before the probes, step for step.  These settings too were chosen on
 the seeds they were measured on.
+
+Dead sets
+=========
+
+A search that ends undecided has still proved positions lost, and the
+searches of one :func:`solve` share them.  Every search runs Tarjan's strongly
+connected components algorithm along its depth-first search (the same steps,
+only bookkeeping: a visit number for each position in its table, a low link
+for each position on its path, and Tarjan's stack of the positions reached
+whose component is not yet complete).  When a position is left with every
+child tried and its low link is its own number, it and every position above
+it on Tarjan's stack form a *complete* component: every position reachable
+from them has been expanded and is in this component or in a complete one
+found before (or is dead, below), and none was a win (a win ends the search).
+So each of them is lost, whatever order or budget found it: a position's
+children depend on the position alone (steps 1-4 and the safe moves are
+decided position by position, and a key stands for positions that are won or
+lost together), so every search of one position explores one graph.  These
+positions are *dead*.
+
+* Each restart skips every position that is dead in the paused first search
+  (``refer``): it neither expands it nor enters it in its own table, and
+  Tarjan's algorithm treats it as complete.
+* When a restart ends undecided, its dead positions go into the first
+  search's table (``import_dead``), marked dead there, so later restarts skip
+  them too and the first search, when it goes on, never expands them.
+
+A ``lost`` of any search then still means that every position reachable from
+the root was expanded by it or proved lost by another search; wins are
+unchanged (replayed).  Restarts thus cost a lost deal only the positions that
+are open (on a path) when a search pauses: on strict seed 5 the schedule with
+16,000 positions proves the loss in 7,220 against 11,991 with each search
+alone and 7,190 for one search, and on the Solvitaire strict deals of seeds
+0..999 left undecided at 10 s by the schedule before this, with 12 million
+positions each, 12 were proved lost instead of 8 (one search alone: 12).
+
+Being *finished* (left with every child tried) is not enough, which is why
+the low links are kept: a child that was on the path when it was reached was
+skipped, and the path may still lead to a win the paused search had not
+reached (``a -> x -> a`` and ``a -> win``, with ``x`` tried first: ``x`` is
+finished, and won).  tests/engine/test_solver.py checks, with complete plain
+searches from the positions, that a paused search's complete components are
+lost and that positions it finished outside them are won.  The bookkeeping
+costs a word per table slot, a bit per position and four bytes per open one.
 
 Restricted game first
 =====================
@@ -321,7 +366,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, Final
@@ -399,6 +444,9 @@ _RESTARTS_SHARE: Final = 0.3
 #: Share of the budget (nodes and seconds) of the search of the restricted game, before
 #: the real game's searches (module doc, "Restricted game first"; ``_restricted_game``).
 _RESTRICTED_SHARE: Final = 0.25
+#: Restarts keep Tarjan's bookkeeping and give the first search their positions proved
+#: lost (module doc, "Dead sets").
+_DEAD_SETS = True
 _GOLDEN: Final = 0x9E3779B97F4A7C15
 #: Restart slices stop growing after this many steps (no float overflow, ever).
 _MAX_GROWTH_STEPS: Final = 100
@@ -466,6 +514,7 @@ class _Search:
         safe_auto: bool,
         order: int = 0,
         shuffle: int = 0,
+        dead_sets: bool = False,
     ) -> None:
         rules = state.rules
         base = state.base
@@ -507,6 +556,19 @@ class _Search:
         self.deadline: float | None = None
         self.nodes = 0
         self.seen: set[bytes] = set()
+        # Dead sets (module doc, "Dead sets"): Tarjan's bookkeeping, when on.  index: the
+        # visit number of every key in the table; done: the keys of completed strongly
+        # connected components; _tstack: the other keys reached, in visit order; and per
+        # stack frame its key's visit number, its low link and its place on _tstack.
+        self.dead_sets = dead_sets
+        self.index: dict[bytes, int] = {}
+        self._visits = 0
+        self.done: set[bytes] = set()
+        self._tstack: list[bytes] = []
+        self._tarjan: list[list[int]] = []
+        # The dead set of a paused search of the same position, whose keys this one
+        # skips (never adds to its table nor expands); None: none.
+        self.ref_done: set[bytes] | None = None
         self.path: list[str] = []
         self._stack: list[tuple[Iterator[_Child], int]] = []
         self._pending: tuple[_Position, int] | None = None
@@ -816,8 +878,49 @@ class _Search:
         rl: int,
     ) -> None:
         """Set the search's root: its key in the table, to be entered by :meth:`advance`."""
-        self.seen.add(self.key(nr, piles, talon, w, rl))
+        k = self.key(nr, piles, talon, w, rl)
+        self.seen.add(k)
+        self._reached(k)
         self._pending = ((nr, found, piles, talon, w, rl), 0)
+
+    def _reached(self, k: bytes) -> None:
+        """Number a key just added to the table and put it on Tarjan's stack (dead sets on)."""
+        if self.dead_sets:
+            self._visits += 1
+            self.index[k] = self._visits
+            self._tstack.append(k)
+
+    def _low(self, k: bytes) -> None:
+        """A child already in the table: the running frame's low link takes its number,
+        unless its component is complete (dead sets on)."""
+        if self.dead_sets and k not in self.done:
+            frame = self._tarjan[-1]
+            frame[1] = min(frame[1], self.index[k])
+
+    def _leave(self) -> None:
+        """The running frame is finished: pop its component if it is complete, else pass
+        its low link to its parent (Tarjan; dead sets on)."""
+        idx, low, tpos = self._tarjan.pop()
+        if low == idx:
+            tstack = self._tstack
+            self.done.update(tstack[tpos:])
+            del tstack[tpos:]
+        elif self._tarjan:
+            parent = self._tarjan[-1]
+            parent[1] = min(parent[1], low)
+
+    def import_dead(self, keys: Iterable[bytes]) -> None:
+        """Add keys of positions proved lost (another search's dead set) to the table.
+
+        A position in the table is never expanded again, and a dead position's
+        whole reachable space holds no win, so the verdicts stay exact (module doc,
+        "Dead sets").  With dead sets on, the keys count as completed components.
+        """
+        self.seen.update(keys)
+        if self.dead_sets:
+            for k in keys:
+                self.index.setdefault(k, 0)
+            self.done.update(keys)
 
     def advance(self, more_nodes: int | None, seconds: float | None) -> bool | None:
         """Run the depth-first search for at most ``more_nodes`` more positions and ``seconds``.
@@ -855,18 +958,27 @@ class _Search:
         path = self.path
         seen = self.seen
         key = self.key
+        dead_sets = self.dead_sets
+        ref_done = self.ref_done
         while stack:
             children, mark = stack[-1]
             child = next(children, None)
             if child is None:
                 stack.pop()
                 del path[mark:]
+                if dead_sets:
+                    self._leave()
                 continue
             moves, cnr, cfound, cpiles, ctalon, cw, crl = child
             k = key(cnr, cpiles, ctalon, cw, crl)
             if k in seen:
+                if dead_sets:
+                    self._low(k)
+                continue
+            if ref_done is not None and k in ref_done:
                 continue
             seen.add(k)
+            self._reached(k)
             n = len(path)
             path.extend(moves)
             entered = self._enter((cnr, cfound, cpiles, ctalon, cw, crl), n)
@@ -906,6 +1018,9 @@ class _Search:
         if not nr and not talon and not (piles[0] or piles[1] or piles[2] or piles[3]):
             return _WIN
         self._stack.append((iter(self.children(nr, found, piles, talon, w, rl)), mark))
+        if self.dead_sets:  # the position's key is the last one numbered
+            idx = self._visits
+            self._tarjan.append([idx, idx, len(self._tstack) - 1])
         return _ENTERED
 
 
@@ -1038,7 +1153,7 @@ def _solve(
     first_share = _FIRST_SHARE_BEFORE_PROBES if probe else _FIRST_SHARE
     probe_nodes, probe_seconds = 0, 0.0
     restart_nodes, restart_seconds = 0, 0.0  # spent by the restarts of both kinds
-    first = _OneSearch(state, use_c, safe_auto, max_bytes, 0, 0)
+    first = _OneSearch(state, use_c, safe_auto, max_bytes, 0, 0, _DEAD_SETS)
     resumed = False  # the first search goes on with what the restarts left
     while True:
         restart_cap_nodes: int | None = None
@@ -1089,7 +1204,8 @@ def _solve(
                     k += 1
                     continue
             shuffle = (k * _GOLDEN) & _MASK64
-            search = _OneSearch(state, use_c, safe_auto, room, order, shuffle)
+            ref = first if _DEAD_SETS else None  # it skips what the first search proved lost
+            search = _OneSearch(state, use_c, safe_auto, room, order, shuffle, _DEAD_SETS, ref)
         began = time.monotonic()
         verdict, moves, nodes, out_of_memory = search.advance(cap_nodes, cap_seconds)
         spent = time.monotonic() - began
@@ -1100,6 +1216,8 @@ def _solve(
             if order == _HEURISTIC_ORDER:
                 probe_nodes += nodes
                 probe_seconds += spent
+            if _DEAD_SETS and verdict == UNKNOWN:  # what it proved lost, the first search skips
+                first.import_dead(search)
         if out_of_memory:
             if search is first:
                 break  # the first search's table is full: undecided
@@ -1177,6 +1295,7 @@ def _c_arguments(
     max_bytes: int | None,
     order: int,
     shuffle: int,
+    dead_sets: bool = False,
 ) -> tuple[Any, ...]:
     """The positional arguments of the C core's ``begin`` for ``state`` (see ``_solver.pyi``).
 
@@ -1200,6 +1319,7 @@ def _c_arguments(
         -1 if max_bytes is None else max_bytes,
         order,
         shuffle,
+        dead_sets,
     )
 
 
@@ -1209,8 +1329,13 @@ class _OneSearch:
     ``order``: move order 0..4 (``_ORDER_CLASS``, 3: drawn at random, 4: heuristic);
     ``shuffle``: 0, or the seed of the shuffle within each class (and of order 3's
     class table, and of order 4's score jitter).  ``max_bytes``: the C core's memory
-    cap for this search (``None``: none).  Raises ``ValueError`` for order 3
-    without a shuffle seed.
+    cap for this search (``None``: none).  ``dead_sets``: keep the bookkeeping that
+    lets another search of the same position take this one's positions proved lost
+    (:meth:`import_dead`; module doc, "Dead sets").  ``ref``: a paused search of the
+    same position and engine, both with dead sets, whose positions proved lost this
+    one skips (it must not advance while this one runs).  Raises ``ValueError`` for
+    order 3 without a shuffle seed, or a ``ref`` without dead sets or of the other
+    engine.
     """
 
     def __init__(
@@ -1221,21 +1346,32 @@ class _OneSearch:
         max_bytes: int | None,
         order: int,
         shuffle: int,
+        dead_sets: bool = False,
+        ref: _OneSearch | None = None,
     ) -> None:
         self.nodes = 0  # positions counted so far, over all slices
         self.bytes = 0  # memory the C core's search holds (table and stacks)
         self._handle: Any = None
         self._search: _Search | None = None
+        self._ref = ref  # kept alive while this search may read its table
         if use_c:
             assert _csolver is not None
             self._handle = _csolver.begin(
-                *_c_arguments(state, safe_auto, max_bytes, order, shuffle)
+                *_c_arguments(state, safe_auto, max_bytes, order, shuffle, dead_sets)
             )
+            if ref is not None:
+                if ref._handle is None:
+                    raise ValueError("a reference search of another engine")
+                _csolver.refer(self._handle, ref._handle)
             return
         found = 0
         for s in range(4):
             found |= state.found[s] << (4 * s)
-        search = _Search(state, safe_auto, order, shuffle)
+        search = _Search(state, safe_auto, order, shuffle, dead_sets)
+        if ref is not None:
+            if ref._search is None or not (dead_sets and ref._search.dead_sets):
+                raise ValueError("refer needs two searches of one engine with dead sets")
+            search.ref_done = ref._search.done
         search.start(
             len(state.reserve),
             found,
@@ -1276,6 +1412,27 @@ class _OneSearch:
         if won:
             return WON, list(search.path), counted, False
         return LOST, [], counted, False
+
+    def import_dead(self, source: _OneSearch) -> int:
+        """Take every position ``source`` proved lost into this search's table.
+
+        ``source``: a search of the same position and engine, begun with
+        ``dead_sets``.  Its positions in complete strongly connected components
+        (module doc, "Dead sets") are never expanded by this search.  Returns how
+        many were new here (the C core stops early at its memory cap).  Raises
+        ``ValueError`` when ``source`` has no dead sets or another engine.
+        """
+        if self._handle is not None and source._handle is not None:
+            assert _csolver is not None
+            return int(_csolver.import_dead(self._handle, source._handle))
+        search, other = self._search, source._search
+        if search is None or other is None or not other.dead_sets:
+            raise ValueError(
+                "import_dead needs two searches of one engine, the source with dead sets"
+            )
+        before = len(search.seen)
+        search.import_dead(other.done)
+        return len(search.seen) - before
 
 
 def _search_once(

@@ -308,6 +308,7 @@ class _Recorder:
     """
 
     log: list[tuple[int, int, int | None]] = []
+    imports: list[tuple[int, int]] = []  # (into, from): import_dead calls
     made = 0
 
     def __init__(self, *args: Any) -> None:
@@ -323,13 +324,17 @@ class _Recorder:
         self.nodes += max_nodes or 0
         return UNKNOWN, [], max_nodes or 0, False
 
+    def import_dead(self, source: _Recorder) -> int:
+        _Recorder.imports.append((self.number, source.number))
+        return 0
+
 
 def recorded_schedule(
     monkeypatch: pytest.MonkeyPatch, state: Any, max_nodes: int
 ) -> list[tuple[int, int, int | None]]:
     from games.engine import solver as solver_mod
 
-    _Recorder.log, _Recorder.made = [], 0
+    _Recorder.log, _Recorder.imports, _Recorder.made = [], [], 0
     monkeypatch.setattr(solver_mod, "_OneSearch", _Recorder)
     res = solve(state, max_seconds=None, max_nodes=max_nodes)
     assert res.result == UNKNOWN
@@ -354,6 +359,8 @@ def test_restart_schedule(monkeypatch: pytest.MonkeyPatch, variant: str, probes:
     restarts = log[1:-1]
     assert sum(cap or 0 for _n, _o, cap in restarts) == 300_000
     assert [n for n, _o, _c in restarts] == list(range(1, len(restarts) + 1))  # new searches
+    # every undecided restart gives the first search what it proved lost (its dead set)
+    assert _Recorder.imports == [(0, n) for n, _o, _c in restarts]
     orders = [o for _n, o, _c in restarts]
     if probes:
         assert set(orders) == {4}
@@ -461,9 +468,10 @@ def test_the_first_search_goes_on_after_the_restarts_and_proves_lost() -> None:
     # (the whole reachable space).  With a budget of 60,000, the restricted game
     # (solver.py, "Restricted game first": the same deal with auto-fill) takes its
     # 25%, 15,000, and is undecided; the real game gets the other 45,000.  Its
-    # first search stops at 18,000 (40%) and no restart (at most 30% = 13,500
-    # together) can cover the space; the first search then goes on from where it
-    # stopped and finishes.
+    # first search stops at 18,000 (40%); the restarts skip what it proved lost
+    # and give it what they prove lost (solver.py, "Dead sets"), so the sixth
+    # restart, which skips all of that, expands the 122 positions left and proves
+    # the deal lost before the first search has to go on.
     state = new_game("superior", seed="373")
     one = solve(state, max_seconds=None, max_nodes=None, restarts=False)
     assert (one.result, one.nodes) == (LOST, 26_198)
@@ -473,11 +481,15 @@ def test_the_first_search_goes_on_after_the_restarts_and_proves_lost() -> None:
     assert solve(restricted, max_seconds=None, max_nodes=15_000).result == UNKNOWN
     res = solve(state, max_seconds=None, max_nodes=60_000)
     assert res.result == LOST
-    # The restricted game's 15,000 + the first search's positions + the restarts'
-    # 13,500 + 1: a search that runs out counts the position it was about to
-    # expand, and the restarts' share is counted in reported positions, so only
-    # the last restart's extra one is over the share.
-    assert res.nodes == 15_000 + 26_198 + 13_500 + 1
+    # A search that runs out counts the position it was about to expand (+1 each).
+    restarts = [900 + 1, 1_170 + 1, 1_521 + 1, 1_977 + 1, 2_570 + 1, 122]
+    assert res.nodes == 15_000 + 18_000 + 1 + sum(restarts)
+    from games.engine import solver as solver_mod
+
+    with pytest.MonkeyPatch.context() as mp:  # each search alone: the first goes on
+        mp.setattr(solver_mod, "_DEAD_SETS", False)
+        alone = solve(state, max_seconds=None, max_nodes=60_000)
+    assert (alone.result, alone.nodes) == (LOST, 15_000 + 26_198 + 13_500 + 1)
 
 
 def test_the_restricted_game_is_the_same_position_with_auto_fill_for_superior_only() -> None:
@@ -544,7 +556,7 @@ def test_a_superior_deal_lost_in_the_restricted_game_is_searched_in_its_own() ->
     assert restricted is not None
     assert solve(restricted, max_seconds=None, max_nodes=None).result == LOST
     res = solve(state, max_seconds=None, max_nodes=16_000)
-    assert (res.result, res.nodes) == (WON, 3_329)
+    assert (res.result, res.nodes) == (WON, 2_167)
     verify_win(state, res.moves)
 
 
@@ -848,3 +860,145 @@ def test_reachable_waste_positions_match_the_engine() -> None:
                 h.play(move)
             assert h.waste[-1] == card
         assert got == best
+
+
+# ------------------------------------------------------------------ dead sets
+
+_STRICT = {
+    "tableau_moves": "whole-pile",
+    "empty_pile": "waste-only",
+    "tableau_wrap": "base-relative",
+}
+
+
+def _recording_search(state: GameState, order: int, shuffle: int) -> Any:
+    """A Python search with dead sets that remembers the position of every key it numbers
+    and the visit numbers of the positions it finished (left with every child tried)."""
+    from games.engine import solver as solver_mod
+    from games.engine.solver import _t4
+
+    class Recording(solver_mod._Search):
+        def __init__(self) -> None:
+            super().__init__(state, True, order, shuffle, dead_sets=True)
+            self.positions: dict[bytes, Any] = {}
+            self.finished: list[int] = []
+
+        def _enter(self, position: Any, mark: int) -> object:
+            self.positions.setdefault(self._tstack[-1], position)  # the key just numbered
+            return super()._enter(position, mark)
+
+        def _leave(self) -> None:
+            self.finished.append(self._tarjan[-1][0])
+            super()._leave()
+
+    search = Recording()
+    found = sum(state.found[s] << (4 * s) for s in range(4))
+    search.start(
+        len(state.reserve),
+        found,
+        _t4([bytes(p) for p in state.tableau]),
+        bytes(state.waste + state.stock[::-1]),
+        len(state.waste),
+        -1,  # classic: unlimited redeals
+    )
+    return search
+
+
+def _lost_from(state: GameState, position: Any) -> bool:
+    """Whether a plain, complete search (no dead sets) from ``position`` finds no win."""
+    from games.engine.solver import _Search
+
+    fresh = _Search(state, True)
+    fresh.start(*position)
+    outcome = fresh.advance(None, None)
+    assert outcome is not None
+    return not outcome
+
+
+@pytest.mark.parametrize(
+    ("options", "seed", "budget", "verdict", "dead_count", "open_count"),
+    [({}, "9", 500, WON, 219, 60), (_STRICT, "5", 2_000, LOST, 1_987, 0)],
+)
+def test_a_paused_search_proves_lost_exactly_its_complete_components(
+    options: dict[str, str],
+    seed: str,
+    budget: int,
+    verdict: str,
+    dead_count: int,
+    open_count: int,
+) -> None:
+    # solver.py, "Dead sets": when a search pauses, the positions of its complete
+    # strongly connected components are lost; positions it merely finished are not
+    # (a child cut because it was on the path may lead to a win that the paused
+    # search had not reached).  Checked by complete plain searches from those positions.
+    state = new_game("classic", seed=seed, **options)
+    assert solve(state, max_seconds=None, max_nodes=None).result == verdict
+    search = _recording_search(state, 1 if verdict == LOST else 0, 12345 if verdict == LOST else 0)
+    assert search.advance(budget, None) is None  # paused
+    dead = sorted(search.done)
+    assert len(dead) == dead_count
+    for k in dead[:: len(dead) // 25]:
+        assert _lost_from(state, search.positions[k])
+    key_of = {v: k for k, v in search.index.items()}
+    finished_open = [key_of[v] for v in search.finished if key_of[v] not in search.done]
+    assert len(finished_open) == open_count
+    # each finished position outside a complete component that was checked is won:
+    # the table alone would have called them lost
+    assert not any(_lost_from(state, search.positions[k]) for k in finished_open[:20])
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "seed"),
+    [("classic", _STRICT, "3"), ("rainbow", {}, "1"), ("superior", {}, "92")],
+)
+def test_dead_sets_are_the_same_in_the_c_core_and_in_python(
+    variant: str, options: dict[str, str], seed: str
+) -> None:
+    # A restart's dead set, imported into the paused first search: as many positions
+    # from either engine, and the first search then takes the same steps.
+    from games.engine import solver as solver_mod
+
+    if not solver_mod.c_available():
+        pytest.fail("the C core is not built (python dev.py setup builds it)")
+    state = new_game(variant, seed=seed, **options)
+    outcomes = []
+    for use_c in (True, False):
+        first = solver_mod._OneSearch(state, use_c, True, None, 0, 0)
+        assert first.advance(1_500, None)[0] == UNKNOWN
+        restart = solver_mod._OneSearch(state, use_c, True, None, 2, 99, True)
+        assert restart.advance(3_000, None)[0] == UNKNOWN
+        imported = first.import_dead(restart)
+        verdict, moves, nodes, _memory = first.advance(4_000, None)
+        outcomes.append((imported, verdict, moves, nodes))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] > 100
+
+
+def test_import_dead_needs_a_source_with_dead_sets() -> None:
+    from games.engine import solver as solver_mod
+
+    state = new_game("classic", seed="3")
+    for use_c in (True, False):
+        first = solver_mod._OneSearch(state, use_c, True, None, 0, 0)
+        plain = solver_mod._OneSearch(state, use_c, True, None, 1, 7)
+        first.advance(100, None)
+        plain.advance(100, None)
+        with pytest.raises(ValueError, match="dead sets"):
+            first.import_dead(plain)
+
+
+def test_dead_sets_speed_up_a_loss_proof_and_keep_its_verdict(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Strict seed 5 is lost (one complete search: 7,190 positions).  With restarts,
+    # each restart skips what the paused first search proved lost, and the first
+    # search then skips what the restarts proved lost: 7,220 positions in all, against
+    # 11,991 when every search works alone.
+    from games.engine import solver as solver_mod
+
+    state = new_game("classic", seed="5", **_STRICT)
+    with_dead = solve(state, max_seconds=None, max_nodes=16_000)
+    monkeypatch.setattr(solver_mod, "_DEAD_SETS", False)
+    without = solve(state, max_seconds=None, max_nodes=16_000)
+    assert (with_dead.result, with_dead.nodes) == (LOST, 7_220)
+    assert (without.result, without.nodes) == (LOST, 11_991)
