@@ -396,23 +396,29 @@ static int table_add_h(Search *s, const uint64_t *key, uint64_t h, uint64_t **sl
 /* Tarjan's strongly connected components over the positions a search reaches
  * (solver.py, "Dead sets"); nothing here runs unless dead_sets is on.
  *
- * Number the key just added in `slot` and put it on the Tarjan stack; 0 when
- * the memory cap forbids it. */
+ * Room for the number of one more key (done bit, Tarjan stack); 0 when the
+ * memory cap forbids it. */
 static inline int is_done(const Search *s, uint32_t v) { return (int)(s->done[v >> 6] >> (v & 63)) & 1; }
 static inline void set_done(Search *s, uint32_t v) { s->done[v >> 6] |= 1ULL << (v & 63); }
 
-static int reached(Search *s, uint64_t *slot) {
+static int number_room(Search *s) {
     if (!s->dead_sets) return 1;
-    uint32_t v = s->visits + 1;
     size_t words = s->done_cap;
-    if (!grow(s, (void **)&s->done, &s->done_cap, ((size_t)v >> 6) + 1, 8) ||
+    if (!grow(s, (void **)&s->done, &s->done_cap, (((size_t)s->visits + 1) >> 6) + 1, 8) ||
         !grow(s, (void **)&s->tstack, &s->tstack_cap, s->ntstack + 1, 4))
         return 0;
     if (s->done_cap > words) memset(s->done + words, 0, (s->done_cap - words) * 8);
-    s->visits = v;
+    return 1;
+}
+
+/* Number the key just added in `slot` and put it on the Tarjan stack (room
+ * made by number_room() before the key was added: a key in the table always
+ * has its number, and number 0, dead, is never a key left unexpanded). */
+static inline void reached(Search *s, uint64_t *slot) {
+    if (!s->dead_sets) return;
+    uint32_t v = ++s->visits;
     slot[s->kw] = v;
     s->tstack[s->ntstack++] = v;
-    return 1;
 }
 
 /* A child already in the table (its slot): the frame's low link takes its
@@ -1009,11 +1015,12 @@ static void run_begin(Search *s) {
     uint64_t key[KW_MAX];
     uint64_t *slot;
     make_key(s, &s->root, key);
-    int added = table_add(s, key, &slot);
-    if (added < 0 || (added && !reached(s, slot))) {
+    int added = number_room(s) ? table_add(s, key, &slot) : -1;
+    if (added < 0) {
         s->status = ST_MEMORY;
         return;
     }
+    if (added) reached(s, slot);
     if (!grow(s, (void **)&s->frames, &s->frames_cap, 1, sizeof(Frame))) {
         s->status = ST_MEMORY;
         return;
@@ -1048,7 +1055,7 @@ static void run_loop(Search *s) {
         make_key(s, &child, key);
         if (m->seen == 2 && dead_in_ref(s, key, hash_key(key, s->kw))) continue;
         uint64_t *slot;
-        int added = table_add(s, key, &slot);
+        int added = number_room(s) ? table_add(s, key, &slot) : -1;
         if (added < 0) {
             s->status = ST_MEMORY;
             return;
@@ -1057,10 +1064,7 @@ static void run_loop(Search *s) {
             if (s->dead_sets) low_link(s, f, slot);
             continue;
         }
-        if (!reached(s, slot)) {
-            s->status = ST_MEMORY;
-            return;
-        }
+        reached(s, slot);
         size_t mark = s->npath;
         int k1 = m->k1, redeal = m->redeal, k2 = m->k2, dest = m->dest;
         if (!grow(s, (void **)&s->frames, &s->frames_cap, s->nframes + 1, sizeof(Frame))) {
@@ -1229,6 +1233,12 @@ PyDoc_STRVAR(refer_doc,
              "alive and not advanced while `search` runs): positions in its complete\n"
              "strongly connected components, or imported (solver.py, \"Dead sets\").\n"
              "ValueError: not two such searches.\n");
+
+PyDoc_STRVAR(end_dead_sets_doc,
+             "end_dead_sets(search) -> None\n\n"
+             "Stop the Tarjan bookkeeping of a search begun with dead_sets, when nothing\n"
+             "will read its dead set again; its steps do not change.  It can then no\n"
+             "longer be the source of import_dead() or the ref of refer().\n");
 
 PyDoc_STRVAR(release_tables_doc,
              "release_tables() -> bytes\n\n"
@@ -1442,22 +1452,33 @@ static PyObject *py_advance(PyObject *self, PyObject *args) {
     return failed ? NULL : outcome(s);
 }
 
+/* The two searches of a (search, search) argument tuple, in *a and *b; 0 with
+ * an exception set when they are not two distinct searches of one position
+ * (same root, same key form), neither of them running. */
+static int two_searches(PyObject *args, Search **a, Search **b) {
+    PyObject *ca, *cb;
+    if (!PyArg_ParseTuple(args, "OO", &ca, &cb)) return 0;
+    if (!(*a = PyCapsule_GetPointer(ca, SEARCH_CAPSULE))) return 0;
+    if (!(*b = PyCapsule_GetPointer(cb, SEARCH_CAPSULE))) return 0;
+    if (*a == *b || (*a)->busy || (*b)->busy || (*a)->kw != (*b)->kw ||
+        memcmp(&(*a)->root, &(*b)->root, sizeof(Pos)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "needs two searches of one position, neither running");
+        return 0;
+    }
+    return 1;
+}
+
 /* refer(search, ref): the search (not yet begun, with dead sets) skips every
  * key that is dead in `ref`, a paused search of the same position with dead
  * sets; `ref` must stay alive and paused while `search` runs (solver.py keeps
  * it). */
 static PyObject *py_refer(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *capsule, *ref_capsule;
-    if (!PyArg_ParseTuple(args, "OO", &capsule, &ref_capsule)) return NULL;
-    Search *s = PyCapsule_GetPointer(capsule, SEARCH_CAPSULE);
-    if (!s) return NULL;
-    Search *r = PyCapsule_GetPointer(ref_capsule, SEARCH_CAPSULE);
-    if (!r) return NULL;
-    if (!s->dead_sets || !r->dead_sets || s == r || s->started || s->kw != r->kw ||
-        memcmp(&s->root, &r->root, sizeof(Pos)) != 0) {
-        PyErr_SetString(PyExc_ValueError, "refer needs two searches of one position with dead "
-                                          "sets, the first not yet begun");
+    Search *s, *r;
+    if (!two_searches(args, &s, &r)) return NULL;
+    if (!s->dead_sets || !r->dead_sets || s->started) {
+        PyErr_SetString(PyExc_ValueError, "refer needs two searches with dead sets, the first "
+                                          "not yet begun");
         return NULL;
     }
     s->ref = r;
@@ -1473,16 +1494,10 @@ static PyObject *py_refer(PyObject *self, PyObject *args) {
  * work). */
 static PyObject *py_import_dead(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *into_capsule, *source_capsule;
-    if (!PyArg_ParseTuple(args, "OO", &into_capsule, &source_capsule)) return NULL;
-    Search *into = PyCapsule_GetPointer(into_capsule, SEARCH_CAPSULE);
-    if (!into) return NULL;
-    Search *src = PyCapsule_GetPointer(source_capsule, SEARCH_CAPSULE);
-    if (!src) return NULL;
-    if (!src->dead_sets || into->kw != src->kw || into == src || into->busy || src->busy ||
-        memcmp(&into->root, &src->root, sizeof(Pos)) != 0) {
-        PyErr_SetString(PyExc_ValueError, "import_dead needs two searches of one position, "
-                                          "the source with dead sets");
+    Search *into, *src;
+    if (!two_searches(args, &into, &src)) return NULL;
+    if (!src->dead_sets) {
+        PyErr_SetString(PyExc_ValueError, "import_dead needs a source with dead sets");
         return NULL;
     }
     size_t added = 0, sw = (size_t)src->sw, dead = 0;
@@ -1529,6 +1544,24 @@ static PyObject *py_import_dead(PyObject *self, PyObject *args) {
     return PyLong_FromSize_t(added);
 }
 
+/* end_dead_sets(search): stop the search's Tarjan bookkeeping (nothing will read
+ * its dead set again: solver.py's first search once the restarts are over).
+ * Its steps do not change; its table keeps its layout, and no key of it may be
+ * taken as dead after this (import_dead and refer refuse it). */
+static PyObject *py_end_dead_sets(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+    Search *s = PyCapsule_GetPointer(capsule, SEARCH_CAPSULE);
+    if (!s) return NULL;
+    if (s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is already running");
+        return NULL;
+    }
+    s->dead_sets = 0;
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_release_tables(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
@@ -1540,6 +1573,7 @@ static PyMethodDef methods[] = {
     {"advance", py_advance, METH_VARARGS, advance_doc},
     {"import_dead", py_import_dead, METH_VARARGS, import_dead_doc},
     {"refer", py_refer, METH_VARARGS, refer_doc},
+    {"end_dead_sets", py_end_dead_sets, METH_VARARGS, end_dead_sets_doc},
     {"release_tables", py_release_tables, METH_NOARGS, release_tables_doc},
     {NULL, NULL, 0, NULL},
 };

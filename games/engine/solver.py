@@ -444,8 +444,9 @@ _RESTARTS_SHARE: Final = 0.3
 #: Share of the budget (nodes and seconds) of the search of the restricted game, before
 #: the real game's searches (module doc, "Restricted game first"; ``_restricted_game``).
 _RESTRICTED_SHARE: Final = 0.25
-#: Restarts keep Tarjan's bookkeeping and give the first search their positions proved
-#: lost (module doc, "Dead sets").
+#: The searches of one ``solve`` keep Tarjan's bookkeeping and share the positions they
+#: prove lost (module doc, "Dead sets").  A speed setting, never a verdict: False gives
+#: the schedule before dead sets (each search alone), which the tests compare with.
 _DEAD_SETS = True
 _GOLDEN: Final = 0x9E3779B97F4A7C15
 #: Restart slices stop growing after this many steps (no float overflow, ever).
@@ -1053,11 +1054,13 @@ def solve(
     searches first when no redeal is left); then the first search goes on
     where it stopped with the rest.
     Every one of them is a complete search, so any of them may answer
-    ``won`` or ``lost``.  In a game without auto-fill whose spaces take any
-    card (``superior``), the same position with auto-fill is searched first,
-    with 25% of the budget; its wins are lifted to this game (module doc,
-    "Restricted game first").  ``restarts=False``: one search with the whole
-    budget.
+    ``won`` or ``lost``; they share the positions they prove lost, so a
+    restart skips what the paused first search proved lost and the first
+    search what the restarts proved lost (module doc, "Dead sets").  In a
+    game without auto-fill whose spaces take any card (``superior``), the
+    same position with auto-fill is searched first, with 25% of the budget;
+    its wins are lifted to this game (module doc, "Restricted game first").
+    ``restarts=False``: one search with the whole budget.
 
     ``engine``: ``"c"`` (the C core, ``games/engine/_solver.c``; ``RuntimeError``
     when it was not built), ``"python"`` (the search in this module) or
@@ -1155,6 +1158,7 @@ def _solve(
     restart_nodes, restart_seconds = 0, 0.0  # spent by the restarts of both kinds
     first = _OneSearch(state, use_c, safe_auto, max_bytes, 0, 0, _DEAD_SETS)
     resumed = False  # the first search goes on with what the restarts left
+    shared_done = False  # the first search's dead set is no longer kept (end_dead_sets)
     while True:
         restart_cap_nodes: int | None = None
         restart_cap_seconds: float | None = None
@@ -1171,6 +1175,9 @@ def _solve(
         if k == 0 or resumed:
             search, share = first, (first_share if k == 0 else 1.0)
             order = 0
+            if resumed and _DEAD_SETS and not shared_done:  # no restart reads it again
+                first.end_dead_sets()
+                shared_done = True
         elif probe and _probing(max_nodes, max_seconds, probe_nodes, probe_seconds):
             probes += 1
             order = _HEURISTIC_ORDER
@@ -1289,6 +1296,21 @@ def _redeals_left(state: GameState) -> int:
     return -1 if left is None else left
 
 
+def _root_position(state: GameState) -> _Position:
+    """``state`` as the Python search's root position ``(nr, found, piles, talon, w, rl)``."""
+    found = 0
+    for s in range(4):
+        found |= state.found[s] << (4 * s)
+    return (
+        len(state.reserve),
+        found,
+        _t4([bytes(p) for p in state.tableau]),
+        bytes(state.waste + state.stock[::-1]),
+        len(state.waste),
+        _redeals_left(state),
+    )
+
+
 def _c_arguments(
     state: GameState,
     safe_auto: bool,
@@ -1364,22 +1386,12 @@ class _OneSearch:
                     raise ValueError("a reference search of another engine")
                 _csolver.refer(self._handle, ref._handle)
             return
-        found = 0
-        for s in range(4):
-            found |= state.found[s] << (4 * s)
         search = _Search(state, safe_auto, order, shuffle, dead_sets)
         if ref is not None:
             if ref._search is None or not (dead_sets and ref._search.dead_sets):
                 raise ValueError("refer needs two searches of one engine with dead sets")
             search.ref_done = ref._search.done
-        search.start(
-            len(state.reserve),
-            found,
-            _t4([bytes(p) for p in state.tableau]),
-            bytes(state.waste + state.stock[::-1]),
-            len(state.waste),
-            _redeals_left(state),
-        )
+        search.start(*_root_position(state))
         self._search = search
 
     def advance(
@@ -1412,6 +1424,18 @@ class _OneSearch:
         if won:
             return WON, list(search.path), counted, False
         return LOST, [], counted, False
+
+    def end_dead_sets(self) -> None:
+        """Stop the dead sets' bookkeeping when nothing will read this search's again.
+
+        Its steps do not change; it can no longer be a ``source`` of
+        :meth:`import_dead` nor the ``ref`` of another search.
+        """
+        if self._handle is not None:
+            assert _csolver is not None
+            _csolver.end_dead_sets(self._handle)
+        elif self._search is not None:
+            self._search.dead_sets = False
 
     def import_dead(self, source: _OneSearch) -> int:
         """Take every position ``source`` proved lost into this search's table.

@@ -309,6 +309,7 @@ class _Recorder:
 
     log: list[tuple[int, int, int | None]] = []
     imports: list[tuple[int, int]] = []  # (into, from): import_dead calls
+    ended: list[tuple[int, int]] = []  # (search, slices so far): end_dead_sets calls
     made = 0
 
     def __init__(self, *args: Any) -> None:
@@ -328,13 +329,16 @@ class _Recorder:
         _Recorder.imports.append((self.number, source.number))
         return 0
 
+    def end_dead_sets(self) -> None:
+        _Recorder.ended.append((self.number, len(_Recorder.log)))
+
 
 def recorded_schedule(
     monkeypatch: pytest.MonkeyPatch, state: Any, max_nodes: int
 ) -> list[tuple[int, int, int | None]]:
     from games.engine import solver as solver_mod
 
-    _Recorder.log, _Recorder.imports, _Recorder.made = [], [], 0
+    _Recorder.log, _Recorder.imports, _Recorder.ended, _Recorder.made = [], [], [], 0
     monkeypatch.setattr(solver_mod, "_OneSearch", _Recorder)
     res = solve(state, max_seconds=None, max_nodes=max_nodes)
     assert res.result == UNKNOWN
@@ -359,8 +363,10 @@ def test_restart_schedule(monkeypatch: pytest.MonkeyPatch, variant: str, probes:
     restarts = log[1:-1]
     assert sum(cap or 0 for _n, _o, cap in restarts) == 300_000
     assert [n for n, _o, _c in restarts] == list(range(1, len(restarts) + 1))  # new searches
-    # every undecided restart gives the first search what it proved lost (its dead set)
+    # every undecided restart gives the first search what it proved lost (its dead set),
+    # and the first search keeps its own dead set only until its last slice
     assert _Recorder.imports == [(0, n) for n, _o, _c in restarts]
+    assert _Recorder.ended == [(0, len(log) - 1)]
     orders = [o for _n, o, _c in restarts]
     if probes:
         assert set(orders) == {4}
@@ -875,7 +881,7 @@ def _recording_search(state: GameState, order: int, shuffle: int) -> Any:
     """A Python search with dead sets that remembers the position of every key it numbers
     and the visit numbers of the positions it finished (left with every child tried)."""
     from games.engine import solver as solver_mod
-    from games.engine.solver import _t4
+    from games.engine.solver import _root_position
 
     class Recording(solver_mod._Search):
         def __init__(self) -> None:
@@ -892,15 +898,7 @@ def _recording_search(state: GameState, order: int, shuffle: int) -> Any:
             super()._leave()
 
     search = Recording()
-    found = sum(state.found[s] << (4 * s) for s in range(4))
-    search.start(
-        len(state.reserve),
-        found,
-        _t4([bytes(p) for p in state.tableau]),
-        bytes(state.waste + state.stock[::-1]),
-        len(state.waste),
-        -1,  # classic: unlimited redeals
-    )
+    search.start(*_root_position(state))
     return search
 
 

@@ -365,3 +365,24 @@ def test_c_core_rejects_bad_input() -> None:
         _solver.begin(b"", piles, b"", 0, -1, no_found, fits, *tail, 5, 0)
     with pytest.raises(ValueError, match="bad solver arguments"):  # order 3 needs a seed
         _solver.begin(b"", piles, b"", 0, -1, no_found, fits, *tail, 3, 0)
+
+
+def test_a_search_stopped_by_its_memory_cap_gives_away_only_positions_it_proved_lost() -> None:
+    # solver.py, "Dead sets": a restart stopped by the C core's memory cap may hold
+    # keys it never expanded; they must never pass for dead.  Classic seed 9 is won:
+    # whatever a capped restart gives the first search, the first search still wins.
+    state = new_game("classic", seed="9")
+    stopped = 0
+    for kib in range(40, 400, 20):
+        first = solver_mod._OneSearch(state, True, True, None, 0, 0, True)
+        assert first.advance(200, None)[0] == UNKNOWN
+        restart = solver_mod._OneSearch(state, True, True, kib * 1024, 1, 77, True, first)
+        verdict, _moves, _nodes, out_of_memory = restart.advance(None, None)
+        if out_of_memory:
+            stopped += 1
+            assert verdict == UNKNOWN
+        first.import_dead(restart)
+        verdict, moves, _nodes, _memory = first.advance(None, None)
+        assert verdict == WON
+        verify_win(state, moves)
+    assert stopped > 5
