@@ -394,13 +394,19 @@ static int table_add_h(Search *s, const uint64_t *key, uint64_t h, uint64_t **sl
 /* -------------------------------------------------------------- dead sets */
 
 /* Tarjan's strongly connected components over the positions a search reaches
- * (solver.py, "Dead sets"); nothing here runs unless dead_sets is on.
- *
- * Room for the number of one more key (done bit, Tarjan stack); 0 when the
- * memory cap forbids it. */
+ * (solver.py, "Dead sets"); nothing here runs unless dead_sets is on.  Bit v
+ * of `done`: visit v's component is complete. */
 static inline int is_done(const Search *s, uint32_t v) { return (int)(s->done[v >> 6] >> (v & 63)) & 1; }
 static inline void set_done(Search *s, uint32_t v) { s->done[v >> 6] |= 1ULL << (v & 63); }
 
+/* 1 when a slot of a search with dead sets holds a key that is dead there (in a
+ * complete component, or imported dead: number 0). */
+static inline int slot_dead(const Search *s, const uint64_t *e) {
+    return e[0] && is_done(s, (uint32_t)e[s->kw]);
+}
+
+/* Room for the number of one more key (done bit, Tarjan stack); 0 when the
+ * memory cap forbids it. */
 static int number_room(Search *s) {
     if (!s->dead_sets) return 1;
     size_t words = s->done_cap;
@@ -447,7 +453,7 @@ static inline int dead_in_ref(const Search *s, const uint64_t *key, uint64_t h) 
     const Search *r = s->ref;
     if (!r || !r->cap) return 0;
     const uint64_t *e = table_find(r, key, h);
-    return e && is_done(r, (uint32_t)e[r->kw]);
+    return e && slot_dead(r, e);
 }
 
 /* Set a new top frame's Tarjan fields: its key is the last one numbered. */
@@ -1204,8 +1210,8 @@ PyDoc_STRVAR(begin_doc,
              "      mode, safe_auto, max_bytes, order, shuffle, dead_sets=False) -> search\n\n"
              "A search of the given position, not yet run (an opaque handle for advance();\n"
              "its memory is freed with the handle).  dead_sets: keep Tarjan's bookkeeping\n"
-             "so that import_dead() can take this search's complete components (about 5\n"
-             "bytes more per position).  " PROBLEM_DOC);
+             "so that import_dead() and refer() can use this search's complete components\n"
+             "(a word more per table slot, a bit per position).  " PROBLEM_DOC);
 
 PyDoc_STRVAR(advance_doc,
              "advance(search, max_nodes, max_seconds) -> (result, moves, nodes, reason, bytes)\n\n"
@@ -1502,10 +1508,7 @@ static PyObject *py_import_dead(PyObject *self, PyObject *args) {
     }
     size_t added = 0, sw = (size_t)src->sw, dead = 0;
     if (!into->cap) return PyLong_FromSize_t(0);
-    for (size_t i = 0; i < src->cap; i++) {
-        const uint64_t *k = src->slots + i * sw;
-        dead += k[0] && is_done(src, (uint32_t)k[src->kw]);
-    }
+    for (size_t i = 0; i < src->cap; i++) dead += slot_dead(src, src->slots + i * sw);
     /* room for them all at once (one rehash, not one per doubling), if the cap allows */
     while ((into->count + dead) * 2 > into->cap && table_grow(into)) {
     }
@@ -1519,7 +1522,7 @@ static PyObject *py_import_dead(PyObject *self, PyObject *args) {
         int n = 0;
         for (; i < src->cap && n < BATCH; i++) {
             const uint64_t *k = src->slots + i * sw;
-            if (!k[0] || !is_done(src, (uint32_t)k[src->kw])) continue;
+            if (!slot_dead(src, k)) continue;
             batch[n] = k;
             hs[n] = hash_key(k, src->kw);
             __builtin_prefetch(slot_of(into, hs[n]));

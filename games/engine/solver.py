@@ -881,20 +881,20 @@ class _Search:
         """Set the search's root: its key in the table, to be entered by :meth:`advance`."""
         k = self.key(nr, piles, talon, w, rl)
         self.seen.add(k)
-        self._reached(k)
+        if self.dead_sets:
+            self._reached(k)
         self._pending = ((nr, found, piles, talon, w, rl), 0)
 
     def _reached(self, k: bytes) -> None:
         """Number a key just added to the table and put it on Tarjan's stack (dead sets on)."""
-        if self.dead_sets:
-            self._visits += 1
-            self.index[k] = self._visits
-            self._tstack.append(k)
+        self._visits += 1
+        self.index[k] = self._visits
+        self._tstack.append(k)
 
     def _low(self, k: bytes) -> None:
         """A child already in the table: the running frame's low link takes its number,
         unless its component is complete (dead sets on)."""
-        if self.dead_sets and k not in self.done:
+        if k not in self.done:
             frame = self._tarjan[-1]
             frame[1] = min(frame[1], self.index[k])
 
@@ -919,8 +919,6 @@ class _Search:
         """
         self.seen.update(keys)
         if self.dead_sets:
-            for k in keys:
-                self.index.setdefault(k, 0)
             self.done.update(keys)
 
     def advance(self, more_nodes: int | None, seconds: float | None) -> bool | None:
@@ -979,7 +977,8 @@ class _Search:
             if ref_done is not None and k in ref_done:
                 continue
             seen.add(k)
-            self._reached(k)
+            if dead_sets:
+                self._reached(k)
             n = len(path)
             path.extend(moves)
             entered = self._enter((cnr, cfound, cpiles, ctalon, cw, crl), n)

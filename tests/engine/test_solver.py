@@ -146,13 +146,21 @@ def random_positions(
         yield GameState(rules, base, reserve, tableau, found, stock, waste)
 
 
+#: The two comparison rule sets of docs/winnability.md.
+WOLTER = {"tableau_moves": "any-run", "tableau_wrap": "base-relative"}
+STRICT = {
+    "tableau_moves": "whole-pile",
+    "empty_pile": "waste-only",
+    "tableau_wrap": "base-relative",
+}
+
 OPTION_SETS: list[dict[str, object]] = [
     {},
     {"tableau_moves": "whole-pile"},
     {"tableau_moves": "any-run"},
     {"tableau_wrap": "base-relative"},
     {"empty_pile": "waste-only"},
-    {"tableau_moves": "whole-pile", "empty_pile": "waste-only", "tableau_wrap": "base-relative"},
+    {**STRICT},
     {"redeals": 1},
     {"redeals": 0},
     {"redeals": 0, "draw": 1, "build": "any-suit"},
@@ -722,7 +730,7 @@ def _safe_only_through_a_next_card(state: GameState) -> bool:
     "options",
     [
         {},
-        {"tableau_moves": "any-run", "tableau_wrap": "base-relative"},
+        WOLTER,
         {"tableau_moves": "whole-pile", "empty_pile": "waste-only", "tableau_wrap": "modulo"},
         {"redeals": 0, "draw": 1, "build": "any-suit"},
         {"autofill": False, "draw": 1, "build": "any-suit"},
@@ -870,12 +878,6 @@ def test_reachable_waste_positions_match_the_engine() -> None:
 
 # ------------------------------------------------------------------ dead sets
 
-_STRICT = {
-    "tableau_moves": "whole-pile",
-    "empty_pile": "waste-only",
-    "tableau_wrap": "base-relative",
-}
-
 
 def _recording_search(state: GameState, order: int, shuffle: int) -> Any:
     """A Python search with dead sets that remembers the position of every key it numbers
@@ -915,7 +917,7 @@ def _lost_from(state: GameState, position: Any) -> bool:
 
 @pytest.mark.parametrize(
     ("options", "seed", "budget", "verdict", "dead_count", "open_count"),
-    [({}, "9", 500, WON, 219, 60), (_STRICT, "5", 2_000, LOST, 1_987, 0)],
+    [({}, "9", 500, WON, 219, 60), (STRICT, "5", 2_000, LOST, 1_987, 0)],
 )
 def test_a_paused_search_proves_lost_exactly_its_complete_components(
     options: dict[str, str],
@@ -947,7 +949,7 @@ def test_a_paused_search_proves_lost_exactly_its_complete_components(
 
 @pytest.mark.parametrize(
     ("variant", "options", "seed"),
-    [("classic", _STRICT, "3"), ("rainbow", {}, "1"), ("superior", {}, "92")],
+    [("classic", STRICT, "3"), ("rainbow", {}, "1"), ("superior", {}, "92")],
 )
 def test_dead_sets_are_the_same_in_the_c_core_and_in_python(
     variant: str, options: dict[str, str], seed: str
@@ -994,7 +996,7 @@ def test_dead_sets_speed_up_a_loss_proof_and_keep_its_verdict(
     # 11,991 when every search works alone.
     from games.engine import solver as solver_mod
 
-    state = new_game("classic", seed="5", **_STRICT)
+    state = new_game("classic", seed="5", **STRICT)
     with_dead = solve(state, max_seconds=None, max_nodes=16_000)
     monkeypatch.setattr(solver_mod, "_DEAD_SETS", False)
     without = solve(state, max_seconds=None, max_nodes=16_000)

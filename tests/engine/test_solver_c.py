@@ -24,6 +24,8 @@ from games.engine import solver as solver_mod
 from games.engine.solver import LOST, UNKNOWN, WON, build_fits, c_available, solve, verify_win
 from tests.engine.test_solver import (
     OPTION_SETS,
+    STRICT,
+    WOLTER,
     assert_restarts_run,
     position,
     random_positions,
@@ -51,14 +53,6 @@ MORE_OPTION_SETS: list[dict[str, object]] = [
     {"redeals": 2, "draw": 1, "tableau_wrap": "base-relative"},
 ]
 ALL_OPTION_SETS = OPTION_SETS + MORE_OPTION_SETS
-
-#: The two comparison rule sets of docs/winnability.md.
-WOLTER = {"tableau_moves": "any-run", "tableau_wrap": "base-relative"}
-STRICT = {
-    "tableau_moves": "whole-pile",
-    "empty_pile": "waste-only",
-    "tableau_wrap": "base-relative",
-}
 
 
 def both(state: GameState, **kwargs: object) -> tuple[solver_mod.SolveResult, ...]:
