@@ -134,7 +134,14 @@ class Bot:
                 move = stock[0] if stock else None
             if move is None:
                 if self.on_stuck == "resign":
-                    view = await self.client.resign(game_id)
+                    try:
+                        view = await self.client.resign(game_id)
+                    except ApiError as exc:  # the race closed (or the game ended) first
+                        if exc.code not in _OVER_CODES:
+                            raise
+                        result.refused[exc.code] = result.refused.get(exc.code, 0) + 1
+                        result.ended = exc.code
+                        return result
                     result.ended = "resigned"
                     continue
                 result.ended = "stuck"

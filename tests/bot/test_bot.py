@@ -263,6 +263,28 @@ def test_a_stuck_bot_resigns(api: FakeApi) -> None:
     assert race.games["g-alice"].status == "resigned"
 
 
+def test_a_stuck_bot_whose_race_closed_before_it_resigned_ends_with_the_race(
+    api: FakeApi,
+) -> None:
+    # The deadline can pass between the bot's last move and its resignation: the
+    # server answers 409 race_closed, and the bot ends as it does when a move gets
+    # that answer, instead of failing.
+    race = FakeRace(api, PLAN, phase="running")
+    api.reply(
+        "POST",
+        "games/g-alice/resign",
+        problem(409, "race_closed", "the race is closed for you: your deadline has passed"),
+    )
+    result = _play(api, strategy=Scripted({2: None}), follow=False)
+    assert (result.ended, result.history, result.refused) == (
+        "race_closed",
+        PLAN[:2],
+        {"race_closed": 1},
+    )
+    assert api.calls[-1] == ("POST", "games/g-alice/resign", None)
+    assert race.games["g-alice"].status == "playing"
+
+
 def test_a_stuck_bot_may_stop_without_resigning(api: FakeApi) -> None:
     race = FakeRace(api, PLAN, phase="running")
     result = _play(api, strategy=Scripted({1: None}), on_stuck="stop", follow=False)
