@@ -51,7 +51,7 @@
 #include <pthread.h>
 
 #define NC 52
-#define KW_MAX 8 /* words per key at most: 30 + 52 + 24 + 6 * 52 bits */
+#define KW_MAX 8 /* words per key at most: 30 + 52 + 24 + 6 * 52 bits (make_key) */
 #define FOUND_DEST 4
 
 enum { MODE_TOP_OR_WHOLE = 0, MODE_WHOLE_PILE = 1, MODE_ANY_RUN = 2 };
@@ -110,8 +110,13 @@ typedef struct Search {
     uint8_t rootidx[NC];
     int tl_root;
     int compact, cbits, kw;   /* key form (make_key), words per key */
+    int nrbits, wbits, rlbits; /* widths of the key's nr, w and rl fields */
     int sw;                   /* words per table slot: the key, and with dead sets its visit
-                               * number (0: imported dead) */
+                               * number (0: imported dead): in the top 32 bits of the key's
+                               * last word when the key leaves them free (vin), else a word
+                               * of its own */
+    int vin;                  /* the visit number in the key's last word */
+    uint64_t kmask;           /* the key's bits in its last word (all of them unless vin) */
     int chains;               /* every pile a chain (each card fits on the one under it) */
     uint8_t cidx[NC * NC];    /* cidx[d * NC + t]: index of d among the cards that fit on t */
     /* transposition table */
@@ -186,16 +191,21 @@ static inline uint64_t mix64(uint64_t h) {
     return h;
 }
 
-static inline uint64_t hash_key(const uint64_t *k, int kw) {
+/* The hash of a key, or of the key in a slot (its visit number masked off). */
+static inline uint64_t hash_key(const Search *s, const uint64_t *k) {
     uint64_t h = 0x9E3779B97F4A7C15ULL;
-    for (int i = 0; i < kw; i++) h = mix64(h ^ k[i]) + 0x9E3779B97F4A7C15ULL;
+    int last = s->kw - 1;
+    for (int i = 0; i < last; i++) h = mix64(h ^ k[i]) + 0x9E3779B97F4A7C15ULL;
+    h = mix64(h ^ (k[last] & s->kmask)) + 0x9E3779B97F4A7C15ULL;
     return mix64(h);
 }
 
-static inline int key_eq(const uint64_t *a, const uint64_t *b, int kw) {
-    for (int i = 0; i < kw; i++)
-        if (a[i] != b[i]) return 0;
-    return 1;
+/* 1 when the slot e holds the key (make_key's form: no visit number in it). */
+static inline int key_eq(const Search *s, const uint64_t *e, const uint64_t *key) {
+    int last = s->kw - 1;
+    for (int i = 0; i < last; i++)
+        if (e[i] != key[i]) return 0;
+    return ((e[last] ^ key[last]) & s->kmask) == 0;
 }
 
 /* Zeroed memory for the table, in transparent huge pages where the kernel
@@ -319,8 +329,9 @@ static size_t trim_kept(size_t allowance, size_t spare) {
 }
 
 /* The table: open addressing with linear probing; each slot holds a whole key
- * of kw words, then with dead sets its visit number (word 0 of a key is
- * never 0: make_key sets its lowest bit). */
+ * of kw words and, with dead sets, its visit number: in the top half of the
+ * key's last word when make_key leaves it free (vin), else in a word after
+ * the key (word 0 of a key is never 0: make_key sets its lowest bit). */
 static void table_put(uint64_t *slots, size_t cap, int sw, uint64_t h, const uint64_t *slot) {
     size_t mask = cap - 1, i = (size_t)h & mask;
     while (slots[i * sw]) i = (i + 1) & mask;
@@ -338,7 +349,7 @@ static int table_grow(Search *s) {
     if (!ns) return 0;
     for (size_t i = 0; i < s->cap; i++) {
         const uint64_t *k = s->slots + i * sw;
-        if (k[0]) table_put(ns, ncap, s->sw, hash_key(k, s->kw), k);
+        if (k[0]) table_put(ns, ncap, s->sw, hash_key(s, k), k);
     }
     table_free(s->slots, s->cap * sw * 8);
     s->slots = ns;
@@ -356,7 +367,7 @@ static uint64_t *table_find(const Search *s, const uint64_t *key, uint64_t h) {
     for (;;) {
         uint64_t *e = s->slots + i * sw;
         if (!e[0]) return NULL;
-        if (key_eq(e, key, s->kw)) return e;
+        if (key_eq(s, e, key)) return e;
         i = (i + 1) & mask;
     }
 }
@@ -365,7 +376,7 @@ static uint64_t *table_find(const Search *s, const uint64_t *key, uint64_t h) {
  * key's slot in *slot (1, 0). */
 static int table_add_h(Search *s, const uint64_t *key, uint64_t h, uint64_t **slot);
 static int table_add(Search *s, const uint64_t *key, uint64_t **slot) {
-    return table_add_h(s, key, hash_key(key, s->kw), slot);
+    return table_add_h(s, key, hash_key(s, key), slot);
 }
 
 /* table_add() of a key whose hash is h. */
@@ -383,7 +394,7 @@ static int table_add_h(Search *s, const uint64_t *key, uint64_t h, uint64_t **sl
             *slot = e;
             return 1;
         }
-        if (key_eq(e, key, s->kw)) {
+        if (key_eq(s, e, key)) {
             *slot = e;
             return 0;
         }
@@ -399,10 +410,21 @@ static int table_add_h(Search *s, const uint64_t *key, uint64_t h, uint64_t **sl
 static inline int is_done(const Search *s, uint32_t v) { return (int)(s->done[v >> 6] >> (v & 63)) & 1; }
 static inline void set_done(Search *s, uint32_t v) { s->done[v >> 6] |= 1ULL << (v & 63); }
 
+/* The visit number kept in a slot, and setting it (sw, vin). */
+static inline uint32_t visit_of(const Search *s, const uint64_t *slot) {
+    return s->vin ? (uint32_t)(slot[s->kw - 1] >> 32) : (uint32_t)slot[s->kw];
+}
+static inline void set_visit(const Search *s, uint64_t *slot, uint32_t v) {
+    if (s->vin)
+        slot[s->kw - 1] = (slot[s->kw - 1] & s->kmask) | (uint64_t)v << 32;
+    else
+        slot[s->kw] = v;
+}
+
 /* 1 when a slot of a search with dead sets holds a key that is dead there (in a
  * complete component, or imported dead: number 0). */
 static inline int slot_dead(const Search *s, const uint64_t *e) {
-    return e[0] && is_done(s, (uint32_t)e[s->kw]);
+    return e[0] && is_done(s, visit_of(s, e));
 }
 
 /* Room for the number of one more key (done bit, Tarjan stack); 0 when the
@@ -423,14 +445,14 @@ static int number_room(Search *s) {
 static inline void reached(Search *s, uint64_t *slot) {
     if (!s->dead_sets) return;
     uint32_t v = ++s->visits;
-    slot[s->kw] = v;
+    set_visit(s, slot, v);
     s->tstack[s->ntstack++] = v;
 }
 
 /* A child already in the table (its slot): the frame's low link takes its
  * number unless its component is complete. */
 static inline void low_link(const Search *s, Frame *f, const uint64_t *slot) {
-    uint32_t v = (uint32_t)slot[s->kw];
+    uint32_t v = visit_of(s, slot);
     if (v < f->low && !is_done(s, v)) f->low = v;
 }
 
@@ -469,6 +491,13 @@ static inline int pile_cmp(const Pos *p, int a, int b) {
     return memcmp(p->pile[a], p->pile[b], p->plen[a]);
 }
 
+/* Bits needed to write 0..v. */
+static inline int bit_width(uint64_t v) {
+    int n = 0;
+    while (v >> n) n++;
+    return n;
+}
+
 static inline void put_bits(uint64_t *w, int *pos, uint64_t v, int n) {
     if (!n) return;
     int i = *pos >> 6, o = *pos & 63;
@@ -499,9 +528,9 @@ static void make_key(const Search *s, const Pos *p, uint64_t *out) {
     memset(out, 0, (size_t)s->kw * 8);
     int pos = 0;
     put_bits(out, &pos, 1, 1);
-    put_bits(out, &pos, p->nr, 6);
-    put_bits(out, &pos, (uint64_t)w, 6);
-    put_bits(out, &pos, (uint64_t)(uint32_t)(p->rl + 1), 17);
+    put_bits(out, &pos, p->nr, s->nrbits);
+    put_bits(out, &pos, (uint64_t)w, s->wbits);
+    put_bits(out, &pos, (uint64_t)(uint32_t)(p->rl + 1), s->rlbits);
     put_bits(out, &pos, p->tmask, s->tl_root);
     int ord[4] = {0, 1, 2, 3};
     for (int i = 1; i < 4; i++) {
@@ -956,7 +985,7 @@ static void filter_seen(Search *s, const Pos *p, size_t a, size_t b) {
         apply(s, p, &s->moves[a + i], &child);
         if (scored) s->moves[a + i].score = heuristic(s, &child);
         make_key(s, &child, s->kbuf + i * kw);
-        hs[i] = hash_key(s->kbuf + i * kw, s->kw);
+        hs[i] = hash_key(s, s->kbuf + i * kw);
         __builtin_prefetch(slot_of(s, hs[i]));
         if (s->ref && s->ref->cap) __builtin_prefetch(slot_of(s->ref, hs[i]));
     }
@@ -1059,7 +1088,7 @@ static void run_loop(Search *s) {
         Pos child;
         int card = apply(s, &f->pos, m, &child);
         make_key(s, &child, key);
-        if (m->seen == 2 && dead_in_ref(s, key, hash_key(key, s->kw))) continue;
+        if (m->seen == 2 && dead_in_ref(s, key, hash_key(s, key))) continue;
         uint64_t *slot;
         int added = number_room(s) ? table_add(s, key, &slot) : -1;
         if (added < 0) {
@@ -1211,7 +1240,8 @@ PyDoc_STRVAR(begin_doc,
              "A search of the given position, not yet run (an opaque handle for advance();\n"
              "its memory is freed with the handle).  dead_sets: keep Tarjan's bookkeeping\n"
              "so that import_dead() and refer() can use this search's complete components\n"
-             "(a word more per table slot, a bit per position).  " PROBLEM_DOC);
+             "(a bit per position, and a word per table slot unless the key leaves 32 of its\n"
+             "bits free, as it does for the presets of RULES.md 4).  " PROBLEM_DOC);
 
 PyDoc_STRVAR(advance_doc,
              "advance(search, max_nodes, max_seconds) -> (result, moves, nodes, reason, bytes)\n\n"
@@ -1351,12 +1381,19 @@ static Search *new_search(PyObject *reserve, PyObject *piles, PyObject *talon, i
             for (int k = 0; k < n; k++) pile_push(s, root, i, root->pile[i][k]);
         }
     }
-    int bits = 30 + s->tl_root + 24 + (s->compact ? 24 + s->cbits * NC : 6 * NC);
+    /* each field of make_key as wide as the root needs: nr, w and rl never grow */
+    s->nrbits = bit_width((uint64_t)root->nr);
+    s->wbits = bit_width((uint64_t)root->tl);
+    s->rlbits = bit_width((uint64_t)(root->rl + 1));
+    int bits = 1 + s->nrbits + s->wbits + s->rlbits + s->tl_root + 24 +
+               (s->compact ? 24 + s->cbits * NC : 6 * NC);
     s->kw = (bits + 63) / 64;
     s->max_bytes = max_bytes < 0 ? (size_t)-1 : (size_t)max_bytes;
     s->cap = 1024;
     s->dead_sets = dead_sets != 0;
-    s->sw = s->kw + s->dead_sets;
+    s->vin = s->dead_sets && s->kw * 64 - bits >= 32;
+    s->kmask = s->vin ? 0xFFFFFFFFULL : ~0ULL;
+    s->sw = s->kw + (s->dead_sets && !s->vin);
     if (mem_total(s) > s->max_bytes) {
         s->started = 1; /* a cap below one empty table: out of memory before the root */
         s->status = ST_MEMORY;
@@ -1514,8 +1551,9 @@ static PyObject *py_import_dead(PyObject *self, PyObject *args) {
     }
     /* in batches: the hashes first and their slots prefetched, then the inserts */
     enum { BATCH = 32 };
-    const uint64_t *batch[BATCH];
+    uint64_t batch[BATCH][KW_MAX]; /* the keys alone (a slot may hold a visit number) */
     uint64_t hs[BATCH];
+    size_t kw = (size_t)src->kw;
     size_t i = 0;
     int full = 0;
     while (i < src->cap && !full) {
@@ -1523,8 +1561,9 @@ static PyObject *py_import_dead(PyObject *self, PyObject *args) {
         for (; i < src->cap && n < BATCH; i++) {
             const uint64_t *k = src->slots + i * sw;
             if (!slot_dead(src, k)) continue;
-            batch[n] = k;
-            hs[n] = hash_key(k, src->kw);
+            memcpy(batch[n], k, kw * 8);
+            batch[n][kw - 1] &= src->kmask;
+            hs[n] = hash_key(into, batch[n]);
             __builtin_prefetch(slot_of(into, hs[n]));
             n++;
         }
@@ -1538,9 +1577,9 @@ static PyObject *py_import_dead(PyObject *self, PyObject *args) {
             added += (size_t)r;
             if (into->dead_sets) { /* dead, whether new here or already numbered */
                 if (r)
-                    slot[into->kw] = 0;
+                    set_visit(into, slot, 0);
                 else
-                    set_done(into, (uint32_t)slot[into->kw]);
+                    set_done(into, visit_of(into, slot));
             }
         }
     }

@@ -30,6 +30,7 @@ from tests.engine.test_solver import (
     position,
     random_positions,
     reference,
+    unchained,
 )
 
 IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
@@ -380,3 +381,30 @@ def test_a_search_stopped_by_its_memory_cap_gives_away_only_positions_it_proved_
         assert verdict == WON
         verify_win(state, moves)
     assert stopped > 5
+
+
+@pytest.mark.parametrize(
+    ("state", "budget", "without", "with_dead_sets"),
+    [
+        # compact keys (every preset): 145 bits of 192 (strict), 198 of 256 (rainbow), so
+        # the visit number fits in the top half of the key's last word and dead sets add
+        # only the done bits and Tarjan's stack
+        (new_game("classic", seed="141", **STRICT), 200_000, 12_740_416, 12_773_440),
+        (new_game("rainbow", seed="1"), 200_000, 25_510_912, 25_674_752),
+        # keys of a byte per card: 381 bits of 384, so a word per slot for the number
+        (unchained(new_game("classic", seed="3", **STRICT)), 50_000, 6_449_792, 7_506_816),
+    ],
+    ids=["strict", "rainbow", "not-chains"],
+)
+def test_dead_sets_keep_the_visit_number_in_the_key_when_it_has_room(
+    state: GameState, budget: int, without: int, with_dead_sets: int
+) -> None:
+    # _solver.c, "The table": the bytes a search holds after `budget` positions
+    # (undecided), with and without dead sets; the steps are the same either way.
+    held = []
+    for dead_sets in (False, True):
+        search = solver_mod._OneSearch(state, True, True, None, 0, 0, dead_sets)
+        verdict, _moves, nodes, _memory = search.advance(budget, None)
+        assert (verdict, nodes) == (UNKNOWN, budget + 1)
+        held.append(search.bytes)
+    assert held == [without, with_dead_sets]
