@@ -12,7 +12,7 @@ setup(
             "games.engine._solver",
             ["games/engine/_solver.c"],
             optional=True,
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
         )
     ]
 )
