@@ -1381,7 +1381,10 @@ static Search *new_search(PyObject *reserve, PyObject *piles, PyObject *talon, i
             for (int k = 0; k < n; k++) pile_push(s, root, i, root->pile[i][k]);
         }
     }
-    /* each field of make_key as wide as the root needs: nr, w and rl never grow */
+    /* each field of make_key as wide as the root needs: nr, w and rl never grow.
+     * `bits` bounds what make_key writes (a pile: 6 bits of length, then 6 for
+     * its bottom card and cbits for each card above, or 6 per card), and the
+     * visit number's place (vin) relies on it: key_eq ignores the bits above. */
     s->nrbits = bit_width((uint64_t)root->nr);
     s->wbits = bit_width((uint64_t)root->tl);
     s->rlbits = bit_width((uint64_t)(root->rl + 1));

@@ -265,7 +265,8 @@ without (a key that fills its words, a pile that is no chain, gets a word
 more per slot).  With the number in a word of its own, dead sets made each
 position 26% slower (0.74 of the positions per second on Solvitaire strict
 deals 141, 626, 907 and 980 at 7 million positions each), with it in the key
-10 to 12% (0.88 to 0.90; ``benchmarks/solver_dead_sets.py``).
+12% (0.88; Wolter rules 0.85, rainbow 0.90; ``benchmarks/solver_dead_sets.py``,
+docs/winnability.md).
 
 Restricted game first
 =====================
