@@ -131,7 +131,9 @@ typedef struct Search {
     size_t ntstack, tstack_cap;
     struct Search *ref;       /* a paused search of the same position whose dead keys this one
                                * skips (refer()); NULL: none */
-    /* children of the node being entered: keys, hashes (the prefetch filter) */
+    /* the children's keys and hashes, a row of kw + 1 words for each move on the
+     * moves stack (filter_seen; a move marked 2 has none), so that a child is
+     * not keyed again when its turn comes */
     uint64_t *kbuf;
     size_t kbuf_cap;
     /* stacks */
@@ -948,29 +950,36 @@ static inline int16_t heuristic(Search *s, const Pos *c) {
 }
 
 /* Stable sort of moves[a..b) by score, highest first (insertion sort: a
- * node has tens of moves). */
-static void sort_by_score(Move *mv, size_t a, size_t b) {
+ * node has tens of moves), with their rows of `rows` (row words each) when
+ * rows is not NULL. */
+static void sort_by_score(Move *mv, size_t a, size_t b, uint64_t *rows, size_t row) {
+    uint64_t t_row[KW_MAX + 1];
     for (size_t i = a + 1; i < b; i++) {
         Move t = mv[i];
         size_t j = i;
-        while (j > a && mv[j - 1].score < t.score) {
-            mv[j] = mv[j - 1];
-            j--;
-        }
+        while (j > a && mv[j - 1].score < t.score) j--;
+        if (j == i) continue;
+        memmove(mv + j + 1, mv + j, (i - j) * sizeof(Move));
         mv[j] = t;
+        if (rows) {
+            memcpy(t_row, rows + i * row, row * 8);
+            memmove(rows + (j + 1) * row, rows + j * row, (i - j) * row * 8);
+            memcpy(rows + j * row, t_row, row * 8);
+        }
     }
 }
 
 /* Mark the moves whose child is already in the table (and, under order 4,
- * score each child).  Same verdicts and node counts as looking each child up
- * when its turn comes (the table only grows), but the keys of all children
- * are computed first and their slots prefetched, so the table's cache misses
- * overlap instead of following one another. */
+ * score each child and sort the moves by score).  Same verdicts and node
+ * counts as looking each child up when its turn comes (the table only
+ * grows), but the keys of all children are computed first and their slots
+ * prefetched, so the table's cache misses overlap instead of following one
+ * another; each key and hash stays in its move's row of kbuf for run_loop. */
 static void filter_seen(Search *s, const Pos *p, size_t a, size_t b) {
-    size_t n = b - a, kw = (size_t)s->kw;
+    size_t row = (size_t)s->kw + 1;
     int scored = s->order == 4;
     Pos child;
-    if (!grow(s, (void **)&s->kbuf, &s->kbuf_cap, n * (kw + 1), 8)) {
+    if (!grow(s, (void **)&s->kbuf, &s->kbuf_cap, b * row, 8)) {
         for (size_t i = a; i < b; i++) { /* look up one by one */
             s->moves[i].seen = 2;
             if (scored) {
@@ -978,25 +987,28 @@ static void filter_seen(Search *s, const Pos *p, size_t a, size_t b) {
                 s->moves[i].score = heuristic(s, &child);
             }
         }
+        if (scored) sort_by_score(s->moves, a, b, NULL, 0);
         return;
     }
-    uint64_t *hs = s->kbuf + n * kw;
-    for (size_t i = 0; i < n; i++) {
-        apply(s, p, &s->moves[a + i], &child);
-        if (scored) s->moves[a + i].score = heuristic(s, &child);
-        make_key(s, &child, s->kbuf + i * kw);
-        hs[i] = hash_key(s, s->kbuf + i * kw);
-        __builtin_prefetch(slot_of(s, hs[i]));
-        if (s->ref && s->ref->cap) __builtin_prefetch(slot_of(s->ref, hs[i]));
+    for (size_t i = a; i < b; i++) {
+        uint64_t *k = s->kbuf + i * row;
+        apply(s, p, &s->moves[i], &child);
+        if (scored) s->moves[i].score = heuristic(s, &child);
+        make_key(s, &child, k);
+        k[row - 1] = hash_key(s, k);
+        __builtin_prefetch(slot_of(s, k[row - 1]));
+        if (s->ref && s->ref->cap) __builtin_prefetch(slot_of(s->ref, k[row - 1]));
     }
     Frame *f = &s->frames[s->nframes - 1];
-    for (size_t i = 0; i < n; i++) {
-        const uint64_t *slot = table_find(s, s->kbuf + i * kw, hs[i]);
+    for (size_t i = a; i < b; i++) {
+        const uint64_t *k = s->kbuf + i * row;
+        const uint64_t *slot = table_find(s, k, k[row - 1]);
         int seen = slot != NULL;
         if (seen && s->dead_sets) low_link(s, f, slot);
-        if (!seen) seen = dead_in_ref(s, s->kbuf + i * kw, hs[i]);
-        s->moves[a + i].seen = (uint8_t)seen;
+        if (!seen) seen = dead_in_ref(s, k, k[row - 1]);
+        s->moves[i].seen = (uint8_t)seen;
     }
+    if (scored) sort_by_score(s->moves, a, b, s->kbuf, row);
 }
 
 /* ------------------------------------------------------------------ search */
@@ -1042,7 +1054,6 @@ static void enter(Search *s) {
     f->mv_end = s->nmoves;
     order_moves(s, p, f->mv_start, f->mv_end);
     filter_seen(s, p, f->mv_start, f->mv_end);
-    if (s->order == 4) sort_by_score(s->moves, f->mv_start, f->mv_end);
 }
 
 /* Start a search at its root: the root's key in the table, its frame entered. */
@@ -1083,14 +1094,23 @@ static void run_loop(Search *s) {
             s->nframes--;
             continue;
         }
-        const Move *m = &s->moves[f->mv_next++];
+        size_t mi = f->mv_next++;
+        const Move *m = &s->moves[mi];
         if (m->seen == 1) continue;
         Pos child;
         int card = apply(s, &f->pos, m, &child);
-        make_key(s, &child, key);
-        if (m->seen == 2 && dead_in_ref(s, key, hash_key(s, key))) continue;
+        const uint64_t *k = s->kbuf + mi * ((size_t)s->kw + 1); /* filter_seen's row */
+        uint64_t h;
+        if (m->seen == 2) { /* not looked up: keyed here */
+            make_key(s, &child, key);
+            k = key;
+            h = hash_key(s, key);
+            if (dead_in_ref(s, key, h)) continue;
+        } else {
+            h = k[s->kw];
+        }
         uint64_t *slot;
-        int added = number_room(s) ? table_add(s, key, &slot) : -1;
+        int added = number_room(s) ? table_add_h(s, k, h, &slot) : -1;
         if (added < 0) {
             s->status = ST_MEMORY;
             return;

@@ -389,10 +389,10 @@ def test_a_search_stopped_by_its_memory_cap_gives_away_only_positions_it_proved_
         # compact keys (every preset): 145 bits of 192 (strict), 198 of 256 (rainbow), so
         # the visit number fits in the top half of the key's last word and dead sets add
         # only the done bits and Tarjan's stack
-        (new_game("classic", seed="141", **STRICT), 200_000, 12_740_416, 12_773_440),
-        (new_game("rainbow", seed="1"), 200_000, 25_510_912, 25_674_752),
+        (new_game("classic", seed="141", **STRICT), 200_000, 12_748_096, 12_781_120),
+        (new_game("rainbow", seed="1"), 200_000, 29_704_192, 29_868_032),
         # keys of a byte per card: 381 bits of 384, so a word per slot for the number
-        (unchained(new_game("classic", seed="3", **STRICT)), 50_000, 6_449_792, 7_506_816),
+        (unchained(new_game("classic", seed="3", **STRICT)), 50_000, 6_465_152, 7_522_176),
     ],
     ids=["strict", "rainbow", "not-chains"],
 )
