@@ -969,6 +969,17 @@ static void sort_by_score(Move *mv, size_t a, size_t b, uint64_t *rows, size_t r
     }
 }
 
+/* Room in kbuf for `need` words, doubling as grow() does; 0 when the doubled
+ * buffer would not fit under the memory cap (never the cap's last bytes, which
+ * the table needs more: a frame without rows keys its children one by one). */
+static int grow_rows(Search *s, size_t need) {
+    if (need <= s->kbuf_cap) return 1;
+    size_t ncap = s->kbuf_cap ? s->kbuf_cap : 16;
+    while (ncap < need) ncap *= 2;
+    if (mem_total(s) - s->kbuf_cap * 8 + ncap * 8 > s->max_bytes) return 0;
+    return grow(s, (void **)&s->kbuf, &s->kbuf_cap, need, 8);
+}
+
 /* Mark the moves whose child is already in the table (and, under order 4,
  * score each child and sort the moves by score).  Same verdicts and node
  * counts as looking each child up when its turn comes (the table only
@@ -979,7 +990,7 @@ static void filter_seen(Search *s, const Pos *p, size_t a, size_t b) {
     size_t row = (size_t)s->kw + 1;
     int scored = s->order == 4;
     Pos child;
-    if (!grow(s, (void **)&s->kbuf, &s->kbuf_cap, b * row, 8)) {
+    if (!grow_rows(s, b * row)) {
         for (size_t i = a; i < b; i++) { /* look up one by one */
             s->moves[i].seen = 2;
             if (scored) {
@@ -1099,14 +1110,15 @@ static void run_loop(Search *s) {
         if (m->seen == 1) continue;
         Pos child;
         int card = apply(s, &f->pos, m, &child);
-        const uint64_t *k = s->kbuf + mi * ((size_t)s->kw + 1); /* filter_seen's row */
+        const uint64_t *k;
         uint64_t h;
         if (m->seen == 2) { /* not looked up: keyed here */
             make_key(s, &child, key);
             k = key;
             h = hash_key(s, key);
             if (dead_in_ref(s, key, h)) continue;
-        } else {
+        } else { /* filter_seen's row */
+            k = s->kbuf + mi * ((size_t)s->kw + 1);
             h = k[s->kw];
         }
         uint64_t *slot;
@@ -1401,7 +1413,8 @@ static Search *new_search(PyObject *reserve, PyObject *piles, PyObject *talon, i
             for (int k = 0; k < n; k++) pile_push(s, root, i, root->pile[i][k]);
         }
     }
-    /* each field of make_key as wide as the root needs: nr, w and rl never grow.
+    /* each field of make_key as wide as the root needs: nr and rl never grow,
+     * and w never exceeds the talon, which never grows.
      * `bits` bounds what make_key writes (a pile: 6 bits of length, then 6 for
      * its bottom card and cbits for each card above, or 6 per card), and the
      * visit number's place (vin) relies on it: key_eq ignores the bits above. */
