@@ -163,15 +163,16 @@ static size_t mem_total(const Search *s) {
            s->tstack_cap * 4;
 }
 
-/* Grow a buffer to hold at least `need` items (doubling); 0 on memory cap/failure. */
-static int grow(Search *s, void **buf, size_t *cap, size_t need, size_t item) {
+/* Grow a buffer to hold at least `need` items (doubling); 0 on memory cap/failure.
+ * When the doubled buffer would not fit under the cap, take what is left under
+ * it if that is enough and `take_rest` is set; otherwise fail. */
+static int grow_to(Search *s, void **buf, size_t *cap, size_t need, size_t item, int take_rest) {
     if (need <= *cap) return 1;
     size_t ncap = *cap ? *cap : 16;
     while (ncap < need) ncap *= 2;
     size_t other = mem_total(s) - *cap * item;
     if (other + ncap * item > s->max_bytes) {
-        /* take what is left under the cap, if that is enough */
-        if (s->max_bytes < other) return 0;
+        if (!take_rest || s->max_bytes < other) return 0;
         ncap = (s->max_bytes - other) / item;
         if (ncap < need) return 0;
     }
@@ -180,6 +181,11 @@ static int grow(Search *s, void **buf, size_t *cap, size_t need, size_t item) {
     *buf = nb;
     *cap = ncap;
     return 1;
+}
+
+/* grow_to() taking what is left under the cap: the stacks a search needs. */
+static int grow(Search *s, void **buf, size_t *cap, size_t need, size_t item) {
+    return grow_to(s, buf, cap, need, item, 1);
 }
 
 /* -------------------------------------------------------------------- hash */
@@ -969,15 +975,11 @@ static void sort_by_score(Move *mv, size_t a, size_t b, uint64_t *rows, size_t r
     }
 }
 
-/* Room in kbuf for `need` words, doubling as grow() does; 0 when the doubled
- * buffer would not fit under the memory cap (never the cap's last bytes, which
- * the table needs more: a frame without rows keys its children one by one). */
+/* Room in kbuf for `need` words; 0 when the doubled buffer would not fit
+ * under the memory cap (never the cap's last bytes, which the table needs
+ * more: a frame without rows keys its children one by one). */
 static int grow_rows(Search *s, size_t need) {
-    if (need <= s->kbuf_cap) return 1;
-    size_t ncap = s->kbuf_cap ? s->kbuf_cap : 16;
-    while (ncap < need) ncap *= 2;
-    if (mem_total(s) - s->kbuf_cap * 8 + ncap * 8 > s->max_bytes) return 0;
-    return grow(s, (void **)&s->kbuf, &s->kbuf_cap, need, 8);
+    return grow_to(s, (void **)&s->kbuf, &s->kbuf_cap, need, 8, 0);
 }
 
 /* Mark the moves whose child is already in the table (and, under order 4,
