@@ -226,7 +226,8 @@ static inline int key_eq(const Search *s, const uint64_t *e, const uint64_t *key
  * against 0.03 s per GB was measured), and a table doubles from 1024 slots
  * while restarts and the next deal start small again, so the same sizes come
  * back.  The blocks kept add up to at most twice the largest one (the sizes of
- * one key width are a doubling series, which always fits), and they count
+ * one key width are a doubling series, which always fits, but for a last
+ * smaller step near the memory cap, table_grow), and they count
  * against the memory cap of a search whose table grows: table_grow gives back
  * what the search's own memory and its new table leave no room for, so a
  * process holds no more than the caps it was given.  release_tables() gives
@@ -340,17 +341,30 @@ static size_t trim_kept(size_t allowance, size_t spare) {
  * of kw words and, with dead sets, its visit number: in the top half of the
  * key's last word when make_key leaves it free (vin), else in a word after
  * the key (word 0 of a key is never 0: make_key sets its lowest bit). */
+/* The home slot of hash h in a table of cap slots: the high bits of h scaled
+ * to 0..cap-1 (any cap, not only a power of two; see table_grow). */
+static inline size_t home_of(size_t cap, uint64_t h) { return (size_t)(((u128)h * cap) >> 64); }
+
 static void table_put(uint64_t *slots, size_t cap, int sw, uint64_t h, const uint64_t *slot) {
-    size_t mask = cap - 1, i = (size_t)h & mask;
-    while (slots[i * sw]) i = (i + 1) & mask;
+    size_t i = home_of(cap, h);
+    while (slots[i * sw])
+        if (++i == cap) i = 0;
     memcpy(slots + i * sw, slot, (size_t)sw * 8);
 }
 
-/* Double the table (rehash); 0 when the memory cap forbids it. */
+/* Grow the table (rehash); 0 when the memory cap forbids it.  It doubles while
+ * the cap leaves room for the old table and the new one together; near the cap
+ * it grows by 7/4, 3/2 or 5/4, the most that fits.  Without this the last
+ * doubling that fits leaves the table a size that the next doubling never
+ * fits, and it fills on to 7/8 with long probe runs (table_add_h). */
 static int table_grow(Search *s) {
-    size_t ncap = s->cap * 2, sw = (size_t)s->sw;
-    size_t held = mem_total(s), need = ncap * sw * 8;
-    if (held + need > s->max_bytes) return 0;
+    size_t sw = (size_t)s->sw, held = mem_total(s), ncap = 0, need = 0;
+    for (int q = 8; q >= 5; q--) { /* ncap = cap * q / 4 */
+        ncap = s->cap / 4 * (size_t)q;
+        need = ncap * sw * 8;
+        if (held + need <= s->max_bytes) break;
+    }
+    if (held + need > s->max_bytes || ncap <= s->cap) return 0;
     /* kept blocks count against the cap (table_alloc) */
     if (s->max_bytes != (size_t)-1) trim_kept(s->max_bytes - held - need, need);
     uint64_t *ns = table_alloc(need);
@@ -366,17 +380,17 @@ static int table_grow(Search *s) {
 }
 
 static inline const uint64_t *slot_of(const Search *s, uint64_t h) {
-    return s->slots + ((size_t)h & (s->cap - 1)) * (size_t)s->sw;
+    return s->slots + home_of(s->cap, h) * (size_t)s->sw;
 }
 
 /* The key's slot, or NULL when the key is not in the table. */
 static uint64_t *table_find(const Search *s, const uint64_t *key, uint64_t h) {
-    size_t mask = s->cap - 1, i = (size_t)h & mask, sw = (size_t)s->sw;
+    size_t cap = s->cap, i = home_of(cap, h), sw = (size_t)s->sw;
     for (;;) {
         uint64_t *e = s->slots + i * sw;
         if (!e[0]) return NULL;
         if (key_eq(s, e, key)) return e;
-        i = (i + 1) & mask;
+        if (++i == cap) i = 0;
     }
 }
 
@@ -393,7 +407,7 @@ static int table_add_h(Search *s, const uint64_t *key, uint64_t h, uint64_t **sl
         /* grow at load 1/2; when the cap forbids it, fill on up to 7/8 */
         if (!table_grow(s) && (s->count + 1) * 8 > s->cap * 7) return -1;
     }
-    size_t mask = s->cap - 1, i = (size_t)h & mask, sw = (size_t)s->sw;
+    size_t cap = s->cap, i = home_of(cap, h), sw = (size_t)s->sw;
     for (;;) {
         uint64_t *e = s->slots + i * sw;
         if (!e[0]) {
@@ -406,7 +420,7 @@ static int table_add_h(Search *s, const uint64_t *key, uint64_t h, uint64_t **sl
             *slot = e;
             return 0;
         }
-        i = (i + 1) & mask;
+        if (++i == cap) i = 0;
     }
 }
 

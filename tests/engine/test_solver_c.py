@@ -306,6 +306,32 @@ def test_kept_tables_are_cleared_for_reuse_and_count_against_the_cap() -> None:
     assert solver_mod.release_tables() == 0
 
 
+def test_near_the_memory_cap_the_table_grows_by_the_largest_step_that_fits() -> None:
+    from games.engine import _solver
+
+    state = new_game("classic", seed="15", **STRICT)  # lost after 34,801 positions
+    slot = 3 * 8  # bytes: a key of 3 words, no dead sets
+
+    def held(cap: int) -> int:
+        solver_mod.release_tables()
+        search = _solver.begin(*solver_mod._c_arguments(state, True, cap, 0, 0))
+        verdict, _moves, nodes, _reason, held = _solver.advance(search, -1, -1.0)
+        assert (verdict, nodes) == (LOST, 34_801)  # the same steps under every cap
+        del search
+        solver_mod.release_tables()
+        return held
+
+    # With no cap the table doubles from 1,024 slots to 131,072; the rest is stacks.
+    stacks = held(-1) - 131_072 * slot
+    assert 0 < stacks < 200_000
+    # The growth from 65,536 slots is at 32,768 positions.  Under these caps the
+    # old table and a doubled one do not fit together, 7/4 or 3/2 of it does.
+    assert held(65_536 * slot + 114_688 * slot + 200_000) == stacks + 114_688 * slot
+    assert held(65_536 * slot + 98_304 * slot + 200_000) == stacks + 98_304 * slot
+    # Not even 5/4 fits: the table stays at 65,536 slots and fills past half.
+    assert held(65_536 * slot + 81_920 * slot - 1) == stacks + 65_536 * slot
+
+
 @pytest.mark.parametrize("max_bytes", [-1, None])
 def test_a_cap_that_means_no_cap_leaves_the_restarts_alone(
     monkeypatch: pytest.MonkeyPatch, max_bytes: int | None
