@@ -312,24 +312,29 @@ def test_near_the_memory_cap_the_table_grows_by_the_largest_step_that_fits() -> 
     state = new_game("classic", seed="15", **STRICT)  # lost after 34,801 positions
     slot = 3 * 8  # bytes: a key of 3 words, no dead sets
 
-    def held(cap: int) -> int:
+    def run(cap: int) -> tuple[str, int, str, int]:
         solver_mod.release_tables()
         search = _solver.begin(*solver_mod._c_arguments(state, True, cap, 0, 0))
-        verdict, _moves, nodes, _reason, held = _solver.advance(search, -1, -1.0)
-        assert (verdict, nodes) == (LOST, 34_801)  # the same steps under every cap
+        verdict, _moves, nodes, reason, held = _solver.advance(search, -1, -1.0)
         del search
         solver_mod.release_tables()
-        return held
+        return verdict, nodes, reason, held
 
     # With no cap the table doubles from 1,024 slots to 131,072; the rest is stacks.
-    stacks = held(-1) - 131_072 * slot
+    verdict, nodes, _reason, held = run(-1)
+    assert (verdict, nodes) == (LOST, 34_801)
+    stacks = held - 131_072 * slot
     assert 0 < stacks < 200_000
-    # The growth from 65,536 slots is at 32,768 positions.  Under these caps the
-    # old table and a doubled one do not fit together, 7/4 or 3/2 of it does.
-    assert held(65_536 * slot + 114_688 * slot + 200_000) == stacks + 114_688 * slot
-    assert held(65_536 * slot + 98_304 * slot + 200_000) == stacks + 98_304 * slot
-    # Not even 5/4 fits: the table stays at 65,536 slots and fills past half.
-    assert held(65_536 * slot + 81_920 * slot - 1) == stacks + 65_536 * slot
+    # Under these caps the table of 32,768 slots and a doubled one do not fit
+    # together: it fills on to 3/4 (24,576 positions), then grows by 7/4, 3/2 or
+    # 5/4, the most that fits, and the search takes the same steps to the end.
+    for slots in (57_344, 49_152, 40_960):
+        verdict, nodes, _reason, held = run(32_768 * slot + slots * slot + 200_000)
+        assert (verdict, nodes, held) == (LOST, 34_801, stacks + slots * slot)
+    # Not even 5/4 fits: the table fills on to 7/8 (28,672 positions) and the
+    # memory cap ends the search.
+    verdict, nodes, reason, _held = run(32_768 * slot + 40_960 * slot - 1)
+    assert (verdict, nodes, reason) == (UNKNOWN, 28_672, "memory")
 
 
 @pytest.mark.parametrize("max_bytes", [-1, None])
