@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.engine.rules import make_rules
+from games.engine.solver import DEFAULT_MAX_BYTES
 from games.engine.solver_batch import Row
 
 #: The queue solver work goes to (workers started with ``-Q solver`` consume it).
@@ -40,6 +41,7 @@ def run_batch_celery(
     queue: str = SOLVER_QUEUE,
     progress: Callable[[Row], None] | None = None,
     timeout_seconds: float | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
 ) -> tuple[list[Row], Counter[str]]:
     """Solve every seed on Celery workers; returns ``(rows in seed order, deals per worker)``.
 
@@ -47,7 +49,8 @@ def run_batch_celery(
     ``timeout_seconds``: how long to wait for each row (default: the deal's budget plus
     ten minutes of queueing); a worker that never answers raises Celery's
     ``TimeoutError``.  Rows have the keys of ``run_batch`` (the worker's name is
-    counted, not stored in the row).
+    counted, not stored in the row).  ``max_bytes``: the solver's memory cap per deal,
+    in bytes, on the worker (default 1 GiB; ``None``: none).
     """
     from games.tasks import solve_batch_deal
 
@@ -56,7 +59,8 @@ def run_batch_celery(
     wait = timeout_seconds if timeout_seconds is not None else (budget_seconds or 60.0) + 600.0
     pending = [
         solve_batch_deal.apply_async(
-            args=(variant, seed, options, budget_seconds, budget_nodes, tidy), queue=queue
+            args=(variant, seed, options, budget_seconds, budget_nodes, tidy, max_bytes),
+            queue=queue,
         )
         for seed in seeds
     ]

@@ -9,6 +9,8 @@ from typing import Any, TypedDict
 from celery import shared_task
 from django.db import OperationalError, connection
 
+from games.engine.solver import DEFAULT_MAX_BYTES
+
 
 class PingResult(TypedDict):
     """What :func:`ping` returns."""
@@ -61,17 +63,19 @@ def solve_batch_deal(
     budget_seconds: float | None,
     budget_nodes: int | None,
     tidy: bool,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
 ) -> dict[str, Any]:
     """Solve one deal of a ``manage.py solve --backend celery`` batch (pure engine, no database).
 
-    Returns the batch row of :func:`games.engine.solver_batch.solve_seed` (``seed``,
-    ``result``, ``moves``, ``nodes``, ``seconds``) plus ``worker``: the host name of the
-    worker that ran it.  Deterministic for a node budget, so a redelivery (acks_late)
-    gives the same row.
+    ``max_bytes``: the solver's memory cap for the deal, in bytes (``None``: none; the
+    default is the solver's 1 GiB, for tasks sent without it).  Returns the batch row
+    of :func:`games.engine.solver_batch.solve_seed` (``seed``, ``result``, ``moves``,
+    ``nodes``, ``seconds``) plus ``worker``: the host name of the worker that ran it.
+    Deterministic for a node budget, so a redelivery (acks_late) gives the same row.
     """
     from games.engine.solver_batch import solve_seed
 
-    row = solve_seed((variant, seed, options, budget_seconds, budget_nodes, tidy))
+    row = solve_seed((variant, seed, options, budget_seconds, budget_nodes, tidy, max_bytes))
     row["worker"] = self.request.hostname or "in-process"
     return row
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from . import new_game
 from .rules import OPTION_NAMES, RulesError, make_rules
-from .solver import LOST, UNKNOWN, WON, release_tables, solve
+from .solver import DEFAULT_MAX_BYTES, LOST, UNKNOWN, WON, release_tables, solve
 from .tidy import tidy_line
 
 Row = dict[str, Any]
@@ -81,16 +81,24 @@ def parse_options(pairs: Iterable[str]) -> dict[str, Any]:
     return out
 
 
-def solve_seed(job: tuple[str, str, dict[str, Any], float | None, int | None, bool]) -> Row:
-    """Solve one deal: ``(variant, seed, options, budget_seconds, budget_nodes, tidy)`` -> row.
+#: One deal of a batch: ``(variant, seed, options, budget_seconds, budget_nodes, tidy,
+#: max_bytes)``.
+Job = tuple[str, str, dict[str, Any], float | None, int | None, bool, int | None]
 
-    ``tidy``: shorten a winning line with :func:`games.engine.tidy.tidy_line` (after the
-    solve; ``seconds`` is the solve's time only).  The C core's freed tables stay kept
-    in this process for the next deal (``solve(keep_tables=True)``).
+
+def solve_seed(job: Job) -> Row:
+    """Solve one deal: ``(variant, seed, options, budget_seconds, budget_nodes, tidy, max_bytes)``.
+
+    Returns its row.  ``tidy``: shorten a winning line with
+    :func:`games.engine.tidy.tidy_line` (after the solve; ``seconds`` is the solve's
+    time only).  ``max_bytes``: the solver's memory cap for the deal, in bytes
+    (``None``: none; :func:`~games.engine.solver.solve`).  The C core's freed tables
+    stay kept in this process for the next deal (``solve(keep_tables=True)``); they
+    count against that cap.
     """
-    variant, seed, options, seconds, nodes, tidy = job
+    variant, seed, options, seconds, nodes, tidy, max_bytes = job
     state = new_game(variant, seed=seed, **options)
-    res = solve(state, max_seconds=seconds, max_nodes=nodes, keep_tables=True)
+    res = solve(state, max_seconds=seconds, max_nodes=nodes, max_bytes=max_bytes, keep_tables=True)
     moves = tidy_line(state, res.moves) if tidy and res.result == WON else res.moves
     return {
         "seed": seed,
@@ -111,18 +119,22 @@ def run_batch(
     budget_nodes: int | None = None,
     progress: Callable[[Row], None] | None = None,
     tidy: bool = True,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
 ) -> list[Row]:
     """Solve every seed; rows come back in seed order.
 
     ``workers``: processes (default: all cores; 1 runs in this process).
     ``progress`` is called with each row as it finishes (for a progress bar).
     ``tidy``: shorten each winning line (:mod:`games.engine.tidy`); ``False`` for
-    verdict-only tables.
+    verdict-only tables.  ``max_bytes``: the solver's memory cap per deal, in bytes
+    (default 1 GiB; ``None``: none); a deal that reaches it is ``unknown``.
     Rules are validated before any work starts (:class:`RulesError`).
     """
     options = dict(options or {})
     make_rules(variant, **options)
-    jobs = [(variant, s, options, budget_seconds, budget_nodes, tidy) for s in seeds]
+    jobs: list[Job] = [
+        (variant, s, options, budget_seconds, budget_nodes, tidy, max_bytes) for s in seeds
+    ]
     n_workers = workers or os.cpu_count() or 1
     rows: list[Row] = []
     if n_workers <= 1:

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,6 +88,22 @@ def test_run_batch_rows_replay(workers: int, tmp_path: Path) -> None:
     assert json.loads(out.read_text())["summary"]["won"] == 2
     write_rows(str(tmp_path / "r.csv"), rows)
     assert (tmp_path / "r.csv").read_text().startswith("seed,result,moves,nodes,seconds")
+
+
+def test_run_batch_gives_each_deal_its_memory_cap() -> None:
+    def run(**kwargs: Any) -> tuple[str, int]:
+        (row,) = run_batch(
+            "classic", ["4"], workers=1, budget_seconds=None, budget_nodes=2_000_000, **kwargs
+        )
+        return row["result"], row["nodes"]
+
+    # Seed 4 is won after 485,018 positions under the default cap (1 GiB).
+    assert run() == ("won", 485_018)
+    assert run(max_bytes=None) == ("won", 485_018)
+    # One MiB holds a table of 16,384 positions at most: the cap ends every search.
+    result, nodes = run(max_bytes=1 << 20)
+    assert result == "unknown"
+    assert nodes < 50_000
 
 
 def test_run_batch_rejects_bad_rules() -> None:

@@ -15,7 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from canfield_site.celery import app
 from games.engine.solver_batch import run_batch
@@ -48,6 +48,44 @@ def test_celery_backend_in_process_gives_the_local_rows() -> None:
     assert {r["result"] for r in local} >= {"won", "lost"}  # both verdicts among the seeds
     _same(rows, local)
     assert sum(workers.values()) == len(SEEDS)
+
+
+def test_the_memory_cap_goes_with_each_task() -> None:
+    """``max_bytes`` reaches the worker's solver: one MiB ends seed 4's searches."""
+    nodes = 2_000_000  # seed 4 is won after 485,018 positions
+    before = app.conf.task_always_eager
+    app.conf.CELERY_TASK_ALWAYS_EAGER = True
+    try:
+        capped, _ = run_batch_celery(
+            "classic", ["4"], budget_seconds=None, budget_nodes=nodes, max_bytes=1 << 20
+        )
+        full, _ = run_batch_celery("classic", ["4"], budget_seconds=None, budget_nodes=nodes)
+    finally:
+        app.conf.CELERY_TASK_ALWAYS_EAGER = before
+    assert capped[0]["result"] == "unknown"
+    assert (full[0]["result"], full[0]["nodes"]) == ("won", 485_018)
+
+
+def test_manage_py_solve_memory_mb() -> None:
+    report = _Capture()
+    call_command(
+        "solve",
+        "--seeds",
+        "4",
+        "--workers",
+        "1",
+        "--budget-seconds",
+        "0",
+        "--budget-nodes",
+        str(NODES),
+        "--memory-mb",
+        "1",
+        "--no-progress",
+        stdout=report,
+    )
+    assert "won 0, lost 0, unknown 1" in report.text
+    with pytest.raises(CommandError, match="--memory-mb must be 0"):
+        call_command("solve", "--seeds", "4", "--memory-mb", "-1", "--no-progress")
 
 
 def _wait_for_workers(names: list[str], deadline_s: float = 60.0) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine.rules import RulesError
+from games.engine.solver import DEFAULT_MAX_BYTES
 from games.engine.solver_batch import (
     Row,
     format_summary,
@@ -47,6 +48,13 @@ class Command(BaseCommand):
             help="per deal; 0: no time limit (give --budget-nodes for a repeatable run)",
         )
         parser.add_argument("--budget-nodes", type=int, default=None, help="per deal")
+        parser.add_argument(
+            "--memory-mb",
+            type=int,
+            default=DEFAULT_MAX_BYTES >> 20,
+            help="the solver's memory cap per deal, in MiB (default %(default)s; 0: no cap); "
+            "a deal that reaches it is unknown",
+        )
         parser.add_argument(
             "-o",
             "--option",
@@ -78,6 +86,9 @@ class Command(BaseCommand):
             options = parse_options(opts["option"])
         except (ValueError, RulesError) as exc:
             raise CommandError(str(exc)) from exc
+        if opts["memory_mb"] < 0:
+            raise CommandError("--memory-mb must be 0 (no cap) or more")
+        max_bytes = opts["memory_mb"] << 20 or None
         bar: Any = None
         if not opts["no_progress"]:
             from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
@@ -101,6 +112,7 @@ class Command(BaseCommand):
                     tidy=not opts["no_tidy"],
                     queue=opts["queue"],
                     progress=progress,
+                    max_bytes=max_bytes,
                 )
             else:
                 rows = run_batch(
@@ -112,6 +124,7 @@ class Command(BaseCommand):
                     budget_nodes=opts["budget_nodes"],
                     progress=progress,
                     tidy=not opts["no_tidy"],
+                    max_bytes=max_bytes,
                 )
         except RulesError as exc:
             raise CommandError(str(exc)) from exc
