@@ -337,14 +337,14 @@ static size_t trim_kept(size_t allowance, size_t spare) {
     return given;
 }
 
-/* The table: open addressing with linear probing; each slot holds a whole key
- * of kw words and, with dead sets, its visit number: in the top half of the
- * key's last word when make_key leaves it free (vin), else in a word after
- * the key (word 0 of a key is never 0: make_key sets its lowest bit). */
 /* The home slot of hash h in a table of cap slots: the high bits of h scaled
  * to 0..cap-1 (any cap, not only a power of two; see table_grow). */
 static inline size_t home_of(size_t cap, uint64_t h) { return (size_t)(((u128)h * cap) >> 64); }
 
+/* The table: open addressing with linear probing; each slot holds a whole key
+ * of kw words and, with dead sets, its visit number: in the top half of the
+ * key's last word when make_key leaves it free (vin), else in a word after
+ * the key (word 0 of a key is never 0: make_key sets its lowest bit). */
 static void table_put(uint64_t *slots, size_t cap, int sw, uint64_t h, const uint64_t *slot) {
     size_t i = home_of(cap, h);
     while (slots[i * sw])
@@ -409,7 +409,8 @@ static int table_add(Search *s, const uint64_t *key, uint64_t **slot) {
 /* table_add() of a key whose hash is h. */
 static int table_add_h(Search *s, const uint64_t *key, uint64_t h, uint64_t **slot) {
     if ((s->count + 1) * 2 > s->cap) {
-        /* grow at load 1/2; when the cap forbids it, fill on up to 7/8 */
+        /* grow at load 1/2; near the cap at 3/4, by less (table_grow); when the cap
+         * forbids even that, fill on up to 7/8 */
         if (!table_grow(s) && (s->count + 1) * 8 > s->cap * 7) return -1;
     }
     size_t cap = s->cap, i = home_of(cap, h), sw = (size_t)s->sw;
