@@ -68,9 +68,11 @@ def solve_batch_deal(
     """Solve one deal of a ``manage.py solve --backend celery`` batch (pure engine, no database).
 
     ``max_bytes``: the solver's memory cap for the deal, in bytes (``None``: none; the
-    default is the solver's 1 GiB, for tasks sent without it).  Returns the batch row
-    of :func:`games.engine.solver_batch.solve_seed` (``seed``, ``result``, ``moves``,
-    ``nodes``, ``seconds``) plus ``worker``: the host name of the worker that ran it.
+    default is the solver's 1 GiB, for tasks sent without it; upgrade the workers before
+    the machine that sends, since an older worker refuses the extra argument).  Returns
+    the batch row of :func:`games.engine.solver_batch.solve_seed` (``seed``, ``result``,
+    ``moves``, ``nodes``, ``seconds``) plus ``worker``: the host name of the worker that
+    ran it.
     Deterministic for a node budget, so a redelivery (acks_late) gives the same row.
     """
     from games.engine.solver_batch import solve_seed

@@ -100,7 +100,7 @@ def test_run_batch_gives_each_deal_its_memory_cap() -> None:
     # Seed 4 is won after 485,018 positions under the default cap (1 GiB).
     assert run() == ("won", 485_018)
     assert run(max_bytes=None) == ("won", 485_018)
-    # One MiB holds a table of 16,384 positions at most: the cap ends every search.
+    # One MiB holds a table of 16,384 slots (14,336 positions): the cap ends every search.
     result, nodes = run(max_bytes=1 << 20)
     assert result == "unknown"
     assert nodes < 50_000

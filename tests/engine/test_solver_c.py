@@ -312,10 +312,10 @@ def test_near_the_memory_cap_the_table_grows_by_the_largest_step_that_fits() -> 
     state = new_game("classic", seed="15", **STRICT)  # lost after 34,801 positions
     slot = 3 * 8  # bytes: a key of 3 words, no dead sets
 
-    def run(cap: int) -> tuple[str, int, str, int]:
+    def run(cap: int, max_nodes: int = -1) -> tuple[str, int, str, int]:
         solver_mod.release_tables()
         search = _solver.begin(*solver_mod._c_arguments(state, True, cap, 0, 0))
-        verdict, _moves, nodes, reason, held = _solver.advance(search, -1, -1.0)
+        verdict, _moves, nodes, reason, held = _solver.advance(search, max_nodes, -1.0)
         del search
         solver_mod.release_tables()
         return verdict, nodes, reason, held
@@ -331,6 +331,12 @@ def test_near_the_memory_cap_the_table_grows_by_the_largest_step_that_fits() -> 
     for slots in (57_344, 49_152, 40_960):
         verdict, nodes, _reason, held = run(32_768 * slot + slots * slot + 200_000)
         assert (verdict, nodes, held) == (LOST, 34_801, stacks + slots * slot)
+    # It grows at 3/4, not at 1/2 (fresh memory is slow to fault in): after 24,000
+    # positions the capped table still has 32,768 slots where the uncapped one
+    # doubled to 65,536 (at 16,384), after 25,000 it has 57,344 (the same stacks).
+    cap = 32_768 * slot + 57_344 * slot + 200_000
+    for nodes, slots in ((24_000, 32_768), (25_000, 57_344)):
+        assert run(-1, nodes)[3] - run(cap, nodes)[3] == (65_536 - slots) * slot
     # Not even 5/4 fits: the table fills on to 7/8 (28,672 positions) and the
     # memory cap ends the search.
     verdict, nodes, reason, _held = run(32_768 * slot + 40_960 * slot - 1)

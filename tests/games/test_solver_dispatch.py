@@ -22,7 +22,7 @@ from games.engine.solver_batch import run_batch
 from games.solver_dispatch import run_batch_celery
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Seeds 0..5 of classic: won and lost deals, each decided within this node budget.
+#: Seeds 0..5 of classic: won, lost and (seed 4) undecided deals under this node budget.
 SEEDS = ["0", "1", "2", "3", "4", "5"]
 NODES = 400_000
 
@@ -67,25 +67,30 @@ def test_the_memory_cap_goes_with_each_task() -> None:
 
 
 def test_manage_py_solve_memory_mb() -> None:
-    report = _Capture()
-    call_command(
-        "solve",
-        "--seeds",
-        "4",
-        "--workers",
-        "1",
-        "--budget-seconds",
-        "0",
-        "--budget-nodes",
-        str(NODES),
-        "--memory-mb",
-        "1",
-        "--no-progress",
-        stdout=report,
-    )
-    assert "won 0, lost 0, unknown 1" in report.text
-    with pytest.raises(CommandError, match="--memory-mb must be 0"):
-        call_command("solve", "--seeds", "4", "--memory-mb", "-1", "--no-progress")
+    def run(*memory: str) -> str:
+        report = _Capture()
+        call_command(
+            "solve",
+            "--seeds",
+            "4",
+            "--workers",
+            "1",
+            "--budget-seconds",
+            "0",
+            "--budget-nodes",
+            "2000000",  # seed 4 is won after 485,018 positions
+            *memory,
+            "--no-progress",
+            stdout=report,
+        )
+        return report.text
+
+    assert "won 1, lost 0, unknown 0" in run()
+    assert "won 1, lost 0, unknown 0" in run("--memory-mb", "0")  # no cap
+    assert "won 0, lost 0, unknown 1" in run("--memory-mb", "1")
+    for bad in ("-1", str((1 << 20) + 1)):
+        with pytest.raises(CommandError, match="--memory-mb must be 0"):
+            call_command("solve", "--seeds", "4", "--memory-mb", bad, "--no-progress")
 
 
 def _wait_for_workers(names: list[str], deadline_s: float = 60.0) -> None:

@@ -53,7 +53,7 @@ class Command(BaseCommand):
             type=int,
             default=DEFAULT_MAX_BYTES >> 20,
             help="the solver's memory cap per deal, in MiB (default %(default)s; 0: no cap); "
-            "a deal that reaches it is unknown",
+            "a deal whose first search reaches it is unknown",
         )
         parser.add_argument(
             "-o",
@@ -86,8 +86,8 @@ class Command(BaseCommand):
             options = parse_options(opts["option"])
         except (ValueError, RulesError) as exc:
             raise CommandError(str(exc)) from exc
-        if opts["memory_mb"] < 0:
-            raise CommandError("--memory-mb must be 0 (no cap) or more")
+        if not 0 <= opts["memory_mb"] <= 1 << 20:
+            raise CommandError("--memory-mb must be 0 (no cap) to 1048576 (1 TiB)")
         max_bytes = opts["memory_mb"] << 20 or None
         bar: Any = None
         if not opts["no_progress"]:
