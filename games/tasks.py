@@ -72,8 +72,8 @@ def solve_batch_deal(
     the machine that sends, since an older worker refuses the extra argument).  Returns
     the batch row of :func:`games.engine.solver_batch.solve_seed` (``seed``, ``result``,
     ``moves``, ``nodes``, ``seconds``) plus ``worker``: the host name of the worker that
-    ran it.
-    Deterministic for a node budget, so a redelivery (acks_late) gives the same row.
+    ran it.  Deterministic for a node budget, so a redelivery (acks_late) gives the same
+    row.
     """
     from games.engine.solver_batch import solve_seed
 

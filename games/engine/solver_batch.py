@@ -133,7 +133,7 @@ def run_batch(
     ``progress`` is called with each row as it finishes (for a progress bar).
     ``tidy``: shorten each winning line (:mod:`games.engine.tidy`); ``False`` for
     verdict-only tables.  ``max_bytes``: the solver's memory cap per deal, in bytes
-    (default 1 GiB; ``None``: none); a deal that reaches it is ``unknown``.
+    (default 1 GiB; ``None``: none); a deal whose first search reaches it is ``unknown``.
     Rules are validated before any work starts (:class:`RulesError`).
     """
     options = dict(options or {})
