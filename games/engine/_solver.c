@@ -43,6 +43,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,7 @@ typedef struct {
     uint8_t nr, w, tl;   /* reserve count, waste length, talon length */
     uint8_t found[4];    /* cards home per suit */
     uint8_t plen[4];
+    /* the card arrays, after the header above (apply_to copies only the header) */
     uint8_t talon[NC];   /* waste bottom..top, then stock next..last */
     uint8_t pile[4][NC]; /* bottom..top, real order t1..t4 */
 } Pos;
@@ -119,6 +121,9 @@ typedef struct Search {
     uint64_t kmask;           /* the key's bits in its last word (all of them unless vin) */
     int chains;               /* every pile a chain (each card fits on the one under it) */
     uint8_t cidx[NC * NC];    /* cidx[d * NC + t]: index of d among the cards that fit on t */
+    uint64_t fit_on[NC];      /* bit d of fit_on[t]: fits[d * NC + t] (generate's quick test) */
+    uint8_t w_whole[NC + 1];  /* 1 when w is a whole number of draws (w % draw == 0) */
+    int sh_w, sh_rl, sh_t;    /* make_key's header: where w, rl and the talon mask start */
     /* transposition table */
     uint64_t *slots;          /* cap slots of sw words */
     size_t cap, count;
@@ -184,8 +189,8 @@ static int grow_to(Search *s, void **buf, size_t *cap, size_t need, size_t item,
 }
 
 /* grow_to() taking what is left under the cap: the stacks a search needs. */
-static int grow(Search *s, void **buf, size_t *cap, size_t need, size_t item) {
-    return grow_to(s, buf, cap, need, item, 1);
+static inline int grow(Search *s, void **buf, size_t *cap, size_t need, size_t item) {
+    return need <= *cap || grow_to(s, buf, cap, need, item, 1);
 }
 
 /* -------------------------------------------------------------------- hash */
@@ -534,25 +539,23 @@ static inline void put_bits(uint64_t *w, int *pos, uint64_t v, int n) {
     *pos += n;
 }
 
-/* Canonical key into out[0..kw): nr, w (0 when it reaches the same waste
- * positions as a fresh pass, unlimited redeals only), rl, the talon as a mask
- * over the root talon, the four piles sorted (any fixed total order: only
- * equality matters).
- *
- * Compact form (every pile a chain under the build rule, checked at the root
- * and kept by every move): a pile is its length, its bottom card and, for
- * each card above, the card's index among the cards that fit on the one under
- * it (1 bit under alternate colours): the same information, fewer bits.
- * Otherwise the cards are written one byte each.  Bit 0 is always 1, so no key
- * is the all-zero empty slot. */
+/* Order of piles a and b by length, then compact code (make_key_any). */
 static inline int code_cmp(const Pos *p, int a, int b) {
     if (p->plen[a] != p->plen[b]) return (int)p->plen[a] - (int)p->plen[b];
     return p->code[a] < p->code[b] ? -1 : p->code[a] > p->code[b];
 }
 
-static void make_key(const Search *s, const Pos *p, uint64_t *out) {
+/* The waste length the key records (0 when w reaches the same waste positions
+ * as a fresh pass, unlimited redeals only). */
+static inline int key_w(const Search *s, const Pos *p) {
     int w = p->w;
-    if (p->rl < 0 && w && (s->draw == 1 || w % s->draw == 0 || w == p->tl)) w = 0;
+    if (p->rl < 0 && w && (s->w_whole[w] || w == p->tl)) w = 0;
+    return w;
+}
+
+/* make_key() for any key form: each field written with put_bits. */
+static void make_key_any(const Search *s, const Pos *p, uint64_t *out) {
+    int w = key_w(s, p);
     memset(out, 0, (size_t)s->kw * 8);
     int pos = 0;
     put_bits(out, &pos, 1, 1);
@@ -587,6 +590,91 @@ static void make_key(const Search *s, const Pos *p, uint64_t *out) {
         }
     }
 }
+
+/* Bits written in order into words kept in registers (make_key's compact form). */
+typedef struct {
+    uint64_t *out;
+    uint64_t acc; /* bits not yet stored, from bit 0 */
+    int fill;     /* 0..63: how many */
+    int i;        /* next word of out */
+} BitWriter;
+
+/* Append the n low bits of v (0 <= n <= 64; v has no bits above them). */
+static inline void bw_put(BitWriter *b, uint64_t v, int n) {
+    b->acc |= v << b->fill;
+    int f = b->fill + n;
+    if (f >= 64) {
+        b->out[b->i++] = b->acc;
+        b->acc = b->fill ? v >> (64 - b->fill) : 0;
+        f -= 64;
+    }
+    b->fill = f;
+}
+
+static inline void bw_put128(BitWriter *b, u128 v, int n) {
+    if (n > 64) {
+        bw_put(b, (uint64_t)v, 64);
+        bw_put(b, (uint64_t)(v >> 64), n - 64);
+    } else {
+        bw_put(b, (uint64_t)v, n);
+    }
+}
+
+#define PILE_LEN_SHIFT 120 /* a pile's sort value: its length above its code (< 2^114) */
+#define CMP_SWAP(a, b)                                                                     \
+    do {                                                                                   \
+        if (v[a] > v[b]) {                                                                 \
+            u128 t_ = v[a];                                                                \
+            v[a] = v[b];                                                                   \
+            v[b] = t_;                                                                     \
+        }                                                                                  \
+    } while (0)
+
+/* Canonical key into out[0..kw): nr, w (0 when it reaches the same waste
+ * positions as a fresh pass, unlimited redeals only), rl, the talon as a mask
+ * over the root talon, the four piles sorted (any fixed total order: only
+ * equality matters), each as its length (6 bits) and then its cards.
+ *
+ * Compact form (every pile a chain under the build rule, checked at the root
+ * and kept by every move): a pile's cards are its bottom card and, for each
+ * card above, the card's index among the cards that fit on the one under it
+ * (1 bit under alternate colours): the same information, fewer bits.
+ * Otherwise the cards are written one byte each (make_key_any).  Bit 0 is
+ * always 1, so no key is the all-zero empty slot.
+ *
+ * The compact form is built in registers: the piles sorted by a network on
+ * (length, code), each written with its length in one piece; the bits are
+ * the ones make_key_any writes for the same position. */
+static inline void make_key(const Search *s, const Pos *p, uint64_t *out) {
+    if (!s->compact) {
+        make_key_any(s, p, out);
+        return;
+    }
+    BitWriter b = {out, 0, 0, 0};
+    int w = key_w(s, p);
+    bw_put128(&b,
+              1 | (u128)p->nr << 1 | (u128)w << s->sh_w |
+                  (u128)(uint32_t)(p->rl + 1) << s->sh_rl | (u128)p->tmask << s->sh_t,
+              s->sh_t + s->tl_root);
+    u128 v[4];
+    for (int q = 0; q < 4; q++) v[q] = (u128)p->plen[q] << PILE_LEN_SHIFT | p->code[q];
+    CMP_SWAP(0, 1);
+    CMP_SWAP(2, 3);
+    CMP_SWAP(0, 2);
+    CMP_SWAP(1, 3);
+    CMP_SWAP(1, 2);
+    const u128 code_mask = (((u128)1) << PILE_LEN_SHIFT) - 1;
+    for (int q = 0; q < 4; q++) {
+        int n = (int)(v[q] >> PILE_LEN_SHIFT);
+        if (n)
+            bw_put128(&b, (u128)n | (v[q] & code_mask) << 6, 12 + s->cbits * (n - 1));
+        else
+            bw_put(&b, 0, 6);
+    }
+    if (b.fill) out[b.i++] = b.acc;
+    while (b.i < s->kw) out[b.i++] = 0;
+}
+#undef CMP_SWAP
 
 /* ------------------------------------------------------------------- rules */
 
@@ -634,16 +722,21 @@ static inline u128 low_bits(int n) { return n ? (((u128)1) << n) - 1 : 0; }
 /* Pile edits that keep the compact code (make_key) in step with the cards:
  * the code is the bottom card (6 bits) then, for the card at height k >= 1,
  * its index among the cards that fit on the card under it (cbits bits at bit
- * 6 + cbits * (k - 1)). */
-static inline void pile_push(const Search *s, Pos *p, int j, int card) {
+ * 6 + cbits * (k - 1)).
+ *
+ * An edit of p reads the cards it needs from `from`: p itself, or the
+ * position p was copied from before the move (the piles the edit reads are
+ * still the same there).  With `cards` 0 the card arrays of p (piles, talon)
+ * are not written, only its header (apply_to). */
+static inline void pile_push(const Search *s, const Pos *from, Pos *p, int j, int card, int cards) {
     int n = p->plen[j];
     if (s->compact) {
         if (n)
-            p->code[j] |= (u128)s->cidx[card * NC + p->pile[j][n - 1]] << (6 + s->cbits * (n - 1));
+            p->code[j] |= (u128)s->cidx[card * NC + from->pile[j][n - 1]] << (6 + s->cbits * (n - 1));
         else
             p->code[j] = (u128)card;
     }
-    p->pile[j][n] = (uint8_t)card;
+    if (cards) p->pile[j][n] = (uint8_t)card;
     p->plen[j] = (uint8_t)(n + 1);
 }
 
@@ -653,27 +746,28 @@ static inline void pile_cut(const Search *s, Pos *p, int i, int k) {
 }
 
 /* Move the cards from height k of pile i onto pile j (a chain stays a chain). */
-static inline void pile_move_run(const Search *s, Pos *p, int i, int k, int j) {
+static inline void pile_move_run(const Search *s, const Pos *from, Pos *p, int i, int k, int j,
+                                 int cards) {
     int n = p->plen[i], dn = p->plen[j], cnt = n - k;
     if (s->compact) {
         int cb = s->cbits;
         u128 above = (p->code[i] >> (6 + cb * k)) & low_bits(cb * (cnt - 1));
-        int card = p->pile[i][k];
+        int card = from->pile[i][k];
         if (dn) {
-            p->code[j] |= (u128)s->cidx[card * NC + p->pile[j][dn - 1]] << (6 + cb * (dn - 1));
+            p->code[j] |= (u128)s->cidx[card * NC + from->pile[j][dn - 1]] << (6 + cb * (dn - 1));
             p->code[j] |= above << (6 + cb * dn);
         } else {
             p->code[j] = (u128)card | (above << 6);
         }
     }
-    memcpy(p->pile[j] + dn, p->pile[i] + k, (size_t)cnt);
+    if (cards) memcpy(p->pile[j] + dn, p->pile[i] + k, (size_t)cnt);
     p->plen[j] = (uint8_t)(dn + cnt);
     pile_cut(s, p, i, k);
 }
 
-static void talon_remove(const Search *s, Pos *p, int idx) {
-    p->tmask &= ~(1ULL << s->rootidx[p->talon[idx]]);
-    memmove(p->talon + idx, p->talon + idx + 1, (size_t)(p->tl - idx - 1));
+static inline void talon_remove(const Search *s, const Pos *from, Pos *p, int idx, int cards) {
+    p->tmask &= ~(1ULL << s->rootidx[from->talon[idx]]);
+    if (cards) memmove(p->talon + idx, p->talon + idx + 1, (size_t)(p->tl - idx - 1));
     p->tl--;
 }
 
@@ -708,7 +802,7 @@ static int autoplay(Search *s, Pos *p) {
             int c = p->talon[p->w - 1];
             if (next_home(s, c, p->found) && is_safe(s, c, p->found)) {
                 p->found[s->suit[c]]++;
-                talon_remove(s, p, p->w - 1);
+                talon_remove(s, p, p, p->w - 1, 1);
                 p->w--;
                 if (!push_step(s, 0, 0, 0, c, FOUND_DEST)) return 0;
                 changed = 1;
@@ -782,9 +876,11 @@ static int generate(Search *s, const Pos *p) {
     int nr = p->nr;
     int can_fill = !s->autofill || nr == 0;
     int empty = -1, tops[4];
+    uint64_t fit_any = 0; /* bit c: card c fits on some top */
     for (int j = 0; j < 4; j++) {
         tops[j] = p->plen[j] ? p->pile[j][p->plen[j] - 1] : -1;
         if (tops[j] < 0 && empty < 0) empty = j;
+        if (tops[j] >= 0) fit_any |= s->fit_on[tops[j]];
     }
     Reach rs[2 * NC + 2];
     int nrs = reach(s, p->tl, p->w, p->rl, rs);
@@ -812,7 +908,8 @@ static int generate(Search *s, const Pos *p) {
     }
     /* 3. tableau to tableau: moves that empty a pile and auto-fill it first */
     int fill_tab = empty >= 0 && can_fill && s->empty_any;
-    for (int pass = 0; pass < 2; pass++) {
+    int fills_first = s->autofill && nr > 0; /* else the first pass finds nothing */
+    for (int pass = !fills_first; pass < 2; pass++) {
         for (int i = 0; i < 4; i++) {
             int n = p->plen[i];
             if (!n) continue;
@@ -827,12 +924,13 @@ static int generate(Search *s, const Pos *p) {
             }
             for (int x = 0; x < ni; x++) {
                 int k = idxs[x];
-                int fills = k == 0 && s->autofill && nr > 0;
+                int fills = k == 0 && fills_first;
                 if (fills != (pass == 0)) continue;
                 int c = p->pile[i][k];
-                for (int j = 0; j < 4; j++)
-                    if (j != i && tops[j] >= 0 && fits[c * NC + tops[j]])
-                        ADD_MOVE(MV_TT, i, k, j, none);
+                if ((fit_any >> c) & 1)
+                    for (int j = 0; j < 4; j++)
+                        if (j != i && tops[j] >= 0 && fits[c * NC + tops[j]])
+                            ADD_MOVE(MV_TT, i, k, j, none);
                 if (fill_tab && k > 0) ADD_MOVE(MV_TT, i, k, empty, none);
             }
         }
@@ -841,32 +939,37 @@ static int generate(Search *s, const Pos *p) {
     int fill_waste = empty >= 0 && can_fill;
     for (int e = 0; e < nrs; e++) {
         int c = p->talon[rs[e].pos - 1];
-        for (int j = 0; j < 4; j++)
-            if (tops[j] >= 0 && fits[c * NC + tops[j]]) ADD_MOVE(MV_WT, 0, 0, j, &rs[e]);
+        if ((fit_any >> c) & 1)
+            for (int j = 0; j < 4; j++)
+                if (tops[j] >= 0 && fits[c * NC + tops[j]]) ADD_MOVE(MV_WT, 0, 0, j, &rs[e]);
         if (fill_waste) ADD_MOVE(MV_WT, 0, 0, empty, &rs[e]);
     }
     return 1;
 }
 
-static inline void fill_from_reserve(const Search *s, Pos *c, int i) {
+static inline void fill_from_reserve(const Search *s, const Pos *p, Pos *c, int i, int cards) {
     if (c->plen[i] == 0 && s->autofill && c->nr) {
-        pile_push(s, c, i, s->R[c->nr - 1]);
+        pile_push(s, p, c, i, s->R[c->nr - 1], cards);
         c->nr--;
     }
 }
 
 /* Draw/redeal to waste position m->pos and take its top card; returns the card. */
-static inline int take_waste(const Search *s, Pos *c, const Move *m) {
-    int card = c->talon[m->pos - 1];
-    talon_remove(s, c, m->pos - 1);
+static inline int take_waste(const Search *s, const Pos *p, Pos *c, const Move *m, int cards) {
+    int card = p->talon[m->pos - 1];
+    talon_remove(s, p, c, m->pos - 1, cards);
     c->w = (uint8_t)(m->pos - 1);
     c->rl = m->rl2;
     return card;
 }
 
-/* Apply a step to a copy of the position; returns the card moved. */
-static int apply(const Search *s, const Pos *p, const Move *m, Pos *c) {
-    memcpy(c, p, sizeof(Pos));
+/* Apply a step to a copy c of the position p; returns the card moved.  With
+ * `cards` 0 only the header of c is written (Pos up to its talon: the compact
+ * codes, lengths, counts and foundations), which is all that make_key's
+ * compact form and heuristic() read: filter_seen keys each child that way,
+ * without copying its card arrays. */
+static inline __attribute__((always_inline)) int apply_to(const Search *s, const Pos *p, const Move *m, Pos *c, int cards) {
+    memcpy(c, p, cards ? sizeof(Pos) : offsetof(Pos, talon));
     int card = 0;
     switch (m->kind) {
     case MV_RF:
@@ -875,33 +978,35 @@ static int apply(const Search *s, const Pos *p, const Move *m, Pos *c) {
         c->found[s->suit[card]]++;
         break;
     case MV_TF:
-        card = c->pile[m->src][c->plen[m->src] - 1];
+        card = p->pile[m->src][p->plen[m->src] - 1];
         pile_cut(s, c, m->src, c->plen[m->src] - 1);
         c->found[s->suit[card]]++;
-        fill_from_reserve(s, c, m->src);
+        fill_from_reserve(s, p, c, m->src, cards);
         break;
     case MV_WF:
-        card = take_waste(s, c, m);
+        card = take_waste(s, p, c, m, cards);
         c->found[s->suit[card]]++;
         break;
     case MV_RT:
         card = s->R[c->nr - 1];
         c->nr--;
-        pile_push(s, c, m->dest, card);
+        pile_push(s, p, c, m->dest, card, cards);
         break;
     case MV_TT: {
         card = p->pile[m->src][m->k];
-        pile_move_run(s, c, m->src, m->k, m->dest);
-        fill_from_reserve(s, c, m->src);
+        pile_move_run(s, p, c, m->src, m->k, m->dest, cards);
+        fill_from_reserve(s, p, c, m->src, cards);
         break;
     }
     case MV_WT:
-        card = take_waste(s, c, m);
-        pile_push(s, c, m->dest, card);
+        card = take_waste(s, p, c, m, cards);
+        pile_push(s, p, c, m->dest, card, cards);
         break;
     }
     return card;
 }
+
+static int apply(const Search *s, const Pos *p, const Move *m, Pos *c) { return apply_to(s, p, m, c, 1); }
 
 /* Move categories, and their class (tried highest first) under each of the
  * three move orders (solver.py, "Move order"). */
@@ -942,24 +1047,42 @@ static inline uint64_t next_random(Search *s) {
 }
 
 /* Stable sort of moves[a..b) by class, highest first (scratch: moves[b..2b-a));
- * with a shuffle seed, each class is then shuffled (Fisher-Yates). */
+ * with a shuffle seed, each class is then shuffled (Fisher-Yates), the highest
+ * class first.  Each move's class is looked up once (generate leaves at most
+ * 4096 moves), and moves already in order are left where they are. */
 static void order_moves(Search *s, const Pos *p, size_t a, size_t b) {
-    Move *tmp = s->moves + b;
+    size_t n = b - a, count[5] = {0}, start[5];
+    uint8_t cl[4096];
     const uint8_t *cls = s->classes;
-    size_t n = 0;
-    for (int c = 4; c >= 0; c--) {
-        size_t first = n;
-        for (size_t i = a; i < b; i++)
-            if (cls[move_cat(s, p, &s->moves[i])] == c) tmp[n++] = s->moves[i];
-        if (s->rng)
-            for (size_t i = n - first; i > 1; i--) {
-                size_t j = (size_t)(next_random(s) % i);
-                Move t = tmp[first + i - 1];
-                tmp[first + i - 1] = tmp[first + j];
-                tmp[first + j] = t;
-            }
+    int sorted = 1;
+    for (size_t i = 0; i < n; i++) {
+        cl[i] = cls[move_cat(s, p, &s->moves[a + i])];
+        count[cl[i]]++;
+        if (i && cl[i] > cl[i - 1]) sorted = 0;
     }
-    memcpy(s->moves + a, tmp, n * sizeof(Move));
+    if (!sorted) {
+        Move *tmp = s->moves + b;
+        size_t at = 0;
+        for (int c = 4; c >= 0; c--) {
+            start[c] = at;
+            at += count[c];
+        }
+        for (size_t i = 0; i < n; i++) tmp[start[cl[i]]++] = s->moves[a + i];
+        memcpy(s->moves + a, tmp, n * sizeof(Move));
+    }
+    if (s->rng) {
+        size_t first = 0;
+        for (int c = 4; c >= 0; c--) {
+            Move *cm = s->moves + a + first;
+            for (size_t i = count[c]; i > 1; i--) {
+                size_t j = (size_t)(next_random(s) % i);
+                Move t = cm[i - 1];
+                cm[i - 1] = cm[j];
+                cm[j] = t;
+            }
+            first += count[c];
+        }
+    }
 }
 
 static int apply(const Search *s, const Pos *p, const Move *m, Pos *c);
@@ -1025,7 +1148,10 @@ static void filter_seen(Search *s, const Pos *p, size_t a, size_t b) {
     }
     for (size_t i = a; i < b; i++) {
         uint64_t *k = s->kbuf + i * row;
-        apply(s, p, &s->moves[i], &child);
+        if (s->compact)
+            apply_to(s, p, &s->moves[i], &child, 0);
+        else
+            apply(s, p, &s->moves[i], &child);
         if (scored) s->moves[i].score = heuristic(s, &child);
         make_key(s, &child, k);
         k[row - 1] = hash_key(s, k);
@@ -1417,7 +1543,10 @@ static Search *new_search(PyObject *reserve, PyObject *piles, PyObject *talon, i
     for (int t = 0; t < NC; t++) {
         int k = 0;
         for (int d = 0; d < NC; d++)
-            if (s->fits[d * NC + t]) s->cidx[d * NC + t] = (uint8_t)k++;
+            if (s->fits[d * NC + t]) {
+                s->cidx[d * NC + t] = (uint8_t)k++;
+                s->fit_on[t] |= 1ULL << d;
+            }
         if (k > most) most = k;
     }
     s->chains = 1;
@@ -1432,7 +1561,7 @@ static Search *new_search(PyObject *reserve, PyObject *piles, PyObject *talon, i
         for (int i = 0; i < 4; i++) {
             int n = root->plen[i];
             root->plen[i] = 0;
-            for (int k = 0; k < n; k++) pile_push(s, root, i, root->pile[i][k]);
+            for (int k = 0; k < n; k++) pile_push(s, root, root, i, root->pile[i][k], 1);
         }
     }
     /* each field of make_key as wide as the root needs: nr and rl never grow,
@@ -1443,6 +1572,10 @@ static Search *new_search(PyObject *reserve, PyObject *piles, PyObject *talon, i
     s->nrbits = bit_width((uint64_t)root->nr);
     s->wbits = bit_width((uint64_t)root->tl);
     s->rlbits = bit_width((uint64_t)(root->rl + 1));
+    s->sh_w = 1 + s->nrbits;
+    s->sh_rl = s->sh_w + s->wbits;
+    s->sh_t = s->sh_rl + s->rlbits;
+    for (int w = 0; w <= NC; w++) s->w_whole[w] = w % s->draw == 0;
     int bits = 1 + s->nrbits + s->wbits + s->rlbits + s->tl_root + 24 +
                (s->compact ? 24 + s->cbits * NC : 6 * NC);
     s->kw = (bits + 63) / 64;
