@@ -651,11 +651,16 @@ static inline void make_key(const Search *s, const Pos *p, uint64_t *out) {
         return;
     }
     BitWriter b = {out, 0, 0, 0};
-    int w = key_w(s, p);
-    bw_put128(&b,
-              1 | (u128)p->nr << 1 | (u128)w << s->sh_w |
-                  (u128)(uint32_t)(p->rl + 1) << s->sh_rl | (u128)p->tmask << s->sh_t,
-              s->sh_t + s->tl_root);
+    int w = key_w(s, p), hdr_bits = s->sh_t + s->tl_root;
+    uint64_t rl1 = (uint32_t)(p->rl + 1);
+    if (hdr_bits <= 64) /* the usual case: the header in one word's arithmetic */
+        bw_put(&b, 1 | (uint64_t)p->nr << 1 | (uint64_t)w << s->sh_w | rl1 << s->sh_rl | p->tmask << s->sh_t,
+               hdr_bits);
+    else
+        bw_put128(&b,
+                  1 | (u128)p->nr << 1 | (u128)w << s->sh_w | (u128)rl1 << s->sh_rl |
+                      (u128)p->tmask << s->sh_t,
+                  hdr_bits);
     u128 v[4];
     for (int q = 0; q < 4; q++) v[q] = (u128)p->plen[q] << PILE_LEN_SHIFT | p->code[q];
     CMP_SWAP(0, 1);
@@ -671,8 +676,11 @@ static inline void make_key(const Search *s, const Pos *p, uint64_t *out) {
         else
             bw_put(&b, 0, 6);
     }
-    if (b.fill) out[b.i++] = b.acc;
-    while (b.i < s->kw) out[b.i++] = 0;
+    uint64_t tail = b.fill ? b.acc : 0; /* the last bits, then empty words up to kw */
+    for (int i = b.i; i < s->kw; i++) {
+        out[i] = tail;
+        tail = 0;
+    }
 }
 #undef CMP_SWAP
 
@@ -909,32 +917,37 @@ static int generate(Search *s, const Pos *p) {
     /* 3. tableau to tableau: moves that empty a pile and auto-fill it first */
     int fill_tab = empty >= 0 && can_fill && s->empty_any;
     int fills_first = s->autofill && nr > 0; /* else the first pass finds nothing */
+    /* the run from height K of pile i onto each pile it fits, then onto the empty pile */
+#define TRY_RUN(K)                                                                         \
+    do {                                                                                   \
+        int k_ = (K), c_ = p->pile[i][k_];                                                 \
+        if ((fit_any >> c_) & 1)                                                           \
+            for (int j = 0; j < 4; j++)                                                    \
+                if (j != i && tops[j] >= 0 && fits[c_ * NC + tops[j]])                     \
+                    ADD_MOVE(MV_TT, i, k_, j, none);                                       \
+        if (fill_tab && k_ > 0) ADD_MOVE(MV_TT, i, k_, empty, none);                       \
+    } while (0)
+    /* a run starts at height n-1 down to 0 (any-run), n-1 then 0 (top-or-whole) or
+     * 0 (whole-pile); the first pass takes the moves that empty the pile (k = 0)
+     * when the reserve fills it, the second pass the others */
     for (int pass = !fills_first; pass < 2; pass++) {
         for (int i = 0; i < 4; i++) {
             int n = p->plen[i];
             if (!n) continue;
-            int idxs[NC], ni = 0;
-            if (s->mode == MODE_ANY_RUN) {
-                for (int k = n - 1; k >= 0; k--) idxs[ni++] = k;
-            } else if (s->mode == MODE_TOP_OR_WHOLE && n > 1) {
-                idxs[ni++] = n - 1;
-                idxs[ni++] = 0;
-            } else {
-                idxs[ni++] = 0;
+            if (pass == 0) {
+                TRY_RUN(0);
+                continue;
             }
-            for (int x = 0; x < ni; x++) {
-                int k = idxs[x];
-                int fills = k == 0 && fills_first;
-                if (fills != (pass == 0)) continue;
-                int c = p->pile[i][k];
-                if ((fit_any >> c) & 1)
-                    for (int j = 0; j < 4; j++)
-                        if (j != i && tops[j] >= 0 && fits[c * NC + tops[j]])
-                            ADD_MOVE(MV_TT, i, k, j, none);
-                if (fill_tab && k > 0) ADD_MOVE(MV_TT, i, k, empty, none);
+            int lo = fills_first; /* k = 0 was the first pass's */
+            if (s->mode == MODE_ANY_RUN) {
+                for (int k = n - 1; k >= lo; k--) TRY_RUN(k);
+            } else {
+                if (s->mode == MODE_TOP_OR_WHOLE && n > 1) TRY_RUN(n - 1);
+                if (!lo) TRY_RUN(0);
             }
         }
     }
+#undef TRY_RUN
     /* 4. waste to tableau */
     int fill_waste = empty >= 0 && can_fill;
     for (int e = 0; e < nrs; e++) {
