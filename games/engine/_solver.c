@@ -539,12 +539,6 @@ static inline void put_bits(uint64_t *w, int *pos, uint64_t v, int n) {
     *pos += n;
 }
 
-/* Order of piles a and b by length, then compact code (make_key_any). */
-static inline int code_cmp(const Pos *p, int a, int b) {
-    if (p->plen[a] != p->plen[b]) return (int)p->plen[a] - (int)p->plen[b];
-    return p->code[a] < p->code[b] ? -1 : p->code[a] > p->code[b];
-}
-
 /* The waste length the key records (0 when w reaches the same waste positions
  * as a fresh pass, unlimited redeals only). */
 static inline int key_w(const Search *s, const Pos *p) {
@@ -553,8 +547,8 @@ static inline int key_w(const Search *s, const Pos *p) {
     return w;
 }
 
-/* make_key() for any key form: each field written with put_bits. */
-static void make_key_any(const Search *s, const Pos *p, uint64_t *out) {
+/* make_key() when the piles are not all chains: each card a byte. */
+static void make_key_bytes(const Search *s, const Pos *p, uint64_t *out) {
     int w = key_w(s, p);
     memset(out, 0, (size_t)s->kw * 8);
     int pos = 0;
@@ -566,7 +560,7 @@ static void make_key_any(const Search *s, const Pos *p, uint64_t *out) {
     int ord[4] = {0, 1, 2, 3};
     for (int i = 1; i < 4; i++) {
         int x = ord[i], j = i - 1;
-        while (j >= 0 && (s->compact ? code_cmp(p, ord[j], x) : pile_cmp(p, ord[j], x)) > 0) {
+        while (j >= 0 && pile_cmp(p, ord[j], x) > 0) {
             ord[j + 1] = ord[j];
             j--;
         }
@@ -575,23 +569,12 @@ static void make_key_any(const Search *s, const Pos *p, uint64_t *out) {
     for (int i = 0; i < 4; i++) {
         int q = ord[i], n = p->plen[q];
         put_bits(out, &pos, (uint64_t)n, 6);
-        if (!n) continue;
-        if (s->compact) {
-            int nb = 6 + s->cbits * (n - 1);
-            u128 c = p->code[q];
-            if (nb > 60) {
-                put_bits(out, &pos, (uint64_t)c & ((1ULL << 60) - 1), 60);
-                put_bits(out, &pos, (uint64_t)(c >> 60), nb - 60);
-            } else {
-                put_bits(out, &pos, (uint64_t)c, nb);
-            }
-        } else {
-            for (int k = 0; k < n; k++) put_bits(out, &pos, p->pile[q][k], 6);
-        }
+        for (int k = 0; k < n; k++) put_bits(out, &pos, p->pile[q][k], 6);
     }
 }
 
-/* Bits written in order into words kept in registers (make_key's compact form). */
+/* Bits written in order into words kept in registers (make_key's compact form):
+ * the same bits as put_bits() from bit 0 of a zeroed key. */
 typedef struct {
     uint64_t *out;
     uint64_t acc; /* bits not yet stored, from bit 0 */
@@ -639,15 +622,14 @@ static inline void bw_put128(BitWriter *b, u128 v, int n) {
  * and kept by every move): a pile's cards are its bottom card and, for each
  * card above, the card's index among the cards that fit on the one under it
  * (1 bit under alternate colours): the same information, fewer bits.
- * Otherwise the cards are written one byte each (make_key_any).  Bit 0 is
+ * Otherwise the cards are written one byte each (make_key_bytes).  Bit 0 is
  * always 1, so no key is the all-zero empty slot.
  *
- * The compact form is built in registers: the piles sorted by a network on
- * (length, code), each written with its length in one piece; the bits are
- * the ones make_key_any writes for the same position. */
+ * The compact form is built in registers (BitWriter): the piles sorted by a
+ * network on (length, code), each written with its length in one piece. */
 static inline void make_key(const Search *s, const Pos *p, uint64_t *out) {
     if (!s->compact) {
-        make_key_any(s, p, out);
+        make_key_bytes(s, p, out);
         return;
     }
     BitWriter b = {out, 0, 0, 0};
