@@ -531,50 +531,7 @@ static inline int bit_width(uint64_t v) {
     return n;
 }
 
-static inline void put_bits(uint64_t *w, int *pos, uint64_t v, int n) {
-    if (!n) return;
-    int i = *pos >> 6, o = *pos & 63;
-    w[i] |= v << o;
-    if (o + n > 64) w[i + 1] |= v >> (64 - o);
-    *pos += n;
-}
-
-/* The waste length the key records (0 when w reaches the same waste positions
- * as a fresh pass, unlimited redeals only). */
-static inline int key_w(const Search *s, const Pos *p) {
-    int w = p->w;
-    if (p->rl < 0 && w && (s->w_whole[w] || w == p->tl)) w = 0;
-    return w;
-}
-
-/* make_key() when the piles are not all chains: each card a byte. */
-static void make_key_bytes(const Search *s, const Pos *p, uint64_t *out) {
-    int w = key_w(s, p);
-    memset(out, 0, (size_t)s->kw * 8);
-    int pos = 0;
-    put_bits(out, &pos, 1, 1);
-    put_bits(out, &pos, p->nr, s->nrbits);
-    put_bits(out, &pos, (uint64_t)w, s->wbits);
-    put_bits(out, &pos, (uint64_t)(uint32_t)(p->rl + 1), s->rlbits);
-    put_bits(out, &pos, p->tmask, s->tl_root);
-    int ord[4] = {0, 1, 2, 3};
-    for (int i = 1; i < 4; i++) {
-        int x = ord[i], j = i - 1;
-        while (j >= 0 && pile_cmp(p, ord[j], x) > 0) {
-            ord[j + 1] = ord[j];
-            j--;
-        }
-        ord[j + 1] = x;
-    }
-    for (int i = 0; i < 4; i++) {
-        int q = ord[i], n = p->plen[q];
-        put_bits(out, &pos, (uint64_t)n, 6);
-        for (int k = 0; k < n; k++) put_bits(out, &pos, p->pile[q][k], 6);
-    }
-}
-
-/* Bits written in order into words kept in registers (make_key's compact form):
- * the same bits as put_bits() from bit 0 of a zeroed key. */
+/* Bits written in order into words kept in registers (make_key). */
 typedef struct {
     uint64_t *out;
     uint64_t acc; /* bits not yet stored, from bit 0 */
@@ -603,6 +560,59 @@ static inline void bw_put128(BitWriter *b, u128 v, int n) {
     }
 }
 
+/* Store the last bits, then empty words up to out[kw). */
+static inline void bw_finish(BitWriter *b, int kw) {
+    uint64_t tail = b->fill ? b->acc : 0;
+    for (int i = b->i; i < kw; i++) {
+        b->out[i] = tail;
+        tail = 0;
+    }
+}
+
+/* The waste length the key records (0 when w reaches the same waste positions
+ * as a fresh pass, unlimited redeals only). */
+static inline int key_w(const Search *s, const Pos *p) {
+    int w = p->w;
+    if (p->rl < 0 && w && (s->w_whole[w] || w == p->tl)) w = 0;
+    return w;
+}
+
+/* The key's header: the marker bit 1, nr, w (key_w), rl + 1 and the talon mask,
+ * each as wide as the root needs (sh_w, sh_rl, sh_t). */
+static inline void key_header(const Search *s, const Pos *p, BitWriter *b) {
+    int w = key_w(s, p), hdr_bits = s->sh_t + s->tl_root;
+    uint64_t rl1 = (uint32_t)(p->rl + 1);
+    if (hdr_bits <= 64) /* the usual case: the header in one word's arithmetic */
+        bw_put(b, 1 | (uint64_t)p->nr << 1 | (uint64_t)w << s->sh_w | rl1 << s->sh_rl | p->tmask << s->sh_t,
+               hdr_bits);
+    else
+        bw_put128(b,
+                  1 | (u128)p->nr << 1 | (u128)w << s->sh_w | (u128)rl1 << s->sh_rl |
+                      (u128)p->tmask << s->sh_t,
+                  hdr_bits);
+}
+
+/* make_key() when the piles are not all chains: each card a byte. */
+static void make_key_bytes(const Search *s, const Pos *p, uint64_t *out) {
+    BitWriter b = {out, 0, 0, 0};
+    key_header(s, p, &b);
+    int ord[4] = {0, 1, 2, 3};
+    for (int i = 1; i < 4; i++) {
+        int x = ord[i], j = i - 1;
+        while (j >= 0 && pile_cmp(p, ord[j], x) > 0) {
+            ord[j + 1] = ord[j];
+            j--;
+        }
+        ord[j + 1] = x;
+    }
+    for (int i = 0; i < 4; i++) {
+        int q = ord[i], n = p->plen[q];
+        bw_put(&b, (uint64_t)n, 6);
+        for (int k = 0; k < n; k++) bw_put(&b, p->pile[q][k], 6);
+    }
+    bw_finish(&b, s->kw);
+}
+
 #define PILE_LEN_SHIFT 120 /* a pile's sort value: its length above its code (< 2^114) */
 #define CMP_SWAP(a, b)                                                                     \
     do {                                                                                   \
@@ -613,36 +623,26 @@ static inline void bw_put128(BitWriter *b, u128 v, int n) {
         }                                                                                  \
     } while (0)
 
-/* Canonical key into out[0..kw): nr, w (0 when it reaches the same waste
- * positions as a fresh pass, unlimited redeals only), rl, the talon as a mask
- * over the root talon, the four piles sorted (any fixed total order: only
- * equality matters), each as its length (6 bits) and then its cards.
+/* Canonical key into out[0..kw): the header (key_header: nr, w, 0 when it
+ * reaches the same waste positions as a fresh pass, unlimited redeals only,
+ * rl, the talon as a mask over the root talon), then the four piles sorted
+ * (any fixed total order: only equality matters), each as its length (6
+ * bits) and then its cards.
  *
  * Compact form (every pile a chain under the build rule, checked at the root
  * and kept by every move): a pile's cards are its bottom card and, for each
  * card above, the card's index among the cards that fit on the one under it
- * (1 bit under alternate colours): the same information, fewer bits.
+ * (1 bit under alternate colours): the same information, fewer bits; the
+ * piles sorted by a network on (length, code), each written in one piece.
  * Otherwise the cards are written one byte each (make_key_bytes).  Bit 0 is
- * always 1, so no key is the all-zero empty slot.
- *
- * The compact form is built in registers (BitWriter): the piles sorted by a
- * network on (length, code), each written with its length in one piece. */
+ * always 1, so no key is the all-zero empty slot. */
 static inline void make_key(const Search *s, const Pos *p, uint64_t *out) {
     if (!s->compact) {
         make_key_bytes(s, p, out);
         return;
     }
     BitWriter b = {out, 0, 0, 0};
-    int w = key_w(s, p), hdr_bits = s->sh_t + s->tl_root;
-    uint64_t rl1 = (uint32_t)(p->rl + 1);
-    if (hdr_bits <= 64) /* the usual case: the header in one word's arithmetic */
-        bw_put(&b, 1 | (uint64_t)p->nr << 1 | (uint64_t)w << s->sh_w | rl1 << s->sh_rl | p->tmask << s->sh_t,
-               hdr_bits);
-    else
-        bw_put128(&b,
-                  1 | (u128)p->nr << 1 | (u128)w << s->sh_w | (u128)rl1 << s->sh_rl |
-                      (u128)p->tmask << s->sh_t,
-                  hdr_bits);
+    key_header(s, p, &b);
     u128 v[4];
     for (int q = 0; q < 4; q++) v[q] = (u128)p->plen[q] << PILE_LEN_SHIFT | p->code[q];
     CMP_SWAP(0, 1);
@@ -658,11 +658,7 @@ static inline void make_key(const Search *s, const Pos *p, uint64_t *out) {
         else
             bw_put(&b, 0, 6);
     }
-    uint64_t tail = b.fill ? b.acc : 0; /* the last bits, then empty words up to kw */
-    for (int i = b.i; i < s->kw; i++) {
-        out[i] = tail;
-        tail = 0;
-    }
+    bw_finish(&b, s->kw);
 }
 #undef CMP_SWAP
 
