@@ -116,7 +116,7 @@ def deal_create(
         seed=seed_value,
         deck=names,
         deck_digest=deck_digest(names),
-        opening_digest=opening_digest(names),
+        opening_digest=opening_digest(names, rules),
         commitment=digest,
         variant=variant_name(rules) or "custom",
         options=rules.to_dict(),

@@ -11,18 +11,26 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
 from games.engine import layout, make_rules, new_game, parse_deck
+from games.engine.cards import CARD_NAMES
+from games.engine.deal import deal_deck
 from games.engine.state import GameState
 from games.models import Game
-from games.services.deal_guard import OPENING_POSITIONS, opening_digest
+from games.services.deal_guard import opening_cards, opening_digest
+from games.services.games import deal_create
 from tests.tournaments.factories import running_race
 
 pytestmark = pytest.mark.django_db
+
+
+#: Deck positions of the opening when the base is dealt (RULES.md 2.2): D[12..17].
+_DEALT_OPENING = (12, 13, 14, 15, 16, 17)
 
 
 def _swap(deck: list[str], i: int, j: int) -> list[str]:
@@ -46,8 +54,9 @@ def test_practice_check_compares_only_the_opening_cards(player: APIClient) -> No
         deck[:12][::-1] + deck[12:18] + deck[18:][::-1],  # every hidden card moved
     ]
     bodies = []
+    classic = make_rules("classic")
     for variant_deck in hidden_variants:
-        assert opening_digest(variant_deck) == opening_digest(deck)
+        assert opening_digest(variant_deck, classic) == opening_digest(deck, classic)
         response = player.post("/api/v1/games", {"deck": variant_deck}, format="json")
         assert response.status_code == 409, response.content
         assert response["Content-Type"] == "application/problem+json"
@@ -56,10 +65,68 @@ def test_practice_check_compares_only_the_opening_cards(player: APIClient) -> No
     assert bodies[0]["code"] == "deal_in_race"
     assert not Game.objects.filter(player=player.user).exists()  # type: ignore[attr-defined]
     # A deck whose opening differs (a visible card changed) is not the race's deal.
-    for i in OPENING_POSITIONS:
+    for i in _DEALT_OPENING:
         other = _swap(deck, i, 30)
         response = player.post("/api/v1/games", {"deck": other}, format="json")
         assert response.status_code == 201, (i, response.content)
+
+
+def test_fixed_base_race_opening_is_read_off_the_layout(player: APIClient) -> None:
+    """Storehouse deals the 48 cards that are not twos (RULES.md 4): D[12..17] holds hidden cards.
+
+    An attack found that the check compared D[12..17] for every deal: with a two
+    in D[0..12], D[12] is the face-down card under the top reserve card, and a
+    classic practice deck with the race's D[12..17] was refused for exactly one
+    guess of that card.
+    """
+    rules = make_rules("storehouse")
+    seed = next(
+        (str(n) for n in range(100) if any(c[0] == "2" for c in deal_deck(str(n))[:13])), None
+    )
+    assert seed is not None, "no seed below 100 has a two in D[0..12]"
+    race = running_race(variant="storehouse")
+    race.deal = deal_create(rules=rules, seed=seed)
+    race.save(update_fields=["deal"])
+    deck: list[str] = list(race.deal.deck)
+    state = layout(parse_deck(deck), rules)
+    hidden = [CARD_NAMES[c] for c in [*state.reserve[:-1], *state.stock]]
+    assert deck[12] in hidden  # the property the seed was picked for
+    assert opening_cards(deck, rules) == [
+        CARD_NAMES[state.reserve[-1]],
+        *(f"2{suit}" for suit in "CDHS"),
+        *(CARD_NAMES[pile[0]] for pile in state.tableau),
+    ]
+    # The attack's probe: a classic deck with the race's D[12..17] (here the race's
+    # own deck) opens with other cards than the storehouse race, so it is no match.
+    response = player.post("/api/v1/games", {"deck": deck}, format="json")
+    assert response.status_code == 201, response.content
+    # Storehouse decks that differ from the race's only in hidden cards all get one answer.
+    at = {card: deck.index(card) for card in hidden}
+    reserve_down = [at[CARD_NAMES[c]] for c in state.reserve[:-1]]
+    stock = [at[CARD_NAMES[c]] for c in state.stock]
+    hidden_variants = [
+        deck,
+        _swap(deck, reserve_down[0], reserve_down[1]),
+        _swap(deck, reserve_down[-1], stock[0]),
+        _swap(deck, stock[0], stock[-1]),
+    ]
+    bodies = []
+    for variant_deck in hidden_variants:
+        assert opening_digest(variant_deck, rules) == opening_digest(deck, rules)
+        response = player.post(
+            "/api/v1/games", {"variant": "storehouse", "deck": variant_deck}, format="json"
+        )
+        assert response.status_code == 409, response.content
+        bodies.append(_without_instance(response.json()))
+    assert all(body == bodies[0] for body in bodies)
+    assert bodies[0]["code"] == "deal_in_race"
+    # A seen card swapped with a hidden one: another opening, not the race's deal.
+    for card in [CARD_NAMES[state.reserve[-1]], *(CARD_NAMES[p[0]] for p in state.tableau)]:
+        other = _swap(deck, deck.index(card), stock[5])
+        response = player.post(
+            "/api/v1/games", {"variant": "storehouse", "deck": other}, format="json"
+        )
+        assert response.status_code == 201, (card, response.content)
 
 
 def test_practice_check_ignores_finished_races(player: APIClient) -> None:
@@ -131,3 +198,12 @@ def state_deck(seed: str) -> list[str]:
     from games.engine import deal_deck
 
     return list(deal_deck(seed))
+
+
+def test_migration_0013_recomputes_the_fixed_base_openings_as_the_service_does() -> None:
+    migration = importlib.import_module("games.migrations.0013_deal_opening_fixed_base")
+    for base in ("2", "K", "A"):
+        rules = make_rules("storehouse", base=base)
+        for n in range(20):
+            deck = deal_deck(str(n))
+            assert migration.fixed_base_opening(deck, base) == opening_cards(deck, rules)
