@@ -51,7 +51,8 @@ PROBLEM_CODES: dict[str, str] = {
     "deal_secret": "409: the deal (seed, deck, record) stays secret until the game or race is "
     "over.",
     "deal_in_race": "409: this seed or deck opens with the same visible cards as a race that is "
-    "not over (only the six cards every entrant sees at the start are compared).",
+    "not over (only the cards every entrant sees at the start are compared: the top reserve "
+    "card, the cards on the foundations and the four tableau cards).",
     # Races.
     "invalid_race": "400: bad race parameters (times out of order, missing time limit, ...).",
     "race_closed": "409: the race is closed for you: your deadline has passed.",

@@ -49,7 +49,7 @@ class Deal(models.Model):
         max_length=64,
         db_index=True,
         default="",
-        help_text="hex(SHA-256) of the six cards every player sees at the start "
+        help_text="hex(SHA-256) of the cards every player sees at the start "
         "(games.services.deal_guard)",
     )
     variant = models.CharField(max_length=32, help_text="preset name, or 'custom'")

@@ -12,7 +12,7 @@ base keep their digest.
 
 import hashlib
 
-from django.db import migrations
+from django.db import migrations, models
 
 
 def fixed_base_opening(deck, base):
@@ -37,4 +37,17 @@ def fill_openings(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [("games", "0012_game_hints")]
 
-    operations = [migrations.RunPython(fill_openings, migrations.RunPython.noop)]
+    operations = [
+        migrations.AlterField(
+            model_name="deal",
+            name="opening_digest",
+            field=models.CharField(
+                db_index=True,
+                default="",
+                help_text="hex(SHA-256) of the cards every player sees at the start "
+                "(games.services.deal_guard)",
+                max_length=64,
+            ),
+        ),
+        migrations.RunPython(fill_openings, migrations.RunPython.noop),
+    ]
