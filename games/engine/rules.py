@@ -17,11 +17,16 @@ BUILDS: Final = ("alternate-colour", "any-suit", "same-suit")
 TABLEAU_MOVES: Final = ("top-or-whole", "whole-pile", "any-run")
 EMPTY_PILE: Final = ("any", "waste-only")
 TABLEAU_WRAP: Final = ("modulo", "base-relative")
+#: The most redeals a finite ``redeals`` option may allow.  RULES.md 4 sets no bound;
+#: no variant allows more than a few, and a bound keeps every count in the solver's
+#: and the game record's fields (2**31 was accepted once and broke the solver's key).
+MAX_REDEALS: Final = 1000
 
 #: What each option means, for documentation and the API's variants endpoint.
 OPTION_HELP: Final[dict[str, str]] = {
     "draw": "cards turned from the stock to the waste by one draw: 1 or 3 (RULES.md 3.6)",
-    "redeals": "number of redeals allowed (0, 1, 2, ...), or null for unlimited (RULES.md 3.6)",
+    "redeals": "number of redeals allowed (0, 1, 2, ... up to 1000), or null for unlimited "
+    "(RULES.md 3.6)",
     "build": "tableau building down one rank: alternate-colour, any-suit (rank only) or same-suit",
     "tableau_moves": "top-or-whole (top card or whole pile, RULES.md 3.4), whole-pile "
     "(only whole piles move between tableau piles) or any-run (any card with the cards on it)",
@@ -85,8 +90,10 @@ def _check(r: Rules) -> None:
 
     if type(r.draw) is not int or r.draw not in (1, 3):
         raise bad("draw", r.draw, "use 1 or 3")
-    if r.redeals is not None and (type(r.redeals) is not int or r.redeals < 0):
-        raise bad("redeals", r.redeals, "use a whole number >= 0, or null for unlimited")
+    if r.redeals is not None and (type(r.redeals) is not int or not 0 <= r.redeals <= MAX_REDEALS):
+        raise bad(
+            "redeals", r.redeals, f"use a whole number 0..{MAX_REDEALS}, or null for unlimited"
+        )
     if r.build not in BUILDS:
         raise bad("build", r.build, "use one of " + ", ".join(BUILDS))
     if r.tableau_moves not in TABLEAU_MOVES:

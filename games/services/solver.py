@@ -33,7 +33,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.engine.solver import solve
+from games.engine.solver import SolveResult, solve
 from games.engine.tidy import tidy_line
 from games.models import Deal, Solve
 from games.services.enqueue import enqueue_now
@@ -129,7 +129,9 @@ def solve_run(*, solve_id: Any, now: datetime | None = None) -> Solve:
     A job already done is returned unchanged.  The job is marked ``running``
     in one short transaction, solved with no lock held (within its
     ``budget_seconds``), and the verdict stored in another; a verdict on the
-    dealt position is also cached on the deal.
+    dealt position is also cached on the deal.  A solver that raises leaves the
+    job done with the verdict ``unknown`` (logged, not cached on the deal), so
+    a job is never stuck ``running`` nor sent again for ever.
     """
     with transaction.atomic():
         job = Solve.objects.select_for_update(no_key=True).select_related("deal").get(id=solve_id)
@@ -141,7 +143,14 @@ def solve_run(*, solve_id: Any, now: datetime | None = None) -> Solve:
     state = job.deal.new_state()
     for move in job.moves:
         state.play(move)
-    result = solve(state, max_seconds=job.budget_seconds)
+    try:
+        result = solve(state, max_seconds=job.budget_seconds)
+        failed = False
+    except Exception:
+        # Sent again, it would fail again: the sweeper would resend it for ever and
+        # its asker's quota would stay taken.  Done, ``unknown``, and logged.
+        logger.exception("solver job %s failed; recorded as unknown", job.id)
+        result, failed = SolveResult("unknown"), True
     with transaction.atomic():
         job.status = Solve.Status.DONE
         job.result = result.result
@@ -152,7 +161,7 @@ def solve_run(*, solve_id: Any, now: datetime | None = None) -> Solve:
         job.seconds = result.seconds
         job.finished_at = timezone.now()
         job.save(update_fields=["status", "result", "solution", "nodes", "seconds", "finished_at"])
-        if not job.moves:
+        if not job.moves and not failed:
             deal_record_verdict(deal=job.deal, result=result)
     return job
 

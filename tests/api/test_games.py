@@ -101,6 +101,7 @@ def test_start_random_deal_differs(player: APIClient) -> None:
         ({"winnable": "no", "seed": "5"}, "validation_error", "winnable"),
         ({"options": {"draw": 2}}, "invalid_options", "draw"),
         ({"options": {"jokers": True}}, "invalid_options", "jokers"),
+        ({"options": {"redeals": 2**31}}, "invalid_options", "0..1000"),
         ({"seed": "bad seed!"}, "invalid_deal", "seed"),
         ({"deck": ["AC"] * 52}, "invalid_deal", "repeated: AC"),
         ({"seed": "1", "deck": ["AC"]}, "invalid_deal", "not both"),

@@ -117,6 +117,15 @@ def test_bad_race_parameters_are_refused(make_client: Callable[..., APIClient]) 
             "invalid_options",
         ),
         (
+            {
+                "options": {"redeals": 2**31},
+                "require_winnable": True,
+                "starts_at": iso(now),
+                "ends_at": later,
+            },
+            "invalid_options",
+        ),
+        (
             {"seed": "1", "starts_at": iso(now), "ends_at": later},
             "unknown_field",
         ),

@@ -15,10 +15,12 @@ Seeds with known verdicts: classic "0" is won, "2" is lost (asserted below).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.engine import make_rules, new_game
@@ -143,6 +145,34 @@ def test_solution_is_queued_and_polled_never_solved_in_the_request(
     done = player.get(f"/api/v1/games/{game_id}/solution")
     assert done.status_code == 200
     assert (done.json()["status"], done.json()["result"]) == ("done", "won")
+
+
+@pytest.mark.usefixtures("no_solving")
+def test_a_solver_error_ends_the_job_as_unknown_and_frees_the_quota(
+    player: APIClient,
+    queued: list[tuple[str, dict[str, Any]]],
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game_id = finished(player, WON_SEED)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert player.get(f"/api/v1/games/{game_id}/solution").status_code == 202
+    job = Solve.objects.get()
+
+    def broken(*args: Any, **kw: Any) -> Any:
+        raise OverflowError("int too big to convert")
+
+    monkeypatch.setattr(solver_services, "solve", broken)
+    solve_run(solve_id=job.id)
+    job.refresh_from_db()
+    assert (job.status, job.result, job.solution) == ("done", "unknown", [])
+    assert job.deal.solver_result == ""  # an error is no verdict on the deal
+    assert f"solver job {job.id} failed" in caplog.text
+    answer = player.get(f"/api/v1/games/{game_id}/solution")
+    assert (answer.status_code, answer.json()["result"]) == (200, "unknown")
+    # Not running, so the sweeper never sends it again.
+    assert solves_resend(now=timezone.now() + timedelta(days=1), stale_seconds=0) == 0
 
 
 def test_waiting_solves_are_limited_per_player(

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from games.engine import OPTION_HELP, OPTION_NAMES, PRESETS, Rules, RulesError, make_rules, new_game
-from games.engine.rules import variant_name
+from games.engine.rules import MAX_REDEALS, variant_name
 
 CLASSIC = {
     "draw": 3,
@@ -97,9 +97,9 @@ BAD_VALUES: list[tuple[str, Any, str]] = [
     ("draw", 2, "use 1 or 3"),
     ("draw", "3", "use 1 or 3"),
     ("draw", True, "use 1 or 3"),
-    ("redeals", -1, "whole number >= 0"),
-    ("redeals", 1.5, "whole number >= 0"),
-    ("redeals", "two", "whole number >= 0"),
+    ("redeals", -1, "use a whole number 0..1000"),
+    ("redeals", 1.5, "use a whole number 0..1000"),
+    ("redeals", "two", "use a whole number 0..1000"),
     ("build", "down", "use one of alternate-colour, any-suit, same-suit"),
     ("tableau_moves", "top", "use one of top-or-whole, whole-pile, any-run"),
     ("autofill", "yes", "use true or false"),
@@ -110,6 +110,8 @@ BAD_VALUES: list[tuple[str, Any, str]] = [
     ("base", "X", "use 'dealt' or a rank"),
     ("base", None, "use 'dealt' or a rank"),
     ("tableau_wrap", "none", "use one of modulo, base-relative"),
+    ("redeals", 1001, "use a whole number 0..1000"),
+    ("redeals", 2**31, "use a whole number 0..1000"),
 ]
 
 
@@ -119,6 +121,10 @@ def test_bad_option_values(option: str, value: Any, why: str) -> None:
         make_rules("classic", **{option: value})
     assert f"option {option!r}" in str(exc.value)
     assert why in str(exc.value)
+
+
+def test_redeals_bound_is_inclusive() -> None:
+    assert make_rules("classic", redeals=MAX_REDEALS).redeals == MAX_REDEALS == 1000
 
 
 def test_rules_round_trip_and_overrides() -> None:
