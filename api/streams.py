@@ -14,8 +14,14 @@ endpoints instead.  Each stream:
   number), and a ``: heartbeat`` comment every ``LIVE_HEARTBEAT_SECONDS``;
 - ends with an ``unavailable`` event when Redis goes away (clients poll, and
   reconnect later), or after the last event of a finished race, game or
-  tournament.  A reconnect (``Last-Event-ID``) to something already over that
-  missed nothing answers ``204`` (an ``EventSource`` then stops retrying).
+  tournament;
+- ends, with no event, once the token or session it was opened with is
+  revoked (logout, logout-all, a password change): checked before every
+  event of a game stream and at every heartbeat of any stream, so a
+  private event never follows a revocation; the reconnect answers 401.
+
+A reconnect (``Last-Event-ID``) to something already over that missed nothing
+answers ``204`` (an ``EventSource`` then stops retrying).
 
 Payloads come from the selectors only (RULES.md 7): race and tournament
 events carry what the public REST views show (counts, never a card or a
@@ -30,11 +36,14 @@ import functools
 import json
 import time
 from collections.abc import AsyncIterator, Callable
+from importlib import import_module
+from types import SimpleNamespace
 from typing import Any
 from uuid import UUID
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.contrib.auth import get_user
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -370,10 +379,39 @@ def game_payload(game_id: str, viewer: Any) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ the endpoints
-def _authenticate(request: HttpRequest) -> Any:
-    """The user of a session cookie or a token header (DRF's authenticators), or anonymous."""
+def _authenticate(request: HttpRequest) -> tuple[Any, str]:
+    """The user of a token header or a session cookie (DRF's authenticators), or anonymous.
+
+    Returns ``(user, how)``: ``how`` is ``"token"``, ``"session"`` or ``""``
+    (anonymous).  Raises DRF's ``AuthenticationFailed`` for a bad token.
+    """
     drf = Request(request, authenticators=[TokenAuthentication(), SessionAuthentication()])
-    return drf.user
+    user = drf.user
+    used = drf.successful_authenticator
+    how = "token" if isinstance(used, TokenAuthentication) else "session" if used else ""
+    return user, how
+
+
+def _still_signed_in(request: HttpRequest, user: Any, how: str) -> bool:
+    """Whether the credentials a stream was opened with still give ``user`` (one query).
+
+    A token must still exist and be valid (logout, logout-all and a password
+    change delete tokens); a session must still be stored and still match the
+    user's password (Django's session hash check, as on the next request).
+    Anonymous streams (``how`` ``""``) have nothing to lose.
+    """
+    if how == "token":
+        try:
+            again = TokenAuthentication().authenticate(Request(request))
+        except exceptions.APIException:
+            return False
+        return again is not None and again[0].pk == user.pk
+    if how == "session":
+        key = request.session.session_key
+        store = import_module(settings.SESSION_ENGINE).SessionStore(key)
+        now_user = get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
+        return bool(now_user.is_authenticated and now_user.pk == user.pk)
+    return True
 
 
 def slot_key(request: HttpRequest, user: Any) -> str:
@@ -419,7 +457,7 @@ async def _open(
             detail="Event streams are served by the ASGI server only; poll the REST endpoints.",
         )
     try:
-        user = await _db(functools.partial(_authenticate, request))
+        user, how = await _db(functools.partial(_authenticate, request))
     except exceptions.APIException as exc:
         return _problem(request, status=401, code="authentication_failed", detail=str(exc.detail))
     if needs_login and not user.is_authenticated:
@@ -476,6 +514,13 @@ async def _open(
         await h.slot_release(key, stream)
         return HttpResponse(status=204)
 
+    async def signed_in() -> bool:
+        # Revoked credentials end the stream (a reconnect then answers 401): checked
+        # before every event of a private stream and at every heartbeat of any.
+        if not how:
+            return True
+        return bool(await _db(functools.partial(_still_signed_in, request, user, how)))
+
     async def body() -> AsyncIterator[bytes]:
         beat = heartbeat_seconds()
         try:
@@ -489,9 +534,13 @@ async def _open(
                 try:
                     item = await asyncio.wait_for(stream.queue.get(), beat)
                 except TimeoutError:
+                    if not await signed_in():
+                        return
                     await h.slot_refresh(key, stream)
                     yield b": heartbeat\n\n"
                     continue
+                if needs_login and not await signed_in():
+                    return
                 if isinstance(item, bytes):
                     yield item
                 elif isinstance(item, Update) and render is not None:

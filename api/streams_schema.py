@@ -18,7 +18,10 @@ _COMMON = (
     "line of JSON. When Redis goes away the stream sends `unavailable` and ends: poll the REST "
     "endpoints and reconnect later (a reconnect answers `503 live_unavailable` until it is "
     "back). A stream that falls behind gets `lagging` and ends; reconnect. Authentication: "
-    "session cookie or `Authorization: Token <key>`; at most `LIVE_STREAMS_PER_USER` open "
+    "session cookie or `Authorization: Token <key>`; a stream ends, with no further event, "
+    "once the token or session it was opened with is revoked (a game stream checks before "
+    "every event, every stream at every heartbeat; the reconnect answers 401). At most "
+    "`LIVE_STREAMS_PER_USER` open "
     "streams per user (per address when anonymous). Responses carry `Cache-Control: "
     "no-cache` and `X-Accel-Buffering: no` so proxies do not buffer them."
 )

@@ -471,6 +471,48 @@ def test_redis_outage_ends_streams_moves_still_work_streams_resume(live: Live) -
         back.close()
 
 
+def test_a_revoked_token_ends_its_streams(live: Live) -> None:
+    """Logout revokes a token at once: its game stream gets no event after it, and a
+    public stream opened with it ends at its next heartbeat (1 s here)."""
+    password = secrets.token_urlsafe(12)
+    r = live.call("POST", "auth/register", json={"username": "gwen", "password": password})
+    assert r.status_code == 201, r.text
+    first = str(r.json()["token"])
+    second = live.call(
+        "POST", "auth/token", json={"username": "gwen", "password": password}
+    ).json()["token"]
+    game = live.game(first, "live-revoke")
+    race = live.race(starts_in=120, lasts=60)
+    private = live.stream(f"games/{game['id']}/events", first)
+    public = live.stream(f"races/{race['id']}/events", first)
+    try:
+        assert private.expect("snapshot").data["game"]["move_number"] == 0
+        assert public.expect("snapshot").data["race"]["id"] == race["id"]
+        assert live.call("POST", "auth/logout", first).status_code == 204
+        move = DefaultStrategy(seed=0)(game)
+        assert move is not None
+        r = live.call(
+            "POST",
+            f"games/{game['id']}/moves",
+            second,
+            json={"move": move, "expected_move_number": 0},
+        )
+        assert r.status_code == 201, r.text
+        assert private.next() == END  # no `game` event for the revoked token
+        assert public.next() == END
+        again = live.stream(f"games/{game['id']}/events", first)
+        assert again.status == 401
+        assert again.problem()["code"] == "authentication_failed"
+        again.close()
+        # The other token still streams the same game.
+        still = live.stream(f"games/{game['id']}/events", second)
+        assert still.expect("snapshot").data["game"]["move_number"] == 1
+        still.close()
+    finally:
+        private.close()
+        public.close()
+
+
 def test_static_files_and_rest_are_served_under_asgi(live: Live) -> None:
     """The ASGI app serves what the WSGI one does (static files through WhiteNoise, REST)."""
     css = httpx.get(f"{live.url}/static/admin/css/base.css", timeout=20)
