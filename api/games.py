@@ -289,7 +289,8 @@ class GameHintView(APIView):
     (the deal and the game's live moves) is solved once on the ``solver`` queue and
     cached; 200 with the verdict when known, else 202 with the job's status and
     ``Retry-After`` (ask again).  A hint given is recorded on the game (its export
-    lists it).
+    lists it).  Hints follow one line: while the moves since an earlier hint start
+    that hint's winning line, the answer is its next move at once (no new solve).
     """
 
     throttle_scope = "games"

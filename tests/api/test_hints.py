@@ -88,7 +88,7 @@ def test_hint_is_the_next_move_of_a_winning_line_and_is_recorded(
     assert again.json() == hint
     assert len(queued) == 1
     assert Game.objects.get(id=game_id).hints == [{"move_number": 0, "move": hint["move"]}]
-    # Play it: the next hint is for the new position (a new job with that move).
+    # Play it: the next hint goes on along the same line, with no new solve.
     played = player.post(
         f"/api/v1/games/{game_id}/moves",
         {"move": hint["move"], "expected_move_number": 0},
@@ -96,13 +96,58 @@ def test_hint_is_the_next_move_of_a_winning_line_and_is_recorded(
     )
     assert played.status_code == 201, played.content
     second = _ask(player, game_id, queued, django_capture_on_commit_callbacks)
-    assert (second["result"], second["move_number"]) == ("won", 1)
-    assert Solve.objects.filter(moves=[hint["move"]]).count() == 1
+    assert (second["result"], second["move_number"], second["move"]) == ("won", 1, job.solution[1])
+    assert len(queued) == 1
     # The export lists the hints; the engine's record reader ignores them.
     player.post(f"/api/v1/games/{game_id}/resign")
     export = player.get(f"/api/v1/games/{game_id}/export").json()
     assert [h["move_number"] for h in export["hints"]] == [0, 1]
     assert GameRecord.from_dict(json.loads(json.dumps(export))).moves == (hint["move"],)
+
+
+def test_following_every_hint_wins_along_the_first_line(
+    player: APIClient,
+    queued: list[str],
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    """Two solves of neighbouring positions may give lines that undo each other's first
+    move; a user who followed every hint was sent 8D>t3, 8D>t4, 8D>t3, ... for 280
+    moves.  Hints now go on along the line being followed, so the game is won in the
+    first line's length, with one solve."""
+    game_id = _start(player, WON_SEED)
+    first = _ask(player, game_id, queued, django_capture_on_commit_callbacks)
+    line = Solve.objects.get(moves=[]).solution
+    played = []
+    for number in range(len(line)):
+        hint = (
+            first
+            if number == 0
+            else _ask(player, game_id, queued, django_capture_on_commit_callbacks)
+        )
+        assert (hint["result"], hint["move_number"]) == ("won", number)
+        resp = player.post(
+            f"/api/v1/games/{game_id}/moves",
+            {"move": hint["move"], "expected_move_number": number},
+            format="json",
+        )
+        assert resp.status_code == 201, resp.content
+        played.append(resp.json()["move"])
+    assert played == line
+    game = Game.objects.get(id=game_id)
+    assert (game.status, game.cards_home) == ("won", 52)
+    assert len(queued) == 1
+    assert Solve.objects.count() == 1
+    # A move off the line leaves it: a new solve there.
+    game_id = _start(player, WON_SEED)
+    assert _ask(player, game_id, queued, django_capture_on_commit_callbacks)["move"] == line[0]
+    off = next(m for m in new_game("classic", seed=WON_SEED).legal_moves() if m != line[0])
+    resp = player.post(
+        f"/api/v1/games/{game_id}/moves", {"move": off, "expected_move_number": 0}, format="json"
+    )
+    assert resp.status_code == 201, resp.content
+    _ask(player, game_id, queued, django_capture_on_commit_callbacks)
+    assert len(queued) == 3  # the first game's deal, this game's deal, the move off the line
+    assert str(Solve.objects.get(moves=[resp.json()["move"]]).id) == queued[-1]
 
 
 def test_a_lost_position_says_so_and_records_nothing(
