@@ -48,6 +48,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
@@ -573,6 +574,30 @@ async def _open(
     return response
 
 
+def _get_only(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Answer every method but ``GET`` with ``405 method_not_allowed`` (problem+json,
+    ``Allow: GET``) before anything else, as the REST views do.
+
+    CSRF-exempt so that the 405 comes first: a stream never changes anything,
+    and a ``GET`` is never CSRF-checked anyway.
+    """
+
+    @functools.wraps(view)
+    async def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        if request.method != "GET":
+            return _problem(
+                request,
+                status=405,
+                code="method_not_allowed",
+                detail=f'Method "{request.method}" not allowed: event streams answer GET only.',
+                Allow="GET",
+            )
+        return await view(request, *args, **kwargs)
+
+    return csrf_exempt(wrapper)
+
+
+@_get_only
 async def race_events(request: HttpRequest, race_id: UUID) -> Any:
     """``GET /api/v1/races/{id}/events``: the race's live events (anyone who may see the race)."""
     rid = str(race_id)
@@ -586,6 +611,7 @@ async def race_events(request: HttpRequest, race_id: UUID) -> Any:
     )
 
 
+@_get_only
 async def tournament_events(request: HttpRequest, tournament_id: UUID) -> Any:
     """``GET /api/v1/tournaments/{id}/events``: races added and finished, standings re-scored."""
     tid = str(tournament_id)
@@ -599,6 +625,7 @@ async def tournament_events(request: HttpRequest, tournament_id: UUID) -> Any:
     )
 
 
+@_get_only
 async def game_events(request: HttpRequest, game_id: UUID) -> Any:
     """``GET /api/v1/games/{id}/events`` (owner only): the game view after each change."""
     gid = str(game_id)

@@ -102,3 +102,17 @@ def test_under_wsgi_a_stream_is_a_503_problem() -> None:
     assert r.status_code == 503
     assert r["Content-Type"] == "application/problem+json"
     assert r.json()["code"] == "live_unavailable"
+
+
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete", "options", "head"])
+@pytest.mark.parametrize("kind", ["races", "tournaments", "games"])
+def test_a_stream_answers_only_get(method: str, kind: str) -> None:
+    """Any other method is 405 with ``Allow: GET`` first (before authentication, CSRF
+    or the ASGI check): an OPTIONS or a POST with a session opened the stream."""
+    client = APIClient(enforce_csrf_checks=True)
+    r = getattr(client, method)(f"/api/v1/{kind}/{'0' * 8}-0000-4000-8000-{'0' * 12}/events")
+    assert r.status_code == 405
+    assert r["Allow"] == "GET"
+    assert r["Content-Type"] == "application/problem+json"
+    if method != "head":
+        assert r.json()["code"] == "method_not_allowed"
