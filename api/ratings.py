@@ -40,18 +40,20 @@ def keyset_page(
     order: Keyset, qs: QuerySet[Any], request: Request
 ) -> tuple[list[Any], dict[str, Any]]:
     """One page of ``qs`` in ``order`` for ``?cursor=``/``?page_size=``, and its
-    ``next``/``previous`` URLs.  400 ``invalid_cursor`` or ``validation_error``."""
+    ``next``/``previous`` URLs.  ``?page_size=``: a positive integer, capped at the
+    list's maximum as on every other list (``api.pagination``).  400
+    ``invalid_cursor`` or ``validation_error``."""
     size = order.page_size
     raw_size = request.query_params.get("page_size")
     if raw_size is not None:
-        if not raw_size.isdigit() or not 1 <= int(raw_size) <= order.max_page_size:
+        if not (raw_size.isascii() and raw_size.isdigit()) or int(raw_size) < 1:
             raise ProblemError(
                 "validation_error",
-                f"page_size must be an integer from 1 to {order.max_page_size}",
+                "The request has invalid fields; see 'errors'.",
                 status=400,
-                errors={"page_size": [f"1 to {order.max_page_size}"]},
+                errors={"page_size": ["A positive integer is required."]},
             )
-        size = int(raw_size)
+        size = min(int(raw_size), order.max_page_size)
     try:
         page = order.window(qs, cursor=request.query_params.get("cursor"), size=size)
     except InvalidCursor:

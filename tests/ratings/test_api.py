@@ -87,12 +87,25 @@ def test_leaderboard_filters_and_errors() -> None:
         ("/api/v1/leaderboards/classic?cursor=WzEsMiwieCJd", 400, "invalid_cursor"),
         ("/api/v1/leaderboards/classic?provisional=maybe", 400, "invalid_filter"),
         ("/api/v1/leaderboards/classic?page_size=0", 400, "validation_error"),
-        ("/api/v1/leaderboards/classic?page_size=201", 400, "validation_error"),
+        ("/api/v1/leaderboards/classic?page_size=-3", 400, "validation_error"),
+        ("/api/v1/leaderboards/classic?page_size=\u0663", 400, "validation_error"),
     ]:
         response = client.get(url)
         assert response.status_code == status, url
         assert response["Content-Type"] == PROBLEM
         assert response.json()["code"] == code
+
+
+def test_a_page_size_past_the_maximum_gives_the_maximum() -> None:
+    """As on every other list (and as the API docs say): 201 is read as 200, not refused."""
+    rated(Result("ann", 40, 1000), Result("bob", 30, 1000))
+    client = APIClient()
+    capped = client.get("/api/v1/leaderboards/classic?page_size=201&provisional=true")
+    assert capped.status_code == 200, capped.content
+    assert len(capped.json()["results"]) == 2
+    history = client.get("/api/v1/players/ann/history?page_size=100000")
+    assert history.status_code == 200, history.content
+    assert len(history.json()["results"]) == 1
 
 
 def test_pools_list() -> None:
