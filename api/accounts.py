@@ -18,7 +18,6 @@ from django.contrib.auth import (
 )
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
-from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django.utils.cache import add_never_cache_headers
@@ -35,7 +34,7 @@ from api.authentication import token_issue, tokens_revoke
 from api.errors import ProblemError, ProblemSerializer
 from api.serializers import PasswordChangeInput, RegisterInput, TokenInput, TokenOutput
 from canfield_site.security import lockout_detail, lockout_seconds
-from games.services.accounts import user_register
+from games.services.accounts import user_register, username_validate
 from games.services.errors import UsernameTaken
 
 
@@ -96,7 +95,7 @@ class RegisterView(APIView):
         try:
             # ASCII only: names in public standings cannot impersonate others with
             # look-alike letters from other scripts.
-            ASCIIUsernameValidator()(username)
+            username_validate(username)
         except DjangoValidationError as exc:
             errors["username"] = exc.messages
         try:

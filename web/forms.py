@@ -7,16 +7,17 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
-from django.contrib.auth.validators import ASCIIUsernameValidator
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS
+from games.services.accounts import username_validate
 
 
 class SignUpForm(UserCreationForm):
     """Django's account creation form, with the API's username rules: ASCII letters,
     digits and ``@.+-_`` only (no look-alike letters from other scripts in public
-    standings), unique regardless of case.  The account is created by the
+    standings), not dots alone, unique regardless of case.  The account is created by the
     ``user_register`` service (see :func:`web.views.accounts.signup`)."""
 
     class Meta(UserCreationForm.Meta):
@@ -25,7 +26,14 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
-        ASCIIUsernameValidator()(username)
+        try:
+            username_validate(username)
+        except ValidationError as exc:
+            if exc.code == "dots_only":  # in this app's catalogue, so the page translates it
+                raise forms.ValidationError(
+                    _("A username cannot be made of dots only."), code="dots_only"
+                ) from None
+            raise
         if User.objects.filter(username__iexact=username).exists():
             raise forms.ValidationError(_("This username is taken."), code="username_taken")
         return username

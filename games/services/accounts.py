@@ -10,9 +10,25 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.contrib.auth.validators import ASCIIUsernameValidator
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_lazy as _
 
 from games.services.errors import UsernameTaken
+
+
+def username_validate(username: str) -> None:
+    """The username rules of the API and the sign-up page; raises Django's ``ValidationError``.
+
+    ASCII letters, digits and ``@.+-_`` only (Django's ``ASCIIUsernameValidator``:
+    no look-alike letters from other scripts in public standings), and not made
+    of dots alone: ``.`` and ``..`` are path segments that browsers resolve away,
+    so ``/players/../`` led to the lobby instead of the player's page.
+    """
+    ASCIIUsernameValidator()(username)
+    if username.strip(".") == "":
+        raise ValidationError(_("A username cannot be made of dots only."), code="dots_only")
 
 
 def user_register(*, username: str, password: str, email: str = "") -> User:

@@ -60,12 +60,26 @@ def test_weak_passwords_are_refused(anon: APIClient, password: str, needle: str)
     assert not AuthToken.objects.exists()
 
 
-def test_bad_username_is_refused(anon: APIClient) -> None:
-    resp = register(anon, username="no spaces!", password=GOOD)
+@pytest.mark.parametrize(
+    ("username", "why"),
+    [
+        ("no spaces!", "Enter a valid username"),
+        (".", "dots only"),  # /players/./ and /players/../ resolve away in a browser
+        ("..", "dots only"),
+        ("...", "dots only"),
+    ],
+)
+def test_bad_username_is_refused(anon: APIClient, username: str, why: str) -> None:
+    resp = register(anon, username=username, password=GOOD)
     assert resp.status_code == 400
     assert resp.json()["code"] == "validation_error"
     assert list(resp.json()["errors"]) == ["username"]
+    assert any(why in message for message in resp.json()["errors"]["username"])
     assert not User.objects.exists()
+
+
+def test_dots_within_a_username_are_fine(anon: APIClient) -> None:
+    assert register(anon, username="a.b..", password=GOOD).status_code == 201
 
 
 @pytest.mark.parametrize("username", ["alice", "ALICE", "Alice"])

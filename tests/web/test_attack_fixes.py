@@ -106,6 +106,21 @@ def test_signup_refuses_look_alike_letters_as_the_api_does() -> None:
     assert User.objects.filter(username__iexact="carol").count() == 1
 
 
+def test_signup_refuses_a_username_of_dots_only() -> None:
+    """``/players/../`` resolves to the lobby in a browser: such a name has no page."""
+    form = {"password1": "correct horse 42", "password2": "correct horse 42"}
+    for name in (".", ".."):
+        resp = PageClient().post("/accounts/signup/", {**form, "username": name})
+        assert resp.status_code == 200  # the form again, with the error
+        assert "A username cannot be made of dots only." in resp.content.decode()
+    french = PageClient().post(
+        "/accounts/signup/", {**form, "username": ".."}, HTTP_ACCEPT_LANGUAGE="fr"
+    )
+    french_text = "Un nom d\u2019utilisateur ne peut pas être fait que de points."
+    assert french_text in french.content.decode()
+    assert not User.objects.exists()
+
+
 def test_a_race_game_over_before_the_race_says_where_results_will_be(
     pages: PageClient, player: Any
 ) -> None:
