@@ -1,12 +1,27 @@
 """Root URL configuration: the admin, version 1 of the API, the language switch and the pages."""
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
+
+
+class FaviconRedirect(RedirectView):
+    """``/favicon.ico`` -> the site's icon (resolved per request: with the hashed static
+    files storage the name is only known once ``collectstatic`` has run)."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("web/favicon.svg")
+
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    # Browsers and tools that ask for /favicon.ico without reading the page's <link>.
+    path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
     path("", include("web.urls")),
 ]
 

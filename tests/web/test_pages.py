@@ -317,3 +317,34 @@ def test_practice_form_winnable_takes_no_seed(pages: PageClient) -> None:
     assert refused.status_code == 400
     assert "winnable draws its own deal" in refused.content.decode()
     assert not Game.objects.exists()
+
+
+def test_an_action_address_opened_with_get_goes_to_its_page(pages: PageClient, player: Any) -> None:
+    """A plain move form's answer stays on ``/play/<id>/move``; opened again (history, a
+    bookmark) it was an empty 405.  GET now goes to the page; other methods stay 405."""
+    game = game_start(player=player, seed="7")
+    pages.get("/")  # the CSRF token
+    for action in ("move", "undo", "hint"):
+        r = pages.get(f"/play/{game.id}/{action}")
+        assert (r.status_code, r["Location"]) == (302, f"/play/{game.id}/"), action
+        put = pages.client.put(f"/play/{game.id}/{action}", HTTP_X_CSRFTOKEN=pages.token)
+        assert put.status_code == 405
+    race = race_create(
+        name="r", opens_at=T0, starts_at=T0 + timedelta(hours=1), ends_at=T0 + timedelta(hours=2)
+    )
+    for action in ("join", "start"):
+        r = pages.get(f"/races/{race.id}/{action}")
+        assert (r.status_code, r["Location"]) == (302, f"/races/{race.id}/"), action
+    assert Game.objects.get(id=game.id).move_number == 0
+    assert not race.entries.exists()
+
+
+def test_the_site_has_an_icon() -> None:
+    """``/favicon.ico`` was a 404 on every page (a console error in the browser)."""
+    client = Client()
+    page = client.get("/").content.decode()
+    icon = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', page)
+    assert icon is not None
+    assert icon.group(1).endswith("web/favicon.svg")
+    moved = client.get("/favicon.ico")
+    assert (moved.status_code, moved["Location"]) == (301, icon.group(1))

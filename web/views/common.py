@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_POST
 
 
 def server_now_ms() -> int:
@@ -37,3 +40,22 @@ def polled(request: HttpRequest, etag: str, render: Callable[[], HttpResponse]) 
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True, private=True)
     return response
+
+
+def post_or_page(page: str, arg: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A POST-only action whose address, opened with ``GET`` (a bookmark, the history,
+    a reload after a plain form's answer), goes to the page ``page`` (a URL name taking
+    the keyword ``arg``) instead of an empty ``405``; other methods stay ``405``."""
+
+    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
+        post_only = require_POST(view)
+
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+            if request.method in ("GET", "HEAD"):
+                return redirect(page, **{arg: kwargs[arg]})
+            return post_only(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate

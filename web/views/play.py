@@ -39,7 +39,7 @@ from games.services.errors import (
 from games.services.solver import solve_request
 from web.board import RULES_TEXT, board_context, move_words, rules_words
 from web.forms import ExpectedForm, MoveForm, PracticeForm
-from web.views.common import not_found, server_now_ms
+from web.views.common import not_found, post_or_page, server_now_ms
 
 
 def _user(request: HttpRequest) -> User:
@@ -165,7 +165,7 @@ def _refusal(exc: ServiceError) -> tuple[str, int]:
 
 
 @login_required
-@require_POST
+@post_or_page("web:play", "game_id")
 @_until_started
 def move(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``POST /play/<id>/move``: ``move`` and ``expected_move_number``, as the API takes them.
@@ -194,7 +194,7 @@ def move(request: HttpRequest, game_id: Any) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_page("web:play", "game_id")
 @_until_started
 def undo(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``POST /play/<id>/undo``: take back the last move where the game allows it."""
@@ -253,7 +253,7 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_page("web:play", "game_id")
 @_until_started
 def hint(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``POST /play/<id>/hint``: the next move of a winning line (practice games only).

@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from games.models import Game, Race, RaceEntry
 from games.permissions import may_see_drafts
@@ -26,7 +26,7 @@ from games.selectors.ratings import pool_get
 from games.services.errors import NotFound, ServiceError
 from games.services.races import race_join, race_start
 from web.board import board_context, card, move_words, pool_words, rules_words
-from web.views.common import etag_of, not_found, polled, server_now_ms
+from web.views.common import etag_of, not_found, polled, post_or_page, server_now_ms
 
 
 def _race(request: HttpRequest, race_id: Any) -> Race:
@@ -78,7 +78,7 @@ def race_live(request: HttpRequest, race_id: Any) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_page("web:race", "race_id")
 def join(request: HttpRequest, race_id: Any) -> HttpResponse:
     """``POST /races/<id>/join``: join (idempotent); to the play page when the race runs."""
     race = _race(request, race_id)
@@ -96,7 +96,7 @@ def join(request: HttpRequest, race_id: Any) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_page("web:race", "race_id")
 def start(request: HttpRequest, race_id: Any) -> HttpResponse:
     """``POST /races/<id>/start``: start your clock (window races) and go to the play page."""
     race = _race(request, race_id)
