@@ -1486,10 +1486,6 @@ def _search_once(
     )
 
 
-#: Redeals left above this are beyond the C core's key (16 bits); the Python search takes them.
-_C_MAX_REDEALS: Final = 65_000
-
-
 def _use_c(engine: str | None, state: GameState) -> bool:
     """Whether :func:`solve` runs the C core (see its ``engine`` argument)."""
     choice = engine if engine is not None else os.environ.get(ENGINE_ENV, "auto") or "auto"
@@ -1497,18 +1493,16 @@ def _use_c(engine: str | None, state: GameState) -> bool:
         raise ValueError(f"unknown solver engine {choice!r}: use one of {', '.join(ENGINES)}")
     if choice == "python":
         return False
-    left = state.redeals_left
-    fits_c = left is None or left <= _C_MAX_REDEALS
+    # Every redeal count the rules allow (at most MAX_REDEALS, 1000) fits the C core's
+    # key (16 bits), so the choice depends on the build alone.
     if choice == "c":
         if _csolver is None:
             raise RuntimeError(
                 "the C solver core games.engine._solver is not built "
                 "(install the package with a C compiler: python3 dev.py setup)"
             )
-        if not fits_c:
-            raise ValueError(f"the C solver core takes at most {_C_MAX_REDEALS} redeals left")
         return True
-    return _csolver is not None and fits_c
+    return _csolver is not None
 
 
 def verify_win(state: GameState, moves: list[str]) -> None:

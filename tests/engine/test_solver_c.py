@@ -21,6 +21,7 @@ import pytest
 
 from games.engine import PRESETS, GameState, make_rules, new_game, replay
 from games.engine import solver as solver_mod
+from games.engine.rules import MAX_REDEALS
 from games.engine.solver import LOST, UNKNOWN, WON, build_fits, c_available, solve, verify_win
 from tests.engine.test_solver import (
     OPTION_SETS,
@@ -371,11 +372,11 @@ def test_engine_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not solver_mod._use_c(None, state)
     monkeypatch.setenv("CANFIELD_SOLVER", "auto")
     assert solver_mod._use_c(None, state)
-    # Redeal counts beyond the C key's range go to the Python search.
-    many = new_game("classic", seed="1", redeals=100_000)
-    assert not solver_mod._use_c("auto", many)
-    with pytest.raises(ValueError, match="redeals"):
-        solve(many, engine="c")
+    # The most redeals the rules allow fit the C core's key (16 bits).
+    many = new_game("classic", seed="1", redeals=MAX_REDEALS)
+    assert solver_mod._use_c("auto", many)
+    c, py = (solve(many, engine=e, max_nodes=2000) for e in ("c", "python"))
+    assert (c.result, c.nodes, c.moves) == (py.result, py.nodes, py.moves)
     monkeypatch.setattr(solver_mod, "_csolver", None)
     assert not solver_mod._use_c("auto", state)
     with pytest.raises(RuntimeError, match="not built"):
