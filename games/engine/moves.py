@@ -34,31 +34,46 @@ _CACHE_LIMIT: Final = 20_000
 
 
 class MoveError(ValueError):
-    """Base of the move errors; ``code`` is the stable API error code, ``reason`` the human text."""
+    """Base of the move errors.
+
+    ``code``: the stable API error code; ``reason``: the human text (English);
+    ``why``: a stable key of the kind of refusal (``"foundation_next"``, ...; the
+    class's own when the raise names none); ``facts``: what the reason names, as
+    data (card codes such as ``"QH"``, pile numbers 1..4, a rank letter, a count),
+    so that a page can say the same in another language (``web.refusals``).  The
+    facts never hold more than the reason says (no hidden card, RULES.md 7).
+    """
 
     code = "move_error"
+    why = "move_error"
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, why: str = "", **facts: str | int) -> None:
         super().__init__(reason)
         self.reason = reason
+        if why:
+            self.why = why
+        self.facts: dict[str, str | int] = facts
 
 
 class MoveParseError(MoveError):
     """The text is not a move in the notation of RULES.md section 5 (the reason says why)."""
 
     code = "malformed_move"
+    why = "malformed_move"
 
 
 class IllegalMoveError(MoveError):
     """A well-formed move that the rules do not allow here (the reason says why)."""
 
     code = "illegal_move"
+    why = "illegal_move"
 
 
 class GameOverError(IllegalMoveError):
     """A move or undo on a game that has ended (resigned or timed out)."""
 
     code = "game_over"
+    why = "game_over"
 
 
 def parse_move(text: str) -> ParsedMove:

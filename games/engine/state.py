@@ -315,10 +315,12 @@ class GameState:
             stock = self.stock
             if not stock:
                 if not self.waste:
-                    raise IllegalMoveError("stock and waste are empty: there is nothing to draw")
+                    raise IllegalMoveError(
+                        "stock and waste are empty: there is nothing to draw", "nothing_to_draw"
+                    )
                 if self._can_redeal():
-                    raise IllegalMoveError("stock is empty: redeal first")
-                raise IllegalMoveError("stock is empty and no redeals left")
+                    raise IllegalMoveError("stock is empty: redeal first", "redeal_first")
+                raise IllegalMoveError("stock is empty and no redeals left", "stock_done")
             n = self._draw if len(stock) >= self._draw else len(stock)
             waste = self.waste
             for _ in range(n):
@@ -326,11 +328,17 @@ class GameState:
             self.history.append((DRAW, n))
             return "draw"
         if self.stock:
-            raise IllegalMoveError("stock is not empty: redeal only when the stock is empty")
+            raise IllegalMoveError(
+                "stock is not empty: redeal only when the stock is empty", "stock_not_empty"
+            )
         if not self.waste:
-            raise IllegalMoveError("waste is empty: there is nothing to redeal")
+            raise IllegalMoveError("waste is empty: there is nothing to redeal", "waste_empty")
         if not self._can_redeal():
-            raise IllegalMoveError(f"no redeals left (this game allows {self._redeals})")
+            raise IllegalMoveError(
+                f"no redeals left (this game allows {self._redeals})",
+                "no_redeals",
+                allowed=self._redeals or 0,
+            )
         waste = self.waste
         waste.reverse()
         self.stock = waste
@@ -356,31 +364,36 @@ class GameState:
                     count = len(pile) - idx
                     break
             else:
-                raise IllegalMoveError(self._unavailable_reason(card))
+                raise self._unavailable(card)
             if dest == src:
-                raise IllegalMoveError(f"{CARD_NAMES[card]} is already on t{src + 1}")
+                raise IllegalMoveError(
+                    f"{CARD_NAMES[card]} is already on t{src + 1}",
+                    "already_there",
+                    card=CARD_NAMES[card],
+                    pile=src + 1,
+                )
             if count > 1:
                 if dest == FOUNDATION:
                     raise IllegalMoveError(
                         f"{CARD_NAMES[card]} is not the top card of t{src + 1}: "
-                        "only a pile's top card goes to a foundation"
+                        "only a pile's top card goes to a foundation",
+                        "not_top",
+                        card=CARD_NAMES[card],
+                        pile=src + 1,
                     )
                 mode = self._mode
                 if mode == _TOP_OR_WHOLE and idx != 0:
                     raise IllegalMoveError(
                         f"{CARD_NAMES[card]} is neither the top nor the bottom card of "
-                        f"t{src + 1}: part of a pile never moves"
+                        f"t{src + 1}: part of a pile never moves",
+                        "part_of_pile",
+                        card=CARD_NAMES[card],
+                        pile=src + 1,
                     )
                 if mode == _WHOLE_PILE and idx != 0:
-                    raise IllegalMoveError(
-                        f"{CARD_NAMES[card]} is not the bottom card of t{src + 1}: "
-                        "only whole piles move between tableau piles"
-                    )
+                    raise self._whole_piles_only(card, src)
             elif self._mode == _WHOLE_PILE and dest != FOUNDATION and len(tableau[src]) > 1:
-                raise IllegalMoveError(
-                    f"{CARD_NAMES[card]} is not the bottom card of t{src + 1}: "
-                    "only whole piles move between tableau piles"
-                )
+                raise self._whole_piles_only(card, src)
         if dest == FOUNDATION:
             s = SUIT_OF[card]
             n = self.found[s]
@@ -388,23 +401,37 @@ class GameState:
                 name = CARD_NAMES[card]
                 if n == 0:
                     raise IllegalMoveError(
-                        f"{name} cannot start a foundation: the base rank is {RANKS[self.base]}"
+                        f"{name} cannot start a foundation: the base rank is {RANKS[self.base]}",
+                        "foundation_start",
+                        card=name,
+                        rank=RANKS[self.base],
                     )
                 need = CARD_NAMES[s * 13 + (self.base + n) % 13]
-                raise IllegalMoveError(f"{name} cannot go to its foundation: it needs {need} next")
+                raise IllegalMoveError(
+                    f"{name} cannot go to its foundation: it needs {need} next",
+                    "foundation_next",
+                    card=name,
+                    need=need,
+                )
             self.found[s] = n + 1
         else:
             target = tableau[dest]
             if target:
                 top = target[-1]
                 if not self._fit[card * 52 + top]:
-                    raise IllegalMoveError(self._build_reason(card, top))
+                    raise self._build_refusal(card, top)
             else:
                 if self._autofill and reserve:
-                    raise IllegalMoveError(f"t{dest + 1} is empty: the reserve fills it")
+                    raise IllegalMoveError(
+                        f"t{dest + 1} is empty: the reserve fills it",
+                        "reserve_fills",
+                        pile=dest + 1,
+                    )
                 if src != SRC_WASTE and not self._empty_any:
                     raise IllegalMoveError(
-                        f"t{dest + 1} is empty: only the waste top may fill an empty pile"
+                        f"t{dest + 1} is empty: only the waste top may fill an empty pile",
+                        "waste_only",
+                        pile=dest + 1,
                     )
         # The move is legal: apply it.
         if src == SRC_RESERVE:
@@ -428,39 +455,74 @@ class GameState:
             filled = 1
         self.history.append((CARD, card, src, dest, count, filled))
 
-    def _unavailable_reason(self, card: int) -> str:
+    def _unavailable(self, card: int) -> IllegalMoveError:
         name = CARD_NAMES[card]
         s = SUIT_OF[card]
         if (RANK_OF[card] - self.base) % 13 < self.found[s]:
-            return f"{name} is already on its foundation"
+            return IllegalMoveError(
+                f"{name} is already on its foundation", "already_home", card=name
+            )
         # One message for every other place, and without the card's name, so that a
         # refusal never tells whether a card is face down in the reserve or in the
         # stock, nor echoes a hidden card back to the client (RULES.md 7).
-        return (
+        return IllegalMoveError(
             "that card is not available: only the top cards of the reserve, the waste "
-            "and the tableau piles can move"
+            "and the tableau piles can move",
+            "not_available",
         )
 
-    def _build_reason(self, card: int, top: int) -> str:
+    def _whole_piles_only(self, card: int, src: int) -> IllegalMoveError:
+        return IllegalMoveError(
+            f"{CARD_NAMES[card]} is not the bottom card of t{src + 1}: "
+            "only whole piles move between tableau piles",
+            "whole_piles_only",
+            card=CARD_NAMES[card],
+            pile=src + 1,
+        )
+
+    def _build_refusal(self, card: int, top: int) -> IllegalMoveError:
         name, top_name = CARD_NAMES[card], CARD_NAMES[top]
         need_rank = RANKS[(RANK_OF[card] + 1) % 13]
         build = self.rules.build
-        if build == "alternate-colour":
-            need = f"a {_COLOUR_WORD[not IS_RED[card]]} {need_rank}"
-        elif build == "same-suit":
-            need = f"the {need_rank}{SUITS[SUIT_OF[card]]}"
-        else:
-            need = f"a {need_rank}"
         if (
             RANK_OF[top] == (RANK_OF[card] + 1) % 13
             and self.rules.tableau_wrap == "base-relative"
             and RANK_OF[top] == self.base
         ):
-            return (
+            return IllegalMoveError(
                 f"{name} cannot go on {top_name}: no building across the base rank "
-                f"{RANKS[self.base]}"
+                f"{RANKS[self.base]}",
+                "build_base",
+                card=name,
+                top=top_name,
+                rank=RANKS[self.base],
             )
-        return f"{name} cannot go on {top_name}: needs {need}"
+        if build == "alternate-colour":
+            colour = _COLOUR_WORD[not IS_RED[card]]
+            return IllegalMoveError(
+                f"{name} cannot go on {top_name}: needs a {colour} {need_rank}",
+                "build_colour",
+                card=name,
+                top=top_name,
+                colour=colour,
+                rank=need_rank,
+            )
+        if build == "same-suit":
+            need = f"{need_rank}{SUITS[SUIT_OF[card]]}"
+            return IllegalMoveError(
+                f"{name} cannot go on {top_name}: needs the {need}",
+                "build_suit",
+                card=name,
+                top=top_name,
+                need=need,
+            )
+        return IllegalMoveError(
+            f"{name} cannot go on {top_name}: needs a {need_rank}",
+            "build_rank",
+            card=name,
+            top=top_name,
+            rank=need_rank,
+        )
 
     # -------------------------------------------------------------------- undo
 
@@ -473,7 +535,7 @@ class GameState:
         if self.ended is not None:
             raise GameOverError(f"the game is over ({self.ended.replace('_', ' ')})")
         if not self.history:
-            raise IllegalMoveError("nothing to undo")
+            raise IllegalMoveError("nothing to undo", "nothing_to_undo")
         rec = self.history.pop()
         kind = rec[0]
         if kind == DRAW:

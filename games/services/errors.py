@@ -5,7 +5,7 @@ The API maps each code to an HTTP status (``api.errors``); services know nothing
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Self
 
 from django.core.exceptions import ValidationError
 
@@ -17,7 +17,13 @@ MALFORMED_ID: Final = (ValueError, ValidationError)
 
 
 class ServiceError(Exception):
-    """Base class: ``code`` (stable snake_case), ``detail`` (human text), ``extra`` (dict)."""
+    """Base class: ``code`` (stable snake_case), ``detail`` (human text), ``extra`` (dict).
+
+    ``why`` and ``facts``: the engine's key and data for a refused move
+    (``games.engine.moves.MoveError``), so that a page can word the refusal in its
+    own language; ``why`` is ``code`` and ``facts`` empty otherwise.  Not part of
+    the API's problem body (``extra`` is).
+    """
 
     code = "service_error"
 
@@ -25,6 +31,14 @@ class ServiceError(Exception):
         super().__init__(detail)
         self.detail = detail
         self.extra = extra
+        self.why: str = self.code
+        self.facts: dict[str, Any] = {}
+
+    def because(self, why: str, facts: dict[str, Any]) -> Self:
+        """Set :attr:`why` and :attr:`facts` (from an engine ``MoveError``); returns self."""
+        self.why = why
+        self.facts = dict(facts)
+        return self
 
 
 class NotFound(ServiceError):

@@ -317,7 +317,7 @@ def move_play(
     try:
         notation = canonical(move)
     except MoveParseError as exc:
-        raise MalformedMove(exc.reason) from None
+        raise MalformedMove(exc.reason).because(exc.why, exc.facts) from None
     with transaction.atomic():
         game = _locked_game(game_id, player)
         if expected_move_number is not None and expected_move_number != game.move_number:
@@ -344,9 +344,9 @@ def move_play(
         try:
             state.play(notation)
         except GameOverError as exc:
-            raise GameOver(exc.reason) from None
+            raise GameOver(exc.reason).because(exc.why, exc.facts) from None
         except IllegalMoveError as exc:
-            raise IllegalMove(exc.reason) from None
+            raise IllegalMove(exc.reason).because(exc.why, exc.facts) from None
         game.move_number += 1
         home = state.cards_home
         if home != game.cards_home:

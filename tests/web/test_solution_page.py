@@ -102,5 +102,5 @@ def test_race_games_have_no_hint_button(pages: PageClient, player: Any) -> None:
     page = pages.get(f"/play/{game_id}/").content.decode()
     assert "/hint" not in page
     refused = pages.post(f"/play/{game_id}/hint", {}, htmx=True)
-    assert "never gets a hint" in refused.content.decode()
+    assert "A race game gets no hint." in refused.content.decode()
     assert not Solve.objects.exists()

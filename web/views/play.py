@@ -39,6 +39,7 @@ from games.services.errors import (
 from games.services.solver import solve_request
 from web.board import RULES_TEXT, board_context, move_words, rules_words
 from web.forms import ExpectedForm, MoveForm, PracticeForm
+from web.refusals import refusal_words
 from web.views.common import not_found, post_or_page, server_now_ms
 
 
@@ -161,7 +162,7 @@ def _refusal(exc: ServiceError) -> tuple[str, int]:
         )
     if exc.code == "not_found":
         raise not_found()
-    return exc.detail, 400
+    return refusal_words(exc), 400
 
 
 @login_required

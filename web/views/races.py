@@ -26,6 +26,7 @@ from games.selectors.ratings import pool_get
 from games.services.errors import NotFound, ServiceError
 from games.services.races import race_join, race_start
 from web.board import board_context, card, move_words, pool_words, rules_words
+from web.refusals import refusal_words
 from web.views.common import etag_of, not_found, polled, post_or_page, server_now_ms
 
 
@@ -88,7 +89,7 @@ def join(request: HttpRequest, race_id: Any) -> HttpResponse:
         entry = race_join(race_id=race.id, player=user).entry
     except ServiceError as exc:
         return render(
-            request, "web/race.html", _race_context(request, race, exc.detail), status=409
+            request, "web/race.html", _race_context(request, race, refusal_words(exc)), status=409
         )
     if entry.game_id and race.phase() == "running":
         return redirect("web:play", game_id=entry.game_id)
@@ -106,7 +107,7 @@ def start(request: HttpRequest, race_id: Any) -> HttpResponse:
         game = race_start(race_id=race.id, player=user)
     except ServiceError as exc:
         return render(
-            request, "web/race.html", _race_context(request, race, exc.detail), status=409
+            request, "web/race.html", _race_context(request, race, refusal_words(exc)), status=409
         )
     return redirect("web:play", game_id=game.id)
 

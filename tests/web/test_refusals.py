@@ -1,0 +1,119 @@
+"""Refused moves in the page's language (web.refusals), from the engine's data.
+
+A user saw "Refusé : 9H cannot go to its foundation: it needs 8H next" on a
+French page: the engine's English reason with card codes.  The engine now also
+says which refusal it is (``why``) and what it names (``facts``); these tests
+check every refusal the engine can give, on random positions of every rule set,
+and the words a person reads.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from django.utils import translation
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games.engine import CARD_NAMES, GameState, MoveParseError, new_game
+from games.engine.moves import IllegalMoveError
+from games.services.errors import IllegalMove
+from games.services.games import game_start
+from tests.engine.strategies import ENGINE_SETTINGS, random_game, random_walk
+from tests.web.conftest import PageClient
+from web.refusals import REFUSAL_TEXT, refusal_words
+
+CARD = re.compile(r"\b(?:[A2-9TJQK])[CDHS]\b")
+MOVES = ["draw", "redeal", *(f"{c}>{d}" for c in CARD_NAMES for d in ("f", "t1", "t2", "t3", "t4"))]
+
+
+def _refusals(state: GameState) -> list[tuple[str, IllegalMoveError]]:
+    """Every move of :data:`MOVES` the engine refuses at ``state``, with its error."""
+    out = []
+    for move in MOVES:
+        try:
+            state.copy().play(move)
+        except IllegalMoveError as exc:
+            out.append((move, exc))
+    return out
+
+
+@ENGINE_SETTINGS
+@given(st.integers(0, 2**32 - 1), st.integers(0, 60))
+def test_every_refusal_has_words_and_names_no_more_than_the_reason(seed: int, steps: int) -> None:
+    rng = random.Random(seed)  # noqa: S311 - a position, not a secret
+    state = random_game(rng)
+    random_walk(state, rng, steps)
+    refusals = _refusals(state)
+    assert refusals  # some move of 262 is always refused
+    for move, exc in refusals:
+        assert exc.why in REFUSAL_TEXT, (move, exc.reason)
+        # Every card the facts name is in the English reason (no hidden card).
+        for key in ("card", "top", "need"):
+            if key in exc.facts:
+                assert str(exc.facts[key]) in exc.reason, (move, exc.reason, exc.facts)
+        for lang in ("en", "fr", "es", "de"):
+            with translation.override(lang):
+                words = refusal_words(IllegalMove(exc.reason).because(exc.why, exc.facts))
+            assert words != exc.reason, (lang, move, exc.reason)  # a template was used
+            assert not CARD.findall(words), (lang, words)  # cards in words, not codes
+
+
+def test_a_malformed_move_and_the_facts_of_one_refusal() -> None:
+    with pytest.raises(MoveParseError) as parse:
+        new_game("classic", seed="7").play("ZZ>t9")
+    assert parse.value.why == "malformed_move"
+    state = new_game("classic", seed="7")
+    assert [p[-1] for p in state.to_dict()["tableau"]] == ["KH", "AC", "KC", "9C"]
+    with pytest.raises(IllegalMoveError) as build:
+        state.play("AC>t4")
+    assert (build.value.why, build.value.facts) == (
+        "build_colour",
+        {"card": "AC", "top": "9C", "colour": "red", "rank": "2"},
+    )
+    assert build.value.reason == "AC cannot go on 9C: needs a red 2"  # the API's text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "build", "redeal"),
+    [
+        (
+            "en",
+            "Refused: ace of clubs on nine of clubs: only a red card of rank two takes it.",
+            "Refused: The stock is not empty: redeal only once it is.",
+        ),
+        (
+            "fr",
+            "Refusé : as de trèfle sur neuf de trèfle : seule une carte rouge de rang deux "
+            "l\u2019accepte.",
+            "Refusé : Le talon n\u2019est pas vide : on ne redonne qu\u2019une fois "
+            "qu\u2019il l\u2019est.",
+        ),
+        (
+            "de",
+            "Abgelehnt: Kreuz-Ass auf Kreuz-Neun: nur eine rote Karte vom Rang Zwei passt darauf.",
+            "Abgelehnt: Der Talon ist nicht leer: neu geben erst, wenn er leer ist.",
+        ),
+    ],
+)
+def test_the_play_page_words_a_refusal_in_its_language(
+    pages: PageClient, player: Any, lang: str, build: str, redeal: str
+) -> None:
+    game = game_start(player=player, seed="7")
+    seen = []
+    for move in ("AC>t4", "redeal"):
+        r = pages.post(
+            f"/play/{game.id}/move",
+            {"move": move, "expected_move_number": 0},
+            htmx=True,
+            HTTP_ACCEPT_LANGUAGE=lang,
+        )
+        assert r.status_code == 200
+        text = re.search(r'id="board-message"[^>]*>(.*?)</div>', r.content.decode(), re.S)
+        assert text is not None
+        seen.append(" ".join(re.sub(r"<[^>]+>", "", text.group(1)).split()))
+    assert seen == [build, redeal]
