@@ -14,13 +14,13 @@ from games.engine import PRESETS
 from games.services.accounts import username_validate
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     """Django's account creation form, with the API's username rules: ASCII letters,
     digits and ``@.+-_`` only (no look-alike letters from other scripts in public
     standings), not dots alone, unique regardless of case.  The account is created by the
     ``user_register`` service (see :func:`web.views.accounts.signup`)."""
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
         model = User
         fields = ("username",)
 

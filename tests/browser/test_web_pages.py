@@ -4,22 +4,26 @@ for every preset (superior shows its face-up reserve), with keyboard-only play."
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
-from django.utils import timezone
+from django.utils import timezone, translation
 from playwright.sync_api import expect
 
 from games.engine import PRESETS
-from games.models import Game, Tournament
+from games.models import Game, Solve, Tournament
 from games.services.games import game_start
 from games.services.races import race_close, race_create, race_join
 from games.services.ratings import race_rate
+from games.services.solver import solve_run
 from tests.browser.conftest import horizontal_overflow, screenshot
 from tests.browser.web_helpers import PASSWORD, log_in, serious_violations
 from tests.ratings.helpers import Result, race_of
+from web.board import move_words
 
 WIDTHS = {"360": {"width": 360, "height": 780}, "desktop": {"width": 1280, "height": 900}}
 
@@ -168,10 +172,15 @@ def test_keyboard_only_play_undo_and_resign(live_server: Any, page: Any) -> None
 
 
 @pytest.mark.parametrize(
-    ("locale", "word"), [("fr-FR", "Réserve"), ("es-ES", "Reserva"), ("de-DE", "Ablagestapel")]
+    ("locale", "word", "refused"),
+    [
+        ("fr-FR", "Réserve", "déjà sur la colonne 1."),
+        ("es-ES", "Reserva", "ya está en la columna 1."),
+        ("de-DE", "Ablagestapel", "schon auf Stapel 1."),
+    ],
 )
 def test_the_play_page_in_each_language(
-    live_server: Any, chromium: Any, transactional_db: Any, locale: str, word: str
+    live_server: Any, chromium: Any, transactional_db: Any, locale: str, word: str, refused: str
 ) -> None:
     player = User.objects.create_user("lena", password=PASSWORD)
     game = game_start(player=player, variant="classic", seed="e2e-5")
@@ -188,6 +197,39 @@ def test_the_play_page_in_each_language(
         )
         assert labels
         assert not any(" of " in label for label in labels)
+        # A refused move is said in the page's language too, cards by name (a user saw
+        # "Refusé : 9H cannot go to its foundation: it needs 8H next").
+        page.keyboard.press("1")
+        page.keyboard.press("1")
+        expect(page.locator("#board-message")).to_contain_text(refused)
+        message = page.locator("#board-message").inner_text()
+        assert " cannot " not in message
+        assert not re.search(r"\b[A2-9TJQK][CDHS]\b", message), message
         _check(page, f"web-play-{locale}-360")
     finally:
         ctx.close()
+
+
+def test_one_click_on_hint_waits_for_the_solver(
+    live_server: Any, page: Any, transactional_db: Any, settings: Any
+) -> None:
+    """The board asks again by itself while the solver works (a new user had to click
+    twice): the job is left pending, solved a moment later, and the hint appears."""
+    settings.SOLVER_BUDGET_SECONDS = 120  # a bound seed 0 never reaches: no clock in play
+    player = User.objects.create_user("hal", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed="0")  # won from the deal
+    log_in(page, live_server.url, "hal")
+    page.goto(f"{live_server.url}/play/{game.id}/")
+    with mock.patch("games.services.solver.enqueue_now"):  # no worker takes it yet
+        page.get_by_role("button", name="Hint").click()
+        expect(page.locator("#board-message")).to_contain_text("The solver is working")
+        job = Solve.objects.get(deal=game.deal, moves=[])
+        solve_run(solve_id=job.id)  # the worker, a moment later
+        expect(page.locator("#board-message")).to_contain_text("Hint: ", timeout=15_000)
+    job.refresh_from_db()
+    with translation.override("en"):
+        words = move_words(job.solution[0])
+    expect(page.locator("#board-message")).to_have_text(f"Hint: {words}.")
+    screenshot(page, "web-hint-after-waiting")
+    game.refresh_from_db()
+    assert [h["move_number"] for h in game.hints] == [0]

@@ -6,6 +6,8 @@ worker of the solver queue has run it, the page shows the winning line (200).
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 from unittest import mock
 
@@ -18,6 +20,7 @@ from games.services.races import race_join
 from games.services.solver import solve_run
 from tests.tournaments.factories import running_race
 from tests.web.conftest import PageClient
+from web.views.play import HINT_POLLS
 
 pytestmark = pytest.mark.django_db
 
@@ -89,11 +92,38 @@ def test_hint_button_shows_the_next_move_and_records_it(
     ):
         waiting = pages.post(f"/play/{game.id}/hint", {}, htmx=True).content.decode()
     assert "The solver is working on this position" in waiting
+    # The board asks again by itself: one click is enough (a new user clicked twice).
+    poller = re.search(r'<span hidden data-hint-poll="1" hx-post="([^"]+)" hx-vals=\'([^\']+)\' '
+                       r'hx-trigger="load delay:2s"', waiting)  # fmt: skip
+    assert poller is not None, waiting
+    assert poller.group(1) == f"/play/{game.id}/hint"
+    assert json.loads(poller.group(2)) == {"poll": "1"}
+    again = pages.post(f"/play/{game.id}/hint", {"poll": "1"}, htmx=True).content.decode()
+    assert 'data-hint-poll="2"' in again  # still waiting: asks again
     solve_run(solve_id=Solve.objects.get(deal=game.deal, moves=[]).id)
-    shown = pages.post(f"/play/{game.id}/hint", {}, htmx=True).content.decode()
+    shown = pages.post(f"/play/{game.id}/hint", {"poll": "2"}, htmx=True).content.decode()
     assert "Hint: " in shown
+    assert "data-hint-poll" not in shown
     game.refresh_from_db()
     assert [h["move_number"] for h in game.hints] == [0]
+
+
+def test_a_hint_that_waits_too_long_stops_asking(
+    pages: PageClient, player: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = game_start(player=player, seed="0")
+    with (
+        mock.patch("games.services.solver.enqueue_now"),  # no worker ever answers
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        pages.post(f"/play/{game.id}/hint", {}, htmx=True)
+    last = pages.post(f"/play/{game.id}/hint", {"poll": str(HINT_POLLS)}, htmx=True)
+    html = last.content.decode()
+    assert "ask again in a moment" in html
+    assert "data-hint-poll" not in html
+    for junk in ("-1", "x", "\u0663", "99999999999999999999"):
+        r = pages.post(f"/play/{game.id}/hint", {"poll": junk}, htmx=True)
+        assert r.status_code == 200
 
 
 def test_race_games_have_no_hint_button(pages: PageClient, player: Any) -> None:

@@ -12,6 +12,7 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_POST
+from django_htmx.middleware import HtmxDetails
 
 
 def server_now_ms() -> int:
@@ -59,3 +60,9 @@ def post_or_page(page: str, arg: str) -> Callable[[Callable[..., Any]], Callable
         return wrapper
 
     return decorate
+
+
+def is_htmx(request: HttpRequest) -> bool:
+    """Whether htmx sent ``request`` (django-htmx's ``request.htmx``, set by its middleware)."""
+    details: HtmxDetails = request.htmx  # type: ignore[attr-defined]
+    return bool(details)

@@ -40,7 +40,7 @@ from games.services.solver import solve_request
 from web.board import RULES_TEXT, board_context, move_words, rules_words
 from web.forms import ExpectedForm, MoveForm, PracticeForm
 from web.refusals import refusal_words
-from web.views.common import not_found, post_or_page, server_now_ms
+from web.views.common import is_htmx, not_found, post_or_page, server_now_ms
 
 
 def _user(request: HttpRequest) -> User:
@@ -68,10 +68,10 @@ def _until_started(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
             if entry is None:
                 raise not_found() from None
             messages.info(request, _("The race has not started yet."))
-            response = redirect("web:race", race_id=entry.race_id)
-            if request.htmx:  # htmx follows HX-Redirect with a full page load
-                response = HttpResponse(status=204)
-                response["HX-Redirect"] = reverse("web:race", args=[entry.race_id])
+            if not is_htmx(request):
+                return redirect("web:race", race_id=entry.race_id)
+            response = HttpResponse(status=204)  # htmx follows HX-Redirect: a full page load
+            response["HX-Redirect"] = reverse("web:race", args=[entry.race_id])
             return response
 
     return wrapped
@@ -139,11 +139,14 @@ def _answer(
     message: str = "",
     error: bool = False,
     status: int = 200,
+    hint_poll: int = 0,
 ) -> HttpResponse:
     if game is None:
         game = _game(request, game_id)
     context = play_context(game, state=state, message=message, error=error)
-    if request.htmx:
+    context["hint_poll"] = hint_poll
+    context["hint_poll_seconds"] = HINT_POLL_SECONDS
+    if is_htmx(request):
         # The board fragment (with the reason when refused) replaces the board.
         return render(request, "web/_board.html", context)
     if not error:
@@ -253,6 +256,18 @@ def practice(request: HttpRequest) -> HttpResponse:
     return render(request, "web/practice.html", {"form": form}, status=400)
 
 
+#: A pending hint: the board asks again every this many seconds (htmx), at most
+#: HINT_POLLS times (then the player asks again with the button).
+HINT_POLL_SECONDS = 2
+HINT_POLLS = 30
+
+
+def _polls_done(request: HttpRequest) -> int:
+    """How many times the board already asked again for this hint (``poll``, 0..HINT_POLLS)."""
+    raw = request.POST.get("poll", "")
+    return min(int(raw), HINT_POLLS) if raw.isascii() and raw.isdigit() else 0
+
+
 @login_required
 @post_or_page("web:play", "game_id")
 @_until_started
@@ -260,7 +275,9 @@ def hint(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``POST /play/<id>/hint``: the next move of a winning line (practice games only).
 
     The same service as ``GET /api/v1/games/{id}/hint`` (solved on the solver queue,
-    never here; recorded on the game).  The answer is shown in the board's message.
+    never here; recorded on the game).  The answer is shown in the board's message;
+    while the solver works, the board fragment asks again by itself (``poll``: how
+    many times it has, up to ``HINT_POLLS``), so one click is enough.
     """
     try:
         answer = hint_services.game_hint(game_id=game_id, player=_user(request))
@@ -268,6 +285,11 @@ def hint(request: HttpRequest, game_id: Any) -> HttpResponse:
         text, status = _refusal(exc)
         return _answer(request, game_id, game=None, message=text, error=True, status=status)
     if answer["status"] != "done":
+        # The board asks again by itself (htmx), every HINT_POLL_SECONDS, HINT_POLLS times.
+        polls = _polls_done(request) + 1
+        if polls <= HINT_POLLS:
+            message = _("The solver is working on this position…")
+            return _answer(request, game_id, game=None, message=message, hint_poll=polls)
         message = _("The solver is working on this position; ask again in a moment.")
     elif answer["result"] == "won":
         message = _("Hint: %(move)s.") % {"move": move_words(answer["move"])}

@@ -27,7 +27,14 @@ from games.services.errors import NotFound, ServiceError
 from games.services.races import race_join, race_start
 from web.board import board_context, card, move_words, pool_words, rules_words
 from web.refusals import refusal_words
-from web.views.common import etag_of, not_found, polled, post_or_page, server_now_ms
+from web.views.common import (
+    etag_of,
+    is_htmx,
+    not_found,
+    polled,
+    post_or_page,
+    server_now_ms,
+)
 
 
 def _race(request: HttpRequest, race_id: Any) -> Race:
@@ -186,5 +193,5 @@ def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
         "last": move_words(notations[step - 1]) if step else "",
         "replay_url": reverse("web:replay", args=[game.id]),
     }
-    template = "web/_replay.html" if request.htmx else "web/replay.html"
+    template = "web/_replay.html" if is_htmx(request) else "web/replay.html"
     return render(request, template, context)
