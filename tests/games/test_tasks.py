@@ -31,3 +31,25 @@ def test_ping_round_trip_through_a_real_worker() -> None:
     ):
         result = ping.apply_async(args=("round trip",), queue=queue)
         assert result.get(timeout=30) == {"echo": "round trip", "database": connection.vendor}
+
+
+def test_the_scheduler_asks_for_the_pools_at_start(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Right after a first start the winnable pools were empty for a whole refill interval
+    (a new user's POST /games {"winnable": true} answered 503): beat_init asks at once."""
+    from celery.signals import beat_init
+
+    from canfield_site import celery as celery_app
+
+    sent: list[str] = []
+    monkeypatch.setattr(celery_app.app, "send_task", lambda name, **kw: sent.append(name))
+    beat_init.send(sender=None)
+    assert sent == ["games.winnable_pool_refill"]
+
+    def down(name: str, **kw: object) -> None:
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(celery_app.app, "send_task", down)
+    beat_init.send(sender=None)  # logged, never raised: beat starts anyway
+    assert "could not ask for the winnable pools' refill at start" in caplog.text
