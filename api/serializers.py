@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.validators import RegexValidator
 from rest_framework import serializers
+from rest_framework.fields import empty
 
 from api.errors import ProblemError
 from games.engine import OPTION_NAMES, PRESETS
@@ -18,6 +19,15 @@ from games.engine import OPTION_NAMES, PRESETS
 
 class StrictSerializer(serializers.Serializer[Any]):
     """Refuses a body that is not a JSON object or that has fields it does not declare."""
+
+    def run_validation(self, data: Any = empty) -> Any:
+        # A JSON ``null`` body is not an object either (DRF's own answer was a
+        # validation_error "No data provided", unlike ``[]`` or ``"draw"``).
+        if data is None:
+            raise ProblemError(
+                "malformed_request", "The request body must be a JSON object.", status=400
+            )
+        return super().run_validation(data)
 
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):

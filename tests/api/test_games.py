@@ -194,8 +194,12 @@ def test_wrong_types_and_unknown_fields_are_refused(player: APIClient) -> None:
         ({"move": 7}, "validation_error"),
         ({"move": "draw", "extra": 1}, "unknown_field"),
         (["draw"], "malformed_request"),
+        ("draw", "malformed_request"),
+        (None, "malformed_request"),  # was validation_error "No data provided"
     ]:
-        resp = player.post(f"/api/v1/games/{game['id']}/moves", body, format="json")
+        resp = player.post(
+            f"/api/v1/games/{game['id']}/moves", json.dumps(body), content_type="application/json"
+        )
         assert resp.status_code == 400, body
         assert resp.json()["code"] == code
     bad_json = player.post(
