@@ -348,3 +348,14 @@ def test_the_site_has_an_icon() -> None:
     assert icon.group(1).endswith("web/favicon.svg")
     moved = client.get("/favicon.ico")
     assert (moved.status_code, moved["Location"]) == (301, icon.group(1))
+
+
+def test_the_lobby_describes_exactly_the_variants_it_offers(pages: PageClient) -> None:
+    """The list of variants described "custom", which the practice form does not offer."""
+    html = pages.get("/").content.decode()
+    select = re.search(r'<select name="variant"[^>]*>(.*?)</select>', html, re.S)
+    assert select is not None
+    offered = re.findall(r'<option value="([a-z-]+)"', select.group(1))
+    described = re.findall(r"<dt>([a-z-]+)</dt>", html)
+    assert described == offered
+    assert offered == ["classic", "draw-one", "superior", "rainbow", "storehouse", "one-pass"]

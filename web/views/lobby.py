@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from games.engine import PRESETS
 from games.models import Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
 from games.selectors.games import deal_revealed, game_list
@@ -80,7 +81,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     for g in context["my_games"]:  # a replay link only once the deal is revealed
         g.revealed = deal_revealed(g)
     context["form"] = PracticeForm()
-    context["presets"] = PRESET_TEXT
+    # The presets the practice form offers ("custom" names other rules, not a choice).
+    context["presets"] = {name: text for name, text in PRESET_TEXT.items() if name in PRESETS}
     return render(request, "web/lobby.html", context)
 
 
