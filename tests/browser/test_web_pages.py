@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone, translation
 from playwright.sync_api import expect
 
-from games.engine import PRESETS
+from games.engine import PRESETS, new_game
 from games.models import Game, Solve, Tournament
 from games.services.games import game_start
 from games.services.races import race_close, race_create, race_join
@@ -233,3 +233,44 @@ def test_one_click_on_hint_waits_for_the_solver(
     screenshot(page, "web-hint-after-waiting")
     game.refresh_from_db()
     assert [h["move_number"] for h in game.hints] == [0]
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+def test_a_ten_in_the_waste_fan_shows_its_rank_and_suit(
+    live_server: Any, chromium: Any, transactional_db: Any, width: str
+) -> None:
+    """A new user saw only "10" of a ten under the next waste card, its suit hidden."""
+    player = User.objects.create_user("fay", password=PASSWORD)
+    seed = next(
+        (f"fan-{n}" for n in range(200) if "T" in [c[0] for c in _after_draw(f"fan-{n}")[:-1]]),
+        None,
+    )
+    assert seed is not None, "no seed below 200 puts a ten under the waste's top card"
+    game = game_start(player=player, variant="classic", seed=seed)
+    ctx = chromium.new_context(viewport=WIDTHS[width])
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "fay")
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        page.keyboard.press("d")
+        page.wait_for_selector('#board[data-move-number="1"]')
+        cards = page.locator(".fan.waste > .card")
+        assert cards.count() == 3
+        for i in range(2):  # each card under another: its rank and suit are in view
+            right = cards.nth(i).locator(".suit").bounding_box()
+            next_left = cards.nth(i + 1).bounding_box()
+            assert right is not None
+            assert next_left is not None
+            assert right["x"] + right["width"] <= next_left["x"] + 0.5, (i, right, next_left)
+        screenshot(page, f"web-waste-ten-{width}")
+    finally:
+        ctx.close()
+
+
+def _after_draw(seed: str) -> list[str]:
+    """The waste after the first draw of a classic game on ``seed`` (empty if none)."""
+    state = new_game("classic", seed=seed)
+    if "draw" not in state.legal_moves():
+        return []
+    state.play("draw")
+    return list(state.to_dict()["waste"])

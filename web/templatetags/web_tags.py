@@ -47,6 +47,8 @@ def card(c: Any, source: str = "", interactive: Any = False) -> str:
         c.symbol,
     )
     cls = "card red" if c.red else "card"
+    if c.rank == "10":  # two digits: a fan shows more of it (app.css, .fan > .ten + *)
+        cls += " ten"
     if interactive:
         return format_html(
             '<button type="button" class="{}" data-card="{}" data-from="{}" data-key="{}-{}" '
