@@ -135,7 +135,9 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
     """Standings: stored ranks once finished, otherwise live ranks from the games.
 
     Rows: ``rank``, ``player``, ``cards_home``, ``moves``, ``elapsed_ms``,
-    ``finished`` (the entrant can play no more), ``status``; never a card.
+    ``finished`` (the entrant can play no more), ``status``; never a card.  Before an
+    entrant's game starts (a scheduled race not yet started) the row has no rank and
+    the status ``not_started`` (it showed ``playing`` and a shared rank 1).
     """
     now = now or timezone.now()
     if race.status == Race.Status.FINISHED:
@@ -173,15 +175,16 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
     out: list[dict[str, Any]] = []
     for e in live:
         g: Game = e.game  # type: ignore[assignment]
+        waiting = now < g.started_at  # a scheduled race's entrant before the start
         out.append(
             {
-                "rank": e.live_rank,
+                "rank": None if waiting else e.live_rank,
                 "player": e.player.get_username(),
                 "cards_home": g.cards_home,
                 "moves": g.move_number,
                 "elapsed_ms": g.cards_home_ms,
                 "finished": g.is_over or (g.deadline is not None and now >= g.deadline),
-                "status": g.status,
+                "status": "not_started" if waiting else g.status,
             }
         )
     for other in (

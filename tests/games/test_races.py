@@ -338,3 +338,27 @@ def test_races_and_tournaments_import_one_way() -> None:
     assert "games.services.standings" in imported("races")
     assert not {"games.services.races", "games.services.tournaments"} & imported("standings")
     assert "games.services.races" in imported("tournaments")
+
+
+@pytest.mark.django_db
+def test_standings_before_the_start_have_no_rank_and_say_not_started() -> None:
+    """Entrants of a scheduled race that has not started showed "playing" and a shared
+    rank 1 (seen by a new user); at the start they are ranked as they play."""
+    from games.selectors.races import race_standings
+
+    t0 = timezone.now()
+    race = race_create(
+        name="later",
+        opens_at=t0 - timedelta(minutes=1),
+        starts_at=t0 + timedelta(minutes=10),
+        ends_at=t0 + timedelta(minutes=20),
+    )
+    for name in ("ann", "bob"):
+        race_join(race_id=race.id, player=create_user(name))
+    rows = race_standings(race=race, now=t0)
+    assert [(r["player"], r["rank"], r["status"]) for r in rows] == [
+        ("ann", None, "not_started"),
+        ("bob", None, "not_started"),
+    ]
+    started = race_standings(race=race, now=race.starts_at)
+    assert [(r["rank"], r["status"]) for r in started] == [(1, "playing"), (1, "playing")]

@@ -359,3 +359,16 @@ def test_the_lobby_describes_exactly_the_variants_it_offers(pages: PageClient) -
     described = re.findall(r"<dt>([a-z-]+)</dt>", html)
     assert described == offered
     assert offered == ["classic", "draw-one", "superior", "rainbow", "storehouse", "one-pass"]
+
+
+def test_a_race_page_before_the_start_says_not_started_yet(pages: PageClient, player: Any) -> None:
+    race = race_create(
+        name="Later",
+        opens_at=T0,
+        starts_at=T0 + timedelta(hours=1),
+        ends_at=T0 + timedelta(hours=2),
+    )
+    race_join(race_id=race.id, player=player)
+    html = pages.get(f"/races/{race.id}/").content.decode()
+    assert "not started yet" in html
+    assert "playing" not in re.sub(r"<[^>]+>", " ", html).split("Standings")[-1]
