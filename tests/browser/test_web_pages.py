@@ -274,3 +274,25 @@ def _after_draw(seed: str) -> list[str]:
         return []
     state.play("draw")
     return list(state.to_dict()["waste"])
+
+
+def test_a_typed_move_stays_on_the_play_page(live_server: Any, page: Any) -> None:
+    """The "Type a move" form left the page for /play/<id>/move (a new user reopened that
+    address and got an error page); it now updates the board in place."""
+    player = User.objects.create_user("tim", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed="e2e-5")
+    log_in(page, live_server.url, "tim")
+    url = f"{live_server.url}/play/{game.id}/"
+    page.goto(url)
+    page.get_by_text("Type a move").click()
+    field = page.locator("#typed-move")
+    field.fill("zz>t9")
+    field.press("Enter")
+    expect(page.locator("#board-message")).to_contain_text("That is not a move")
+    expect(field).to_have_value("zz>t9")  # refused: kept to be fixed
+    field.fill("draw")
+    field.press("Enter")
+    page.wait_for_selector('#board[data-move-number="1"]')
+    expect(field).to_have_value("")
+    assert page.url == url
+    assert Game.objects.get(id=game.id).move_number == 1

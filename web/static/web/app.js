@@ -369,6 +369,17 @@
       var b = board();
       if (b) { syncControls(b); }
     });
+    // A typed move that was played clears its field; a refused one stays to be fixed.
+    // After settling: until then htmx keeps the old message's classes on the new one.
+    document.body.addEventListener("htmx:afterSettle", function (e) {
+      var cfg = e.detail && e.detail.requestConfig;
+      var form = cfg && cfg.elt && cfg.elt.closest && cfg.elt.closest("form[data-typed-move]");
+      var b = board();
+      if (form && b && !b.querySelector(".message.error")) {
+        var input = form.querySelector('input[name="move"]');
+        if (input) { input.value = ""; input.focus(); }
+      }
+    });
     syncControls(board());
   }
 
