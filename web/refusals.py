@@ -72,6 +72,21 @@ REFUSAL_TEXT: dict[str, Promise] = {
     "race_closed": gettext_lazy("The race is closed for you: your time is up."),
     "race_not_started": gettext_lazy("The race has not started yet."),
     "race_not_open": gettext_lazy("This race cannot be joined or started now."),
+    "tournament_not_open": gettext_lazy("This tournament is not open for entries."),
+    "tournament_invite_only": gettext_lazy("This tournament is for invited players only."),
+    "tournament_full": gettext_lazy("This tournament is full."),
+    # The practice form (web.views.play.practice).
+    "invalid_seed": gettext_lazy(
+        "A seed is 1 to 64 characters: letters A-Z and a-z, digits, '_' and '-'."
+    ),
+    "winnable_with_seed": gettext_lazy("A winnable deal is drawn for you: leave the seed empty."),
+    "invalid_options": gettext_lazy("These rules cannot be played."),
+    "deal_in_race": gettext_lazy(
+        "This deal opens like a race that is not over: practise it once the race is finished."
+    ),
+    "no_winnable_deal": gettext_lazy(
+        "No winnable deal of these rules is ready yet; try again in a few seconds."
+    ),
     "hint_not_allowed": gettext_lazy("A race game gets no hint."),
     "too_many_solves": gettext_lazy(
         "You have too many solutions being worked out; try again in a moment."

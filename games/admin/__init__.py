@@ -14,6 +14,7 @@ from games.admin import (  # noqa: F401 - imported to register the model admins
     tournament,
     tournament_entrant,
     tournament_standing,
+    users,
 )
 from games.admin.common import SEED_HIDDEN, seed_shown
 

@@ -111,7 +111,8 @@ def deal_create(
             names = deal_deck(seed_value)
             digest = commitment(seed_value)
     except DeckError as exc:
-        raise InvalidDeal(str(exc)) from None
+        why = "invalid_deck" if deck is not None else "invalid_seed"
+        raise InvalidDeal(str(exc)).because(why, {}) from None
     return Deal.objects.create(
         seed=seed_value,
         deck=names,
@@ -179,7 +180,9 @@ def game_start(
     rules = rules_build(variant=variant, options=options)
     if winnable:
         if seed is not None or deck is not None:
-            raise InvalidDeal("winnable draws its own deal: give no seed or deck with it")
+            raise InvalidDeal("winnable draws its own deal: give no seed or deck with it").because(
+                "winnable_with_seed", {}
+            )
         # Drawn from the pool the solver queue fills ahead of time: no solving here.
         try:
             with transaction.atomic():

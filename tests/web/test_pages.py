@@ -315,7 +315,7 @@ def test_practice_form_winnable_takes_no_seed(pages: PageClient) -> None:
     pages.get("/")
     refused = pages.post("/practice", {"variant": "classic", "seed": "12", "winnable": "on"})
     assert refused.status_code == 400
-    assert "winnable draws its own deal" in refused.content.decode()
+    assert "A winnable deal is drawn for you: leave the seed empty." in refused.content.decode()
     assert not Game.objects.exists()
 
 

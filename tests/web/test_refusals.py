@@ -9,6 +9,7 @@ and the words a person reads.
 
 from __future__ import annotations
 
+import html as html_lib
 import random
 import re
 from typing import Any
@@ -20,9 +21,11 @@ from hypothesis import strategies as st
 
 from games.engine import CARD_NAMES, GameState, MoveParseError, new_game
 from games.engine.moves import IllegalMoveError
+from games.models import Tournament
 from games.services.errors import IllegalMove
 from games.services.games import game_start
 from tests.engine.strategies import ENGINE_SETTINGS, random_game, random_walk
+from tests.tournaments.factories import running_race
 from tests.web.conftest import PageClient
 from web.refusals import REFUSAL_TEXT, refusal_words
 
@@ -117,3 +120,24 @@ def test_the_play_page_words_a_refusal_in_its_language(
         assert text is not None
         seen.append(" ".join(re.sub(r"<[^>]+>", "", text.group(1)).split()))
     assert seen == [build, redeal]
+
+
+@pytest.mark.django_db
+def test_a_refused_join_and_a_bad_practice_seed_in_french(pages: PageClient, player: Any) -> None:
+    """A new tester saw "this tournament is for invited players only" and "invalid seed
+    '!!!': ..." in English on French pages."""
+    tournament = Tournament.objects.create(
+        name="Invités", entry=Tournament.Entry.INVITE, status=Tournament.Status.OPEN
+    )
+    race = running_race(tournament=tournament)
+    refused = pages.post(f"/races/{race.id}/join", {}, HTTP_ACCEPT_LANGUAGE="fr")
+    assert refused.status_code == 409
+    assert "Ce tournoi est réservé aux joueurs invités." in refused.content.decode()
+    seed = pages.post("/practice", {"variant": "classic", "seed": "!!!"}, HTTP_ACCEPT_LANGUAGE="fr")
+    assert seed.status_code == 400
+    text = html_lib.unescape(seed.content.decode())
+    assert "Une graine fait de 1 à 64 caractères" in text
+    assert "invalid seed" not in text
+    # The language switch returns to /practice with a GET: the lobby, not a blank 405.
+    back = pages.get("/practice")
+    assert (back.status_code, back["Location"]) == (302, "/")

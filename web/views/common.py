@@ -43,10 +43,13 @@ def polled(request: HttpRequest, etag: str, render: Callable[[], HttpResponse]) 
     return response
 
 
-def post_or_page(page: str, arg: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def post_or_page(
+    page: str, arg: str | None = None
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A POST-only action whose address, opened with ``GET`` (a bookmark, the history,
-    a reload after a plain form's answer), goes to the page ``page`` (a URL name taking
-    the keyword ``arg``) instead of an empty ``405``; other methods stay ``405``."""
+    a reload after a plain form's answer, the language switch's return), goes to the
+    page ``page`` (a URL name taking the keyword ``arg``, or none) instead of an empty
+    ``405``; other methods stay ``405``."""
 
     def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
         post_only = require_POST(view)
@@ -54,7 +57,7 @@ def post_or_page(page: str, arg: str) -> Callable[[Callable[..., Any]], Callable
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
             if request.method in ("GET", "HEAD"):
-                return redirect(page, **{arg: kwargs[arg]})
+                return redirect(page, **({arg: kwargs[arg]} if arg else {}))
             return post_only(request, *args, **kwargs)
 
         return wrapper

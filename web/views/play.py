@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from games.engine import GameState
 from games.models import Game, RaceEntry
@@ -234,7 +234,7 @@ def resign(request: HttpRequest, game_id: Any) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_page("web:lobby")
 def practice(request: HttpRequest) -> HttpResponse:
     """``POST /practice``: start a practice game (preset, options, seed or random)."""
     form = PracticeForm(request.POST)
@@ -248,9 +248,9 @@ def practice(request: HttpRequest) -> HttpResponse:
                 winnable=form.cleaned_data["winnable"],
             )
         except (InvalidDeal, InvalidOptions) as exc:
-            form.add_error("seed" if isinstance(exc, InvalidDeal) else None, exc.detail)
+            form.add_error("seed" if isinstance(exc, InvalidDeal) else None, refusal_words(exc))
         except ServiceError as exc:
-            form.add_error(None, exc.detail)
+            form.add_error(None, refusal_words(exc))
         else:
             return redirect("web:play", game_id=game.id)
     return render(request, "web/practice.html", {"form": form}, status=400)

@@ -1,0 +1,52 @@
+"""Accounts in the admin: Django's user admin with the players' username rules.
+
+The API and the sign-up page refuse usernames made of dots only and letters from
+other scripts (:func:`games.services.accounts.username_validate`); staff adding or
+renaming an account in the admin get the same rules, so no account has a name
+whose page a browser cannot reach (``/players/../`` resolves to the lobby).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.contrib.auth.models import User
+
+from games.services.accounts import username_validate
+
+
+class _UsernameRules:
+    """``clean_username`` with the players' rules (a mixin for the two admin forms)."""
+
+    cleaned_data: dict[str, Any]
+
+    def clean_username(self) -> str | None:
+        # The creation form's own check (taken in any case) runs first; it returns None
+        # when it has already put an error on the field.
+        parent = getattr(super(), "clean_username", None)
+        username: str | None = parent() if parent is not None else self.cleaned_data["username"]
+        if username:
+            username_validate(username)
+        return username
+
+
+class PlayerCreationForm(_UsernameRules, AdminUserCreationForm):  # type: ignore[misc]
+    """The admin's "add user" form, with the players' username rules."""
+
+
+class PlayerChangeForm(_UsernameRules, UserChangeForm):  # type: ignore[type-arg]
+    """The admin's user form, with the players' username rules."""
+
+
+class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
+    """Django's user admin with :class:`PlayerCreationForm` and :class:`PlayerChangeForm`."""
+
+    add_form = PlayerCreationForm
+    form = PlayerChangeForm
+
+
+admin.site.unregister(User)
+admin.site.register(User, PlayerAdmin)
