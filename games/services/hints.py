@@ -30,7 +30,7 @@ from django.db import transaction
 
 from games.models import Game, Move, Solve
 from games.services.errors import MALFORMED_ID, GameOver, HintNotAllowed, NotFound
-from games.services.solver import position_key, solve_request
+from games.services.solver import prefix_keys, solve_request
 
 
 def _live_moves(game: Game) -> list[str]:
@@ -93,7 +93,8 @@ def _continuation(*, deal_id: Any, moves: list[str]) -> str | None:
     takes the nearest whose line starts with ``moves[n - k:]`` and goes on.
     """
     n = len(moves)
-    back = {position_key(moves[: n - k]): k for k in range(1, min(n, HINT_LOOKBACK) + 1)}
+    keys = prefix_keys(moves)
+    back = {keys[n - k]: k for k in range(1, min(n, HINT_LOOKBACK) + 1)}
     if not back:
         return None
     best: tuple[int, str] | None = None

@@ -50,6 +50,17 @@ def position_key(moves: Sequence[str]) -> str:
     return hashlib.sha256(" ".join(moves).encode()).hexdigest()
 
 
+def prefix_keys(moves: Sequence[str]) -> list[str]:
+    """``[position_key(moves[:i]) for i in range(len(moves) + 1)]`` in one pass (hashes
+    updated move by move, so a long game costs linear time, not quadratic)."""
+    h = hashlib.sha256()
+    keys = [h.hexdigest()]
+    for i, move in enumerate(moves):
+        h.update(((" " if i else "") + move).encode())
+        keys.append(h.hexdigest())
+    return keys
+
+
 def solve_request(
     *,
     deal: Deal,

@@ -184,3 +184,11 @@ def test_no_hint_for_a_finished_or_someone_elses_game(
     over = player.get(f"/api/v1/games/{game_id}/hint")
     assert (over.status_code, over.json()["code"]) == (409, "game_over")
     assert not Solve.objects.exists()
+
+
+def test_prefix_keys_are_the_position_keys_of_every_prefix() -> None:
+    from games.services.solver import position_key, prefix_keys
+
+    moves = ["draw", "QH>t2", "5S>f", "redeal", "draw"]
+    assert prefix_keys(moves) == [position_key(moves[:i]) for i in range(len(moves) + 1)]
+    assert prefix_keys([]) == [position_key([])]
