@@ -25,8 +25,8 @@ MAX_REDEALS: Final = 1000
 #: What each option means, for documentation and the API's variants endpoint.
 OPTION_HELP: Final[dict[str, str]] = {
     "draw": "cards turned from the stock to the waste by one draw: 1 or 3 (RULES.md 3.6)",
-    "redeals": "number of redeals allowed (0, 1, 2, ... up to 1000), or null for unlimited "
-    "(RULES.md 3.6)",
+    "redeals": f"number of redeals allowed (0, 1, 2, ... up to {MAX_REDEALS}), or null for "
+    "unlimited (RULES.md 3.6)",
     "build": "tableau building down one rank: alternate-colour, any-suit (rank only) or same-suit",
     "tableau_moves": "top-or-whole (top card or whole pile, RULES.md 3.4), whole-pile "
     "(only whole piles move between tableau piles) or any-run (any card with the cards on it)",

@@ -1119,7 +1119,7 @@ def _solve(
 ) -> SolveResult:
     """:func:`solve` with every argument given; the freed tables stay kept."""
     start = time.monotonic()
-    use_c = _use_c(engine, state)
+    use_c = _use_c(engine)
     if state.cards_home == 52:
         return SolveResult(WON, [], 0, time.monotonic() - start)
     if state.ended is not None:
@@ -1486,15 +1486,18 @@ def _search_once(
     )
 
 
-def _use_c(engine: str | None, state: GameState) -> bool:
-    """Whether :func:`solve` runs the C core (see its ``engine`` argument)."""
+def _use_c(engine: str | None) -> bool:
+    """Whether :func:`solve` runs the C core (see its ``engine`` argument).
+
+    Every redeal count the rules allow (at most ``MAX_REDEALS``, 1000) fits the C
+    core's key (16 bits), so the choice depends on the build alone, never on the
+    position.
+    """
     choice = engine if engine is not None else os.environ.get(ENGINE_ENV, "auto") or "auto"
     if choice not in ENGINES:
         raise ValueError(f"unknown solver engine {choice!r}: use one of {', '.join(ENGINES)}")
     if choice == "python":
         return False
-    # Every redeal count the rules allow (at most MAX_REDEALS, 1000) fits the C core's
-    # key (16 bits), so the choice depends on the build alone.
     if choice == "c":
         if _csolver is None:
             raise RuntimeError(

@@ -369,16 +369,17 @@ def test_engine_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="unknown solver engine"):
         solve(state, engine="fortran")
     monkeypatch.setenv("CANFIELD_SOLVER", "python")
-    assert not solver_mod._use_c(None, state)
+    assert not solver_mod._use_c(None)
     monkeypatch.setenv("CANFIELD_SOLVER", "auto")
-    assert solver_mod._use_c(None, state)
-    # The most redeals the rules allow fit the C core's key (16 bits).
+    assert solver_mod._use_c(None)
+    # The most redeals the rules allow fit the C core's key (16 bits): the C core takes
+    # them and agrees with the Python search.
     many = new_game("classic", seed="1", redeals=MAX_REDEALS)
-    assert solver_mod._use_c("auto", many)
+    assert solver_mod._use_c("auto")
     c, py = (solve(many, engine=e, max_nodes=2000) for e in ("c", "python"))
     assert (c.result, c.nodes, c.moves) == (py.result, py.nodes, py.moves)
     monkeypatch.setattr(solver_mod, "_csolver", None)
-    assert not solver_mod._use_c("auto", state)
+    assert not solver_mod._use_c("auto")
     with pytest.raises(RuntimeError, match="not built"):
         solve(state, engine="c")
 
