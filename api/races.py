@@ -32,7 +32,7 @@ from api.serializers import (
     paginated,
 )
 from games.engine import PRESETS
-from games.models import Race
+from games.models import Game, Race
 from games.permissions import OrganiserAction, may_see_drafts
 from games.ranking import RANKING_RULE
 from games.selectors.games import game_view
@@ -89,6 +89,12 @@ class RaceView(serializers.Serializer[Any]):
     entrants = serializers.IntegerField()
     joined = serializers.BooleanField(help_text="whether you have joined")
     game_id = serializers.UUIDField(allow_null=True, help_text="your game in this race")
+    game_status = serializers.ChoiceField(
+        choices=Game.Status.choices,
+        allow_null=True,
+        help_text="your game's status (playing until it is won, blocked, resigned or timed "
+        "out); null while you have no game",
+    )
     ranking_rule = serializers.CharField(help_text=RANKING_HELP)
     rated = serializers.BooleanField(help_text="counts for player ratings (organisers' switch)")
 

@@ -94,13 +94,20 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
     ``opens_at``/``starts_at``/``ends_at`` (datetimes), ``allow_undo``,
     ``require_winnable``, ``commitment`` (hex SHA-256 of the seed), ``seed``
     (``None`` until finished), ``entrants`` (count), ``joined`` and ``game_id``
-    (the viewer's entry and game, if any) and ``ranking_rule`` (RULES.md 6).
+    (the viewer's entry and game, if any), ``game_status`` (that game's status:
+    ``playing``, ``won``, ``blocked``, ``resigned`` or ``timed_out``; ``None`` without a
+    game) and ``ranking_rule`` (RULES.md 6).
     """
     now = now or timezone.now()
     finished = race.status == Race.Status.FINISHED
     entry = None
     if viewer is not None and viewer.is_authenticated:
-        entry = RaceEntry.objects.filter(race=race, player=viewer).only("id", "game_id").first()
+        entry = (
+            RaceEntry.objects.filter(race=race, player=viewer)
+            .select_related("game")
+            .only("id", "game_id", "game__status")
+            .first()
+        )
     entrants = getattr(race, "entrants", None)
     if entrants is None:
         entrants = race.entries.count()
@@ -126,6 +133,7 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
         "entrants": entrants,
         "joined": entry is not None,
         "game_id": str(entry.game_id) if entry is not None and entry.game_id else None,
+        "game_status": entry.game.status if entry is not None and entry.game else None,
         "ranking_rule": RANKING_RULE,
         "rated": race.rated,
     }

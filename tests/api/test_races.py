@@ -383,3 +383,25 @@ def test_state_of_a_raced_game_matches_engine(make_client: Callable[..., APIClie
     deal = Race.objects.get(id=race["id"]).deal
     expected = new_game("storehouse", seed=deal.seed)
     assert GameState.from_dict(Game.objects.get(id=gid).state) == expected
+
+
+def test_the_race_says_how_your_game_stands(
+    make_client: Callable[..., APIClient], anon: APIClient
+) -> None:
+    """``game_status`` follows the viewer's own game: null before joining (and for anyone
+    else), ``playing`` once joined, then how it ended; the race page reads it to stop
+    offering "Play" for a game that is over."""
+    staff = make_client("org", staff=True)
+    rid = create_race(staff)["id"]
+    ann, ben = make_client("ann"), make_client("ben")
+    assert ann.get(f"/api/v1/races/{rid}").json()["game_status"] is None
+    game_id = ann.post(f"/api/v1/races/{rid}/join").json()["game_id"]
+    ben.post(f"/api/v1/races/{rid}/join")
+    assert ann.get(f"/api/v1/races/{rid}").json()["game_status"] == "playing"
+    assert ann.post(f"/api/v1/games/{game_id}/resign").status_code == 200
+    mine = ann.get(f"/api/v1/races/{rid}").json()
+    assert (mine["game_id"], mine["game_status"]) == (game_id, "resigned")
+    assert ben.get(f"/api/v1/races/{rid}").json()["game_status"] == "playing"
+    assert anon.get(f"/api/v1/races/{rid}").json()["game_status"] is None
+    listed = {r["id"]: r for r in ann.get("/api/v1/races").json()["results"]}
+    assert listed[rid]["game_status"] == "resigned"
