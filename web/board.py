@@ -168,7 +168,17 @@ PRESET_NAMES = {
     "rainbow": gettext_lazy("Rainbow"),
     "storehouse": gettext_lazy("Storehouse"),
     "one-pass": gettext_lazy("One pass"),
+    "custom": gettext_lazy("Custom rules"),
 }
+
+
+def variant_label(code: str) -> str:
+    """A variant's name as pages show it, in the page's language (``"draw-one"`` ->
+    ``"Draw one"``; the API and the CLI use the codes, RULES.md 4); a code with no name is
+    shown as it is."""
+    name = PRESET_NAMES.get(code)
+    return str(name) if name is not None else code
+
 
 #: Options :func:`rules_words` says in words when they differ from classic.
 _WORDED = {"draw", "redeals", "build", "base"}

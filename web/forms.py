@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS
 from games.services.accounts import username_validate
+from web.board import variant_label
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
@@ -40,7 +41,7 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
 
 
 def _preset_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in PRESETS]
+    return [(name, variant_label(name)) for name in PRESETS]
 
 
 class PracticeForm(forms.Form):

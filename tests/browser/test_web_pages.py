@@ -169,6 +169,13 @@ def test_keyboard_only_play_undo_and_resign(live_server: Any, page: Any) -> None
     page.get_by_role("button", name="Resign").click()
     expect(page.locator('[data-stat="status"]')).to_have_text("resigned")
     assert Game.objects.get(id=game.id).status == "resigned"
+    # Without a reload, nothing more can be asked of the game (a tester could still
+    # click Hint and type moves, each refused with "The game is over").
+    expect(page.get_by_role("button", name="Hint")).to_be_disabled()
+    expect(page.get_by_role("button", name="Resign")).to_be_disabled()
+    page.get_by_text("Type a move").click()
+    expect(page.locator("#typed-move")).to_be_disabled()
+    expect(page.locator("form[data-typed-move] button")).to_be_disabled()
 
 
 @pytest.mark.parametrize(

@@ -153,8 +153,16 @@ def test_race_end_to_end(live_server: Any, chromium: Any, monkeypatch: pytest.Mo
         first = b.locator("table.standings tbody tr").first
         expect(first).to_contain_text("alma")
         expect(b.locator("[data-seed]")).to_have_text(SEED)
+        # Nine columns do not fit 360 px: the table scrolls, and a line above says so.
+        cue = b.locator(".scroll-cue")
+        expect(cue).to_be_visible()
+        expect(cue).to_have_text("This table scrolls sideways: swipe or scroll for more columns →")
+        assert b.locator(".scroll").evaluate("e => e.scrollWidth > e.clientWidth")
         assert serious_violations(b) == []
         screenshot(b, "web-results-360")
+        a.goto(f"{base}/races/{race.id}/results")  # 1,280 px: the same table fits
+        assert a.locator(".scroll").evaluate("e => e.scrollWidth <= e.clientWidth")
+        expect(a.locator(".scroll-cue")).to_be_hidden()
 
         b.get_by_role("link", name="Replay alma's game").click()
         b.wait_for_url(re.compile(r".*/replay/.*"))

@@ -355,10 +355,17 @@ def test_the_lobby_describes_exactly_the_variants_it_offers(pages: PageClient) -
     html = pages.get("/").content.decode()
     select = re.search(r'<select name="variant"[^>]*>(.*?)</select>', html, re.S)
     assert select is not None
-    offered = re.findall(r'<option value="([a-z-]+)"', select.group(1))
-    described = re.findall(r"<dt>([a-z-]+)</dt>", html)
-    assert described == offered
-    assert offered == ["classic", "draw-one", "superior", "rainbow", "storehouse", "one-pass"]
+    offered = re.findall(r'<option value="([a-z-]+)"[^>]*>([^<]+)</option>', select.group(1))
+    described = re.findall(r"<dt>([^<]+)</dt>", html)
+    assert [label for _code, label in offered] == described
+    assert offered == [
+        ("classic", "Classic"),
+        ("draw-one", "Draw one"),
+        ("superior", "Superior"),
+        ("rainbow", "Rainbow"),
+        ("storehouse", "Storehouse"),
+        ("one-pass", "One pass"),
+    ]
 
 
 def test_a_race_page_before_the_start_says_not_started_yet(pages: PageClient, player: Any) -> None:

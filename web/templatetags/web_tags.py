@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.formats import number_format
 from django.utils.html import format_html
+
+from web.board import variant_label
 
 register = template.Library()
 
@@ -18,10 +21,18 @@ def get_item(mapping: dict[Any, Any], key: Any) -> Any:
 
 @register.filter
 def seconds(ms: int | None) -> str:
-    """Milliseconds as seconds with one decimal (``83412`` -> ``"83.4"``); ``""`` for None."""
+    """Milliseconds as seconds with one decimal in the page's number format (``83412`` ->
+    ``"83.4"``, ``"83,4"`` in French or German); ``""`` for None."""
     if ms is None:
         return ""
-    return f"{ms / 1000:.1f}"
+    return str(number_format(round(ms / 1000, 1), decimal_pos=1, use_l10n=True))
+
+
+@register.filter
+def variant(code: str) -> str:
+    """A variant's code as its name in the page's language (``"classic"`` -> ``"Classic"``,
+    ``"Classique"`` in French); see :data:`web.board.PRESET_NAMES`."""
+    return variant_label(code)
 
 
 @register.filter

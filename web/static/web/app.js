@@ -37,6 +37,23 @@
     });
   }
 
+  // A table wider than the screen (a phone) gets a line above it saying that it scrolls
+  // sideways (body data-scroll-text, in the page's language), hidden while it fits.
+  function markScrollers(root) {
+    var text = document.body.dataset.scrollText || "";
+    root.querySelectorAll(".scroll").forEach(function (el) {
+      var cue = el.previousElementSibling;
+      if (!cue || !cue.classList.contains("scroll-cue")) {
+        cue = document.createElement("p");
+        cue.className = "scroll-cue";
+        cue.setAttribute("aria-hidden", "true");
+        cue.textContent = text;
+        el.parentNode.insertBefore(cue, el);
+      }
+      cue.hidden = el.scrollWidth <= el.clientWidth + 1;
+    });
+  }
+
   function pad(n) { return n < 10 ? "0" + n : String(n); }
 
   function tickCountdowns() {
@@ -95,6 +112,7 @@
               var keep = document.activeElement && el.contains(document.activeElement);
               el.innerHTML = html;
               localize(el);
+              markScrollers(el);
               tickCountdowns();
               if (window.htmx) { window.htmx.process(el); }
               if (keep) { el.focus && el.setAttribute("tabindex", "-1"); }
@@ -189,7 +207,12 @@
     var playing = !!(b && b.dataset.moveUrl);
     var undo = document.querySelector('[data-action="undo"]');
     if (undo) { undo.disabled = !playing || !Number(n || 0); }
-    document.querySelectorAll("button.danger").forEach(function (r) { r.disabled = !playing; });
+    // Once the game is over (won, blocked, resigned, out of time) nothing more can be
+    // played: resign, hint and the typed move are switched off with the board.
+    document.querySelectorAll(
+      'button.danger, [data-action="hint"], form[data-typed-move] input[name="move"], ' +
+      "form[data-typed-move] button"
+    ).forEach(function (r) { r.disabled = !playing; });
   }
 
   function replaceBoard(html, focusKey) {
@@ -351,6 +374,8 @@
   /* ---------------------------------------------------------------- start */
   function start() {
     localize(document);
+    markScrollers(document);
+    window.addEventListener("resize", function () { markScrollers(document); });
     tickCountdowns();
     setInterval(tickCountdowns, 1000);
     document.querySelectorAll("[data-poll]").forEach(subscribe);
@@ -365,6 +390,7 @@
     document.addEventListener("keydown", onReplayKey);
     document.body.addEventListener("htmx:afterSwap", function (e) {
       localize(document);
+      markScrollers(document);
       tickCountdowns();
       var b = board();
       if (b) { syncControls(b); }

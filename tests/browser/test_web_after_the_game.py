@@ -1,0 +1,100 @@
+"""What a page shows once a game is over, in Chromium: a race game resigned without a
+reload (no countdown, no "Play" on the race page) and a long solution's numbered columns
+(each number clear of the column before it), as a walkthrough found them."""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from datetime import timedelta
+from typing import Any
+from unittest import mock
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games.models import Solve
+from games.services.games import game_end, game_start
+from games.services.races import race_create, race_join
+from games.services.solver import solve_run
+from tests.browser.conftest import screenshot
+from tests.browser.web_helpers import PASSWORD, log_in, serious_violations
+
+#: Per list item: its box and where its number ("188. ") starts, measured in its own font.
+MARKERS = """
+els => {
+  const ctx = document.createElement("canvas").getContext("2d");
+  return els.map((li, i) => {
+    const cs = getComputedStyle(li);
+    ctx.font = cs.font;
+    const r = li.getBoundingClientRect();
+    return {left: r.left, right: r.right, marker: r.left - ctx.measureText((i + 1) + ". ").width};
+  });
+}
+"""
+
+
+def test_a_resigned_race_game_offers_nothing_more(
+    live_server: Any, page: Any, transactional_db: Any
+) -> None:
+    now = timezone.now()
+    race = race_create(
+        name="Evening race",
+        opens_at=now - timedelta(minutes=2),
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(minutes=30),
+        late_join_s=None,
+    )
+    player = User.objects.create_user("rhea", password=PASSWORD)
+    game_id = race_join(race_id=race.id, player=player).entry.game_id
+    base = live_server.url
+    log_in(page, base, "rhea")
+    page.goto(f"{base}/play/{game_id}/")
+    expect(page.locator("#board")).to_contain_text("Time left")
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Resign").click()
+    expect(page.locator('[data-stat="status"]')).to_have_text("resigned")
+    # The race runs on for the others; this game's clock is no longer shown.
+    expect(page.locator("#board")).not_to_contain_text("Time left")
+    expect(page.locator("#board [data-countdown]")).to_have_count(0)
+    page.get_by_role("link", name="Race page and standings").click()
+    page.wait_for_url(f"{base}/races/{race.id}/")
+    expect(page.locator("[data-my-game=over]")).to_have_text(
+        "Your game is over: resigned · See your game"
+    )
+    expect(page.get_by_role("link", name="Play", exact=True)).to_have_count(0)
+    assert serious_violations(page) == []
+    screenshot(page, "web-race-after-resigning")
+    page.get_by_role("link", name="See your game").click()
+    page.wait_for_url(f"{base}/play/{game_id}/")
+
+
+def test_a_long_solution_keeps_each_number_clear_of_the_column_before(
+    live_server: Any, page: Any, transactional_db: Any, settings: Any
+) -> None:
+    settings.SOLVER_BUDGET_SECONDS = 120  # a bound seed 7 never reaches: no clock in play
+    player = User.objects.create_user("sol", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed="7")
+    game_end(game_id=game.id, player=player)
+    base = live_server.url
+    log_in(page, base, "sol")
+    with mock.patch("games.services.solver.enqueue_now"):  # the worker is this test
+        page.goto(f"{base}/play/{game.id}/solution")
+    solve_run(solve_id=Solve.objects.get(deal=game.deal, moves=[]).id)
+    page.goto(f"{base}/play/{game.id}/solution")
+    items = page.locator("ol.moves li")
+    expect(items.first).to_be_visible()
+    boxes = items.evaluate_all(MARKERS)
+    assert len(boxes) >= 100  # three-digit numbers: the widest that collided
+    columns: dict[float, list[dict[str, float]]] = defaultdict(list)
+    for box in boxes:
+        columns[round(box["left"])].append(box)
+    lefts = sorted(columns)
+    assert len(lefts) >= 3  # 1,280 px holds several columns
+    for before, after in itertools.pairwise(lefts):
+        right_edge = max(b["right"] for b in columns[before])
+        first_number = min(b["marker"] for b in columns[after])
+        assert first_number >= right_edge, (before, after, first_number, right_edge)
+    assert min(b["marker"] for b in columns[lefts[0]]) >= 0
+    screenshot(page, "web-solution-desktop", full_page=False)
