@@ -130,33 +130,61 @@ def move_words(notation: str) -> str:
     return _("%(card)s to pile %(pile)s") % {"card": card_label(code), "pile": dest[1:]}
 
 
-def rules_words(variant: str, options: dict[str, Any]) -> list[str]:
-    """The variant and its options in words, one phrase each (RULES.md 4)."""
-    out = [str(PRESET_TEXT.get(variant, PRESET_TEXT["custom"]))]
-    out.append(
-        ngettext("Draw %(n)d card at a time.", "Draw %(n)d cards at a time.", options["draw"])
-        % {"n": options["draw"]}
+#: The options each preset's sentence in :data:`PRESET_TEXT` already states, which
+#: :func:`rules_words` does not say a second time ("draw three cards at a time" and then
+#: "Draw 3 cards at a time.").
+PRESET_STATES: dict[str, frozenset[str]] = {
+    "classic": frozenset({"draw", "redeals", "build"}),
+    "draw-one": frozenset({"draw"}),
+    "superior": frozenset({"reserve_face_up", "autofill"}),
+    "rainbow": frozenset({"build", "draw", "redeals"}),
+    "storehouse": frozenset({"base", "build", "draw", "redeals"}),
+    "one-pass": frozenset({"redeals"}),
+}
+
+
+def rules_words(variant: str, options: dict[str, Any], *, repeat: bool = False) -> list[str]:
+    """The variant and its options in words, one phrase each (RULES.md 4): the preset's
+    sentence, then a phrase for each option it does not state (every option when
+    ``repeat``, as :func:`pool_words` compares them)."""
+    stated = frozenset() if repeat else PRESET_STATES.get(variant, frozenset())
+    phrases: list[tuple[str, str]] = []
+    draw = options["draw"]
+    phrases.append(
+        (
+            "draw",
+            ngettext("Draw %(n)d card at a time.", "Draw %(n)d cards at a time.", draw)
+            % {"n": draw},
+        )
     )
     redeals = options.get("redeals")
     if redeals is None:
-        out.append(_("Unlimited redeals."))
+        phrases.append(("redeals", _("Unlimited redeals.")))
     elif redeals == 0:
-        out.append(_("No redeal."))
+        phrases.append(("redeals", _("No redeal.")))
     else:
-        out.append(ngettext("%(n)d redeal.", "%(n)d redeals.", redeals) % {"n": redeals})
+        phrases.append(
+            ("redeals", ngettext("%(n)d redeal.", "%(n)d redeals.", redeals) % {"n": redeals})
+        )
     build = {
         "alternate-colour": _("Build down in alternate colours."),
         "any-suit": _("Build down regardless of suit."),
         "same-suit": _("Build down in suit."),
     }
-    out.append(build.get(options.get("build", ""), str(options.get("build"))))
+    phrases.append(("build", build.get(options.get("build", ""), str(options.get("build")))))
     if options.get("reserve_face_up"):
-        out.append(_("The whole reserve is face up."))
+        phrases.append(("reserve_face_up", _("The whole reserve is face up.")))
     if not options.get("autofill", True):
-        out.append(_("Empty piles are not filled from the reserve automatically."))
+        phrases.append(
+            ("autofill", _("Empty piles are not filled from the reserve automatically."))
+        )
     base = options.get("base", "dealt")
     if base != "dealt":
-        out.append(_("The foundations start at %(rank)s.") % {"rank": RANK_NAMES[str(base)]})
+        phrases.append(
+            ("base", _("The foundations start at %(rank)s.") % {"rank": RANK_NAMES[str(base)]})
+        )
+    out = [str(PRESET_TEXT.get(variant, PRESET_TEXT["custom"]))]
+    out.extend(phrase for option, phrase in phrases if option not in stated)
     return out
 
 
@@ -193,8 +221,8 @@ def pool_words(variant: str, options: dict[str, Any]) -> dict[str, Any]:
     """
     preset = PRESETS.get(variant)
     base = preset.to_dict() if preset is not None else {}
-    mine = rules_words(variant, options)[1:]
-    theirs = set(rules_words(variant, base)[1:]) if base else set()
+    mine = rules_words(variant, options, repeat=True)[1:]
+    theirs = set(rules_words(variant, base, repeat=True)[1:]) if base else set()
     changes = [phrase for phrase in mine if phrase not in theirs]
     for option in OPTION_NAMES:
         value = options.get(option)

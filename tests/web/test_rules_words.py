@@ -1,0 +1,83 @@
+"""The rules of a game in words: the preset's sentence, then only what it does not say
+(the results page read "draw three cards at a time, unlimited redeals, ... Draw 3 cards
+at a time. Unlimited redeals. ...")."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from games.engine import PRESETS
+from web.board import PRESET_STATES, pool_words, rules_words
+
+
+@pytest.mark.parametrize(
+    ("variant", "words"),
+    [
+        (
+            "classic",
+            [
+                "Classic Canfield: draw three cards at a time, unlimited redeals, build down "
+                "in alternate colours."
+            ],
+        ),
+        (
+            "draw-one",
+            [
+                "Classic Canfield, drawing one card at a time.",
+                "Unlimited redeals.",
+                "Build down in alternate colours.",
+            ],
+        ),
+        (
+            "superior",
+            [
+                "The whole reserve is face up; empty tableau piles are not filled "
+                "automatically: any available card may fill a space.",
+                "Draw 3 cards at a time.",
+                "Unlimited redeals.",
+                "Build down in alternate colours.",
+            ],
+        ),
+        (
+            "rainbow",
+            ["Build down by rank regardless of colour; draw one card at a time; no redeal."],
+        ),
+        (
+            "storehouse",
+            [
+                "The four twos start the foundations; build down in suit; draw one card at a "
+                "time; two redeals."
+            ],
+        ),
+        (
+            "one-pass",
+            [
+                "Classic Canfield with no redeal (strict or Acey Canfield).",
+                "Draw 3 cards at a time.",
+                "Build down in alternate colours.",
+            ],
+        ),
+    ],
+)
+def test_a_preset_is_said_once(variant: str, words: list[str]) -> None:
+    with translation.override("en"):
+        assert rules_words(variant, PRESETS[variant].to_dict()) == words
+
+
+def test_custom_rules_say_every_option() -> None:
+    options = {**PRESETS["classic"].to_dict(), "draw": 1, "redeals": 2, "base": "5"}
+    with translation.override("en"):
+        assert rules_words("custom", options) == [
+            "A custom set of rules.",
+            "Draw 1 card at a time.",
+            "2 redeals.",
+            "Build down in alternate colours.",
+            "The foundations start at five.",
+        ]
+        # The pools still compare every phrase: a preset's own options change nothing.
+        assert pool_words("storehouse", PRESETS["storehouse"].to_dict())["changes"] == []
+
+
+def test_every_preset_says_what_it_states() -> None:
+    assert set(PRESET_STATES) == set(PRESETS)
