@@ -90,10 +90,11 @@ class RaceView(serializers.Serializer[Any]):
     joined = serializers.BooleanField(help_text="whether you have joined")
     game_id = serializers.UUIDField(allow_null=True, help_text="your game in this race")
     game_status = serializers.ChoiceField(
-        choices=Game.Status.choices,
+        choices=["not_started", *Game.Status.values],
         allow_null=True,
-        help_text="your game's status (playing until it is won, blocked, resigned or timed "
-        "out); null while you have no game",
+        help_text="your game's status: not_started before the race starts (nothing of the "
+        "deal shows), then playing until it is won, blocked, resigned or timed out (at your "
+        "own deadline); null while you have no game",
     )
     ranking_rule = serializers.CharField(help_text=RANKING_HELP)
     rated = serializers.BooleanField(help_text="counts for player ratings (organisers' switch)")

@@ -10,11 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import empty
 
 from api.errors import ProblemError
 from games.engine import OPTION_NAMES, PRESETS
+from games.models import Game
+from games.selectors.games import game_status_seen
 
 
 class StrictSerializer(serializers.Serializer[Any]):
@@ -340,16 +343,35 @@ class MoveRow(serializers.Serializer[Any]):
 
 
 class GameSummary(serializers.Serializer[Any]):
-    """A line of the player's game list."""
+    """A line of the player's game list.
+
+    A race game before its race starts says ``not_started`` and no ``finished_at``:
+    what was stored when the player joined was computed from the secret deal (RULES.md
+    7; :func:`games.selectors.games.game_status_seen`).
+    """
 
     id = serializers.UUIDField()
     kind = serializers.CharField()
-    status = serializers.CharField()
+    status = serializers.SerializerMethodField()
     variant = serializers.CharField(source="deal.variant")
     move_number = serializers.IntegerField()
     cards_home = serializers.IntegerField()
     started_at = serializers.DateTimeField()
-    finished_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.SerializerMethodField()
+
+    @extend_schema_field(
+        serializers.ChoiceField(
+            choices=["not_started", "playing", "won", "blocked", "resigned", "timed_out"]
+        )
+    )
+    def get_status(self, game: Game) -> str:
+        return game_status_seen(game)
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_finished_at(self, game: Game) -> str | None:
+        if game_status_seen(game) == "not_started" or game.finished_at is None:
+            return None
+        return str(serializers.DateTimeField().to_representation(game.finished_at))
 
 
 class RecordView(serializers.Serializer[Any]):

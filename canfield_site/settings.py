@@ -325,7 +325,11 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     # One name for the solver queue's job states (solutions and hints share them).
-    "ENUM_NAME_OVERRIDES": {"SolveStatusEnum": ["pending", "running", "done"]},
+    "ENUM_NAME_OVERRIDES": {
+        "SolveStatusEnum": ["pending", "running", "done"],
+        # A game's status as its player may be told it (games.selectors.games).
+        "SeenGameStatusEnum": ["not_started", "playing", "won", "blocked", "resigned", "timed_out"],
+    },
     # Every error an operation can answer, as application/problem+json (api/schema.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -3,6 +3,7 @@ into what a player may see (DESIGN.md; RULES.md 7)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
@@ -44,6 +45,24 @@ def deal_public(deal: Deal, *, revealed: bool) -> dict[str, Any]:
     }
 
 
+def game_status_seen(game: Game, *, now: datetime | None = None) -> str:
+    """A game's status as its player may be told it at ``now`` (RULES.md 7).
+
+    ``not_started`` for a race game before its start: its stored status was computed
+    from the secret deal when the player joined (a deal dead from the start is stored
+    ``blocked``), so it says nothing until the deal is in play.  ``timed_out`` for a
+    game still ``playing`` past its deadline (moves are refused from that instant; the
+    sweeper records it later).  Otherwise the stored status: ``playing``, ``won``,
+    ``blocked``, ``resigned`` or ``timed_out``.
+    """
+    now = now or timezone.now()
+    if game.kind == Game.Kind.RACE and now < game.started_at:
+        return "not_started"
+    if game.status == Game.Status.PLAYING and game.deadline and now >= game.deadline:
+        return str(Game.Status.TIMED_OUT)
+    return str(game.status)
+
+
 def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
     """The player's view of ``game`` (the shape of ``GameViewSerializer``).
 
@@ -53,10 +72,7 @@ def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
     """
     st = state if state is not None else GameState.from_dict(game.state)
     view = player_view(st)
-    view["status"] = game.status
-    if game.status == Game.Status.PLAYING and game.deadline and timezone.now() >= game.deadline:
-        # Past the deadline the server refuses moves at once; the sweeper records it later.
-        view["status"] = Game.Status.TIMED_OUT
+    view["status"] = game_status_seen(game)
     if view["status"] != Game.Status.PLAYING:
         view["legal_moves"] = []
     return {

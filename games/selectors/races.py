@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games.models import Game, Move, Race, RaceEntry, Tournament
 from games.ranking import RANKING_RULE, rank_order_by
+from games.selectors.games import game_status_seen
 from games.services.errors import MALFORMED_ID, NotFound, RaceNotFinished
 
 
@@ -94,9 +95,10 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
     ``opens_at``/``starts_at``/``ends_at`` (datetimes), ``allow_undo``,
     ``require_winnable``, ``commitment`` (hex SHA-256 of the seed), ``seed``
     (``None`` until finished), ``entrants`` (count), ``joined`` and ``game_id``
-    (the viewer's entry and game, if any), ``game_status`` (that game's status:
-    ``playing``, ``won``, ``blocked``, ``resigned`` or ``timed_out``; ``None`` without a
-    game) and ``ranking_rule`` (RULES.md 6).
+    (the viewer's entry and game, if any), ``game_status`` (that game's status as
+    :func:`~games.selectors.games.game_status_seen` tells it: ``not_started`` before the
+    start, then ``playing``, ``won``, ``blocked``, ``resigned`` or ``timed_out``;
+    ``None`` without a game) and ``ranking_rule`` (RULES.md 6).
     """
     now = now or timezone.now()
     finished = race.status == Race.Status.FINISHED
@@ -105,7 +107,9 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
         entry = (
             RaceEntry.objects.filter(race=race, player=viewer)
             .select_related("game")
-            .only("id", "game_id", "game__status")
+            .only(
+                "id", "game_id", "game__kind", "game__status", "game__started_at", "game__deadline"
+            )
             .first()
         )
     entrants = getattr(race, "entrants", None)
@@ -133,7 +137,9 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
         "entrants": entrants,
         "joined": entry is not None,
         "game_id": str(entry.game_id) if entry is not None and entry.game_id else None,
-        "game_status": entry.game.status if entry is not None and entry.game else None,
+        "game_status": game_status_seen(entry.game, now=now)
+        if entry is not None and entry.game
+        else None,
         "ranking_rule": RANKING_RULE,
         "rated": race.rated,
     }
@@ -191,8 +197,10 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
                 "cards_home": g.cards_home,
                 "moves": g.move_number,
                 "elapsed_ms": g.cards_home_ms,
-                "finished": g.is_over or (g.deadline is not None and now >= g.deadline),
-                "status": "not_started" if waiting else g.status,
+                # Before the start even a deal dead from the deal is not "finished".
+                "finished": not waiting
+                and (g.is_over or (g.deadline is not None and now >= g.deadline)),
+                "status": game_status_seen(g, now=now),
             }
         )
     for other in (

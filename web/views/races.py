@@ -11,11 +11,12 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from games.models import Game, Race, RaceEntry
@@ -45,11 +46,27 @@ def _race(request: HttpRequest, race_id: Any) -> Race:
 
 
 def race_etag(race: Race) -> str:
-    """ETag of what a race page shows: status, clock phase, entries and their games' progress."""
+    """ETag of what a race page shows to anyone: status, clock phase, entries, their games'
+    progress, disqualifications and the games whose own deadline has passed (shown timed
+    out before the sweeper records it)."""
+    now = timezone.now()
     agg = RaceEntry.objects.filter(race=race).aggregate(
-        n=Count("id"), moved=Max("game__updated_at"), ranked=Max("rank")
+        n=Count("id"),
+        moved=Max("game__updated_at"),
+        ranked=Max("rank"),
+        out=Count("id", filter=Q(disqualified=True)),
+        due=Count("id", filter=Q(game__deadline__lte=now)),
     )
-    return etag_of(race.id, race.status, race.phase(), agg["n"], agg["moved"], agg["ranked"])
+    return etag_of(
+        race.id,
+        race.status,
+        race.phase(now),
+        agg["n"],
+        agg["moved"],
+        agg["ranked"],
+        agg["out"],
+        agg["due"],
+    )
 
 
 def _race_context(request: HttpRequest, race: Race, error: str = "") -> dict[str, Any]:
@@ -80,7 +97,8 @@ def race_live(request: HttpRequest, race_id: Any) -> HttpResponse:
     race = _race(request, race_id)
     return polled(
         request,
-        etag_of(race_etag(race), request.user.pk),
+        # Per viewer (their own game's state shows) and per language.
+        etag_of(race_etag(race), request.user.pk, get_language()),
         lambda: render(request, "web/_race_live.html", _race_context(request, race)),
     )
 
