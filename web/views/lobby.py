@@ -7,12 +7,13 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from games.engine import PRESETS
 from games.models import Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
-from games.selectors.games import deal_revealed, game_list
+from games.selectors.games import deal_revealed, game_list, game_status_seen
 from games.selectors.races import race_list
 from games.selectors.tournaments import tournament_list
 from web.board import PRESET_TEXT
@@ -39,14 +40,29 @@ def _races(request: HttpRequest) -> dict[str, Any]:
                 "race_id", flat=True
             )
         )
-    games = {}
+    games: dict[Any, Any] = {}
+    over: set[Any] = set()  # races where the viewer's game has ended
     if request.user.is_authenticated:
-        games = dict(
-            RaceEntry.objects.filter(race_id__in=joined, player=request.user).values_list(
-                "race_id", "game_id"
-            )
-        )
-    return {"races": lists, "joined": joined, "race_games": games, "server_now": server_now_ms()}
+        for entry in RaceEntry.objects.filter(
+            race_id__in=joined, player=request.user
+        ).select_related("game"):
+            games[entry.race_id] = entry.game_id
+            if entry.game is not None and game_status_seen(entry.game, now=now) not in (
+                "playing",
+                "not_started",
+            ):
+                over.add(entry.race_id)
+    # A Join button only while joining is open (a running race past its late-join time
+    # offered one that answered "cannot join now").
+    joinable = {r.id for rows in lists.values() for r in rows if r.joining_open(now)}
+    return {
+        "races": lists,
+        "joined": joined,
+        "race_games": games,
+        "over": over,
+        "joinable": joinable,
+        "server_now": server_now_ms(),
+    }
 
 
 def lobby_etag(request: HttpRequest) -> str:
@@ -59,14 +75,14 @@ def lobby_etag(request: HttpRequest) -> str:
         races = races.exclude(tournament__status=Tournament.Status.DRAFT)
         entries_qs = entries_qs.exclude(race__tournament__status=Tournament.Status.DRAFT)
     rows = races.order_by("-starts_at").values_list(
-        "id", "status", "opens_at", "starts_at", "ends_at"
+        "id", "status", "opens_at", "starts_at", "ends_at", "late_join_s"
     )[:60]
     phases = []
-    for rid, status, opens, starts, ends in rows:
-        phase = Race(status=status, opens_at=opens, starts_at=starts, ends_at=ends).phase(now)
-        phases.append(f"{rid}:{phase}")
+    for rid, status, opens, starts, ends, late in rows:
+        race = Race(status=status, opens_at=opens, starts_at=starts, ends_at=ends, late_join_s=late)
+        phases.append(f"{rid}:{race.phase(now)}:{race.joining_open(now)}")
     entries = entries_qs.count()
-    return etag_of(request.user.pk, entries, *phases)
+    return etag_of(request.user.pk, get_language(), entries, *phases)
 
 
 @require_GET
@@ -80,6 +96,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
     for g in context["my_games"]:  # a replay link only once the deal is revealed
         g.revealed = deal_revealed(g)
+        g.status_seen = game_status_seen(g)  # a race game before its start: not_started
     context["form"] = PracticeForm()
     # The presets the practice form offers ("custom" names other rules, not a choice).
     context["presets"] = {name: text for name, text in PRESET_TEXT.items() if name in PRESETS}

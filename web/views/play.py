@@ -229,6 +229,8 @@ def resign(request: HttpRequest, game_id: Any) -> HttpResponse:
         except ServiceError as exc:
             text, status = _refusal(exc)
             return _answer(request, game_id, game=None, message=text, error=True, status=status)
+        if game.status != Game.Status.RESIGNED:  # over before (won, blocked, out of time)
+            return _answer(request, game_id, game=game, message=_("The game is already over."))
         return _answer(request, game_id, game=game, message=_("You resigned."))
     return render(request, "web/resign.html", {"game": game})
 

@@ -223,6 +223,7 @@
     var fresh = tpl.content.firstElementChild;
     if (!fresh || fresh.id !== "board") { say(html.slice(0, 200), true); return; }
     b.replaceWith(fresh);
+    if (window.htmx) { window.htmx.process(fresh); }  // its hx- attributes (polls) work too
     selected = null;
     // The board (and its message) is new: say the outcome through a region that stays.
     var announcer = document.getElementById("announcer");

@@ -1,0 +1,75 @@
+"""What a new user's walkthrough found on the pages: a Join button for a race whose
+joining had closed, no word on the play page when a race game's time was up, "You
+resigned." for a game already won, and race times to the minute only."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games.models import Game
+from games.services.games import game_start
+from games.services.races import race_create, race_join
+from tests.web.conftest import PageClient
+
+pytestmark = pytest.mark.django_db
+
+
+def _race(name: str, *, late_join_s: int | None) -> Any:
+    now = timezone.now()
+    return race_create(
+        name=name,
+        opens_at=now - timedelta(minutes=2),
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(minutes=30),
+        late_join_s=late_join_s,
+    )
+
+
+def test_no_join_button_once_joining_has_closed(pages: PageClient) -> None:
+    closed = _race("Closed race", late_join_s=0)  # joining closed at the start
+    still = _race("Open race", late_join_s=None)  # open until the end
+    lobby = pages.get("/").content.decode()
+    assert "Join Open race" in lobby
+    assert "Join Closed race" not in lobby
+    assert lobby.count("joining closed") == 1
+    page = pages.get(f"/races/{closed.id}/").content.decode()
+    assert "Join the race" not in page
+    assert "Joining this race is closed." in page
+    assert "Join the race" in pages.get(f"/races/{still.id}/").content.decode()
+    # The refused join answers with the same page: no button that cannot work.
+    refused = pages.post(f"/races/{closed.id}/join", {})
+    assert refused.status_code == 409
+    assert "Join the race" not in refused.content.decode()
+
+
+def test_the_play_page_says_when_time_is_up(pages: PageClient, player: Any) -> None:
+    race = _race("Timed", late_join_s=None)
+    game = race_join(race_id=race.id, player=player).entry.game
+    assert game is not None
+    Game.objects.filter(id=game.id).update(deadline=timezone.now() - timedelta(seconds=1))
+    html = pages.get(f"/play/{game.id}/").content.decode()
+    assert "Time is up. Your game is over." in html
+    # The board asks again every 10 s, to show the results link once the race is scored.
+    assert f'data-await-results hx-get="/play/{game.id}/board" hx-trigger="every 10s"' in html
+    assert "Time left" not in html
+
+
+def test_resigning_a_game_already_won_says_so(pages: PageClient, player: Any) -> None:
+    game = game_start(player=player, variant="classic", seed="3")
+    Game.objects.filter(id=game.id).update(status=Game.Status.WON)
+    answer = pages.post(f"/play/{game.id}/resign", {"confirmed": "1"}, htmx=True)
+    html = answer.content.decode()
+    assert "The game is already over." in html
+    assert "You resigned." not in html
+    assert Game.objects.get(id=game.id).status == "won"
+
+
+def test_race_times_are_shown_to_the_second(pages: PageClient) -> None:
+    race = _race("Seconds", late_join_s=None)
+    html = pages.get(f"/races/{race.id}/").content.decode()
+    assert html.count('data-local="seconds"') == 3  # opens, starts, ends
+    assert race.ends_at.strftime("%H:%M:%S") in html  # the page's own text, before JS
