@@ -208,6 +208,24 @@ def variant_label(code: str) -> str:
     return str(name) if name is not None else code
 
 
+def rules_label(variant: str, options: dict[str, Any]) -> str:
+    """A deal's rules in a few words: a preset's name, or for other rules the nearest
+    preset (fewest options differing, the first in :data:`PRESETS` order on a tie) and
+    what differs, ``"Draw one (changed: 2 redeals.)"``."""
+    if variant in PRESETS:
+        return variant_label(variant)
+    nearest = min(
+        PRESETS,
+        key=lambda name: sum(
+            PRESETS[name].to_dict().get(option) != options.get(option) for option in OPTION_NAMES
+        ),
+    )
+    changes = pool_words(nearest, options)["changes"]
+    if not changes:
+        return variant_label(nearest)
+    return f"{variant_label(nearest)} ({_('changed:')} {' '.join(changes)})"
+
+
 #: Options :func:`rules_words` says in words when they differ from classic.
 _WORDED = {"draw", "redeals", "build", "base"}
 

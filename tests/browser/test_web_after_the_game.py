@@ -10,6 +10,7 @@ from datetime import timedelta
 from typing import Any
 from unittest import mock
 
+import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -98,3 +99,32 @@ def test_a_long_solution_keeps_each_number_clear_of_the_column_before(
         assert first_number >= right_edge, (before, after, first_number, right_edge)
     assert min(b["marker"] for b in columns[lefts[0]]) >= 0
     screenshot(page, "web-solution-desktop", full_page=False)
+
+
+@pytest.mark.parametrize(("variant", "width"), [("superior", 1280), ("classic", 360)])
+def test_foundations_hold_full_size_cards(
+    live_server: Any, chromium: Any, transactional_db: Any, variant: str, width: int
+) -> None:
+    """Under superior's face-up reserve the foundations were squeezed into one narrow grid
+    track on a desktop (their cards drawn narrower than the others)."""
+    player = User.objects.create_user("fen", password=PASSWORD)
+    game = game_start(player=player, variant=variant, seed="7")
+    ctx = chromium.new_context(viewport={"width": width, "height": 900})
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "fen")
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        card = page.locator(".tableau .card").first.bounding_box()
+        assert card is not None
+        slots = page.locator(".foundation").evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().width)"
+        )
+        inner = page.locator(".foundation > .card, .foundation > .slot").evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().width)"
+        )
+        assert len(slots) == len(inner) == 4
+        assert min(slots) >= card["width"]
+        assert min(inner) >= card["width"] - 0.5, (inner, card)
+        screenshot(page, f"web-foundations-{variant}-{width}")
+    finally:
+        ctx.close()

@@ -8,7 +8,7 @@ import pytest
 from django.utils import translation
 
 from games.engine import PRESETS
-from web.board import PRESET_STATES, pool_words, rules_words
+from web.board import PRESET_STATES, pool_words, rules_label, rules_words
 
 
 @pytest.mark.parametrize(
@@ -81,3 +81,19 @@ def test_custom_rules_say_every_option() -> None:
 
 def test_every_preset_says_what_it_states() -> None:
     assert set(PRESET_STATES) == set(PRESETS)
+
+
+def test_other_rules_are_named_by_the_nearest_preset() -> None:
+    """A draw-one game with two redeals was titled only "Custom rules"."""
+    draw_one = PRESETS["draw-one"].to_dict()
+    with translation.override("en"):
+        assert rules_label("draw-one", draw_one) == "Draw one"
+        assert rules_label("custom", {**draw_one, "redeals": 2}) == (
+            "Draw one (changed: 2 redeals.)"
+        )
+        classic = PRESETS["classic"].to_dict()
+        assert rules_label("custom", {**classic, "base": "5"}) == (
+            "Classic (changed: The foundations start at five.)"
+        )
+    with translation.override("fr"):
+        assert rules_label("custom", {**draw_one, "redeals": 2}).startswith("Une carte (")

@@ -73,3 +73,42 @@ def test_race_times_are_shown_to_the_second(pages: PageClient) -> None:
     html = pages.get(f"/races/{race.id}/").content.decode()
     assert html.count('data-local="seconds"') == 3  # opens, starts, ends
     assert race.ends_at.strftime("%H:%M:%S") in html  # the page's own text, before JS
+
+
+@pytest.mark.parametrize("url", ["/accounts/signup/", "/"])
+def test_form_fields_are_valid_html(url: str, player: Any) -> None:
+    """A help list (``<ul>``) inside ``<small>`` inside ``<p>`` was split by the browser
+    into five elements with one id, and the password's ``aria-describedby`` named an
+    empty one."""
+    from html.parser import HTMLParser
+
+    from django.test import Client
+
+    client = Client()
+    if url == "/":
+        client.force_login(player)  # the practice form
+    html = client.get(url).content.decode()
+    ids: list[str] = []
+    blocks_in_p: list[str] = []
+
+    class Check(HTMLParser):
+        open_p = 0
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "p":
+                self.open_p += 1
+            elif self.open_p and tag in ("ul", "div", "ol", "p", "table"):
+                blocks_in_p.append(tag)
+            ids.extend(v for k, v in attrs if k == "id" and v)
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "p" and self.open_p:
+                self.open_p -= 1
+
+    Check().feed(html)
+    assert blocks_in_p == []
+    assert len(ids) == len(set(ids))
+    if url != "/":
+        field = html.split('id="id_password1"', 1)[0].rsplit("<input", 1)[1]
+        described = field.split('aria-describedby="', 1)[1].split('"', 1)[0]
+        assert f'id="{described}"><ul>' in html  # the password rules, in one element

@@ -8,7 +8,7 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.html import format_html
 
-from web.board import variant_label
+from web.board import rules_label, variant_label
 
 register = template.Library()
 
@@ -26,6 +26,16 @@ def seconds(ms: int | None) -> str:
     if ms is None:
         return ""
     return str(number_format(round(ms / 1000, 1), decimal_pos=1, use_l10n=True))
+
+
+@register.filter
+def rules(deal: Any) -> str:
+    """A deal (a model or a :func:`~games.selectors.games.deal_public` dict) as its rules
+    in a few words: ``"Classic"``, or ``"Draw one (changed: 2 redeals.)"``; see
+    :func:`web.board.rules_label`."""
+    if isinstance(deal, dict):
+        return rules_label(deal["variant"], deal["options"])
+    return rules_label(deal.variant, deal.options)
 
 
 @register.filter
