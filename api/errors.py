@@ -76,6 +76,7 @@ SERVICE_ERROR_STATUS: dict[str, int] = {
     "race_not_started": 409,
     "race_not_finished": 409,
     "no_winnable_deal": 503,
+    "no_winnable_deal_found": 422,
     "too_many_solves": 429,
     "invalid_tournament": 400,
     "tournament_not_open": 409,

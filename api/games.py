@@ -125,6 +125,11 @@ class GamesView(APIView):
                 description="no_winnable_deal: the pool of these rules is empty; a refill is "
                 "queued, retry after `Retry-After` seconds",
             ),
+            422: OpenApiResponse(
+                ProblemSerializer,
+                description="no_winnable_deal_found: the last fill of these rules' pool "
+                "proved every deal it drew lost (`tried`); do not retry with `winnable`",
+            ),
             **_PROBLEMS,
         },
         tags=["games"],
@@ -133,7 +138,8 @@ class GamesView(APIView):
             "`seed` (game number) or an explicit 52-card `deck`; neither deals at random. "
             "`winnable: true` takes a proven-winnable deal at once from a pool the solver "
             "workers fill ahead of time (503 `no_winnable_deal` with `Retry-After` while the "
-            "pool of these rules is empty). "
+            "pool of these rules is empty; 422 `no_winnable_deal_found` when its last fill "
+            "proved every fresh deal it drew lost, as with one-pass deals). "
             "Errors: 400 `invalid_options`, `invalid_deal`, `unknown_field`, `validation_error`."
         ),
     )

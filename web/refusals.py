@@ -87,6 +87,10 @@ REFUSAL_TEXT: dict[str, Promise] = {
     "no_winnable_deal": gettext_lazy(
         "No winnable deal of these rules is ready yet; try again in a few seconds."
     ),
+    "no_winnable_deal_found": gettext_lazy(
+        "The solver proved every recent deal of these rules lost: a winnable deal of them is "
+        "not to be expected. Start the game without \u201cwinnable\u201d."
+    ),
     "hint_not_allowed": gettext_lazy("A race game gets no hint."),
     "too_many_solves": gettext_lazy(
         "You have too many solutions being worked out; try again in a moment."

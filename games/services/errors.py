@@ -156,6 +156,14 @@ class NoWinnableDeal(ServiceError):
     code = "no_winnable_deal"
 
 
+class WinnableNotFound(ServiceError):
+    """The solver's last fill of these rules' pool drew ``tried`` fresh deals and proved
+    every one lost: a winnable deal is not to be expected (one-pass deals are almost
+    never won; docs/winnability.md), so the caller is told so instead of "retry"."""
+
+    code = "no_winnable_deal_found"
+
+
 class TooManySolves(ServiceError):
     """The player already has ``SOLVER_MAX_PENDING_PER_USER`` solves waiting; retry
     after ``retry_after`` seconds."""

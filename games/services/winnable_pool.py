@@ -27,17 +27,25 @@ import threading
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection, transaction
 
 from games.engine import Rules, make_rules, new_game, random_seed, variant_name
 from games.engine.solver import SolveResult, solve
 from games.models import WinnableDeal
 from games.services.enqueue import enqueue_now
-from games.services.errors import NoWinnableDeal
+from games.services.errors import NoWinnableDeal, WinnableNotFound
 
 logger = logging.getLogger(__name__)
 
 FILL_TASK = "games.winnable_pool_fill"
+#: Seconds a fill that proved every deal it drew lost keeps draws from asking again
+#: (they answer ``no_winnable_deal_found`` instead of "retry"); then a draw tries anew.
+NONE_FOUND_SECONDS = 6 * 3600
+
+
+def _none_found_key(key: str) -> str:
+    return f"winnable-pool:none-found:{key}"
 
 
 def rules_key(rules: Rules) -> str:
@@ -59,7 +67,9 @@ def winnable_draw(*, rules: Rules) -> tuple[str, SolveResult]:
     concurrent draws never take the same row (``skip_locked``).  Asks for a
     refill after commit when the pool falls below half of ``WINNABLE_POOL_SIZE``.
     Raises :class:`NoWinnableDeal` (``retry_after`` seconds) when it is empty:
-    the caller then asks for a refill with :func:`winnable_pool_request`.
+    the caller then asks for a refill with :func:`winnable_pool_request`; or
+    :class:`WinnableNotFound` when the last fill of these rules proved every deal it
+    drew lost (for :data:`NONE_FOUND_SECONDS`): no refill is worth asking for.
     """
     key = rules_key(rules)
     row = (
@@ -69,6 +79,14 @@ def winnable_draw(*, rules: Rules) -> tuple[str, SolveResult]:
         .first()
     )
     if row is None:
+        found = cache.get(_none_found_key(key))
+        if found is not None:
+            raise WinnableNotFound(
+                f"the solver proved all {found['tried']} fresh deals of these rules it last "
+                "drew lost: a winnable deal of these rules is not to be expected; start a "
+                "game without winnable",
+                tried=found["tried"],
+            )
         raise NoWinnableDeal(
             "no proven-winnable deal is ready for these rules yet: one is being prepared, "
             "retry shortly",
@@ -141,13 +159,15 @@ def winnable_pool_fill(
     target = settings.WINNABLE_POOL_SIZE if size is None else size
     tries = settings.WINNABLE_ATTEMPTS if attempts is None else attempts
     budget = settings.WINNABLE_BUDGET_SECONDS if budget_seconds is None else budget_seconds
-    added = 0
+    added = tried = lost = 0
     for _ in range(tries):
         if WinnableDeal.objects.filter(rules_key=key).count() >= target:
             break
         seed = random_seed()
         result = solve(new_game("classic", seed=seed, **rules.to_dict()), max_seconds=budget)
+        tried += 1
         if result.result != "won":
+            lost += result.result == "lost"
             continue
         WinnableDeal.objects.create(
             rules_key=key,
@@ -159,7 +179,13 @@ def winnable_pool_fill(
             seconds=result.seconds,
         )
         added += 1
-    logger.info("winnable pool %s: %d added", variant_name(rules) or key[:12], added)
+    if added:
+        cache.delete(_none_found_key(key))
+    elif tried and lost == tried == tries:  # every deal drawn proven lost, none unknown
+        cache.set(_none_found_key(key), {"tried": tried}, NONE_FOUND_SECONDS)
+    logger.info(
+        "winnable pool %s: %d added of %d tried", variant_name(rules) or key[:12], added, tried
+    )
     return added
 
 

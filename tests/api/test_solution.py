@@ -372,3 +372,25 @@ def test_embedded_default_refills_in_the_background_and_answers_at_once(
     game = player.post("/api/v1/games", body, format="json")
     assert game.status_code == 201, game.content
     assert Deal.objects.get(games__id=game.json()["id"]).seed == WON_SEED
+
+
+def test_rules_whose_deals_prove_lost_are_not_retried_for_ever(
+    player: APIClient, queued: list[tuple[str, dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One-pass deals are almost never won: "try again in a few seconds" answered for
+    ever (found by a new user).  A fill that proves every deal it drew lost makes draws
+    say so (422) and ask for no refill, until a fill finds a win."""
+    assert solve(new_game("classic", seed=LOST_SEED), max_seconds=30).result == "lost"
+    classic = make_rules("classic").to_dict()
+    body = {"variant": "classic", "winnable": True}
+    _fill_with(monkeypatch, [LOST_SEED, LOST_SEED])
+    refused = player.post("/api/v1/games", body, format="json")
+    assert refused.status_code == 422
+    assert refused.json()["code"] == "no_winnable_deal_found"
+    assert refused.json()["tried"] == 2
+    assert queued == []  # no refill asked
+    assert Game.objects.count() == 0
+    _fill_with(monkeypatch, [WON_SEED])  # a later fill wins one: back to normal
+    assert player.post("/api/v1/games", body, format="json").status_code == 201
+    assert player.post("/api/v1/games", body, format="json").json()["code"] == "no_winnable_deal"
+    assert queued[-1] == ("games.winnable_pool_fill", {"options": classic})
