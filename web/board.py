@@ -121,7 +121,7 @@ def card(code: str) -> Card:
 def move_words(notation: str) -> str:
     """A move in words: ``"QH>t2"`` -> ``"queen of hearts to pile 2"``; ``draw``, ``redeal``."""
     if notation == "draw":
-        return _("draw")
+        return _("draw from the stock")
     if notation == "redeal":
         return _("redeal")
     code, _sep, dest = notation.partition(">")

@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
+from django.utils.translation import ngettext
 
 from games.admin.common import (
     DurationMinutesSecondsField,
@@ -149,7 +150,10 @@ class AddRacesForm(forms.Form):
     opens_before = DurationMinutesSecondsField(
         initial=timedelta(minutes=10), help_text="joining opens this long before each start"
     )
-    variant = forms.ChoiceField(choices=[(p, p) for p in PRESETS], initial="classic")
+    variant = forms.ChoiceField(
+        choices=[(p, f"{p.replace('-', ' ').capitalize()} ({p})") for p in PRESETS],
+        initial="classic",
+    )
     mode = forms.ChoiceField(choices=Race.Mode.choices, initial=Race.Mode.SCHEDULED)
     time_limit_s = forms.IntegerField(
         min_value=1, required=False, help_text="window mode: seconds each player gets"
@@ -409,11 +413,21 @@ class TournamentAdmin(ServiceWritesAdmin):
                     created_by=request.user,  # type: ignore[arg-type]
                 )
             except ServiceError as exc:
-                form.add_error(None, exc.detail)
+                if exc.why == "ends_in_the_past":  # the API's wording names its own fields
+                    form.add_error(
+                        "first_starts_at",
+                        "The first race would be over before it is added (it ends at "
+                        f"{exc.facts['ends_at']:%Y-%m-%d %H:%M:%S} UTC): choose a later start.",
+                    )
+                else:
+                    form.add_error(None, exc.detail)
             else:
                 names = ", ".join(r.name for r in races)
-                self.log_change(request, t, f"Added {len(races)} scheduled races: {names}")
-                self.message_user(request, f"Added {len(races)} races: {names}")
+                added = ngettext(
+                    "Added %(n)d race: %(names)s", "Added %(n)d races: %(names)s", len(races)
+                )
+                self.log_change(request, t, added % {"n": len(races), "names": names})
+                self.message_user(request, added % {"n": len(races), "names": names})
                 return HttpResponseRedirect(reverse("admin:games_tournament_change", args=[t.pk]))
         context = {
             **self.admin_site.each_context(request),

@@ -91,7 +91,9 @@ def race_create(
     if not (opens_at <= starts_at < ends_at):
         raise InvalidRace("times must satisfy opens_at <= starts_at < ends_at")
     if ends_at <= timezone.now():
-        raise InvalidRace("ends_at is in the past: the race would be over before it is announced")
+        raise InvalidRace(
+            "ends_at is in the past: the race would be over before it is announced"
+        ).because("ends_in_the_past", {"ends_at": ends_at})
     if (ends_at - opens_at).total_seconds() > MAX_RACE_SECONDS:
         raise InvalidRace(f"a race lasts at most {MAX_RACE_SECONDS // 86400} days from opens_at")
     span = int((ends_at - starts_at).total_seconds())

@@ -117,6 +117,33 @@ def test_add_races_takes_minutes_and_seconds_and_iso_dates() -> None:
     assert set(errors) >= {"first_starts_at", "duration"}
 
 
+def test_add_races_speaks_the_forms_language() -> None:
+    """An organiser saw "ends_at is in the past..." twice (the API's field name), "Added 1
+    races", and the variants as codes."""
+    c = client_for(organiser())
+    t = TournamentFactory(name="Words")
+    url = reverse("admin:games_tournament_add_races", args=[t.pk])
+    form = {
+        "count": 1,
+        "first_starts_at": "2020-05-01 18:00",
+        "duration": "10:00",
+        "gap": "0:00",
+        "opens_before": "1:00",
+        "variant": "draw-one",
+        "mode": "scheduled",
+    }
+    past = c.post(url, form)
+    assert past.status_code == 200
+    html = past.content.decode()
+    assert html.count("The first race would be over before it is added") == 1
+    assert "2020-05-01 18:10:00 UTC" in html
+    assert "ends_at" not in html
+    assert '<option value="draw-one" selected>Draw one (draw-one)</option>' in html
+    done = c.post(url, {**form, "first_starts_at": "2030-05-01 18:00"}, follow=True)
+    (message,) = [str(m) for m in done.context["messages"]]
+    assert message == "Added 1 race: Words race 1"
+
+
 def test_add_tournament_defaults_to_draft_with_the_default_points_table() -> None:
     c = client_for(organiser())
     form = c.get(reverse("admin:games_tournament_add")).context["adminform"].form
