@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.http import HttpResponse
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
 
@@ -39,5 +40,25 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]
         else:
             static_file = self.files.get(request.path_info)
         if static_file is not None:
-            return await sync_to_async(self.serve, thread_sensitive=False)(static_file, request)
+            return await sync_to_async(self._serve_whole, thread_sensitive=False)(
+                static_file, request
+            )
         return await self.get_response(request)
+
+    def _serve_whole(self, static_file: Any, request: Any) -> Any:
+        """WhiteNoise's answer, with a file's body read here, in the thread: its
+        ``FileResponse`` iterates the file synchronously, which Django's ASGI handler
+        can only do by warning ("StreamingHttpResponse must consume synchronous
+        iterators") and buffering it on the event loop.  Static files are small (the
+        largest, htmx, is about 50 KB)."""
+        response = self.serve(static_file, request)
+        if not response.streaming:  # 304, 405, HEAD
+            return response
+        try:
+            body = b"".join(response.streaming_content)
+        finally:
+            response.close()
+        whole = HttpResponse(body, status=response.status_code)
+        for header, value in response.items():
+            whole[header] = value
+        return whole
