@@ -7,6 +7,8 @@ never on a page; results (seed, deck, every entrant's moves) only once finished.
 
 from __future__ import annotations
 
+import json
+import shlex
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -19,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
+from games.engine import OPTION_NAMES, PRESETS
 from games.models import Game, Race, RaceEntry
 from games.permissions import may_see_drafts
 from games.selectors.games import deal_revealed, game_view, move_history
@@ -153,8 +156,37 @@ def results(request: HttpRequest, race_id: Any) -> HttpResponse:
             "deck": [card(c) for c in data["deck"]],
             "rules": rules_words(data["variant"], data["options"]),
             "rating_pool": _rating_pool(data["rating"]["pool"]),
+            "check_commands": check_commands(data["seed"], data["variant"], data["options"]),
         },
     )
+
+
+def check_commands(seed: str, variant: str, options: dict[str, Any]) -> list[str]:
+    """Shell commands that check a finished race's deal: the commitment (SHA-256 of the
+    seed's UTF-8 bytes, two ways) and the deal (the engine's ``show``; RULES.md 2).
+
+    The seed is shell-quoted; rules that are no preset are given as classic with ``-o``
+    overrides, which the engine's command line takes (``--variant custom`` it does not).
+    """
+    quoted = shlex.quote(seed)
+    python_bytes = repr(seed.encode())
+    show = ["python3", "-m", "games.engine", "show", "--seed", seed]
+    if variant in PRESETS:
+        show += ["--variant", variant]
+    else:
+        classic = PRESETS["classic"].to_dict()
+        for name in OPTION_NAMES:
+            value = options.get(name)
+            if name in options and value != classic[name]:
+                show += ["-o", f"{name}={json.dumps(value)}"]  # the CLI reads JSON values
+    show.append("--reveal")
+    return [
+        f"printf %s {quoted} | sha256sum",
+        shlex.join(
+            ["python3", "-c", f"import hashlib; print(hashlib.sha256({python_bytes}).hexdigest())"]
+        ),
+        shlex.join(show),
+    ]
 
 
 def _rating_pool(key: str | None) -> dict[str, Any] | None:
