@@ -384,11 +384,14 @@ def game_undo(
     The move's row stays with ``undone_at`` set.  Raises :class:`NotFound`,
     :class:`UndoNotAllowed`, :class:`StaleMoveNumber`, :class:`GameOver`
     (the game is over: won, blocked, resigned or timed out), :class:`RaceClosed`,
-    :class:`NothingToUndo`.
+    :class:`NothingToUndo`, :class:`RaceNotStarted` (a race game before its start,
+    checked first: its stored status was computed from the secret deal; RULES.md 7).
     """
     now = now or timezone.now()
     with transaction.atomic():
         game = _locked_game(game_id, player)
+        if now < game.started_at:
+            raise RaceNotStarted(f"the race starts at {game.started_at.isoformat()}")
         if not game.undo_allowed:
             raise UndoNotAllowed("undo is not allowed in this game")
         if expected_move_number is not None and expected_move_number != game.move_number:

@@ -157,3 +157,27 @@ def test_the_live_fragment_changes_with_the_language_and_a_deadline(
     late = pages.get(url, HTTP_ACCEPT_LANGUAGE="en", HTTP_IF_NONE_MATCH=tag)
     assert late.status_code == 200
     assert "Your game is over:" in late.content.decode()
+
+
+def test_undo_before_the_start_says_only_not_started(
+    make_client: Callable[..., APIClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Undo checked the stored status first: ``game_over (blocked)`` for a deal dead from
+    the deal, ``nothing_to_undo`` for any other, before the race started."""
+    now = timezone.now()
+    answers = []
+    for seed in (_dead_seed(), "alive-0"):
+        assert (new_game("classic", seed=seed).status() == "blocked") is (seed != "alive-0")
+        monkeypatch.setattr("games.services.races.random_seed", lambda s=seed: s)
+        race = race_create(
+            name=f"Undo {seed}",
+            opens_at=now - timedelta(minutes=1),
+            starts_at=now + timedelta(hours=1),
+            ends_at=now + timedelta(hours=2),
+            allow_undo=True,
+        )
+        ann = make_client(f"ann-{seed}")
+        game_id = ann.post(f"/api/v1/races/{race.id}/join").json()["game_id"]
+        answer = ann.post(f"/api/v1/games/{game_id}/undo", {}, format="json")
+        answers.append((answer.status_code, answer.json()["code"]))
+    assert answers == [(409, "race_not_started")] * 2

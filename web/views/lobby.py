@@ -95,8 +95,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         list(game_list(player=request.user)[:10]) if request.user.is_authenticated else []
     )
     for g in context["my_games"]:  # a replay link only once the deal is revealed
-        g.revealed = deal_revealed(g)
         g.status_seen = game_status_seen(g)  # a race game before its start: not_started
+        # Before the start nothing is asked that the stored (deal-made) status decides.
+        g.revealed = g.status_seen != "not_started" and deal_revealed(g)
     context["form"] = PracticeForm()
     # The presets the practice form offers ("custom" names other rules, not a choice).
     context["presets"] = {name: text for name, text in PRESET_TEXT.items() if name in PRESETS}
