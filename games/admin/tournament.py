@@ -169,6 +169,13 @@ class AddRacesForm(forms.Form):
         required=False, help_text="draw seeds until the solver proves the deal winnable"
     )
 
+    def clean_first_starts_at(self) -> Any:
+        """Years 2000..2099, as the API takes (a start in 9999 overflowed into a 500)."""
+        value = self.cleaned_data["first_starts_at"]
+        if not 2000 <= value.year <= 2099:
+            raise forms.ValidationError("Use a date between 2000 and 2099.")
+        return value
+
 
 class StandingInline(_TabularInline_TournamentStanding_Tournament):
     """Live standings (recomputed whenever a race result changes)."""
@@ -412,12 +419,14 @@ class TournamentAdmin(ServiceWritesAdmin):
                     require_winnable=d["require_winnable"],
                     created_by=request.user,  # type: ignore[arg-type]
                 )
+            except OverflowError:  # count x (duration + gap) past the calendar
+                form.add_error(None, "The schedule runs past the end of the calendar.")
             except ServiceError as exc:
                 if exc.why == "ends_in_the_past":  # the API's wording names its own fields
                     form.add_error(
                         "first_starts_at",
                         "The first race would be over before it is added (it ends at "
-                        f"{exc.facts['ends_at']:%Y-%m-%d %H:%M:%S} UTC): choose a later start.",
+                        f"{exc.facts['ends_at'].isoformat(sep=' ')}): choose a later start.",
                     )
                 else:
                     form.add_error(None, exc.detail)

@@ -136,7 +136,7 @@ def test_add_races_speaks_the_forms_language() -> None:
     assert past.status_code == 200
     html = past.content.decode()
     assert html.count("The first race would be over before it is added") == 1
-    assert "2020-05-01 18:10:00 UTC" in html
+    assert "2020-05-01 18:10:00+00:00" in html
     assert "ends_at" not in html
     assert '<option value="draw-one" selected>Draw one (draw-one)</option>' in html
     done = c.post(url, {**form, "first_starts_at": "2030-05-01 18:00"}, follow=True)
@@ -175,3 +175,29 @@ def test_rescore_action_warns_before_applying_the_current_rule() -> None:
     ]
     race.refresh_from_db()
     assert race.status == Race.Status.FINISHED
+
+
+@pytest.mark.parametrize(
+    ("first", "duration", "count"),
+    [("9999-12-31 23:59", "5:00", 1), ("2099-12-31 23:00", "42048000:00", 100)],
+)
+def test_add_races_refuses_a_schedule_off_the_calendar(
+    first: str, duration: str, count: int
+) -> None:
+    """A first start in the year 9999 overflowed into a 500 (found by an attack)."""
+    c = client_for(organiser())
+    t = TournamentFactory(name="Far")
+    url = reverse("admin:games_tournament_add_races", args=[t.pk])
+    form = {
+        "count": count,
+        "first_starts_at": first,
+        "duration": duration,
+        "gap": "0:00",
+        "opens_before": "1:00",
+        "variant": "classic",
+        "mode": "scheduled",
+    }
+    answer = c.post(url, form)
+    assert answer.status_code == 200
+    assert answer.context["form"].errors
+    assert t.races.count() == 0
