@@ -127,8 +127,8 @@ class GamesView(APIView):
             ),
             422: OpenApiResponse(
                 ProblemSerializer,
-                description="no_winnable_deal_found: the last fill of these rules' pool "
-                "proved every deal it drew lost (`tried`); do not retry with `winnable`",
+                description="no_winnable_deal_found: the last `tried` fresh deals of these "
+                "rules were proved lost in a row; do not retry with `winnable`",
             ),
             **_PROBLEMS,
         },
@@ -138,8 +138,9 @@ class GamesView(APIView):
             "`seed` (game number) or an explicit 52-card `deck`; neither deals at random. "
             "`winnable: true` takes a proven-winnable deal at once from a pool the solver "
             "workers fill ahead of time (503 `no_winnable_deal` with `Retry-After` while the "
-            "pool of these rules is empty; 422 `no_winnable_deal_found` when its last fill "
-            "proved every fresh deal it drew lost, as with one-pass deals). "
+            "pool of these rules is empty; 422 `no_winnable_deal_found` once "
+            "`WINNABLE_GIVE_UP_AFTER` fresh deals of them in a row were proved lost, as "
+            "one-pass deals are). "
             "Errors: 400 `invalid_options`, `invalid_deal`, `unknown_field`, `validation_error`."
         ),
     )

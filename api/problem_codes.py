@@ -61,9 +61,9 @@ PROBLEM_CODES: dict[str, str] = {
     "race_not_finished": "409: results are published once the race is finished for everyone.",
     "no_winnable_deal": "503: no proven-winnable deal is ready for these rules yet (the pool "
     "is being refilled); retry after `retry_after` seconds (`Retry-After`).",
-    "no_winnable_deal_found": "422: the solver's last fill of these rules' pool proved every "
-    "fresh deal it drew lost (`tried` deals): a winnable deal of these rules is not to be "
-    "expected; start a game without `winnable`.",
+    "no_winnable_deal_found": "422: the pool's fills proved the last `tried` fresh deals of "
+    "these rules lost, in a row (`WINNABLE_GIVE_UP_AFTER` or more): a winnable deal of these "
+    "rules is not to be expected; start a game without `winnable`.",
     "too_many_solves": "429: you already have the most solves waiting that a player may; retry "
     "after `retry_after` seconds (`Retry-After`).",
     # Tournaments.

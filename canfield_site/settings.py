@@ -386,6 +386,11 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # per refill, and seconds of solver time per solve job (a finished game's solution).
 WINNABLE_BUDGET_SECONDS: float = env.float("WINNABLE_BUDGET_SECONDS", default=2.0)
 WINNABLE_ATTEMPTS: int = env.int("WINNABLE_ATTEMPTS", default=20)
+# Fresh deals of one rule set proved lost in a row after which a winnable draw answers
+# 422 no_winnable_deal_found (a fill goes past WINNABLE_ATTEMPTS towards it, for at most
+# WINNABLE_GIVE_UP_SECONDS, while every deal it draws is proved lost).
+WINNABLE_GIVE_UP_AFTER: int = env.int("WINNABLE_GIVE_UP_AFTER", default=500)
+WINNABLE_GIVE_UP_SECONDS: float = env.float("WINNABLE_GIVE_UP_SECONDS", default=30.0)
 SOLVER_BUDGET_SECONDS: float = env.float("SOLVER_BUDGET_SECONDS", default=5.0)
 # Solver jobs (games/services/solver.py): at most this many waiting per player; the
 # Retry-After of a refused one; seconds after which a job never picked up is sent again.

@@ -662,3 +662,18 @@ class WinnableDeal(models.Model):
 
     def __str__(self) -> str:
         return f"Winnable {self.variant} deal {self.pk}"
+
+
+class WinnableStreak(models.Model):
+    """How many fresh deals of one rule set the winnable pool's fills have proved lost in
+    a row (``games.services.winnable_pool``): at ``WINNABLE_GIVE_UP_AFTER`` a draw from
+    an empty pool answers ``no_winnable_deal_found`` instead of "retry".  A won deal, or
+    one the solver could not decide, starts the count again.  Kept in the database, so
+    every web process and worker reads the same count."""
+
+    rules_key = models.CharField(max_length=64, primary_key=True)
+    lost_in_a_row = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.rules_key[:12]}: {self.lost_in_a_row} lost in a row"

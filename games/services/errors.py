@@ -157,9 +157,10 @@ class NoWinnableDeal(ServiceError):
 
 
 class WinnableNotFound(ServiceError):
-    """The solver's last fill of these rules' pool drew ``tried`` fresh deals and proved
-    every one lost: a winnable deal is not to be expected (one-pass deals are almost
-    never won; docs/winnability.md), so the caller is told so instead of "retry"."""
+    """The winnable pool's fills proved the last ``tried`` fresh deals of these rules lost,
+    in a row (at least ``WINNABLE_GIVE_UP_AFTER``): a winnable deal is not to be
+    expected (one-pass deals are almost never won; docs/winnability.md), so the caller
+    is told so instead of "retry"."""
 
     code = "no_winnable_deal_found"
 

@@ -24,28 +24,32 @@ import hashlib
 import json
 import logging
 import threading
+import time
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.utils import timezone
 
 from games.engine import Rules, make_rules, new_game, random_seed, variant_name
 from games.engine.solver import SolveResult, solve
-from games.models import WinnableDeal
+from games.models import WinnableDeal, WinnableStreak
 from games.services.enqueue import enqueue_now
 from games.services.errors import NoWinnableDeal, WinnableNotFound
 
 logger = logging.getLogger(__name__)
 
 FILL_TASK = "games.winnable_pool_fill"
-#: Seconds a fill that proved every deal it drew lost keeps draws from asking again
-#: (they answer ``no_winnable_deal_found`` instead of "retry"); then a draw tries anew.
+#: Seconds after the last fill that a streak of ``WINNABLE_GIVE_UP_AFTER`` deals proved
+#: lost keeps draws answering ``no_winnable_deal_found`` with no refill; then a draw asks
+#: for a refill again (which adds to the streak, or ends it with a win).
 NONE_FOUND_SECONDS = 6 * 3600
 
 
-def _none_found_key(key: str) -> str:
-    return f"winnable-pool:none-found:{key}"
+def _asked_key(key: str) -> str:
+    return f"winnable-pool:asked:{key}"
 
 
 def rules_key(rules: Rules) -> str:
@@ -79,13 +83,17 @@ def winnable_draw(*, rules: Rules) -> tuple[str, SolveResult]:
         .first()
     )
     if row is None:
-        found = cache.get(_none_found_key(key))
-        if found is not None:
+        streak = WinnableStreak.objects.filter(
+            rules_key=key,
+            lost_in_a_row__gte=settings.WINNABLE_GIVE_UP_AFTER,
+            updated_at__gt=timezone.now() - timedelta(seconds=NONE_FOUND_SECONDS),
+        ).first()
+        if streak is not None:
             raise WinnableNotFound(
-                f"the solver proved all {found['tried']} fresh deals of these rules it last "
-                "drew lost: a winnable deal of these rules is not to be expected; start a "
-                "game without winnable",
-                tried=found["tried"],
+                f"the solver proved the last {streak.lost_in_a_row} fresh deals of these "
+                "rules it drew lost, in a row: a winnable deal of these rules is not to be "
+                "expected; start a game without winnable",
+                tried=streak.lost_in_a_row,
             )
         raise NoWinnableDeal(
             "no proven-winnable deal is ready for these rules yet: one is being prepared, "
@@ -118,6 +126,10 @@ def winnable_pool_request(*, rules: Rules) -> bool:
 
     options = rules.to_dict()
     if not app.conf.task_always_eager:
+        # One fill per rule set per Retry-After: each empty draw asked for another, and
+        # they waited in the queue side by side.
+        if not cache.add(_asked_key(rules_key(rules)), 1, settings.WINNABLE_RETRY_AFTER_SECONDS):
+            return True
         return enqueue_now(FILL_TASK, kwargs={"options": options})
     key = rules_key(rules)
     with _filling_lock:
@@ -150,24 +162,44 @@ def winnable_pool_fill(
 ) -> int:
     """Fill the pool of the rules ``options`` up to ``size`` deals; returns how many were added.
 
-    Draws at most ``attempts`` fresh seeds (default ``WINNABLE_ATTEMPTS``), each
-    solved within ``budget_seconds`` (default ``WINNABLE_BUDGET_SECONDS``); only
-    seeds proven ``won`` enter the pool.  No lock is held while solving.
+    Draws ``attempts`` fresh seeds (default ``WINNABLE_ATTEMPTS``), each solved within
+    ``budget_seconds`` (default ``WINNABLE_BUDGET_SECONDS``); only seeds proven
+    ``won`` enter the pool.  No lock is held while solving.  Each seed proved lost
+    adds one to the rules' :class:`~games.models.WinnableStreak`, and a seed won or
+    undecided sets it to 0; while every seed drawn is proved lost, the fill goes on
+    past ``attempts`` until the streak reaches ``WINNABLE_GIVE_UP_AFTER`` or it has
+    solved for ``WINNABLE_GIVE_UP_SECONDS`` (one-pass deals are proved lost in about
+    a millisecond each; rules that do have wins end the streak long before).
     """
     rules = make_rules("classic", **options)
     key = rules_key(rules)
     target = settings.WINNABLE_POOL_SIZE if size is None else size
     tries = settings.WINNABLE_ATTEMPTS if attempts is None else attempts
     budget = settings.WINNABLE_BUDGET_SECONDS if budget_seconds is None else budget_seconds
-    added = tried = lost = 0
-    for _ in range(tries):
+    give_up = settings.WINNABLE_GIVE_UP_AFTER
+    row = WinnableStreak.objects.filter(rules_key=key).first()
+    streak = row.lost_in_a_row if row is not None else 0
+    started = time.monotonic()
+    added = tried = 0
+    only_lost = True
+    while True:
         if WinnableDeal.objects.filter(rules_key=key).count() >= target:
+            break
+        if tried >= tries and not (
+            only_lost
+            and streak < give_up
+            and time.monotonic() - started < settings.WINNABLE_GIVE_UP_SECONDS
+        ):
             break
         seed = random_seed()
         result = solve(new_game("classic", seed=seed, **rules.to_dict()), max_seconds=budget)
         tried += 1
+        if result.result == "lost":
+            streak += 1
+            continue
+        only_lost = False
+        streak = 0
         if result.result != "won":
-            lost += result.result == "lost"
             continue
         WinnableDeal.objects.create(
             rules_key=key,
@@ -179,10 +211,10 @@ def winnable_pool_fill(
             seconds=result.seconds,
         )
         added += 1
-    if added:
-        cache.delete(_none_found_key(key))
-    elif tried and lost == tried == tries:  # every deal drawn proven lost, none unknown
-        cache.set(_none_found_key(key), {"tried": tried}, NONE_FOUND_SECONDS)
+    if tried:
+        WinnableStreak.objects.update_or_create(
+            rules_key=key, defaults={"lost_in_a_row": streak, "updated_at": timezone.now()}
+        )
     logger.info(
         "winnable pool %s: %d added of %d tried", variant_name(rules) or key[:12], added, tried
     )

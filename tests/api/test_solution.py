@@ -25,7 +25,7 @@ from rest_framework.test import APIClient
 
 from games.engine import make_rules, new_game
 from games.engine.solver import solve
-from games.models import Deal, Game, Solve, WinnableDeal
+from games.models import Deal, Game, Solve, WinnableDeal, WinnableStreak
 from games.selectors.solver import solve_status
 from games.services import solver as solver_services
 from games.services import winnable_pool
@@ -375,22 +375,47 @@ def test_embedded_default_refills_in_the_background_and_answers_at_once(
 
 
 def test_rules_whose_deals_prove_lost_are_not_retried_for_ever(
-    player: APIClient, queued: list[tuple[str, dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+    player: APIClient,
+    queued: list[tuple[str, dict[str, Any]]],
+    monkeypatch: pytest.MonkeyPatch,
+    settings: Any,
 ) -> None:
     """One-pass deals are almost never won: "try again in a few seconds" answered for
-    ever (found by a new user).  A fill that proves every deal it drew lost makes draws
-    say so (422) and ask for no refill, until a fill finds a win."""
+    ever (found by a new user).  Once ``WINNABLE_GIVE_UP_AFTER`` deals in a row are
+    proved lost, draws say so (422) and ask for no refill, until a fill finds a win."""
+    settings.WINNABLE_GIVE_UP_AFTER = 3
     assert solve(new_game("classic", seed=LOST_SEED), max_seconds=30).result == "lost"
     classic = make_rules("classic").to_dict()
     body = {"variant": "classic", "winnable": True}
-    _fill_with(monkeypatch, [LOST_SEED, LOST_SEED])
+    seeds = iter([LOST_SEED] * 3)
+    monkeypatch.setattr(winnable_pool, "random_seed", lambda: next(seeds))
+    # Two attempts, but every deal lost: the fill goes on to the streak of three.
+    assert winnable_pool.winnable_pool_fill(options=classic, attempts=2) == 0
+    assert WinnableStreak.objects.get().lost_in_a_row == 3
     refused = player.post("/api/v1/games", body, format="json")
     assert refused.status_code == 422
     assert refused.json()["code"] == "no_winnable_deal_found"
-    assert refused.json()["tried"] == 2
+    assert refused.json()["tried"] == 3
     assert queued == []  # no refill asked
     assert Game.objects.count() == 0
     _fill_with(monkeypatch, [WON_SEED])  # a later fill wins one: back to normal
+    assert WinnableStreak.objects.get().lost_in_a_row == 0
     assert player.post("/api/v1/games", body, format="json").status_code == 201
     assert player.post("/api/v1/games", body, format="json").json()["code"] == "no_winnable_deal"
-    assert queued[-1] == ("games.winnable_pool_fill", {"options": classic})
+    assert queued == [("games.winnable_pool_fill", {"options": classic})]  # asked once
+
+
+def test_one_unlucky_fill_does_not_give_up(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+    """Rules whose deals are rarely won (draw three, one redeal: about one in 60) had a
+    fill of 20 lost deals mark them "none to be expected" (found by an attack): a fill
+    whose deals are all lost goes on past its attempts, and a win ends the streak."""
+    settings.WINNABLE_GIVE_UP_AFTER = 3
+    seeds = iter([LOST_SEED, LOST_SEED, WON_SEED, LOST_SEED])
+    monkeypatch.setattr(winnable_pool, "random_seed", lambda: next(seeds))
+    classic = make_rules("classic").to_dict()
+    assert winnable_pool.winnable_pool_fill(options=classic, attempts=2, size=5) == 1
+    assert WinnableStreak.objects.get().lost_in_a_row == 0
+    # Going on is bounded by solver time as well (here none is left).
+    settings.WINNABLE_GIVE_UP_SECONDS = 0
+    assert winnable_pool.winnable_pool_fill(options=classic, attempts=1, size=5) == 0
+    assert WinnableStreak.objects.get().lost_in_a_row == 1
