@@ -178,6 +178,18 @@ def rules_words(variant: str, options: dict[str, Any], *, repeat: bool = False) 
         phrases.append(
             ("autofill", _("Empty piles are not filled from the reserve automatically."))
         )
+    moves = {
+        "whole-pile": _("Only whole piles move between tableau piles."),
+        "any-run": _("Any card of a tableau pile may move, with the cards on it."),
+    }
+    if options.get("tableau_moves") in moves:
+        phrases.append(("tableau_moves", moves[options["tableau_moves"]]))
+    if options.get("empty_pile") == "waste-only":
+        phrases.append(
+            ("empty_pile", _("Once the reserve is empty, only the waste may fill an empty pile."))
+        )
+    if options.get("tableau_wrap") == "base-relative":
+        phrases.append(("tableau_wrap", _("No building across the base rank.")))
     base = options.get("base", "dealt")
     if base != "dealt":
         phrases.append(
@@ -227,7 +239,7 @@ def rules_label(variant: str, options: dict[str, Any]) -> str:
 
 
 #: Options :func:`rules_words` says in words when they differ from classic.
-_WORDED = {"draw", "redeals", "build", "base"}
+_WORDED = {"draw", "redeals", "build", "base", "tableau_moves", "empty_pile", "tableau_wrap"}
 
 
 def pool_words(variant: str, options: dict[str, Any]) -> dict[str, Any]:

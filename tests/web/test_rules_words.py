@@ -97,3 +97,29 @@ def test_other_rules_are_named_by_the_nearest_preset() -> None:
         )
     with translation.override("fr"):
         assert rules_label("custom", {**draw_one, "redeals": 2}).startswith("Une carte (")
+
+
+def test_the_solver_comparison_options_have_words() -> None:
+    """``tableau_moves``, ``empty_pile`` and ``tableau_wrap`` were shown as
+    ``option: value`` in English on every page (a Spanish leaderboard read "tableau_wrap:
+    base-relative")."""
+    strict = {
+        **PRESETS["classic"].to_dict(),
+        "tableau_moves": "whole-pile",
+        "empty_pile": "waste-only",
+        "tableau_wrap": "base-relative",
+    }
+    with translation.override("en"):
+        assert rules_words("custom", strict)[-3:] == [
+            "Only whole piles move between tableau piles.",
+            "Once the reserve is empty, only the waste may fill an empty pile.",
+            "No building across the base rank.",
+        ]
+        assert rules_label("custom", {**strict, "tableau_moves": "any-run"}) == (
+            "Classic (changed: Any card of a tableau pile may move, with the cards on it. "
+            "Once the reserve is empty, only the waste may fill an empty pile. "
+            "No building across the base rank.)"
+        )
+    with translation.override("es"):
+        assert "tableau_wrap" not in rules_label("custom", strict)
+        assert ":" not in pool_words("classic", strict)["changes"][-1]
