@@ -85,7 +85,11 @@ class RaceView(serializers.Serializer[Any]):
     joining_open = serializers.BooleanField(help_text="whether a new entrant may join now")
     require_winnable = serializers.BooleanField()
     commitment = serializers.CharField(help_text="hex(SHA-256(seed)), public from the start")
-    seed = serializers.CharField(allow_null=True, help_text="revealed once finished")
+    seed = serializers.CharField(
+        allow_null=True,
+        help_text="revealed once the race is finished or cancelled (as its entrants' games "
+        "show it)",
+    )
     entrants = serializers.IntegerField()
     joined = serializers.BooleanField(help_text="whether you have joined")
     game_id = serializers.UUIDField(allow_null=True, help_text="your game in this race")

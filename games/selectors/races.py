@@ -88,13 +88,13 @@ def race_list(
 
 
 def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) -> dict[str, Any]:
-    """The race as anyone may see it; the seed only once the race is finished.
+    """The race as anyone may see it; the seed only once the race is finished or cancelled.
 
     Keys: ``id``, ``name``, ``mode``, ``status``, ``phase`` (clock phase at
     ``now``), ``variant``, ``options``, ``time_limit_s`` (seconds),
     ``opens_at``/``starts_at``/``ends_at`` (datetimes), ``allow_undo``,
     ``require_winnable``, ``commitment`` (hex SHA-256 of the seed), ``seed``
-    (``None`` until finished), ``entrants`` (count), ``joined`` and ``game_id``
+    (``None`` until finished or cancelled), ``entrants`` (count), ``joined`` and ``game_id``
     (the viewer's entry and game, if any), ``game_status`` (that game's status as
     :func:`~games.selectors.games.game_status_seen` tells it: ``not_started`` before the
     start, then ``playing``, ``won``, ``blocked``, ``resigned`` or ``timed_out``;
@@ -133,7 +133,8 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
         "joining_open": race.joining_open(now),
         "require_winnable": race.require_winnable,
         "commitment": race.commitment,
-        "seed": race.deal.seed if finished else None,
+        # Finished or cancelled: as its entrants' games show it (deal_revealed).
+        "seed": race.deal.seed if finished or race.status == Race.Status.CANCELLED else None,
         "entrants": entrants,
         "joined": entry is not None,
         "game_id": str(entry.game_id) if entry is not None and entry.game_id else None,

@@ -181,3 +181,29 @@ def test_undo_before_the_start_says_only_not_started(
         answer = ann.post(f"/api/v1/games/{game_id}/undo", {}, format="json")
         answers.append((answer.status_code, answer.json()["code"]))
     assert answers == [(409, "race_not_started")] * 2
+
+
+def test_a_cancelled_race_shows_the_seed_its_games_show(
+    make_client: Callable[..., APIClient],
+) -> None:
+    """An entrant's game of a cancelled race revealed the seed while the race itself said
+    ``seed: null`` (found by an attack): both show it now, and nobody sees it before."""
+    from games.services.races import race_cancel
+
+    staff = make_client("org", staff=True)
+    ann = make_client("ann")
+    now = timezone.now()
+    race = race_create(
+        name="Called off",
+        opens_at=now - timedelta(minutes=2),
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(hours=1),
+        late_join_s=None,
+    )
+    game_id = ann.post(f"/api/v1/races/{race.id}/join").json()["game_id"]
+    assert ann.get(f"/api/v1/races/{race.id}").json()["seed"] is None
+    race_cancel(race_id=race.id)
+    game = ann.get(f"/api/v1/games/{game_id}").json()
+    assert game["deal"]["revealed"] is True
+    for viewer in (ann, staff, APIClient()):
+        assert viewer.get(f"/api/v1/races/{race.id}").json()["seed"] == game["deal"]["seed"]
