@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -96,9 +97,8 @@ def test_after_the_start_the_same_game_says_blocked(
     assert ann.get(f"/api/v1/races/{race.id}").json()["game_status"] == "blocked"
 
 
-def test_a_window_game_past_its_deadline_says_timed_out(
-    make_client: Callable[..., APIClient],
-) -> None:
+def _window_game(make_client: Callable[..., APIClient]) -> tuple[Any, APIClient, Game]:
+    """A running window race (30 s each), ``bob`` in it with his clock started."""
     now = timezone.now()
     race = race_create(
         name="Window",
@@ -111,6 +111,13 @@ def test_a_window_game_past_its_deadline_says_timed_out(
     bob = make_client("bob")
     race_join(race_id=race.id, player=bob.user)  # type: ignore[attr-defined]
     game = race_start(race_id=race.id, player=bob.user)  # type: ignore[attr-defined]
+    return race, bob, game
+
+
+def test_a_window_game_past_its_deadline_says_timed_out(
+    make_client: Callable[..., APIClient],
+) -> None:
+    race, bob, game = _window_game(make_client)
     assert bob.get(f"/api/v1/races/{race.id}").json()["game_status"] == "playing"
     assert game.deadline is not None
     # The deadline passes (injected: the stored game is left as the sweeper would find it).
@@ -131,18 +138,7 @@ def test_the_live_fragment_changes_with_the_language_and_a_deadline(
 ) -> None:
     """Its ETag named neither the language nor the games past their own deadline, so a
     French request with the English ETag got a 304, and a deadline changed nothing."""
-    now = timezone.now()
-    race = race_create(
-        name="Window",
-        mode="window",
-        time_limit_s=30,
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(hours=1),
-    )
-    bob = make_client("bob")
-    race_join(race_id=race.id, player=bob.user)  # type: ignore[attr-defined]
-    game = race_start(race_id=race.id, player=bob.user)  # type: ignore[attr-defined]
+    race, bob, game = _window_game(make_client)
     pages = Client()
     pages.force_login(bob.user)  # type: ignore[attr-defined]
     url = f"/races/{race.id}/live"
