@@ -40,18 +40,26 @@ def _dead_seed() -> str:
     return seed
 
 
-def test_a_deal_dead_from_the_deal_shows_nothing_before_the_start(
-    make_client: Callable[..., APIClient], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _dead_race(monkeypatch: pytest.MonkeyPatch, *, starts_in: timedelta) -> Any:
+    """A scheduled race on :func:`_dead_seed`'s deal starting ``starts_in`` from now (an
+    hour long, joining open from two minutes ago, or before the start, until the end)."""
     seed = _dead_seed()
     monkeypatch.setattr("games.services.races.random_seed", lambda: seed)
     now = timezone.now()
-    race = race_create(
-        name="Later",
-        opens_at=now - timedelta(minutes=1),
-        starts_at=now + timedelta(hours=1),
-        ends_at=now + timedelta(hours=2),
+    starts = now + starts_in
+    return race_create(
+        name=f"Dead deal {starts_in}",
+        opens_at=min(now, starts) - timedelta(minutes=2),
+        starts_at=starts,
+        ends_at=starts + timedelta(hours=1),
+        late_join_s=None,
     )
+
+
+def test_a_deal_dead_from_the_deal_shows_nothing_before_the_start(
+    make_client: Callable[..., APIClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    race = _dead_race(monkeypatch, starts_in=timedelta(hours=1))
     ann = make_client("ann")
     game_id = ann.post(f"/api/v1/races/{race.id}/join").json()["game_id"]
     stored = Game.objects.get(id=game_id)
@@ -82,16 +90,7 @@ def test_after_the_start_the_same_game_says_blocked(
     make_client: Callable[..., APIClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The control: once the deal is in play, a dead deal is public to its player."""
-    seed = _dead_seed()
-    monkeypatch.setattr("games.services.races.random_seed", lambda: seed)
-    now = timezone.now()
-    race = race_create(
-        name="Now",
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(hours=1),
-        late_join_s=None,
-    )
+    race = _dead_race(monkeypatch, starts_in=-timedelta(minutes=1))
     ann = make_client("ann")
     ann.post(f"/api/v1/races/{race.id}/join")
     assert ann.get(f"/api/v1/races/{race.id}").json()["game_status"] == "blocked"
