@@ -89,7 +89,7 @@ REFUSAL_TEXT: dict[str, Promise] = {
     ),
     "no_winnable_deal_found": gettext_lazy(
         "The solver proved every recent deal of these rules lost: a winnable deal of them is "
-        "not to be expected. Start the game without \u201cwinnable\u201d."
+        "not to be expected. Start the game without the winnable option."
     ),
     "hint_not_allowed": gettext_lazy("A race game gets no hint."),
     "too_many_solves": gettext_lazy(

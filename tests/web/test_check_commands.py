@@ -45,3 +45,21 @@ def test_the_show_command_deals_custom_rules() -> None:
     assert "Legal moves:" in out
     preset = check_commands("abc", "storehouse", PRESETS["storehouse"].to_dict())[-1]
     assert preset == "python3 -m games.engine show --seed abc --variant storehouse --reveal"
+
+
+def test_the_results_page_prints_one_command_a_line(transactional_db: None) -> None:
+    """The page joined them with a literal backslash-n (a Django template string has no
+    escapes): pasted into a shell, the first failed with 'sha256sumnpython3'."""
+    import html as html_lib
+
+    from django.test import Client
+
+    from tests.ratings.helpers import Result, race_of
+
+    race = race_of(Result("ana", 30, 61_250), Result("bo", 20, 5_040))
+    page = Client().get(f"/races/{race.id}/results").content.decode()
+    block = html_lib.unescape(page.split('<pre class="wrap"><code>', 1)[1].split("</code>")[0])
+    assert block.splitlines() == check_commands(
+        race.deal.seed, race.deal.variant, race.deal.options
+    )
+    assert "\\n" not in block

@@ -59,3 +59,19 @@ def test_the_committed_mo_matches_the_po(lang: str) -> None:
         if len(strs) == 1:
             got = catalog.pgettext(ctx, msgid) if ctx else catalog.gettext(msgid)
             assert got == strs[0], msgid
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "de"])
+def test_every_refusal_of_the_pages_is_looked_up_in_the_catalogue(lang: str) -> None:
+    """A refusal whose source held ``\\u201c`` escapes had a translation the catalogue
+    never matched (xgettext keeps the escape as written): French and German pages showed
+    it in English."""
+    from django.utils import translation
+
+    from web.refusals import REFUSAL_TEXT
+
+    with translation.override("en"):
+        english = {code: str(text) for code, text in REFUSAL_TEXT.items()}
+    with translation.override(lang):
+        same = [code for code, text in REFUSAL_TEXT.items() if str(text) == english[code]]
+    assert same == []

@@ -71,7 +71,7 @@ def test_resigning_a_game_already_won_says_so(pages: PageClient, player: Any) ->
 def test_race_times_are_shown_to_the_second(pages: PageClient) -> None:
     race = _race("Seconds", late_join_s=None)
     html = pages.get(f"/races/{race.id}/").content.decode()
-    assert html.count('data-local="seconds"') == 3  # opens, starts, ends
+    assert html.count('data-local="seconds"') == 4  # opens, starts, joining closes, ends
     assert race.ends_at.strftime("%H:%M:%S") in html  # the page's own text, before JS
 
 
