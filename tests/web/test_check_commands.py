@@ -59,7 +59,7 @@ def test_the_results_page_prints_one_command_a_line(transactional_db: None) -> N
     race = race_of(Result("ana", 30, 61_250), Result("bo", 20, 5_040))
     page = Client().get(f"/races/{race.id}/results").content.decode()
     block = html_lib.unescape(page.split('<pre class="wrap"><code>', 1)[1].split("</code>")[0])
-    assert block.splitlines() == check_commands(
-        race.deal.seed, race.deal.variant, race.deal.options
-    )
+    seed = race.deal.seed
+    assert seed is not None
+    assert block.splitlines() == check_commands(seed, race.deal.variant, race.deal.options)
     assert "\\n" not in block
