@@ -32,10 +32,10 @@ from api.serializers import (
     paginated,
 )
 from games.engine import PRESETS
-from games.models import Game, Race
+from games.models import Race
 from games.permissions import OrganiserAction, may_see_drafts
 from games.ranking import RANKING_RULE
-from games.selectors.games import game_view
+from games.selectors.games import SEEN_GAME_STATUSES, game_view
 from games.selectors.races import (
     race_get,
     race_list,
@@ -94,7 +94,7 @@ class RaceView(serializers.Serializer[Any]):
     joined = serializers.BooleanField(help_text="whether you have joined")
     game_id = serializers.UUIDField(allow_null=True, help_text="your game in this race")
     game_status = serializers.ChoiceField(
-        choices=["not_started", *Game.Status.values],
+        choices=SEEN_GAME_STATUSES,
         allow_null=True,
         help_text="your game's status: not_started before the race starts (nothing of the "
         "deal shows), then playing until it is won, blocked, resigned or timed out (at your "

@@ -17,7 +17,7 @@ from rest_framework.fields import empty
 from api.errors import ProblemError
 from games.engine import OPTION_NAMES, PRESETS
 from games.models import Game
-from games.selectors.games import game_status_seen
+from games.selectors.games import SEEN_GAME_STATUSES, game_status_seen
 
 
 class StrictSerializer(serializers.Serializer[Any]):
@@ -359,11 +359,7 @@ class GameSummary(serializers.Serializer[Any]):
     started_at = serializers.DateTimeField()
     finished_at = serializers.SerializerMethodField()
 
-    @extend_schema_field(
-        serializers.ChoiceField(
-            choices=["not_started", "playing", "won", "blocked", "resigned", "timed_out"]
-        )
-    )
+    @extend_schema_field(serializers.ChoiceField(choices=SEEN_GAME_STATUSES))
     def get_status(self, game: Game) -> str:
         return game_status_seen(game)
 

@@ -25,6 +25,10 @@ def deal_revealed(game: Game) -> bool:
         # A game still playing cannot belong to a finished race: closing a race
         # times out every game still playing.  No query on the move path.
         return False
+    if game_status_seen(game) == "not_started":
+        # A race game before its start: its stored "over" came from the secret deal, so
+        # nothing (not even whether a query runs) may follow from it (RULES.md 7).
+        return False
     if game.kind == Game.Kind.RACE:
         from games.models import Race
 
@@ -43,6 +47,12 @@ def deal_public(deal: Deal, *, revealed: bool) -> dict[str, Any]:
         "seed": deal.seed if revealed else None,
         "revealed": revealed,
     }
+
+
+#: Every status :func:`game_status_seen` may answer (the API's enum of it).
+SEEN_GAME_STATUSES: tuple[str, ...] = ("not_started", *Game.Status.values)
+#: The seen statuses of a game that is not over (yet to start, or being played).
+NOT_OVER: frozenset[str] = frozenset({"not_started", Game.Status.PLAYING})
 
 
 def game_status_seen(game: Game, *, now: datetime | None = None) -> str:

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.models import Game, Move, Race, RaceEntry, Tournament
 from games.ranking import RANKING_RULE, rank_order_by
-from games.selectors.games import game_status_seen
+from games.selectors.games import NOT_OVER, game_status_seen
 from games.services.errors import MALFORMED_ID, NotFound, RaceNotFinished
 
 
@@ -190,18 +190,18 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
     out: list[dict[str, Any]] = []
     for e in live:
         g: Game = e.game  # type: ignore[assignment]
-        waiting = now < g.started_at  # a scheduled race's entrant before the start
+        # A scheduled race's entrant before the start is not_started (not ranked, not
+        # finished, even on a deal dead from the deal); past a deadline, timed_out.
+        status = game_status_seen(g, now=now)
         out.append(
             {
-                "rank": None if waiting else e.live_rank,
+                "rank": None if status == "not_started" else e.live_rank,
                 "player": e.player.get_username(),
                 "cards_home": g.cards_home,
                 "moves": g.move_number,
                 "elapsed_ms": g.cards_home_ms,
-                # Before the start even a deal dead from the deal is not "finished".
-                "finished": not waiting
-                and (g.is_over or (g.deadline is not None and now >= g.deadline)),
-                "status": game_status_seen(g, now=now),
+                "finished": status not in NOT_OVER,
+                "status": status,
             }
         )
     for other in (

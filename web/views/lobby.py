@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 from games.engine import PRESETS
 from games.models import Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
-from games.selectors.games import deal_revealed, game_list, game_status_seen
+from games.selectors.games import NOT_OVER, deal_revealed, game_list, game_status_seen
 from games.selectors.races import race_list
 from games.selectors.tournaments import tournament_list
 from web.board import PRESET_TEXT
@@ -47,10 +47,7 @@ def _races(request: HttpRequest) -> dict[str, Any]:
             race_id__in=joined, player=request.user
         ).select_related("game"):
             games[entry.race_id] = entry.game_id
-            if entry.game is not None and game_status_seen(entry.game, now=now) not in (
-                "playing",
-                "not_started",
-            ):
+            if entry.game is not None and game_status_seen(entry.game, now=now) not in NOT_OVER:
                 over.add(entry.race_id)
     # A Join button only while joining is open (a running race past its late-join time
     # offered one that answered "cannot join now").
@@ -96,8 +93,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
     for g in context["my_games"]:  # a replay link only once the deal is revealed
         g.status_seen = game_status_seen(g)  # a race game before its start: not_started
-        # Before the start nothing is asked that the stored (deal-made) status decides.
-        g.revealed = g.status_seen != "not_started" and deal_revealed(g)
+        g.revealed = deal_revealed(g)
     context["form"] = PracticeForm()
     # The presets the practice form offers ("custom" names other rules, not a choice).
     context["presets"] = {name: text for name, text in PRESET_TEXT.items() if name in PRESETS}
