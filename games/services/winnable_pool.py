@@ -72,8 +72,9 @@ def winnable_draw(*, rules: Rules) -> tuple[str, SolveResult]:
     refill after commit when the pool falls below half of ``WINNABLE_POOL_SIZE``.
     Raises :class:`NoWinnableDeal` (``retry_after`` seconds) when it is empty:
     the caller then asks for a refill with :func:`winnable_pool_request`; or
-    :class:`WinnableNotFound` when the last fill of these rules proved every deal it
-    drew lost (for :data:`NONE_FOUND_SECONDS`): no refill is worth asking for.
+    :class:`WinnableNotFound` when the rules' :class:`~games.models.WinnableStreak` has
+    reached ``WINNABLE_GIVE_UP_AFTER`` deals proved lost in a row (within
+    :data:`NONE_FOUND_SECONDS` of the last fill): no refill is worth asking for.
     """
     key = rules_key(rules)
     row = (
@@ -181,12 +182,12 @@ def winnable_pool_fill(
     streak = row.lost_in_a_row if row is not None else 0
     started = time.monotonic()
     added = tried = 0
-    only_lost = True
     while True:
         if WinnableDeal.objects.filter(rules_key=key).count() >= target:
             break
+        # streak >= tried: every seed of this fill so far was proved lost.
         if tried >= tries and not (
-            only_lost
+            streak >= tried
             and streak < give_up
             and time.monotonic() - started < settings.WINNABLE_GIVE_UP_SECONDS
         ):
@@ -197,7 +198,6 @@ def winnable_pool_fill(
         if result.result == "lost":
             streak += 1
             continue
-        only_lost = False
         streak = 0
         if result.result != "won":
             continue
