@@ -22,6 +22,7 @@ from games.engine import new_game
 from games.models import Game
 from games.selectors.games import game_status_seen
 from games.services.races import race_create, race_join, race_start
+from tests.tournaments.factories import running_race
 
 pytestmark = pytest.mark.django_db
 
@@ -187,14 +188,7 @@ def test_a_cancelled_race_shows_the_seed_its_games_show(
 
     staff = make_client("org", staff=True)
     ann = make_client("ann")
-    now = timezone.now()
-    race = race_create(
-        name="Called off",
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(hours=1),
-        late_join_s=None,
-    )
+    race = running_race(name="Called off")
     game_id = ann.post(f"/api/v1/races/{race.id}/join").json()["game_id"]
     assert ann.get(f"/api/v1/races/{race.id}").json()["seed"] is None
     race_cancel(race_id=race.id)

@@ -6,21 +6,20 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from datetime import timedelta
 from typing import Any
 from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Solve
 from games.services.games import game_end, game_start
-from games.services.races import race_create, race_join
+from games.services.races import race_join
 from games.services.solver import solve_run
 from tests.browser.conftest import screenshot
 from tests.browser.web_helpers import PASSWORD, log_in, serious_violations
+from tests.tournaments.factories import running_race
 
 #: Per list item: its box and where its number ("188. ") starts, measured in its own font.
 MARKERS = """
@@ -39,14 +38,7 @@ els => {
 def test_a_resigned_race_game_offers_nothing_more(
     live_server: Any, page: Any, transactional_db: Any
 ) -> None:
-    now = timezone.now()
-    race = race_create(
-        name="Evening race",
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(minutes=30),
-        late_join_s=None,
-    )
+    race = running_race(name="Evening race")
     player = User.objects.create_user("rhea", password=PASSWORD)
     game_id = race_join(race_id=race.id, player=player).entry.game_id
     base = live_server.url

@@ -12,26 +12,16 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services.games import game_start
-from games.services.races import race_create, race_join
+from games.services.races import race_join
+from tests.tournaments.factories import running_race
 from tests.web.conftest import PageClient
 
 pytestmark = pytest.mark.django_db
 
 
-def _race(name: str, *, late_join_s: int | None) -> Any:
-    now = timezone.now()
-    return race_create(
-        name=name,
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(minutes=30),
-        late_join_s=late_join_s,
-    )
-
-
 def test_no_join_button_once_joining_has_closed(pages: PageClient) -> None:
-    closed = _race("Closed race", late_join_s=0)  # joining closed at the start
-    still = _race("Open race", late_join_s=None)  # open until the end
+    closed = running_race(name="Closed race", late_join_s=0)  # joining closed at the start
+    still = running_race(name="Open race", late_join_s=None)  # open until the end
     lobby = pages.get("/").content.decode()
     assert "Join Open race" in lobby
     assert "Join Closed race" not in lobby
@@ -47,7 +37,7 @@ def test_no_join_button_once_joining_has_closed(pages: PageClient) -> None:
 
 
 def test_the_play_page_says_when_time_is_up(pages: PageClient, player: Any) -> None:
-    race = _race("Timed", late_join_s=None)
+    race = running_race(name="Timed", late_join_s=None)
     game = race_join(race_id=race.id, player=player).entry.game
     assert game is not None
     Game.objects.filter(id=game.id).update(deadline=timezone.now() - timedelta(seconds=1))
@@ -69,7 +59,7 @@ def test_resigning_a_game_already_won_says_so(pages: PageClient, player: Any) ->
 
 
 def test_race_times_are_shown_to_the_second(pages: PageClient) -> None:
-    race = _race("Seconds", late_join_s=None)
+    race = running_race(name="Seconds", late_join_s=None)
     html = pages.get(f"/races/{race.id}/").content.decode()
     assert html.count('data-local="seconds"') == 4  # opens, starts, joining closes, ends
     assert race.ends_at.strftime("%H:%M:%S") in html  # the page's own text, before JS
