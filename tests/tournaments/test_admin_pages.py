@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib import admin
@@ -117,21 +118,26 @@ def test_add_races_takes_minutes_and_seconds_and_iso_dates() -> None:
     assert set(errors) >= {"first_starts_at", "duration"}
 
 
+def _add_races_form(**fields: Any) -> dict[str, Any]:
+    """The admin's "Add races" form: one classic 10-minute scheduled race, with ``fields``."""
+    return {
+        "count": 1,
+        "duration": "10:00",
+        "gap": "0:00",
+        "opens_before": "1:00",
+        "variant": "classic",
+        "mode": "scheduled",
+        **fields,
+    }
+
+
 def test_add_races_speaks_the_forms_language() -> None:
     """An organiser saw "ends_at is in the past..." twice (the API's field name), "Added 1
     races", and the variants as codes."""
     c = client_for(organiser())
     t = TournamentFactory(name="Words")
     url = reverse("admin:games_tournament_add_races", args=[t.pk])
-    form = {
-        "count": 1,
-        "first_starts_at": "2020-05-01 18:00",
-        "duration": "10:00",
-        "gap": "0:00",
-        "opens_before": "1:00",
-        "variant": "draw-one",
-        "mode": "scheduled",
-    }
+    form = _add_races_form(first_starts_at="2020-05-01 18:00", variant="draw-one")
     past = c.post(url, form)
     assert past.status_code == 200
     html = past.content.decode()
@@ -188,15 +194,7 @@ def test_add_races_refuses_a_schedule_off_the_calendar(
     c = client_for(organiser())
     t = TournamentFactory(name="Far")
     url = reverse("admin:games_tournament_add_races", args=[t.pk])
-    form = {
-        "count": count,
-        "first_starts_at": first,
-        "duration": duration,
-        "gap": "0:00",
-        "opens_before": "1:00",
-        "variant": "classic",
-        "mode": "scheduled",
-    }
+    form = _add_races_form(count=count, first_starts_at=first, duration=duration)
     answer = c.post(url, form)
     assert answer.status_code == 200
     assert answer.context["form"].errors
