@@ -69,6 +69,7 @@ SERVICE_ERROR_STATUS: dict[str, int] = {
     "hint_not_allowed": 403,
     "nothing_to_undo": 409,
     "race_closed": 409,
+    "disqualified": 403,
     "deal_secret": 409,
     "deal_in_race": 409,
     "invalid_race": 400,

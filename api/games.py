@@ -190,9 +190,13 @@ class GameMovesView(APIView):
         responses={
             201: MoveResult,
             200: OpenApiResponse(MoveResult, description="a retry of a move already accepted"),
+            403: OpenApiResponse(
+                ProblemSerializer, description="disqualified (with the organisers' reason)"
+            ),
             409: OpenApiResponse(
                 ProblemSerializer,
-                description="stale_move_number (with current_move_number), game_over, race_closed",
+                description="stale_move_number (with current_move_number), game_over, "
+                "race_closed, race_not_started",
             ),
             422: OpenApiResponse(ProblemSerializer, description="illegal_move with the reason"),
             **_PROBLEMS,
@@ -203,7 +207,9 @@ class GameMovesView(APIView):
             "Send `expected_move_number` (moves already played): a mismatch is 409 "
             "`stale_move_number`, and repeating a move that was already accepted at that number "
             "returns 200 with `replayed: true` instead of playing it twice. Errors: 400 "
-            "`malformed_move`, 422 `illegal_move`, 409 `game_over` or `race_closed`."
+            "`malformed_move`, 422 `illegal_move`, 409 `game_over`, `race_closed` or "
+            "`race_not_started`, 403 `disqualified` (the organisers disqualified your entry; "
+            "`reason` gives their words)."
         ),
     )
     def post(self, request: Request, game_id: UUID) -> Response:
@@ -236,9 +242,11 @@ class GameUndoView(APIView):
         request=ExpectedMoveInput,
         responses={
             200: GameView,
-            403: OpenApiResponse(ProblemSerializer, description="undo_not_allowed"),
+            403: OpenApiResponse(ProblemSerializer, description="undo_not_allowed, disqualified"),
             409: OpenApiResponse(
-                ProblemSerializer, description="nothing_to_undo, stale_move_number, game_over"
+                ProblemSerializer,
+                description="nothing_to_undo, stale_move_number, game_over, race_closed, "
+                "race_not_started",
             ),
             **_PROBLEMS,
         },
@@ -260,7 +268,16 @@ class GameResignView(APIView):
 
     throttle_scope = "moves"
 
-    @extend_schema(request=None, responses={200: GameView, **_PROBLEMS}, tags=["games"])
+    @extend_schema(
+        request=None,
+        responses={
+            200: GameView,
+            403: OpenApiResponse(ProblemSerializer, description="disqualified"),
+            409: OpenApiResponse(ProblemSerializer, description="race_closed, race_not_started"),
+            **_PROBLEMS,
+        },
+        tags=["games"],
+    )
     def post(self, request: Request, game_id: UUID) -> Response:
         game = game_services.game_end(game_id=game_id, player=player_of(request), how="resigned")
         return Response(game_view(game))

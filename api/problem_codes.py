@@ -56,6 +56,8 @@ PROBLEM_CODES: dict[str, str] = {
     # Races.
     "invalid_race": "400: bad race parameters (times out of order, missing time limit, ...).",
     "race_closed": "409: the race is closed for you: your deadline has passed.",
+    "disqualified": "403: the organisers disqualified your entry in this race (`reason`: their "
+    "words); its game takes no moves, undo or resignation unless they lift it.",
     "race_not_open": "409: joining or starting outside the race's window.",
     "race_not_started": "409: the race has not started yet (its deal stays hidden).",
     "race_not_finished": "409: results are published once the race is finished for everyone.",

@@ -100,6 +100,11 @@ class RaceView(serializers.Serializer[Any]):
         "deal shows), then playing until it is won, blocked, resigned or timed out (at your "
         "own deadline); null while you have no game",
     )
+    disqualified_reason = serializers.CharField(
+        allow_null=True,
+        help_text="the organisers' reason when they disqualified your entry (your game then "
+        "takes no moves: 403 disqualified); null otherwise",
+    )
     ranking_rule = serializers.CharField(help_text=RANKING_HELP)
     rated = serializers.BooleanField(help_text="counts for player ratings (organisers' switch)")
 

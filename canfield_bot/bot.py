@@ -17,7 +17,7 @@ from canfield_bot.strategy import DefaultStrategy, Strategy
 
 log = logging.getLogger("canfield_bot")
 
-_OVER_CODES = {"race_closed", "game_over"}
+_OVER_CODES = {"race_closed", "game_over", "disqualified"}
 
 
 @dataclass

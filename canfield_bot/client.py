@@ -347,7 +347,8 @@ class CanfieldClient:
         ``201``/``200 replayed`` give the new view. ``409 stale_move_number``
         re-reads the game and returns its view with ``accepted=False`` so the
         caller decides again from what is really on the table. ``422
-        illegal_move``, ``409 race_closed``/``game_over`` come back as ``code``.
+        illegal_move``, ``409 race_closed``/``game_over`` and ``403 disqualified``
+        come back as ``code``.
         """
         response = await self.request(
             "POST",
@@ -360,7 +361,7 @@ class CanfieldClient:
             return MoveResult(True, bool(body.get("replayed")), None, body["game"], body["move"])
         problem = _problem(response)
         code = str(problem.get("code"))
-        if response.status_code in (409, 422):
+        if response.status_code in (409, 422) or code == "disqualified":
             view = None
             with contextlib.suppress(ApiError):
                 view = await self.game(game_id)

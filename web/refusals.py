@@ -71,6 +71,7 @@ REFUSAL_TEXT: dict[str, Promise] = {
     "undo_not_allowed": gettext_lazy("This game does not allow taking moves back."),
     "race_closed": gettext_lazy("The race is closed for you: your time is up."),
     "race_not_started": gettext_lazy("The race has not started yet."),
+    "disqualified": gettext_lazy("The organisers have disqualified you from this race."),
     "race_not_open": gettext_lazy("This race cannot be joined or started now."),
     "tournament_not_open": gettext_lazy("This tournament is not open for entries."),
     "tournament_invite_only": gettext_lazy("This tournament is for invited players only."),

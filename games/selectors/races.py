@@ -98,7 +98,8 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
     (the viewer's entry and game, if any), ``game_status`` (that game's status as
     :func:`~games.selectors.games.game_status_seen` tells it: ``not_started`` before the
     start, then ``playing``, ``won``, ``blocked``, ``resigned`` or ``timed_out``;
-    ``None`` without a game) and ``ranking_rule`` (RULES.md 6).
+    ``None`` without a game), ``disqualified_reason`` (the organisers' reason when they
+    disqualified the viewer's entry, else ``None``) and ``ranking_rule`` (RULES.md 6).
     """
     now = now or timezone.now()
     finished = race.status == Race.Status.FINISHED
@@ -108,7 +109,14 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
             RaceEntry.objects.filter(race=race, player=viewer)
             .select_related("game")
             .only(
-                "id", "game_id", "game__kind", "game__status", "game__started_at", "game__deadline"
+                "id",
+                "game_id",
+                "disqualified",
+                "disqualified_reason",
+                "game__kind",
+                "game__status",
+                "game__started_at",
+                "game__deadline",
             )
             .first()
         )
@@ -140,6 +148,9 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
         "game_id": str(entry.game_id) if entry is not None and entry.game_id else None,
         "game_status": game_status_seen(entry.game, now=now)
         if entry is not None and entry.game
+        else None,
+        "disqualified_reason": entry.disqualified_reason
+        if entry is not None and entry.disqualified
         else None,
         "ranking_rule": RANKING_RULE,
         "rated": race.rated,

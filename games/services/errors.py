@@ -107,6 +107,13 @@ class RaceClosed(ServiceError):
     code = "race_closed"
 
 
+class EntryDisqualified(ServiceError):
+    """The organisers disqualified the player's race entry: the game takes no moves,
+    undo or resignation until they lift it (``reason``: their words; RULES.md 6)."""
+
+    code = "disqualified"
+
+
 class DealSecret(ServiceError):
     """The deal is still secret (the game or its race is not over)."""
 

@@ -46,6 +46,7 @@ from games.services.deal_guard import deal_in_open_race, opening_digest
 from games.services.errors import (
     MALFORMED_ID,
     DealInRace,
+    EntryDisqualified,
     GameOver,
     IllegalMove,
     InvalidDeal,
@@ -253,16 +254,31 @@ def _insert_move(move: Move) -> Move:
 
 
 def _locked_game(game_id: Any, player: User) -> Game:
-    # The deal comes in the same query (the view needs it) but is not locked:
-    # every entrant of a race shares it.
+    # The deal and the race entry come in the same query (the view needs the deal,
+    # _refuse_if_disqualified the entry) but are not locked: every entrant of a race
+    # shares the deal, and the organisers' disqualification is read as it stands.
     try:
         return (
-            Game.objects.select_related("deal")
+            Game.objects.select_related("deal", "race_entry")
             .select_for_update(no_key=True, of=("self",))
             .get(id=game_id, player=player)
         )
     except (Game.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such game") from None
+
+
+def _refuse_if_disqualified(game: Game) -> None:
+    """Raise :class:`EntryDisqualified` when ``game`` is a race game whose entry the
+    organisers disqualified (``race_entry`` came with :func:`_locked_game`, no query)."""
+    try:
+        entry = game.race_entry
+    except Game.race_entry.RelatedObjectDoesNotExist:
+        return
+    if entry.disqualified:
+        reason = entry.disqualified_reason
+        raise EntryDisqualified(
+            f"you are disqualified from this race: {reason}", reason=reason
+        ).because("disqualified", {"reason": reason})
 
 
 @dataclass(frozen=True)
@@ -314,7 +330,8 @@ def move_play(
     ``replayed=True``.  Raises :class:`NotFound`, :class:`MalformedMove`,
     :class:`IllegalMove` (engine reason), :class:`GameOver`,
     :class:`RaceClosed` (after the game's deadline, by the server clock),
-    :class:`RaceNotStarted` (a race game before its start).
+    :class:`RaceNotStarted` (a race game before its start),
+    :class:`EntryDisqualified` (the organisers disqualified the player's entry).
     """
     now = now or timezone.now()
     try:
@@ -341,6 +358,7 @@ def move_play(
             raise RaceClosed("the race is closed for you: your deadline has passed")
         if now < game.started_at:
             raise RaceNotStarted(f"the race starts at {game.started_at.isoformat()}")
+        _refuse_if_disqualified(game)
         if game.status != Game.Status.PLAYING:
             raise GameOver(f"the game is over ({game.status.replace('_', ' ')})")
         state = GameState.from_dict(game.state)
@@ -384,8 +402,9 @@ def game_undo(
     The move's row stays with ``undone_at`` set.  Raises :class:`NotFound`,
     :class:`UndoNotAllowed`, :class:`StaleMoveNumber`, :class:`GameOver`
     (the game is over: won, blocked, resigned or timed out), :class:`RaceClosed`,
-    :class:`NothingToUndo`, :class:`RaceNotStarted` (a race game before its start,
-    checked first: its stored status was computed from the secret deal; RULES.md 7).
+    :class:`NothingToUndo`, :class:`EntryDisqualified`, :class:`RaceNotStarted` (a race
+    game before its start, checked first: its stored status was computed from the secret
+    deal; RULES.md 7).
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -394,6 +413,7 @@ def game_undo(
             raise RaceNotStarted(f"the race starts at {game.started_at.isoformat()}")
         if not game.undo_allowed:
             raise UndoNotAllowed("undo is not allowed in this game")
+        _refuse_if_disqualified(game)
         if expected_move_number is not None and expected_move_number != game.move_number:
             raise StaleMoveNumber(
                 f"expected move number {expected_move_number}, but the game is at "
@@ -463,8 +483,10 @@ def game_end(
     """Resign (or time out) a playing game; a game already over is returned unchanged.
 
     Raises :class:`NotFound`, :class:`RaceNotStarted` (a race game before its
-    start: the view would show the deal) and :class:`RaceClosed` (past the
-    deadline the result is the time-out, not a resignation).
+    start: the view would show the deal), :class:`RaceClosed` (past the
+    deadline the result is the time-out, not a resignation) and
+    :class:`EntryDisqualified` (a disqualified entry's game stays as the organisers
+    judged it).
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -474,6 +496,7 @@ def game_end(
         if game.status == Game.Status.PLAYING:
             if game.deadline is not None and now >= game.deadline:
                 raise RaceClosed("the race is closed for you: your deadline has passed")
+            _refuse_if_disqualified(game)
             state = GameState.from_dict(game.state)
             state.end(how)
             game.state = state.to_dict()

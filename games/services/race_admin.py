@@ -104,7 +104,9 @@ def race_rescore_all(*, race_id: Any) -> Race:
 def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None) -> RaceEntry:
     """Disqualify an entry with a reason the entrant sees; the race and tournament re-score.
 
-    The entry keeps its facts but loses its rank (and its tournament points).
+    The entry keeps its facts but loses its rank (and its tournament points), and its
+    game takes no more moves, undo or resignation while the disqualification stands
+    (``games.services.games`` refuses them with :class:`EntryDisqualified`).
     Disqualifying again replaces the reason.  Raises :class:`InvalidRace`
     (empty or too long reason, cancelled race) and :class:`NotFound`.
     """

@@ -223,6 +223,25 @@ def test_the_race_closing_ends_the_bot(api: FakeApi) -> None:
     assert api.paths()[-2:] == ["POST games/g-alice/moves", "GET games/g-alice"]
 
 
+def test_a_disqualification_ends_the_bot(api: FakeApi) -> None:
+    # The organisers disqualify the entry mid-race: the server refuses the next move
+    # with 403 disqualified, and the bot stops as it does when the race closes.
+    FakeRace(api, PLAN, phase="running")
+    api.reply(
+        "POST",
+        "games/g-alice/moves",
+        problem(403, "disqualified", "you are disqualified from this race: two accounts"),
+    )
+    result = _play(api, strategy=first_legal, follow=False)
+    assert (result.ended, result.history, result.refused, result.status) == (
+        "disqualified",
+        [],
+        {"disqualified": 1},
+        "playing",
+    )
+    assert api.paths()[-2:] == ["POST games/g-alice/moves", "GET games/g-alice"]
+
+
 def test_a_race_closed_on_an_unreadable_game_keeps_the_last_view(api: FakeApi) -> None:
     FakeRace(api, PLAN, phase="running", closes_at=1)
     api.reply("GET", "games/g-alice", problem(404, "not_found"))  # the re-read fails
