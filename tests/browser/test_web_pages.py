@@ -217,6 +217,11 @@ def test_the_play_page_in_each_language(
         ctx.close()
 
 
+def _dest_key(card: str, dest: str) -> str:
+    """The board's ``data-key`` of a move's destination: a foundation by the card's suit."""
+    return f"f-{card[-1]}" if dest == "f" else f"pile-{dest}"
+
+
 def test_one_click_on_hint_waits_for_the_solver(
     live_server: Any, page: Any, transactional_db: Any, settings: Any
 ) -> None:
@@ -237,6 +242,16 @@ def test_one_click_on_hint_waits_for_the_solver(
     with translation.override("en"):
         words = move_words(job.solution[0])
     expect(page.locator("#board-message")).to_have_text(f"Hint: {words}.")
+    # The board outlines the hint's card and its destination (or the stock), nothing else.
+    move = job.solution[0]
+    card, _, dest = move.partition(">")
+    if dest:
+        marked = [f'[data-card="{card}"]', f'[data-key="{_dest_key(card, dest)}"]']
+    else:
+        marked = ['[data-action="stock"]']
+    expect(page.locator("#board .hinted")).to_have_count(len(marked))
+    for selector in marked:
+        expect(page.locator(f"#board {selector}")).to_have_class(re.compile(r"\bhinted\b"))
     screenshot(page, "web-hint-after-waiting")
     game.refresh_from_db()
     assert [h["move_number"] for h in game.hints] == [0]

@@ -147,16 +147,22 @@ def _answer(
     error: bool = False,
     status: int = 200,
     hint_poll: int = 0,
+    hint_move: str = "",
 ) -> HttpResponse:
     if game is None:
         game = _game(request, game_id)
     context = play_context(game, state=state, message=message, error=error)
     context["hint_poll"] = hint_poll
     context["hint_poll_seconds"] = HINT_POLL_SECONDS
+    context["hint_move"] = hint_move
     if is_htmx(request):
         # The board fragment (with the reason when refused) replaces the board.
         return render(request, "web/_board.html", context)
     if not error:
+        # Without htmx (no script): after the redirect the page shows the words
+        # (a hint, "Move taken back.") among its messages.
+        if message:
+            messages.info(request, message)
         return redirect("web:play", game_id=game.id)
     return render(request, "web/play.html", context, status=status)
 
@@ -302,6 +308,8 @@ def hint(request: HttpRequest, game_id: Any) -> HttpResponse:
         message = _("The solver is working on this position; ask again in a moment.")
     elif answer["result"] == "won":
         message = _("Hint: %(move)s.") % {"move": move_words(answer["move"])}
+        # The board outlines the move's card and destination too (app.js, markHint).
+        return _answer(request, game_id, game=None, message=message, hint_move=answer["move"])
     elif answer["result"] == "lost":
         message = _("This position can no longer be won.")
     else:

@@ -215,6 +215,26 @@
     ).forEach(function (r) { r.disabled = !playing; });
   }
 
+  // A hint names a move (data-hint on the board, from the server): its card and where
+  // it goes are outlined (.hinted), the stock for a draw or a redeal.  The hint's words
+  // stay in the board's message for screen readers; the next board drops the marks.
+  function markHint(b) {
+    var mv = b && b.dataset.hint;
+    if (!mv) { return; }
+    var parts = mv.split(">");
+    var marks = [];
+    if (parts.length === 2) {
+      marks = Array.prototype.slice.call(
+        b.querySelectorAll('[data-card="' + parts[0] + '"]'));
+      marks.push(b.querySelector(parts[1] === "f"
+        ? '[data-key="f-' + parts[0].slice(-1) + '"]'
+        : '[data-key="pile-' + parts[1] + '"]'));
+    } else {
+      marks.push(b.querySelector('[data-action="stock"]'));
+    }
+    marks.forEach(function (el) { if (el) { el.classList.add("hinted"); } });
+  }
+
   function replaceBoard(html, focusKey) {
     var b = board();
     if (!b) { return; }
@@ -394,7 +414,7 @@
       markScrollers(document);
       tickCountdowns();
       var b = board();
-      if (b) { syncControls(b); }
+      if (b) { syncControls(b); markHint(b); }
     });
     // A typed move that was played clears its field; a refused one stays to be fixed.
     // After settling: until then htmx keeps the old message's classes on the new one.
@@ -408,6 +428,7 @@
       }
     });
     syncControls(board());
+    markHint(board());
   }
 
   if (document.readyState === "loading") {
