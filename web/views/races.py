@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET
 from games.engine import OPTION_NAMES, PRESETS
 from games.models import Game, Race, RaceEntry
 from games.permissions import may_see_drafts
-from games.selectors.games import deal_revealed, game_view, move_history
+from games.selectors.games import NOT_OVER, deal_revealed, game_view, move_history
 from games.selectors.races import race_get, race_public, race_results, race_standings
 from games.selectors.ratings import pool_get
 from games.services.errors import NotFound, ServiceError
@@ -81,6 +81,10 @@ def _race_context(request: HttpRequest, race: Race, error: str = "") -> dict[str
         "public": public,
         "rules": rules_words(public["variant"], public["options"]),
         "standings": standings,
+        # The viewer's game is over (won, blocked, resigned, timed out): the same rule
+        # as the standings' "finished" (games.selectors.games.NOT_OVER).
+        "my_game_over": public["game_status"] is not None
+        and public["game_status"] not in NOT_OVER,
         "error": error,
         "server_now": server_now_ms(),
     }
