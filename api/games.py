@@ -32,6 +32,7 @@ from api.serializers import (
     MoveResult,
     MoveRow,
     RecordView,
+    SolutionQuery,
     SolutionView,
     VariantsOutput,
     paginated,
@@ -42,7 +43,6 @@ from games.selectors.games import (
     game_get,
     game_list,
     game_record,
-    game_solution,
     game_view,
     move_history,
 )
@@ -349,6 +349,8 @@ class GameHintView(APIView):
 class GameSolutionView(APIView):
     """``GET /api/v1/games/{id}/solution``: was the deal winnable, and one winning line.
 
+    ``?start=end``: the same from where the game ended (the deal followed by its live
+    moves): could a resigned or timed-out game still have been won from there?
     Available once the deal is revealed (the game is over; for a race, the race
     is finished); before that 409 ``deal_secret``.  Never solves in the request:
     a cached verdict answers 200 at once; otherwise a solve job is queued for
@@ -359,6 +361,7 @@ class GameSolutionView(APIView):
     throttle_scope = "games"
 
     @extend_schema(
+        parameters=[SolutionQuery],
         responses={
             200: OpenApiResponse(SolutionView, description="the solve is done"),
             202: OpenApiResponse(
@@ -377,13 +380,12 @@ class GameSolutionView(APIView):
         tags=["games"],
     )
     def get(self, request: Request, game_id: UUID) -> Response:
+        query = SolutionQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
         game = game_get(game_id=game_id, player=player_of(request))
-        answer = game_solution(game)
-        if answer is None:
-            solver_services.solve_request(deal=game.deal, requested_by=player_of(request))
-            # On the embedded default the job ran in-process on commit: read it again.
-            answer = game_solution(game)
-            assert answer is not None
+        answer = solver_services.game_solution_request(
+            game=game, start=query.validated_data["start"], requested_by=player_of(request)
+        )
         if answer["status"] == "done":
             return Response(answer)
         return Response(

@@ -17,7 +17,7 @@ from rest_framework.fields import empty
 from api.errors import ProblemError
 from games.engine import OPTION_NAMES, PRESETS
 from games.models import Game
-from games.selectors.games import SEEN_GAME_STATUSES, game_status_seen
+from games.selectors.games import SEEN_GAME_STATUSES, SOLUTION_FROM, game_status_seen
 
 
 class StrictSerializer(serializers.Serializer[Any]):
@@ -410,9 +410,26 @@ class HintView(serializers.Serializer[Any]):
     move = serializers.CharField(required=False, help_text="the hinted move (RULES.md 5)")
 
 
-class SolutionView(serializers.Serializer[Any]):
-    """A solve job on a game's deal: its status and, when done, the verdict and a winning line."""
+class SolutionQuery(serializers.Serializer[Any]):
+    """``GET /games/{id}/solution`` query: where the line starts."""
 
+    start = serializers.ChoiceField(
+        choices=list(SOLUTION_FROM),
+        default="deal",
+        help_text="deal: from the dealt position; end: from where the game ended (the deal "
+        "followed by the game's moves not taken back), e.g. could a resigned game still have "
+        "been won",
+    )
+
+
+class SolutionView(serializers.Serializer[Any]):
+    """A solve job on a position of a finished game: its status and, when done, the verdict
+    and a winning line from that position."""
+
+    start = serializers.ChoiceField(choices=list(SOLUTION_FROM), help_text="as asked")
+    after_moves = serializers.IntegerField(
+        help_text="how many of the game's moves come before the line (0 from the deal)"
+    )
     status = serializers.ChoiceField(
         choices=["pending", "running", "done"],
         help_text="pending: waiting for a solver worker; running; done: `result` is set",
@@ -420,8 +437,8 @@ class SolutionView(serializers.Serializer[Any]):
     result = serializers.ChoiceField(
         choices=["won", "lost", "unknown"],
         allow_null=True,
-        help_text="won: winnable (moves is a winning line); lost: proved unwinnable; "
-        "unknown: the solver's budget ran out; null until done",
+        help_text="won: winnable from the position (moves is a winning line from it); lost: "
+        "proved unwinnable from it; unknown: the solver's budget ran out; null until done",
     )
     moves = serializers.ListField(child=serializers.CharField())
     nodes = serializers.IntegerField(help_text="positions the solver expanded")

@@ -139,20 +139,32 @@ def game_record(game: Game) -> GameRecord:
         rules=deal.rules,
         deck=tuple(deal.deck),
         seed=deal.seed,
-        moves=tuple(move_history(game).values_list("notation", flat=True)),
+        moves=tuple(game_live_moves(game)),
         ended=game.status if game.status in ("resigned", "timed_out") else None,
     )
 
 
-def game_solution(game: Game) -> dict[str, Any] | None:
-    """The solver's job on the game's dealt position, if one was asked for (reads only).
+def game_live_moves(game: Game) -> list[str]:
+    """The game's moves not taken back, in the order played (canonical notation, RULES.md 5)."""
+    return list(move_history(game).values_list("notation", flat=True))
 
-    Shape of :func:`games.selectors.solver.solve_public` (``status`` pending,
-    running or done; when done ``result`` won/lost/unknown and, if won, one
-    winning line from the deal in ``moves``), or ``None`` when nobody asked
-    yet (``games.services.solver.solve_request`` asks).  Raises
-    :class:`games.services.errors.DealSecret` while the deal is hidden (the
-    solution names every card).
+
+#: Where a solution starts: the dealt position, or the position the game ended in.
+SOLUTION_FROM: tuple[str, ...] = ("deal", "end")
+
+
+def game_solution(game: Game, *, start: str = "deal") -> dict[str, Any] | None:
+    """The solver's job on a position of the game, if one was asked for (reads only).
+
+    ``start``: ``"deal"`` (the dealt position) or ``"end"`` (where the game ended: the
+    deal followed by its live moves; for a resigned game, could it still have been
+    won from there?).  Shape of :func:`games.selectors.solver.solve_public`
+    (``status`` pending, running or done; when done ``result`` won/lost/unknown and,
+    if won, one winning line from that position in ``moves``) plus ``start`` and
+    ``after_moves`` (how many of the game's moves come before the line: 0 from the
+    deal), or ``None`` when nobody asked yet (``games.services.solver.game_solution_request``
+    asks).  Raises :class:`games.services.errors.DealSecret` while the deal is hidden
+    (a solution names every card; RULES.md 7).
     """
     from games.selectors.solver import solve_status
     from games.services.errors import DealSecret
@@ -161,4 +173,8 @@ def game_solution(game: Game) -> dict[str, Any] | None:
         raise DealSecret(
             "the solution is shown when the game is over (for a race: when the race is finished)"
         )
-    return solve_status(deal=game.deal)
+    moves = game_live_moves(game) if start == "end" else []
+    answer = solve_status(deal=game.deal, moves=moves)
+    if answer is None:
+        return None
+    return {**answer, "start": start, "after_moves": len(moves)}

@@ -28,18 +28,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games.models import Game, Move, Solve
+from games.models import Game, Solve
+from games.selectors.games import game_live_moves
 from games.services.errors import MALFORMED_ID, GameOver, HintNotAllowed, NotFound
 from games.services.solver import prefix_keys, solve_request
-
-
-def _live_moves(game: Game) -> list[str]:
-    """The game's moves not taken back, in order (canonical notation)."""
-    return list(
-        Move.objects.filter(game=game, undone_at__isnull=True)
-        .order_by("number")
-        .values_list("notation", flat=True)
-    )
 
 
 def game_hint(*, game_id: Any, player: User) -> dict[str, Any]:
@@ -64,7 +56,7 @@ def game_hint(*, game_id: Any, player: User) -> dict[str, Any]:
     if game.status != Game.Status.PLAYING:
         raise GameOver(f"the game is over ({game.status.replace('_', ' ')})")
     number = game.move_number
-    moves = _live_moves(game)
+    moves = game_live_moves(game)
     follow = _continuation(deal_id=game.deal_id, moves=moves)
     if follow is not None:
         _record(game_id=game.id, move_number=number, move=follow)

@@ -134,6 +134,28 @@ def solve_request(
     return job_row
 
 
+def game_solution_request(
+    *, game: Any, start: str = "deal", requested_by: Any = None
+) -> dict[str, Any]:
+    """A finished game's solution from ``start`` (``"deal"`` or ``"end"``), asked for when
+    nobody has yet: :func:`games.selectors.games.game_solution`'s answer, never ``None``.
+
+    Never solves here: a missing job is requested (:func:`solve_request`, the solver
+    queue; on the embedded default it runs when this transaction commits, so the
+    answer is read again).  Raises :class:`DealSecret` while the deal is hidden and
+    :class:`TooManySolves` (``requested_by``'s limit).
+    """
+    from games.selectors.games import game_live_moves, game_solution
+
+    answer = game_solution(game, start=start)
+    if answer is None:
+        moves = game_live_moves(game) if start == "end" else []
+        solve_request(deal=game.deal, moves=moves, requested_by=requested_by)
+        answer = game_solution(game, start=start)
+        assert answer is not None  # the job exists now
+    return answer
+
+
 def solve_run(*, solve_id: Any, now: datetime | None = None) -> Solve:
     """Run the job ``solve_id`` (the ``games.solve`` task; idempotent).
 

@@ -121,6 +121,65 @@ def test_solution_of_a_lost_deal(player: APIClient) -> None:
     assert body["nodes"] > 0
 
 
+def _resigned_after(client: APIClient, seed: str, moves: list[str]) -> str:
+    """A game of ``seed`` with ``moves`` played, then resigned; its id."""
+    game = start(client, seed=seed)
+    for n, move in enumerate(moves):
+        played = client.post(
+            f"/api/v1/games/{game['id']}/moves",
+            {"move": move, "expected_move_number": n},
+            format="json",
+        )
+        assert played.status_code == 201, played.content
+    assert client.post(f"/api/v1/games/{game['id']}/resign").json()["status"] == "resigned"
+    return str(game["id"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_solution_from_where_the_game_ended(player: APIClient) -> None:
+    """``?start=end``: could the resigned game still have been won from where it stopped?"""
+    line = solve(new_game("classic", seed=WON_SEED), max_seconds=None).moves  # positions, no clock
+    game_id = _resigned_after(player, WON_SEED, line[:3])
+    resp = player.get(f"/api/v1/games/{game_id}/solution", {"start": "end"})
+    assert resp.status_code == 200, resp.content
+    body = resp.json()
+    assert (body["start"], body["after_moves"], body["status"], body["result"]) == (
+        "end",
+        3,
+        "done",
+        "won",
+    )
+    state = new_game("classic", seed=WON_SEED)
+    for move in [*line[:3], *body["moves"]]:
+        state.play(move)
+    assert state.cards_home == 52
+    # From the deal is another job, and the default.
+    deal = player.get(f"/api/v1/games/{game_id}/solution").json()
+    assert (deal["start"], deal["after_moves"], deal["result"]) == ("deal", 0, "won")
+    assert Solve.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_solution_from_the_end_of_a_lost_deal_is_lost(player: APIClient) -> None:
+    game_id = _resigned_after(player, LOST_SEED, ["draw"])
+    body = player.get(f"/api/v1/games/{game_id}/solution?start=end").json()
+    assert (body["start"], body["after_moves"], body["result"], body["moves"]) == (
+        "end",
+        1,
+        "lost",
+        [],
+    )
+
+
+def test_solution_start_must_be_deal_or_end(player: APIClient) -> None:
+    game_id = finished(player, WON_SEED)
+    resp = player.get(f"/api/v1/games/{game_id}/solution?start=middle")
+    assert resp.status_code == 400
+    assert resp["Content-Type"] == "application/problem+json"
+    assert resp.json()["code"] == "validation_error"
+    assert not Solve.objects.exists()
+
+
 @pytest.mark.usefixtures("no_solving")
 def test_solution_is_queued_and_polled_never_solved_in_the_request(
     player: APIClient,

@@ -13,11 +13,12 @@ from unittest import mock
 
 import pytest
 
-from games.engine import replay
+from games.engine import new_game, replay
+from games.engine.solver import solve
 from games.models import Solve
-from games.services.games import game_end, game_start
+from games.services.games import game_end, game_start, move_play
 from games.services.races import race_join
-from games.services.solver import solve_run
+from games.services.solver import solve_request, solve_run
 from tests.tournaments.factories import running_race
 from tests.web.conftest import PageClient
 from web.views.play import HINT_POLLS
@@ -54,6 +55,53 @@ def test_solution_page_shows_the_tidy_winning_line(
     html = resp.content.decode()
     assert f"The deal can be won in {len(job.solution)} moves" in html
     assert html.count("<li>") >= len(job.solution)
+
+
+def test_solution_page_shows_a_line_from_where_the_game_ended(
+    pages: PageClient, player: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A game resigned after moves: a line from the deal and one from where it stopped."""
+    settings.SOLVER_BUDGET_SECONDS = 120
+    line = solve(new_game("classic", seed="7"), max_seconds=None).moves
+    game = game_start(player=player, seed="7")
+    for n, move in enumerate(line[:2]):
+        move_play(game_id=game.id, player=player, move=move, expected_move_number=n)
+    game_end(game_id=game.id, player=player)
+    with (
+        mock.patch("games.services.solver.enqueue_now"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        waiting = pages.get(f"/play/{game.id}/solution")
+    assert waiting.status_code == 202
+    jobs = {len(j.moves): j for j in Solve.objects.filter(deal=game.deal)}
+    assert sorted(jobs) == [0, 2]  # the deal and where the game ended, two jobs
+    for job in jobs.values():
+        solve_run(solve_id=job.id)
+        job.refresh_from_db()
+    html = pages.get(f"/play/{game.id}/solution").content.decode()
+    assert "From the deal" in html
+    assert "From where your game ended, after 2 moves" in html
+    rest = jobs[2].solution
+    assert f"Your game could still have been won from there in {len(rest)} more moves:" in html
+    assert replay([*line[:2], *rest], "classic", seed="7").cards_home == 52
+    assert "data-refresh" not in html
+
+
+def test_solution_page_of_a_deal_proved_lost_asks_nothing_more(
+    pages: PageClient, player: Any
+) -> None:
+    """Every position of a lost deal is lost: no job for where the game ended."""
+    game = game_start(player=player, seed="2")  # classic seed 2: proved lost
+    move_play(game_id=game.id, player=player, move="draw", expected_move_number=0)
+    game_end(game_id=game.id, player=player)
+    with mock.patch("games.services.solver.enqueue_now"):
+        solve_run(solve_id=solve_request(deal=game.deal).id)
+    resp = pages.get(f"/play/{game.id}/solution")
+    assert resp.status_code == 200
+    html = resp.content.decode()
+    assert "The solver proved that this deal cannot be won." in html
+    assert "From where your game ended" not in html
+    assert list(Solve.objects.values_list("moves", flat=True)) == [[]]
 
 
 def test_solution_page_waits_for_a_queued_job(

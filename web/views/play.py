@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET
 
 from games.engine import GameState
 from games.models import Game, RaceEntry
-from games.selectors.games import game_get, game_solution, game_view
+from games.selectors.games import game_get, game_view
 from games.services import games as game_services
 from games.services import hints as hint_services
 from games.services.errors import (
@@ -36,7 +36,7 @@ from games.services.errors import (
     StaleMoveNumber,
     TooManySolves,
 )
-from games.services.solver import solve_request
+from games.services.solver import game_solution_request
 from web.board import RULES_TEXT, board_context, move_words, rules_words
 from web.forms import ExpectedForm, MoveForm, PracticeForm
 from web.refusals import refusal_words
@@ -317,33 +317,57 @@ def hint(request: HttpRequest, game_id: Any) -> HttpResponse:
     return _answer(request, game_id, game=None, message=message)
 
 
+def _solution_part(game: Game, start: str, user: User) -> dict[str, Any]:
+    """One line of the solution page: the solver's answer from ``start`` (asked for when
+    nobody has), with its moves in words; ``busy`` when the player's solves are at their
+    limit (``too_many_solves``)."""
+    try:
+        sol = game_solution_request(game=game, start=start, requested_by=user)
+    except TooManySolves:
+        return {"busy": True, "pending": False}
+    done = sol["status"] == "done"
+    steps = [move_words(m) for m in sol["moves"]] if done else []
+    return {"solution": sol, "steps": steps, "pending": not done, "busy": False}
+
+
 @login_required
 @require_GET
 @_until_started
 def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
-    """``GET /play/<id>/solution``: a winning line from the deal, once the deal is revealed.
+    """``GET /play/<id>/solution``: a winning line from the deal, once the deal is revealed,
+    and, for a game that ended with moves played and not won, one from where it ended.
 
-    Never solves in the request (as ``GET /api/v1/games/{id}/solution``): a known verdict
-    is shown; otherwise a solve job is queued on the ``solver`` workers (or joined) and
-    the page says so and refreshes itself.  ``too_many_solves`` is shown as a message.
+    Never solves in the request (as ``GET /api/v1/games/{id}/solution`` and its
+    ``?start=end``): a known verdict is shown; otherwise a solve job is queued on the
+    ``solver`` workers (or joined) and the page says so and refreshes itself.
+    ``too_many_solves`` is shown as a message.  From where the game ended is not asked
+    when the deal is proved lost (every position of it is lost too).
     """
     game = _game(request, game_id)
+    user = _user(request)
     try:
-        sol = game_solution(game)
-        if sol is None:
-            solve_request(deal=game.deal, requested_by=request.user)
-            sol = game_solution(game)  # with in-process tasks the job ran on commit
+        deal = _solution_part(game, "deal", user)
     except DealSecret as exc:
         return render(
             request, "web/solution.html", {"game": game, "secret": exc.detail}, status=403
         )
-    except TooManySolves as exc:
-        return render(request, "web/solution.html", {"game": game, "busy": exc.detail}, status=429)
-    done = sol is not None and sol.get("status") == "done"
-    steps = [move_words(m) for m in sol.get("moves") or []] if done and sol else []
+    end = None
+    deal_lost = not deal["busy"] and deal["solution"]["result"] == "lost"
+    if game.status != Game.Status.WON and game.move_number and not deal_lost:
+        end = _solution_part(game, "end", user)
+    parts = [p for p in (deal, end) if p is not None]
+    if all(p["busy"] for p in parts):
+        status = 429
+    else:
+        status = 202 if any(p["pending"] for p in parts) else 200
     return render(
         request,
         "web/solution.html",
-        {"game": game, "solution": sol, "steps": steps, "pending": not done},
-        status=200 if done else 202,
+        {
+            "game": game,
+            "deal": deal,
+            "end": end,
+            "pending": any(p["pending"] for p in parts),
+        },
+        status=status,
     )

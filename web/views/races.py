@@ -83,8 +83,7 @@ def _race_context(request: HttpRequest, race: Race, error: str = "") -> dict[str
         "standings": standings,
         # The viewer's game is over (won, blocked, resigned, timed out): the same rule
         # as the standings' "finished" (games.selectors.games.NOT_OVER).
-        "my_game_over": public["game_status"] is not None
-        and public["game_status"] not in NOT_OVER,
+        "my_game_over": public["game_status"] is not None and public["game_status"] not in NOT_OVER,
         "error": error,
         "server_now": server_now_ms(),
     }
