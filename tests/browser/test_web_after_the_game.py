@@ -13,10 +13,12 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
+from games.engine import new_game
+from games.engine.solver import solve
 from games.models import Solve
-from games.services.games import game_end, game_start
+from games.services.games import game_end, game_start, move_play
 from games.services.races import race_join
-from games.services.solver import solve_run
+from games.services.solver import position_key, solve_run
 from tests.browser.conftest import screenshot
 from tests.browser.web_helpers import PASSWORD, log_in, serious_violations
 from tests.tournaments.factories import running_race
@@ -91,6 +93,37 @@ def test_a_long_solution_keeps_each_number_clear_of_the_column_before(
         assert first_number >= right_edge, (before, after, first_number, right_edge)
     assert min(b["marker"] for b in columns[lefts[0]]) >= 0
     screenshot(page, "web-solution-desktop", full_page=False)
+
+
+def test_a_game_resigned_after_moves_shows_a_line_from_where_it_stopped(
+    live_server: Any, page: Any, transactional_db: Any, settings: Any
+) -> None:
+    settings.SOLVER_BUDGET_SECONDS = 120  # a bound seed 7 never reaches: no clock in play
+    player = User.objects.create_user("stu", password=PASSWORD)
+    line = solve(new_game("classic", seed="7"), max_seconds=None).moves
+    game = game_start(player=player, variant="classic", seed="7")
+    for n, move in enumerate(line[:3]):
+        move_play(game_id=game.id, player=player, move=move, expected_move_number=n)
+    game_end(game_id=game.id, player=player)
+    base = live_server.url
+    log_in(page, base, "stu")
+    with mock.patch("games.services.solver.enqueue_now"):  # the worker is this test
+        page.goto(f"{base}/play/{game.id}/solution")
+    expect(page.get_by_role("status")).to_contain_text("The solver is working")
+    for job in Solve.objects.filter(deal=game.deal):
+        solve_run(solve_id=job.id)
+    page.goto(f"{base}/play/{game.id}/solution")
+    headings = page.get_by_role("heading", level=2)
+    expect(headings).to_have_text(["From the deal", "From where your game ended, after 3 moves"])
+    rest = Solve.objects.get(deal=game.deal, position_key=position_key(line[:3])).solution
+    ended = page.locator("section[aria-labelledby=from-end-h]")
+    expect(ended.locator("ol.moves li")).to_have_count(len(rest))
+    expect(ended.locator("ol.moves")).to_have_attribute("start", "4")  # the game's numbers
+    expect(ended).to_contain_text(
+        f"Your game could still have been won from there in {len(rest)} more moves:"
+    )
+    assert serious_violations(page) == []
+    screenshot(page, "web-solution-from-where-it-stopped", full_page=True)
 
 
 @pytest.mark.parametrize(("variant", "width"), [("superior", 1280), ("classic", 360)])
