@@ -24,5 +24,8 @@ admin.site.site_title = "Canfield organisers"
 admin.site.index_title = "Tournaments, races and players"
 #: "View site" leads to the web lobby at the site root.
 admin.site.site_url = "/"
+#: No app list beside every page: the race and entry lists need the width (a 1280 px
+#: screen cut their last columns off); the index and the breadcrumbs lead everywhere.
+admin.site.enable_nav_sidebar = False
 
 __all__ = ["SEED_HIDDEN", "seed_shown"]

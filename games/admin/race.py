@@ -112,7 +112,7 @@ class RaceAdmin(LiveFormAdmin, ServiceWritesAdmin):
 
     list_display = [
         "name",
-        "tournament",
+        "tournament_name",
         "status",
         "phase_now",
         "mode",
@@ -168,6 +168,12 @@ class RaceAdmin(LiveFormAdmin, ServiceWritesAdmin):
         ):  # only a race not started may move (race_move says why)
             return [*self.readonly_fields, "tournament"]
         return list(self.readonly_fields)
+
+    @admin.display(description="tournament", ordering="tournament__name")
+    def tournament_name(self, race: Race) -> str:
+        # A method, not the foreign key: the admin never wraps a foreign key's cell
+        # (class "nowrap"), and a long tournament name pushed the last columns out.
+        return race.tournament.name if race.tournament_id else "-"
 
     @admin.display(description="phase")
     def phase_now(self, race: Race) -> str:

@@ -56,7 +56,7 @@ class RaceEntryAdmin(LiveFormAdmin, _ModelAdmin_RaceEntry):
 
     list_display = [
         "player",
-        "race",
+        "race_name",
         "tournament",
         "status_now",
         "cards_home_now",
@@ -96,6 +96,12 @@ class RaceEntryAdmin(LiveFormAdmin, _ModelAdmin_RaceEntry):
         return with_live(
             lambda: super(RaceEntryAdmin, self).changelist_view(request, extra_context)
         )
+
+    @admin.display(description="race", ordering="race__name")
+    def race_name(self, e: RaceEntry) -> str:
+        # A method, not the foreign key: the admin never wraps a foreign key's cell
+        # (class "nowrap"), and a long race name pushed the last columns out.
+        return e.race.name
 
     @admin.display(description="joined", ordering="joined_at")
     def joined(self, e: RaceEntry) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from playwright.sync_api import expect
 
 from tests.browser.conftest import horizontal_overflow, screenshot
 from tests.tournaments.factories import Result, TournamentFactory, finished_race, play, running_race
@@ -68,3 +69,24 @@ def test_tournament_page_fits_1280px(live_server: Any, page: Any) -> None:
     )
     assert right <= 1280
     assert screenshot(page, "admin-tournament").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("model", ["race", "raceentry"])
+def test_race_and_entry_lists_fit_1280px(live_server: Any, page: Any, model: str) -> None:
+    """The race list's last columns (entrants, commitment) were cut off on a desktop."""
+    t = TournamentFactory(name="Evening Cup with a fairly long name for the breadcrumbs")
+    for i in range(3):
+        race = running_race(t, name=f"Evening Cup race number {i} of the autumn season")
+        play(race, Result(f"player_{i}", 10 + i, 1000 * i))
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/admin/games/{model}/")
+    expect(page.locator("#result_list tbody tr")).to_have_count(3)
+    assert screenshot(page, f"admin-{model}-list").stat().st_size > 1000
+    # Every cell inside the list's own box: none hidden behind its scroll bar.
+    right, box = page.evaluate(
+        "() => [Math.max(...[...document.querySelectorAll('#result_list th, #result_list td')]"
+        ".map(c => c.getBoundingClientRect().right)),"
+        " document.querySelector('#changelist .results').getBoundingClientRect().right]"
+    )
+    assert right <= box <= 1280
+    assert horizontal_overflow(page) == 0
