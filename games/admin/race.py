@@ -173,7 +173,7 @@ class RaceAdmin(LiveFormAdmin, ServiceWritesAdmin):
     def tournament_name(self, race: Race) -> str:
         # A method, not the foreign key: the admin never wraps a foreign key's cell
         # (class "nowrap"), and a long tournament name pushed the last columns out.
-        return race.tournament.name if race.tournament_id else "-"
+        return race.tournament.name if race.tournament is not None else "-"
 
     @admin.display(description="phase")
     def phase_now(self, race: Race) -> str:
