@@ -82,6 +82,10 @@ RULES_TEXT = [
         "played. When the stock is empty, redeal turns the waste over as the new stock."
     ),
     gettext_lazy(
+        "The game is won when all 52 cards are home. It ends as blocked when drawing and "
+        "redealing alone can never bring a card that may be played."
+    ),
+    gettext_lazy(
         "Cards home: cards on the foundations. Casino score: 5 for each card home, minus 52."
     ),
 ]

@@ -83,6 +83,12 @@ def _check(page: Any, name: str) -> None:
     page.wait_for_load_state("load")
     assert serious_violations(page) == [], name
     assert horizontal_overflow(page) == 0, name
+    # Every table caption shown is whole on the screen, even over a table that scrolls.
+    overhang = page.evaluate(
+        "() => [...document.querySelectorAll('caption')].filter(c => c.offsetParent)"
+        ".map(c => c.getBoundingClientRect().right - window.innerWidth)"
+    )
+    assert all(px <= 0 for px in overhang), (name, overhang)
     screenshot(page, name)
 
 
@@ -138,6 +144,28 @@ def test_every_page_passes_axe_and_fits(
         page.locator("#shortcuts summary").click()
         _check(page, f"web-play-help-{width}")
         assert blocked == []
+    finally:
+        ctx.close()
+
+
+def test_captions_of_tables_that_scroll_stay_on_a_phone_screen(
+    live_server: Any, chromium: Any, world: dict[str, Any]
+) -> None:
+    """A walkthrough saw "Puntuación de bruno en cada clasificació" cut at a phone's edge:
+    the caption scrolled away with a table wider than the screen."""
+    ctx = chromium.new_context(viewport=WIDTHS["360"], locale="es-ES")
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "tess")
+        for url in ("/players/tess/", f"/races/{world['rated'].id}/results"):
+            page.goto(live_server.url + url)
+            scroller = page.locator(".scroll").first
+            assert scroller.evaluate("el => el.scrollWidth > el.clientWidth")  # it scrolls
+            scroller.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
+            caption = page.locator(".scroll caption").first.bounding_box()
+            assert caption is not None
+            assert caption["x"] >= 0, (url, caption)
+            assert caption["x"] + caption["width"] <= 360, (url, caption)
     finally:
         ctx.close()
 

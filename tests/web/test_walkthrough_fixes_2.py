@@ -1,0 +1,80 @@
+"""What the walkthrough of this stop found: "Log in to join" returned to a bare fragment
+after the live refresh, the race's countdown and Play button sat below a phone's screen,
+"blocked" came with no word of what it means, the results page sent readers to a file
+they do not have, and "0.0 s" read as a card put home at the start of the race."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games.engine import new_game
+from games.services.games import game_start
+from tests.tournaments.factories import Result, finished_race, running_race
+from tests.web.conftest import PageClient
+
+pytestmark = pytest.mark.django_db
+
+
+def test_log_in_to_join_returns_to_the_race_page_from_the_live_fragment() -> None:
+    race = running_race(name="Open race", late_join_s=None)
+    login = f"/accounts/login/?next=/races/{race.id}/"
+    anonymous = Client()
+    assert f'href="{login}"' in anonymous.get(f"/races/{race.id}/").content.decode()
+    # The fragment the page refreshes itself with links to the page, not to itself.
+    assert f'href="{login}"' in anonymous.get(f"/races/{race.id}/live").content.decode()
+
+
+def test_the_race_page_puts_now_before_the_facts(pages: PageClient) -> None:
+    race = running_race(name="Phone race")
+    page = pages.get(f"/races/{race.id}/").content.decode()
+    assert page.index('id="live-h"') < page.index('id="about-h"')
+
+
+def _blocked_seed() -> str:
+    """The first ``blocked-N`` seed whose classic deal is blocked at the deal."""
+    seed = next(
+        (
+            f"blocked-{n}"
+            for n in range(5000)
+            if new_game("classic", seed=f"blocked-{n}").status() == "blocked"
+        ),
+        None,
+    )
+    assert seed is not None, "no classic deal blocked at the deal among blocked-0..4999"
+    return seed
+
+
+def test_a_blocked_game_says_what_blocked_means(pages: PageClient, player: Any) -> None:
+    game = game_start(player=player, seed=_blocked_seed())
+    assert game.status == "blocked"
+    page = pages.get(f"/play/{game.id}/").content.decode()
+    assert re.search(r'data-stat="status">\s*blocked', page)
+    assert (
+        "The game is blocked: drawing and redealing alone can never bring a card that may be "
+        "played, so no move is left that changes anything." in page
+    )
+    assert "It ends as blocked when drawing and redealing alone can never bring" in page
+    playing = game_start(player=player, seed="7")
+    assert "data-blocked" not in pages.get(f"/play/{playing.id}/").content.decode()
+
+
+def test_results_explain_the_shuffle_and_the_start_of_the_clock(pages: PageClient) -> None:
+    race = finished_race(None, Result("ann", 30, 4200), Result("bob", 1, 0), name="Done")
+    page = pages.get(f"/races/{race.id}/results").content.decode()
+    assert "RULES.md" not in page
+    steps = re.search(r"<ol class=\"shuffle\" data-shuffle>(.*?)</ol>", page, re.S)
+    assert steps is not None
+    assert steps.group(1).count("<li>") == 5
+    assert "SHA-256 of the seed followed by “:” and k in decimal" in steps.group(1)
+    cells = {
+        name: re.search(rf">{name}</a></th>(.*?)</tr>", page, re.S).group(1)  # type: ignore[union-attr]
+        for name in ("ann", "bob")
+    }
+    assert "<td>4.2</td>" in cells["ann"]
+    assert "<td>at the deal</td>" in cells["bob"]  # one card home from the deal, at 0 ms
+    live = pages.get(f"/races/{race.id}/").content.decode()
+    assert "<td>at the deal</td>" in live
