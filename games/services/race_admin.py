@@ -63,16 +63,24 @@ def race_open_now(*, race_id: Any, now: datetime | None = None) -> Race:
 def race_close_now(*, race_id: Any, now: datetime | None = None) -> str:
     """End the race now: ``ends_at = now``, every deadline cut to now, then :func:`race_close`.
 
-    A race that had not started yet starts and ends now (nobody played).  A
-    race already past ``ends_at`` is just closed.  Returns the status afterwards
-    (``finished``, or ``busy`` if another closer holds it).  Raises
-    :class:`InvalidRace` for a cancelled race.
+    A race that had not started yet and has no entrants starts and ends now; one
+    with entrants is refused (:class:`InvalidRace`): nobody could play it, so it has no
+    result to rank or rate, and their games would stay closed to them until the old
+    start (cancel it instead: :func:`race_cancel_now`).  A race already past
+    ``ends_at`` is just closed.  Returns the status afterwards (``finished``, or
+    ``busy`` if another closer holds it).  Raises :class:`InvalidRace` for a
+    cancelled race.
     """
     now = now or timezone.now()
     with transaction.atomic():
         race = _race_locked(race_id)
         if race.status == Race.Status.CANCELLED:
             raise InvalidRace("the race is cancelled")
+        if race.status == Race.Status.SCHEDULED and now < race.starts_at and race.entries.exists():
+            raise InvalidRace(
+                "the race has not started, so nobody has played it: cancel it instead "
+                "(closing would rank and rate games nobody could play)"
+            )
         if race.status == Race.Status.SCHEDULED and race.ends_at > now:
             race.ends_at = now
             if race.starts_at >= now:

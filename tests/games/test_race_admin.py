@@ -1,3 +1,4 @@
+# mypy: disable-error-code="no-untyped-call, arg-type, misc"
 """Organisers' race and tournament actions through the services (issue 18.3): open now,
 close now, cancel, re-score, and tournament publish / finish / cancel."""
 
@@ -9,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Race, Tournament
+from games.models import Game, Race, Tournament
 from games.services.errors import InvalidRace, InvalidTournament, NotFound
 from games.services.race_admin import (
     race_cancel_now,
@@ -17,8 +18,9 @@ from games.services.race_admin import (
     race_open_now,
     race_rescore_all,
 )
-from games.services.races import race_cancel, race_create, race_rescore
+from games.services.races import race_cancel, race_create, race_join, race_rescore
 from games.services.tournaments import tournament_create, tournament_set_status
+from tests.factories import UserFactory
 from tests.tournaments.factories import Result, finished_race
 
 pytestmark = pytest.mark.django_db
@@ -62,6 +64,22 @@ def test_close_now_of_a_race_not_started_ends_it_empty() -> None:
     race_cancel_now(race_id=cancelled.id)
     with pytest.raises(InvalidRace):
         race_close_now(race_id=cancelled.id)
+
+
+def test_close_now_refuses_a_race_not_started_that_has_entrants() -> None:
+    """Nobody could play it: closing would rank everyone first and rate it as a draw,
+    and the games would stay closed to their players until the old start."""
+    race = upcoming_race()
+    race_open_now(race_id=race.id)
+    entry = race_join(race_id=race.id, player=UserFactory(username="early")).entry
+    with pytest.raises(InvalidRace, match="cancel it instead"):
+        race_close_now(race_id=race.id)
+    race.refresh_from_db()
+    assert (race.status, race.phase()) == ("scheduled", "open")
+    race_cancel_now(race_id=race.id)
+    race.refresh_from_db()
+    assert race.status == "cancelled"
+    assert Game.objects.get(id=entry.game_id).status == "timed_out"
 
 
 def test_cancel_and_rescore_raise_not_found() -> None:
