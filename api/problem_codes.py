@@ -27,6 +27,8 @@ PROBLEM_CODES: dict[str, str] = {
     "not_found": "404: no such resource, or it is not yours (ids leak nothing).",
     "method_not_allowed": "405: the HTTP method is not allowed here; see `Allow`.",
     "not_acceptable": "406: no response format matches the `Accept` header.",
+    "length_required": "411: a request body needs a `Content-Length` header; a chunked body "
+    "(`Transfer-Encoding: chunked`) is not read.",
     "payload_too_large": "413: the body is larger than the server accepts.",
     "unsupported_media_type": "415: send `application/json`.",
     "throttled": "429: too many requests; retry after `retry_after` seconds (`Retry-After`).",

@@ -39,6 +39,7 @@ STATUS_CODES: dict[int, str] = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
+    411: "length_required",
     413: "payload_too_large",
     415: "unsupported_media_type",
     429: "throttled",

@@ -1,4 +1,7 @@
-"""WhiteNoise usable on both the ASGI and the WSGI path without a thread hop per request.
+"""Project middleware: WhiteNoise without a thread hop per request, and 411 for bodies of
+unknown length.
+
+WhiteNoise usable on both the ASGI and the WSGI path without a thread hop per request.
 
 WhiteNoise's middleware is synchronous only, so under ASGI Django would run it
 in a worker thread and switch back to the event loop for the rest of the chain
@@ -13,6 +16,7 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.http import HttpResponse
+from django.utils.decorators import sync_and_async_middleware
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
 
@@ -62,3 +66,53 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]
         for header, value in response.items():
             whole[header] = value
         return whole
+
+
+#: Methods whose body a view reads.
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def _length_unknown(request: Any) -> bool:
+    """A body sent in chunks (``Transfer-Encoding``) with no ``Content-Length``."""
+    meta = request.META
+    return (
+        request.method in _BODY_METHODS
+        and bool(meta.get("HTTP_TRANSFER_ENCODING"))
+        and not meta.get("CONTENT_LENGTH")
+    )
+
+
+@sync_and_async_middleware
+def length_required_middleware(get_response: Any) -> Any:
+    """``411 Length Required`` for a request body sent without ``Content-Length``.
+
+    Django and DRF read a body as long as ``Content-Length`` says, so a chunked body
+    (``Transfer-Encoding: chunked``, no length) was read as empty: a game started
+    without its seed, a move refused as missing, the size limit never applied.  Such a
+    request is refused before any view runs; under ``/api/`` the answer is
+    problem+json (``length_required``, :class:`api.refusals.ProblemJsonMiddleware`).
+    Sync and async (no thread hop under ASGI).
+    """
+
+    def refuse() -> HttpResponse:
+        return HttpResponse(
+            "A request body needs a Content-Length header (chunked bodies are not read).",
+            status=411,
+            content_type="text/plain; charset=utf-8",
+        )
+
+    if iscoroutinefunction(get_response):
+
+        async def middleware_async(request: Any) -> Any:
+            if _length_unknown(request):
+                return refuse()
+            return await get_response(request)
+
+        return middleware_async
+
+    def middleware(request: Any) -> Any:
+        if _length_unknown(request):
+            return refuse()
+        return get_response(request)
+
+    return middleware

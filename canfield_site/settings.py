@@ -116,6 +116,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Outermost: every error under /api/ is problem+json, even Django's own (api/refusals.py).
     "api.refusals.ProblemJsonMiddleware",
+    # A body without Content-Length (chunked) is refused, not read as empty: 411.
+    "canfield_site.middleware.length_required_middleware",
     "django.middleware.security.SecurityMiddleware",
     "canfield_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -87,8 +87,9 @@ def test_every_code_in_use_is_in_problem_codes() -> None:
         text = source.read_text()
         used |= set(literal.findall(text)) | set(keyword.findall(text))
     from api.errors import _DRF_CODES
+    from api.refusals import STATUS_CODES
 
-    used |= set(_DRF_CODES.values())
+    used |= set(_DRF_CODES.values()) | set(STATUS_CODES.values())
     # Sanity: the grep found the codes raised in api/*.py.
     assert {"username_taken", "invalid_credentials", "unknown_field", "payload_too_large"} <= used
     assert used - set(PROBLEM_CODES) == set()
