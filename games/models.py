@@ -392,6 +392,11 @@ class Race(models.Model):
             and now < self.ends_at
         )
 
+    def seed_revealed(self) -> bool:
+        """Whether the seed may be shown: once the race is finished or cancelled, never
+        while it can still be played (RULES.md 7)."""
+        return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
+
     def phase(self, now: Any = None) -> str:
         """The phase by the clock.
 

@@ -49,12 +49,12 @@ else:
     _ModelAdmin_Race = admin.ModelAdmin
     _ModelAdmin_RaceEntry = admin.ModelAdmin
 
-SEED_HIDDEN = "hidden until the race is finished"
+SEED_HIDDEN = "hidden until the race is finished or cancelled"
 
 
 def seed_shown(race: Race) -> str:
-    """The race's seed once it is finished; a placeholder before."""
-    return (race.deal.seed or "") if race.status == Race.Status.FINISHED else SEED_HIDDEN
+    """The race's seed once it is finished or cancelled; a placeholder before."""
+    return (race.deal.seed or "") if race.seed_revealed() else SEED_HIDDEN
 
 
 def run_service(

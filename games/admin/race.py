@@ -1,6 +1,7 @@
 """Race admin: open now, close now, cancel, re-score, export; live standings.
 
-The seed stays hidden until the race is finished (:func:`games.admin.common.seed_shown`).
+The seed stays hidden until the race is finished or cancelled
+(:func:`games.admin.common.seed_shown`).
 Every write calls a service: renaming :func:`race_rename`, moving to another
 tournament :func:`race_move` (with its locks), the actions the ``race_admin``
 services.  Re-scoring asks first: it applies the current ranking rule (RULES.md 6)

@@ -102,7 +102,6 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
     disqualified the viewer's entry, else ``None``) and ``ranking_rule`` (RULES.md 6).
     """
     now = now or timezone.now()
-    finished = race.status == Race.Status.FINISHED
     entry = None
     if viewer is not None and viewer.is_authenticated:
         entry = (
@@ -142,7 +141,7 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
         "require_winnable": race.require_winnable,
         "commitment": race.commitment,
         # Finished or cancelled: as its entrants' games show it (deal_revealed).
-        "seed": race.deal.seed if finished or race.status == Race.Status.CANCELLED else None,
+        "seed": race.deal.seed if race.seed_revealed() else None,
         "entrants": entrants,
         "joined": entry is not None,
         "game_id": str(entry.game_id) if entry is not None and entry.game_id else None,

@@ -44,7 +44,8 @@ def tournament_get(*, tournament_id: Any, viewer: Any = None) -> Tournament:
 
 
 def race_summary(race: Race, *, now: datetime | None = None) -> dict[str, Any]:
-    """A tournament race in a list: times, phase, commitment; the seed once finished."""
+    """A tournament race in a list: times, phase, commitment; the seed once finished or
+    cancelled (:meth:`Race.seed_revealed`, as the race itself shows it)."""
     now = now or timezone.now()
     return {
         "id": str(race.id),
@@ -59,7 +60,7 @@ def race_summary(race: Race, *, now: datetime | None = None) -> dict[str, Any]:
         "late_join_s": race.late_join_s,
         "join_closes_at": race.join_closes_at,
         "commitment": race.commitment,
-        "seed": race.deal.seed if race.status == Race.Status.FINISHED else None,
+        "seed": race.deal.seed if race.seed_revealed() else None,
     }
 
 

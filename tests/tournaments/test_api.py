@@ -144,3 +144,26 @@ def test_joining_an_invite_only_tournament_race_is_refused() -> None:
     resp = client_for(UserFactory()).post(f"/api/v1/races/{race.id}/join")
     assert resp.status_code == 403
     assert resp.json()["code"] == "tournament_invite_only"
+
+
+def test_the_race_list_shows_a_seed_exactly_when_the_race_does() -> None:
+    """A cancelled race showed its seed on its own page but not in its tournament's list."""
+    from games.services.race_admin import race_cancel_now
+
+    t = TournamentFactory()
+    running = running_race(t, name="running")
+    cancelled = running_race(t, name="cancelled")
+    race_cancel_now(race_id=cancelled.id)
+    done = finished_race(t, Result("ann", 30, 1000), name="done")
+    listed = {
+        r["name"]: r["seed"]
+        for r in APIClient().get(f"/api/v1/tournaments/{t.id}").json()["races"]
+    }
+    shown = {
+        r.name: APIClient().get(f"/api/v1/races/{r.id}").json()["seed"]
+        for r in (running, cancelled, done)
+    }
+    assert listed == shown
+    assert listed["running"] is None
+    assert listed["cancelled"] == cancelled.deal.seed
+    assert listed["done"] == done.deal.seed
