@@ -156,8 +156,7 @@ def test_the_race_list_shows_a_seed_exactly_when_the_race_does() -> None:
     race_cancel_now(race_id=cancelled.id)
     done = finished_race(t, Result("ann", 30, 1000), name="done")
     listed = {
-        r["name"]: r["seed"]
-        for r in APIClient().get(f"/api/v1/tournaments/{t.id}").json()["races"]
+        r["name"]: r["seed"] for r in APIClient().get(f"/api/v1/tournaments/{t.id}").json()["races"]
     }
     shown = {
         r.name: APIClient().get(f"/api/v1/races/{r.id}").json()["seed"]
