@@ -75,3 +75,21 @@ def test_every_refusal_of_the_pages_is_looked_up_in_the_catalogue(lang: str) -> 
     with translation.override(lang):
         same = [code for code, text in REFUSAL_TEXT.items() if str(text) == english[code]]
     assert same == []
+
+
+#: Words that name different things on the same pages: each language keeps them apart (a
+#: walkthrough found Spanish "Clasificación" for the standings, the ranking rule and the
+#: leaderboards, and "Puntuación" for the rating beside the casino score).
+DISTINCT = ("Standings", "Leaderboard", "Rating", "Casino score", "Scoring", "Ranking:")
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "de"])
+def test_different_things_have_different_words(lang: str) -> None:
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=[lang])
+    words = {msgid: catalogue.gettext(msgid).rstrip(":").strip() for msgid in DISTINCT}
+    assert len(set(words.values())) == len(DISTINCT), words
+    rating = words["Rating"].lower()
+    assert rating not in words["Casino score"].lower(), words
+    # One word for the foundations: "cards home" is counted on them.
+    foundations = catalogue.gettext("Foundations").lower()
+    assert foundations in catalogue.gettext("Cards home").lower() or lang != "es", words
