@@ -57,3 +57,20 @@ def race_seed_ok(seed: str) -> bool:
         and scripted_play(seed, 40, prefer_home=True) == "playing"
         and scripted_play(seed, 3, prefer_home=False) == "playing"
     )
+
+
+def blocked_seed(prefix: str, tries: int = 5000) -> str:
+    """The first seed ``{prefix}-N`` (N < ``tries``) whose classic deal is blocked at the
+    deal (RULES.md 3.9): no move but draw and redeal ever."""
+    from games.engine import new_game
+
+    seed = next(
+        (
+            f"{prefix}-{n}"
+            for n in range(tries)
+            if new_game("classic", seed=f"{prefix}-{n}").status() == "blocked"
+        ),
+        None,
+    )
+    assert seed is not None, f"no classic deal blocked at the deal among {prefix}-0..{tries - 1}"
+    return seed

@@ -22,6 +22,7 @@ from games.engine import new_game
 from games.models import Game
 from games.selectors.games import game_status_seen
 from games.services.races import race_create, race_join, race_start
+from tests.helpers import blocked_seed
 from tests.tournaments.factories import running_race
 
 pytestmark = pytest.mark.django_db
@@ -29,16 +30,7 @@ pytestmark = pytest.mark.django_db
 
 def _dead_seed() -> str:
     """The first seed of the form ``dead-N`` whose classic deal is blocked at the deal."""
-    seed = next(
-        (
-            f"dead-{n}"
-            for n in range(5000)
-            if new_game("classic", seed=f"dead-{n}").status() == "blocked"
-        ),
-        None,
-    )
-    assert seed is not None, "no classic deal blocked at the deal among dead-0..dead-4999"
-    return seed
+    return blocked_seed("dead")
 
 
 def _dead_race(monkeypatch: pytest.MonkeyPatch, *, starts_in: timedelta) -> Any:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.engine import new_game
 from games.services.games import game_start
+from tests.helpers import blocked_seed
 from tests.tournaments.factories import Result, finished_race, running_race
 from tests.web.conftest import PageClient
 
@@ -34,22 +34,8 @@ def test_the_race_page_puts_now_before_the_facts(pages: PageClient) -> None:
     assert page.index('id="live-h"') < page.index('id="about-h"')
 
 
-def _blocked_seed() -> str:
-    """The first ``blocked-N`` seed whose classic deal is blocked at the deal."""
-    seed = next(
-        (
-            f"blocked-{n}"
-            for n in range(5000)
-            if new_game("classic", seed=f"blocked-{n}").status() == "blocked"
-        ),
-        None,
-    )
-    assert seed is not None, "no classic deal blocked at the deal among blocked-0..4999"
-    return seed
-
-
 def test_a_blocked_game_says_what_blocked_means(pages: PageClient, player: Any) -> None:
-    game = game_start(player=player, seed=_blocked_seed())
+    game = game_start(player=player, seed=blocked_seed("blocked"))
     assert game.status == "blocked"
     page = pages.get(f"/play/{game.id}/").content.decode()
     assert re.search(r'data-stat="status">\s*blocked', page)
