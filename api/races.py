@@ -349,7 +349,8 @@ class RaceStartView(APIView):
     """``POST /api/v1/races/{id}/start``: start your clock (window mode) and get your game.
 
     Joins first if needed; idempotent.  In scheduled mode it returns your game
-    once the race has started.  Errors: 409 ``race_not_started``, ``race_not_open``.
+    once the race has started.  Errors: 409 ``race_not_started``, ``race_not_open``;
+    403 ``disqualified`` (a disqualified entrant's clock does not start).
     """
 
     throttle_scope = "games"
@@ -358,6 +359,7 @@ class RaceStartView(APIView):
         request=None,
         responses={
             200: GameView,
+            403: OpenApiResponse(ProblemSerializer, description="disqualified"),
             409: OpenApiResponse(ProblemSerializer, description="race_not_started, race_not_open"),
             **_PROBLEMS,
         },

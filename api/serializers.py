@@ -320,6 +320,12 @@ class GameView(serializers.Serializer[Any]):
     finished_at = serializers.DateTimeField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)
     cards_home_at = serializers.DateTimeField()
+    disqualified_reason = serializers.CharField(
+        allow_null=True,
+        help_text="a race game whose entry the organisers disqualified: their reason (the game "
+        "then takes no moves, undo or resignation: 403 disqualified; legal_moves is empty); "
+        "null otherwise",
+    )
 
 
 class MoveResult(serializers.Serializer[Any]):

@@ -73,18 +73,16 @@ _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def _length_unknown(request: Any) -> bool:
-    """A body sent in chunks (``Transfer-Encoding``) with no ``Content-Length``."""
-    meta = request.META
-    return (
-        request.method in _BODY_METHODS
-        and bool(meta.get("HTTP_TRANSFER_ENCODING"))
-        and not meta.get("CONTENT_LENGTH")
-    )
+    """A body sent with ``Transfer-Encoding`` (chunks), whatever ``Content-Length`` says:
+    Django reads as many bytes as ``Content-Length`` gives (none without it), so a
+    chunked body would be read short or as empty; with both headers the length is not
+    the body's (RFC 9112 6.3 treats such a request as an error)."""
+    return request.method in _BODY_METHODS and bool(request.META.get("HTTP_TRANSFER_ENCODING"))
 
 
 @sync_and_async_middleware
 def length_required_middleware(get_response: Any) -> Any:
-    """``411 Length Required`` for a request body sent without ``Content-Length``.
+    """``411 Length Required`` for a request body sent with ``Transfer-Encoding``.
 
     Django and DRF read a body as long as ``Content-Length`` says, so a chunked body
     (``Transfer-Encoding: chunked``, no length) was read as empty: a game started
@@ -96,7 +94,8 @@ def length_required_middleware(get_response: Any) -> Any:
 
     def refuse() -> HttpResponse:
         return HttpResponse(
-            "A request body needs a Content-Length header (chunked bodies are not read).",
+            "A request body needs a Content-Length header and no Transfer-Encoding "
+            "(chunked bodies are not read).",
             status=411,
             content_type="text/plain; charset=utf-8",
         )

@@ -205,7 +205,8 @@ def tournament_standings_csv(*, tournaments: Iterable[Tournament]) -> str:
 
 def tournament_races_csv(*, tournament: Tournament) -> str:
     """:data:`TOURNAMENT_RACE_COLUMNS` CSV: the tournament's races by start, with the
-    commitment and seed of each finished race (empty for the others)."""
+    commitment and seed of each finished race, the seed of a cancelled one (as the race
+    and the tournament views show it: :meth:`Race.seed_revealed`), empty for the others."""
     rows = []
     for r in (
         tournament.races.select_related("deal")
@@ -227,7 +228,7 @@ def tournament_races_csv(*, tournament: Tournament) -> str:
                 r.ends_at,
                 r.entry_total,
                 r.commitment if finished else "",
-                (r.deal.seed or "") if finished else "",
+                (r.deal.seed or "") if r.seed_revealed() else "",
             ]
         )
     return csv_text(TOURNAMENT_RACE_COLUMNS, rows)

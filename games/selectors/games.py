@@ -83,8 +83,9 @@ def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
     st = state if state is not None else GameState.from_dict(game.state)
     view = player_view(st)
     view["status"] = game_status_seen(game)
-    if view["status"] != Game.Status.PLAYING:
-        view["legal_moves"] = []
+    disqualified = disqualified_reason(game)
+    if view["status"] != Game.Status.PLAYING or disqualified is not None:
+        view["legal_moves"] = []  # nothing more can be played
     return {
         "id": str(game.id),
         "kind": game.kind,
@@ -96,7 +97,22 @@ def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
         "finished_at": game.finished_at,
         "deadline": game.deadline,
         "cards_home_at": game.cards_home_at,
+        "disqualified_reason": disqualified,
     }
+
+
+def disqualified_reason(game: Game) -> str | None:
+    """The organisers' reason when they disqualified the race entry of ``game`` (its moves,
+    undo and resignation are then refused), else ``None``.  No query when the entry came
+    with the game (``select_related("race_entry")``, as :func:`game_get` and the services'
+    locked reads do); a practice game never queries."""
+    if game.kind != Game.Kind.RACE:
+        return None
+    try:
+        entry = game.race_entry
+    except Game.race_entry.RelatedObjectDoesNotExist:
+        return None
+    return entry.disqualified_reason if entry.disqualified else None
 
 
 def game_get(*, game_id: Any, player: Any) -> Game:
@@ -105,7 +121,7 @@ def game_get(*, game_id: Any, player: Any) -> Game:
     from games.services.errors import MALFORMED_ID, NotFound, RaceNotStarted
 
     try:
-        game = Game.objects.select_related("deal").get(id=game_id, player=player)
+        game = Game.objects.select_related("deal", "race_entry").get(id=game_id, player=player)
     except (Game.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such game") from None
     if game.kind == Game.Kind.RACE and timezone.now() < game.started_at:

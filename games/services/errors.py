@@ -113,6 +113,13 @@ class EntryDisqualified(ServiceError):
 
     code = "disqualified"
 
+    @classmethod
+    def with_reason(cls, reason: str) -> EntryDisqualified:
+        """The refusal for an entry disqualified for ``reason`` (the organisers' words)."""
+        return cls(f"you are disqualified from this race: {reason}", reason=reason).because(
+            "disqualified", {"reason": reason}
+        )
+
 
 class DealSecret(ServiceError):
     """The deal is still secret (the game or its race is not over)."""

@@ -275,10 +275,7 @@ def _refuse_if_disqualified(game: Game) -> None:
     except Game.race_entry.RelatedObjectDoesNotExist:
         return
     if entry.disqualified:
-        reason = entry.disqualified_reason
-        raise EntryDisqualified(
-            f"you are disqualified from this race: {reason}", reason=reason
-        ).because("disqualified", {"reason": reason})
+        raise EntryDisqualified.with_reason(entry.disqualified_reason)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games.live.publish import game_changed_on_commit
 from games.models import Game, Race, RaceEntry, Tournament
 from games.services.errors import MALFORMED_ID, InvalidRace, NotFound, TournamentNotOpen
 from games.services.races import race_cancel, race_close, race_rescore
@@ -109,6 +110,18 @@ def race_rescore_all(*, race_id: Any) -> Race:
     return race
 
 
+def _game_told(entry: RaceEntry, change: str) -> None:
+    """After commit, a ``game`` event on the entry's game stream (``change``:
+    ``disqualified`` or ``reinstated``): an open play page redraws its board at once."""
+    if entry.game_id is None:  # a window race entrant who never started
+        return
+    number = Game.objects.filter(id=entry.game_id).values_list("move_number", flat=True).first()
+    if number is not None:
+        game_changed_on_commit(
+            game_id=entry.game_id, kind=change, move_number=number, race_game=True
+        )
+
+
 def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None) -> RaceEntry:
     """Disqualify an entry with a reason the entrant sees; the race and tournament re-score.
 
@@ -131,6 +144,7 @@ def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None)
         entry.disqualified = True
         entry.disqualified_reason = reason
         entry.save(update_fields=["disqualified", "disqualified_reason"])
+        _game_told(entry, "disqualified")
     race_rescore_all(race_id=entry.race_id)
     entry.refresh_from_db()
     return entry
@@ -146,6 +160,7 @@ def race_entry_reinstate(*, entry_id: Any, by: User | None = None) -> RaceEntry:
         entry.disqualified = False
         entry.disqualified_reason = ""
         entry.save(update_fields=["disqualified", "disqualified_reason"])
+        _game_told(entry, "reinstated")
     race_rescore_all(race_id=entry.race_id)
     entry.refresh_from_db()
     return entry

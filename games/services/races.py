@@ -40,6 +40,7 @@ from games.ranking import RANKING_RULE as RANKING_RULE  # re-exported for caller
 from games.ranking import rank_order_sql
 from games.services.errors import (
     MALFORMED_ID,
+    EntryDisqualified,
     InvalidRace,
     NotFound,
     RaceNotOpen,
@@ -217,7 +218,9 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
     Idempotent: a started entry returns its game.  In scheduled mode this
     returns the game once the race has started.  The deadline is
     ``min(start + time_limit_s, ends_at)``.  Raises :class:`NotFound`,
-    :class:`RaceNotOpen`, :class:`RaceNotStarted`.
+    :class:`RaceNotOpen`, :class:`RaceNotStarted`, :class:`EntryDisqualified` (a
+    disqualified entrant's clock does not start: lifting the disqualification leaves
+    them their whole time).
     """
     now = now or timezone.now()
     entry = race_join(race_id=race_id, player=player, now=now).entry
@@ -237,6 +240,8 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
             return entry.game
         if now >= race.ends_at:
             raise RaceNotOpen("the race is closed")
+        if entry.disqualified:
+            raise EntryDisqualified.with_reason(entry.disqualified_reason)
         entry.game = game_create(
             player=player,
             deal=race.deal,

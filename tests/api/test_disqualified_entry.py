@@ -5,6 +5,9 @@ disqualification lets the player go on (RULES.md 6: disqualified entries get no 
 
 from __future__ import annotations
 
+from typing import Any
+from unittest import mock
+
 import pytest
 
 from games.models import Game, Move, RaceEntry
@@ -96,3 +99,57 @@ def test_other_entrants_play_on() -> None:
         format="json",
     )
     assert resp.status_code == 201
+
+
+def test_the_game_view_says_so_and_lists_no_move() -> None:
+    entry = _disqualified_entry(reason="shared the deal")
+    view = client_for(entry.player).get(f"/api/v1/games/{entry.game_id}").json()
+    assert (view["status"], view["legal_moves"], view["disqualified_reason"]) == (
+        "playing",
+        [],
+        "shared the deal",
+    )
+    race = client_for(entry.player).get(f"/api/v1/races/{entry.race_id}").json()
+    assert race["disqualified_reason"] == "shared the deal"
+    race_entry_reinstate(entry_id=entry.id, by=StaffFactory())
+    again = client_for(entry.player).get(f"/api/v1/games/{entry.game_id}").json()
+    assert again["disqualified_reason"] is None
+    assert "draw" in again["legal_moves"]
+
+
+def test_the_game_stream_is_told_of_a_disqualification_and_its_lifting(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    entry = _disqualified_entry()
+    with (
+        mock.patch("games.live.publish.publish_now") as sent,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        race_entry_reinstate(entry_id=entry.id, by=StaffFactory())
+        race_entry_disqualify(entry_id=entry.id, reason="again", by=StaffFactory())
+    game_events = [
+        data
+        for batch in sent.call_args_list
+        for (topic, kind, data) in batch.args[0]
+        if topic == f"game:{entry.game_id}"
+    ]
+    assert game_events == [
+        {"change": "reinstated", "move_number": 1},
+        {"change": "disqualified", "move_number": 1},
+    ]
+
+
+def test_a_disqualified_entrant_cannot_start_a_window_clock() -> None:
+    """Lifting the disqualification later leaves them their whole time."""
+    race = running_race(mode="window", time_limit_s=300)
+    player = UserFactory(username="late")
+    entry = race_join(race_id=race.id, player=player).entry
+    race_entry_disqualify(entry_id=entry.id, reason="two accounts", by=StaffFactory())
+    resp = client_for(player).post(f"/api/v1/races/{race.id}/start")
+    assert resp.status_code == 403
+    assert (resp.json()["code"], resp.json()["reason"]) == ("disqualified", "two accounts")
+    entry.refresh_from_db()
+    assert entry.game_id is None
+    race_entry_reinstate(entry_id=entry.id, by=StaffFactory())
+    started = client_for(player).post(f"/api/v1/races/{race.id}/start")
+    assert started.status_code == 200

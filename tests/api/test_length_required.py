@@ -34,6 +34,21 @@ def test_a_chunked_api_body_is_411_problem_json_and_starts_nothing(player: APICl
     assert Game.objects.get(id=ok.json()["id"]).deal.seed == "12345"
 
 
+def test_a_chunked_body_with_a_content_length_too_is_411(player: APIClient) -> None:
+    """With both headers the length is not the body's: a ``Content-Length: 0`` beside a
+    chunked body had the body read as empty (a game started without its seed)."""
+    for length in ("0", "3"):
+        resp = player.post(
+            "/api/v1/games",
+            {"seed": "12345"},
+            format="json",
+            HTTP_TRANSFER_ENCODING="chunked",
+            CONTENT_LENGTH=length,
+        )
+        assert (resp.status_code, resp.json()["code"]) == (411, "length_required")
+    assert not Game.objects.exists()
+
+
 def test_a_chunked_form_post_is_411_on_the_pages_too() -> None:
     resp = Client().post("/accounts/login/", {"username": "x"}, **CHUNKED)
     assert resp.status_code == 411

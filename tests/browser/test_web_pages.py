@@ -14,9 +14,9 @@ from django.contrib.auth.models import User
 from django.utils import timezone, translation
 from playwright.sync_api import expect
 
-from games.engine import PRESETS, new_game
+from games.engine import PRESETS, legal_moves, new_game
 from games.models import Game, Solve, Tournament
-from games.services.games import game_start
+from games.services.games import game_start, move_play
 from games.services.races import race_close, race_create, race_join
 from games.services.ratings import race_rate
 from games.services.solver import solve_run
@@ -346,3 +346,39 @@ def test_a_typed_move_stays_on_the_play_page(live_server: Any, page: Any) -> Non
     expect(field).to_have_value("")
     assert page.url == url
     assert Game.objects.get(id=game.id).move_number == 1
+
+
+def test_a_covered_card_is_big_enough_to_tap_on_a_phone(
+    live_server: Any, chromium: Any, transactional_db: Any
+) -> None:
+    """A walkthrough's tap on the bottom card of a pile (a 22 px strip) landed on the
+    card above it: on a touch screen each covered card shows at least 24 px."""
+    seed = next(
+        f"pile-{n}"
+        for n in range(200)
+        if any(">t" in m for m in legal_moves(new_game("classic", seed=f"pile-{n}")))
+    )
+    state = new_game("classic", seed=seed)
+    move = next(m for m in legal_moves(state) if ">t" in m)
+    player = User.objects.create_user("tap", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed=seed)
+    move_play(game_id=game.id, player=player, move=move, expected_move_number=0)
+    ctx = chromium.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "tap")
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        cards = page.locator(f'[data-pile="{move.split(">")[1]}"] .stack-cards .card')
+        expect(cards).to_have_count(2)
+        lower, upper = cards.nth(0).bounding_box(), cards.nth(1).bounding_box()
+        assert lower is not None
+        assert upper is not None
+        assert upper["y"] - lower["y"] >= 24, (lower, upper)
+        # The covered card takes the tap: it is selected, not the card above it.
+        cards.nth(0).tap(position={"x": lower["width"] / 2, "y": 10})
+        expect(cards.nth(0)).to_have_attribute("aria-pressed", "true")
+        screenshot(page, "web-play-phone-touch-pile")
+    finally:
+        ctx.close()

@@ -163,6 +163,9 @@ def test_the_race_list_shows_a_seed_exactly_when_the_race_does() -> None:
         for r in (running, cancelled, done)
     }
     assert listed == shown
+    csv_rows = APIClient().get(f"/api/v1/tournaments/{t.id}/races.csv").content.decode()
+    in_csv = {row.split(",")[3]: row.split(",")[-1].strip() for row in csv_rows.splitlines()[1:]}
+    assert in_csv == {name: seed or "" for name, seed in listed.items()}
     assert listed["running"] is None
     assert listed["cancelled"] == cancelled.deal.seed
     assert listed["done"] == done.deal.seed

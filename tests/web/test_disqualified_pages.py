@@ -10,7 +10,11 @@ from typing import Any
 import pytest
 
 from games.models import Game
-from games.services.race_admin import race_entry_disqualify, race_entry_reinstate
+from games.services.race_admin import (
+    race_close_now,
+    race_entry_disqualify,
+    race_entry_reinstate,
+)
 from games.services.races import race_join
 from tests.factories import StaffFactory
 from tests.tournaments.factories import running_race
@@ -25,10 +29,15 @@ def test_the_play_page_shows_the_reason_and_takes_no_move(pages: PageClient, pla
     entry = race_join(race_id=race.id, player=player).entry
     before = pages.get(f"/play/{entry.game_id}/").content.decode()
     assert "data-move-url" in before  # playable until the organisers act
+    # The page follows its game's event stream, to redraw when the organisers act.
+    assert f'data-game-events="{entry.game_id}"' in before
+    assert "data-disqualified" not in before
 
     race_entry_disqualify(entry_id=entry.id, reason="two accounts", by=StaffFactory())
     page = pages.get(f"/play/{entry.game_id}/").content.decode()
     assert "data-move-url" not in page
+    assert 'data-disqualified="1"' in page
+    assert f'data-game-events="{entry.game_id}"' in page  # to redraw when it is lifted
     assert "data-countdown" not in page
     assert re.search(r'data-stat="status">\s*disqualified', page)
     assert (
@@ -55,6 +64,14 @@ def test_the_play_page_shows_the_reason_and_takes_no_move(pages: PageClient, pla
     again = pages.get(f"/play/{entry.game_id}/").content.decode()
     assert "data-move-url" in again
     assert "disqualified you" not in again
+
+    # After the race too, the race page keeps saying why (a walkthrough saw only a bare
+    # "disqualified" in the standings once the race had ended).
+    race_entry_disqualify(entry_id=entry.id, reason="two accounts", by=StaffFactory())
+    race_close_now(race_id=race.id)
+    finished = pages.get(f"/races/{race.id}/").content.decode()
+    assert "Finished." in finished
+    assert "The organisers have disqualified you from this race (two accounts)." in finished
 
 
 def test_the_reason_is_shown_in_the_page_language(pages: PageClient, player: Any) -> None:

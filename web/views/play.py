@@ -84,14 +84,12 @@ def play_context(
     view = game_view(game, state=state)
     options = view["deal"]["options"]
     race = None
-    disqualified: str | None = None  # the organisers' reason, when they disqualified you
     if game.kind == Game.Kind.RACE:
         entry = RaceEntry.objects.filter(game=game).select_related("race").first()
         race = entry.race if entry is not None else None
-        if entry is not None and entry.disqualified:
-            disqualified = entry.disqualified_reason
     # A disqualified entry's game takes nothing more (games.services.games): the
-    # board is drawn as over, with the reason instead of a countdown.
+    # board is drawn as over, with the organisers' reason instead of a countdown.
+    disqualified = view["disqualified_reason"]
     playing = view["status"] == Game.Status.PLAYING and disqualified is None
     return {
         "game": game,

@@ -291,6 +291,31 @@
       .then(function (html) { if (html) { replaceBoard(html, null); } });
   }
 
+  // A race game's play page follows the game's event stream (/api/v1/games/{id}/events):
+  // when the organisers disqualify the player, or lift it, the board is drawn again at
+  // once (the server's fragment says why), not at the next refused move.  Without a
+  // stream (the WSGI server, no live events) the next move's answer still says it.
+  var gameSource = null;
+  function followGame() {
+    var b = board();
+    var id = b && b.dataset.gameEvents;
+    if (!id || !window.EventSource || gameSource) { return; }
+    gameSource = new EventSource("/api/v1/games/" + encodeURIComponent(id) + "/events");
+    function check(view) {
+      var cur = board();
+      if (!cur || !view) { return; }
+      var out = view.disqualified_reason !== null && view.disqualified_reason !== undefined;
+      if (out !== (cur.dataset.disqualified === "1")) { refreshBoard(); }
+    }
+    function parsed(e) { try { return JSON.parse(e.data); } catch (err) { return null; } }
+    gameSource.addEventListener("snapshot", function (e) {
+      var data = parsed(e);
+      check(data && data.game);
+    });
+    gameSource.addEventListener("game", function (e) { check(parsed(e)); });
+    gameSource.onerror = function () { gameSource.close(); };
+  }
+
   function onClick(e) {
     var b = board();
     var btn = e.target.closest && e.target.closest("button");
@@ -429,6 +454,7 @@
     });
     syncControls(board());
     markHint(board());
+    followGame();
   }
 
   if (document.readyState === "loading") {
