@@ -93,3 +93,14 @@ def test_different_things_have_different_words(lang: str) -> None:
     # One word for the foundations: "cards home" is counted on them.
     foundations = catalogue.gettext("Foundations").lower()
     assert foundations in catalogue.gettext("Cards home").lower() or lang != "es", words
+
+
+def test_french_typography_is_one_style() -> None:
+    """A walkthrough saw a typographic apostrophe beside a straight one on one page, and
+    narrow spaces before some colons only: French messages use the typographic
+    apostrophe (U+2019) and a narrow no-break space (U+202F) before : ; ! ?."""
+    text = (LOCALE / "fr" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    strings = [_text(m.group("strs")) for m in ENTRY.finditer(text)]
+    assert len(strings) > 300
+    assert [s for s in strings if "'" in s] == []
+    assert [s for s in strings if re.search(r"[ \u00a0][:;!?]", s)] == []
