@@ -154,7 +154,18 @@ class GamesView(APIView):
 class GameDetailView(APIView):
     """``GET /api/v1/games/{id}``: the player's view of one of their games (404 for others)."""
 
-    @extend_schema(responses={200: GameView, **_PROBLEMS}, tags=["games"])
+    @extend_schema(
+        responses={
+            200: GameView,
+            409: OpenApiResponse(
+                ProblemSerializer,
+                description="race_not_started (a race game before its start: nothing of the "
+                "deal shows)",
+            ),
+            **_PROBLEMS,
+        },
+        tags=["games"],
+    )
     def get(self, request: Request, game_id: UUID) -> Response:
         return Response(game_view(game_get(game_id=game_id, player=player_of(request))))
 
@@ -175,7 +186,11 @@ class GameMovesView(APIView):
 
     @extend_schema(
         parameters=CURSOR_PARAMETERS,
-        responses={200: paginated(MoveRow, "PaginatedMoveRowList"), **_PROBLEMS},
+        responses={
+            200: paginated(MoveRow, "PaginatedMoveRowList"),
+            409: OpenApiResponse(ProblemSerializer, description="race_not_started"),
+            **_PROBLEMS,
+        },
         operation_id="games_moves_list",
         tags=["games"],
     )

@@ -192,7 +192,12 @@ class ResultEntry(serializers.Serializer[Any]):
     cards_home = serializers.IntegerField(allow_null=True)
     casino_score = serializers.IntegerField(allow_null=True)
     moves = serializers.IntegerField(allow_null=True)
-    elapsed_ms = serializers.IntegerField(allow_null=True)
+    elapsed_ms = serializers.IntegerField(
+        allow_null=True,
+        help_text="ms from the player's start to the moment they reached cards_home (the win "
+        "time for a winner; 0 when that count was on the table from the deal), not the "
+        "game's length (RULES.md 6)",
+    )
     disqualified_reason = serializers.CharField(allow_null=True)
     game_id = serializers.UUIDField(allow_null=True)
     move_list = serializers.ListField(child=serializers.CharField())

@@ -448,8 +448,13 @@ async def _open(
     make_handler: Callable[[Topic], TopicHandler],
     render: Callable[[Any, Update], dict[str, Any]] | None = None,
     render_event: str = "",
+    recheck: Callable[[Any], dict[str, Any]] | None = None,
 ) -> Any:
-    """Checks, then the stream: the shared body of the three endpoints."""
+    """Checks, then the stream: the shared body of the three endpoints.
+
+    ``recheck`` (the game stream): read again at every heartbeat; once ``is_over`` says
+    so, the stream ends and frees its slot, even when no event told it (a cancelled
+    race, a window deadline passing, a close run by another process)."""
     if not isinstance(request, ASGIRequest):
         return _problem(
             request,
@@ -537,6 +542,13 @@ async def _open(
                 except TimeoutError:
                     if not await signed_in():
                         return
+                    if recheck is not None:
+                        try:
+                            now_data = await _db(functools.partial(recheck, user))
+                        except ServiceError:
+                            return
+                        if is_over({render_event: now_data}):
+                            return
                     await h.slot_refresh(key, stream)
                     yield b": heartbeat\n\n"
                     continue
@@ -638,4 +650,5 @@ async def game_events(request: HttpRequest, game_id: UUID) -> Any:
         make_handler=TopicHandler,
         render=lambda user, update: game_payload(gid, user),
         render_event="game",
+        recheck=lambda user: game_payload(gid, user),
     )

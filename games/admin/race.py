@@ -224,8 +224,8 @@ class RaceAdmin(LiveFormAdmin, ServiceWritesAdmin):
     def exports(self, race: Race) -> str:
         note = (
             "with the seed and commitment"
-            if race.status == Race.Status.FINISHED
-            else "live; the seed is added once the race is finished"
+            if race.seed_revealed()
+            else "live; the seed is added once the race is finished or cancelled"
         )
         return format_html(
             '<a class="button" href="{}">Standings</a> ({})',

@@ -233,7 +233,7 @@ class RaceInline(_TabularInline_Race_Tournament):
     @admin.display(description="seed")
     def seed_short(self, race: Race) -> str:
         seed = seed_shown(race)
-        return short_hash(seed) if race.status == Race.Status.FINISHED else seed
+        return short_hash(seed) if race.seed_revealed() else seed
 
 
 class EntrantForm(forms.ModelForm):  # type: ignore[type-arg]

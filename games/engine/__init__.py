@@ -4,7 +4,7 @@ Facade for library users and researchers::
 
     from games.engine import deal_deck, new_game, legal_moves, play, status, undo
 
-    deal_deck("12345")            # -> ["9D", "4C", ...]  52 card names in deal order
+    deal_deck("12345")            # -> ["JC", "7C", "5C", ...]  52 card names in deal order
     state = new_game("classic", seed="12345")
     legal_moves(state)            # -> ["TD>t1", ..., "draw"]  canonical notation
     play(state, "draw")           # applies in place, returns "draw"

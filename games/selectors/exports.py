@@ -105,10 +105,10 @@ def race_standings_rows(*, race: Race, now: datetime | None = None) -> list[list
     """The race's standings as :data:`RACE_COLUMNS` rows.
 
     A finished race: the stored result of every entry (disqualified ones
-    without a rank), with the commitment and the seed.  Any other race: the
-    live standings of :func:`games.selectors.races.race_standings`, with the
-    commitment and the seed left empty (the seed is secret until the race is
-    over for everyone, RULES.md 7).
+    without a rank).  Any other race: the live standings of
+    :func:`games.selectors.races.race_standings`.  The commitment and the seed once
+    the race shows its seed (finished or cancelled, :meth:`Race.seed_revealed`), empty
+    before (the seed is secret until the race is over for everyone, RULES.md 7).
     """
     now = now or timezone.now()
     finished = race.status == Race.Status.FINISHED
@@ -118,7 +118,7 @@ def race_standings_rows(*, race: Race, now: datetime | None = None) -> list[list
         race.tournament.name if race.tournament_id else "",  # type: ignore[union-attr]
         race.phase(now),
     ]
-    tail = [race.commitment, race.deal.seed or ""] if finished else ["", ""]
+    tail = [race.commitment, race.deal.seed or ""] if race.seed_revealed() else ["", ""]
     rows: list[list[Any]] = []
     if finished:
         for e in (
@@ -213,7 +213,6 @@ def tournament_races_csv(*, tournament: Tournament) -> str:
         .annotate(entry_total=Count("entries"))
         .order_by("starts_at", "name", "id")
     ):
-        finished = r.status == Race.Status.FINISHED
         rows.append(
             [
                 str(tournament.id),
@@ -227,7 +226,7 @@ def tournament_races_csv(*, tournament: Tournament) -> str:
                 r.starts_at,
                 r.ends_at,
                 r.entry_total,
-                r.commitment if finished else "",
+                r.commitment if r.seed_revealed() else "",
                 (r.deal.seed or "") if r.seed_revealed() else "",
             ]
         )

@@ -94,7 +94,9 @@ def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
         "deal": deal_public(game.deal, revealed=deal_revealed(game)),
         "undo_allowed": game.undo_allowed,
         "started_at": game.started_at,
-        "finished_at": game.finished_at,
+        # Past the deadline the game is over (timed out) before the sweeper stores it.
+        "finished_at": game.finished_at
+        or (game.deadline if view["status"] == Game.Status.TIMED_OUT else None),
         "deadline": game.deadline,
         "cards_home_at": game.cards_home_at,
         "disqualified_reason": disqualified,

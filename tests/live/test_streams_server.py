@@ -513,6 +513,44 @@ def test_a_revoked_token_ends_its_streams(live: Live) -> None:
         public.close()
 
 
+def test_a_game_stream_ends_when_its_deadline_passes_with_no_event(live: Live) -> None:
+    """A window race game's deadline passes with no event (nothing is published until the
+    race closes): the stream ends at a heartbeat instead of holding its slot, and a play
+    page's script (app.js followGame) then stops following it."""
+    token = live.user("wendy")
+    starts = datetime.now(UTC) + timedelta(seconds=1)
+    r = live.call(
+        "POST",
+        "races",
+        live.staff_token,
+        json={
+            "name": "window",
+            "mode": "window",
+            "time_limit_s": 2,
+            "starts_at": starts.isoformat(),
+            "ends_at": (starts + timedelta(seconds=120)).isoformat(),
+        },
+    )
+    assert r.status_code == 201, r.text
+    race = r.json()
+    deadline = time.monotonic() + 15
+    while True:  # the start is a second away: ask until the server's clock passes it
+        started = live.call("POST", f"races/{race['id']}/start", token)
+        if started.status_code == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(0.3)
+    assert started.status_code == 200, started.text
+    game = started.json()
+    stream = live.stream(f"games/{game['id']}/events", token)
+    try:
+        assert stream.expect("snapshot").data["game"]["status"] == "playing"
+        assert stream.next(timeout=15) == END  # two seconds of play, then a heartbeat
+    finally:
+        stream.close()
+    view = live.call("GET", f"games/{game['id']}", token).json()
+    assert (view["status"], view["finished_at"] is not None) == ("timed_out", True)
+
+
 def test_static_files_and_rest_are_served_under_asgi(live: Live) -> None:
     """The ASGI app serves what the WSGI one does (static files through WhiteNoise, REST)."""
     css = httpx.get(f"{live.url}/static/admin/css/base.css", timeout=20)

@@ -252,6 +252,7 @@
     localize(fresh);
     tickCountdowns();
     syncControls(fresh);
+    followGame();
     if (focusKey) {
       var f = fresh.querySelector('[data-key="' + focusKey + '"]');
       if (!f && focusKey.indexOf("-") > 0) {
@@ -295,17 +296,26 @@
   // when the organisers disqualify the player, or lift it, the board is drawn again at
   // once (the server's fragment says why), not at the next refused move.  Without a
   // stream (the WSGI server, no live events) the next move's answer still says it.
+  // The stream is closed once the game is over (its slot counts against the player's
+  // open streams), when a redrawn board no longer asks for it.
   var gameSource = null;
+  function stopFollowing() {
+    if (gameSource) { gameSource.close(); gameSource = null; }
+  }
   function followGame() {
     var b = board();
     var id = b && b.dataset.gameEvents;
-    if (!id || !window.EventSource || gameSource) { return; }
+    if (!id) { stopFollowing(); return; }
+    if (!window.EventSource || gameSource) { return; }
     gameSource = new EventSource("/api/v1/games/" + encodeURIComponent(id) + "/events");
     function check(view) {
       var cur = board();
       if (!cur || !view) { return; }
+      if (view.status !== "playing") { stopFollowing(); }
       var out = view.disqualified_reason !== null && view.disqualified_reason !== undefined;
-      if (out !== (cur.dataset.disqualified === "1")) { refreshBoard(); }
+      if (out !== (cur.dataset.disqualified === "1") || view.status !== "playing") {
+        refreshBoard();
+      }
     }
     function parsed(e) { try { return JSON.parse(e.data); } catch (err) { return null; } }
     gameSource.addEventListener("snapshot", function (e) {
@@ -313,7 +323,7 @@
       check(data && data.game);
     });
     gameSource.addEventListener("game", function (e) { check(parsed(e)); });
-    gameSource.onerror = function () { gameSource.close(); };
+    gameSource.onerror = stopFollowing;
   }
 
   function onClick(e) {
@@ -439,7 +449,7 @@
       markScrollers(document);
       tickCountdowns();
       var b = board();
-      if (b) { syncControls(b); markHint(b); }
+      if (b) { syncControls(b); markHint(b); followGame(); }
     });
     // A typed move that was played clears its field; a refused one stays to be fixed.
     // After settling: until then htmx keeps the old message's classes on the new one.
