@@ -20,8 +20,13 @@ endpoints instead.  Each stream:
   event of a game stream and at every heartbeat of any stream, so a
   private event never follows a revocation; the reconnect answers 401.
 
-A reconnect (``Last-Event-ID``) to something already over that missed nothing
-answers ``204`` (an ``EventSource`` then stops retrying).
+A stream's last event (the race's ``phase`` that ends it and its final ``standings``,
+the game event that ends a game, a snapshot of something already over) has an id
+ending in ``.end`` (``82.end``).  A reconnect (``Last-Event-ID``) that sends such an
+id answers ``204`` (an ``EventSource`` then stops retrying); any other id, even one
+as high as the topic's, gets a snapshot: two events can share a sequence number (a
+phase the clock saw carries the last message's), so a number alone cannot tell that
+the client saw the end.
 
 Payloads come from the selectors only (RULES.md 7): race and tournament
 events carry what the public REST views show (counts, never a card or a
@@ -98,6 +103,15 @@ _OVER_RACE = ("finished", "cancelled")
 
 
 # ------------------------------------------------------------------ wire format
+#: Suffix of the id of a stream's last event (module doc).
+END_MARK = ".end"
+
+
+def final_id(seq: int) -> str:
+    """The id of a stream's last event: its sequence number and :data:`END_MARK`."""
+    return f"{seq}{END_MARK}"
+
+
 def sse_frame(event: str, event_id: str | int, data: dict[str, Any]) -> bytes:
     """One SSE event: ``id``, ``event`` and one line of JSON ``data``."""
     body = json.dumps(data, cls=JSONEncoder, separators=(",", ":"))
@@ -243,12 +257,13 @@ class RaceHandler(TopicHandler):
         seq = max(seq, self.topic.last_seq)  # a message that arrived while reading
         if phase != self.phase:
             self.phase = phase
-            self.topic.broadcast(sse_frame("phase", seq, payload))
-            if phase in _OVER_RACE:
+            over = phase in _OVER_RACE
+            self.topic.broadcast(sse_frame("phase", final_id(seq) if over else seq, payload))
+            if over:
                 if self._coalescer is not None:
                     self._coalescer.cancel()
                 final = await _db(lambda: race_standings_payload(self.race_id))
-                self.topic.broadcast(sse_frame("standings", seq, final))
+                self.topic.broadcast(sse_frame("standings", final_id(seq), final))
                 self.topic.broadcast(FINISHED)
         return payload
 
@@ -428,8 +443,13 @@ def slot_key(request: HttpRequest, user: Any) -> str:
     return f"addr:{client_address(request)}"
 
 
+def _last_event_raw(request: HttpRequest) -> str:
+    """The client's ``Last-Event-ID`` (or ``?last_event_id=``) as sent, ``""`` without."""
+    return str(request.headers.get("Last-Event-ID") or request.GET.get("last_event_id") or "")
+
+
 def _last_event_id(request: HttpRequest) -> int | None:
-    raw = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id")
+    raw = _last_event_raw(request) or None
     if raw is None:
         return None
     try:
@@ -481,6 +501,7 @@ async def _open(
             request, status=SERVICE_ERROR_STATUS.get(exc.code, 400), code=exc.code, detail=str(exc)
         )
     last_id = _last_event_id(request)
+    saw_end = _last_event_raw(request).endswith(END_MARK)
     h = hub()
     stream = Stream(topic, user)
     key = slot_key(request, user)
@@ -515,7 +536,7 @@ async def _open(
         await h.slot_release(key, stream)
         raise
     over = is_over(first)
-    if over and last_id is not None and last_id >= seq:
+    if over and saw_end:
         await h.leave(stream)
         await h.slot_release(key, stream)
         return HttpResponse(status=204)
@@ -533,7 +554,8 @@ async def _open(
             # The middleware's connections (sessions, lockouts) go back before the wait.
             await sync_to_async(_release_connections, thread_sensitive=True)()
             snap = dict(first, last_event_id=last_id)
-            yield f"retry: {RETRY_MS}\n".encode() + sse_frame("snapshot", seq, snap)
+            snap_id = final_id(seq) if over else seq
+            yield f"retry: {RETRY_MS}\n".encode() + sse_frame("snapshot", snap_id, snap)
             if over:
                 return
             while True:
@@ -561,8 +583,9 @@ async def _open(
                         data = await _db(functools.partial(render, user, item))
                     except ServiceError:
                         return
-                    yield sse_frame(render_event, item.seq, data)
-                    if is_over({render_event: data}):
+                    ended = is_over({render_event: data})
+                    yield sse_frame(render_event, final_id(item.seq) if ended else item.seq, data)
+                    if ended:
                         return
                 elif item == FINISHED:
                     return
