@@ -379,6 +379,15 @@ def test_a_covered_card_is_big_enough_to_tap_on_a_phone(
         # The covered card takes the tap: it is selected, not the card above it.
         cards.nth(0).tap(position={"x": lower["width"] / 2, "y": 10})
         expect(cards.nth(0)).to_have_attribute("aria-pressed", "true")
+        # The selected card stays under the card placed on it: the upper card's rank,
+        # at its top left corner, is still the element drawn there.
+        top = cards.nth(1).bounding_box()
+        assert top is not None
+        drawn = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('.card').dataset.card",
+            [top["x"] + 6, top["y"] + 6],
+        )
+        assert drawn == move.split(">")[0]
         screenshot(page, "web-play-phone-touch-pile")
     finally:
         ctx.close()
