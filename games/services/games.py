@@ -42,6 +42,7 @@ from games.engine import (
 from games.engine.cards import CARD_NAMES
 from games.live.publish import game_changed_on_commit
 from games.models import Deal, Game, Move
+from games.selectors.games import disqualified_reason
 from games.services.deal_guard import deal_in_open_race, opening_digest
 from games.services.errors import (
     MALFORMED_ID,
@@ -270,12 +271,9 @@ def _locked_game(game_id: Any, player: User) -> Game:
 def _refuse_if_disqualified(game: Game) -> None:
     """Raise :class:`EntryDisqualified` when ``game`` is a race game whose entry the
     organisers disqualified (``race_entry`` came with :func:`_locked_game`, no query)."""
-    try:
-        entry = game.race_entry
-    except Game.race_entry.RelatedObjectDoesNotExist:
-        return
-    if entry.disqualified:
-        raise EntryDisqualified.with_reason(entry.disqualified_reason)
+    reason = disqualified_reason(game)
+    if reason is not None:
+        raise EntryDisqualified.with_reason(reason)
 
 
 @dataclass(frozen=True)
