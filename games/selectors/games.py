@@ -171,7 +171,9 @@ def game_live_moves(game: Game) -> list[str]:
 SOLUTION_FROM: tuple[str, ...] = ("deal", "end")
 
 
-def game_solution(game: Game, *, start: str = "deal") -> dict[str, Any] | None:
+def game_solution(
+    game: Game, *, start: str = "deal", moves: list[str] | None = None
+) -> dict[str, Any] | None:
     """The solver's job on a position of the game, if one was asked for (reads only).
 
     ``start``: ``"deal"`` (the dealt position) or ``"end"`` (where the game ended: the
@@ -181,8 +183,9 @@ def game_solution(game: Game, *, start: str = "deal") -> dict[str, Any] | None:
     if won, one winning line from that position in ``moves``) plus ``start`` and
     ``after_moves`` (how many of the game's moves come before the line: 0 from the
     deal), or ``None`` when nobody asked yet (``games.services.solver.game_solution_request``
-    asks).  Raises :class:`games.services.errors.DealSecret` while the deal is hidden
-    (a solution names every card; RULES.md 7).
+    asks).  ``moves``: the game's live moves when the caller already read them (``start``
+    ``"end"``; read here otherwise).  Raises :class:`games.services.errors.DealSecret`
+    while the deal is hidden (a solution names every card; RULES.md 7).
     """
     from games.selectors.solver import solve_status
     from games.services.errors import DealSecret
@@ -191,7 +194,10 @@ def game_solution(game: Game, *, start: str = "deal") -> dict[str, Any] | None:
         raise DealSecret(
             "the solution is shown when the game is over (for a race: when the race is finished)"
         )
-    moves = game_live_moves(game) if start == "end" else []
+    if start != "end":
+        moves = []
+    elif moves is None:
+        moves = game_live_moves(game)
     answer = solve_status(deal=game.deal, moves=moves)
     if answer is None:
         return None

@@ -147,11 +147,11 @@ def game_solution_request(
     """
     from games.selectors.games import game_live_moves, game_solution
 
-    answer = game_solution(game, start=start)
+    moves = game_live_moves(game) if start == "end" else []  # read once for both reads
+    answer = game_solution(game, start=start, moves=moves)
     if answer is None:
-        moves = game_live_moves(game) if start == "end" else []
         solve_request(deal=game.deal, moves=moves, requested_by=requested_by)
-        answer = game_solution(game, start=start)
+        answer = game_solution(game, start=start, moves=moves)
         assert answer is not None  # the job exists now
     return answer
 
