@@ -280,15 +280,25 @@ print(json.dumps({{u.username: token_issue(user=u)[0] for u in users}}))
 """
 
 
-def seeded_race(stack: Stack, seed: str, *, name: str, starts_in: float, seconds: int) -> str:
-    """Announce a scheduled race on ``seed`` through ``manage.py shell`` (``race_create``,
-    so the commitment matches), starting in ``starts_in`` seconds and lasting
-    ``seconds``, joinable until its end; return its id.
+def seeded_race(
+    stack: Stack,
+    seed: str,
+    *,
+    name: str,
+    starts_in: float,
+    seconds: int,
+    time_limit_s: int | None = None,
+) -> str:
+    """Announce a race on ``seed`` through ``manage.py shell`` (``race_create``, so the
+    commitment matches), starting in ``starts_in`` seconds and lasting ``seconds``,
+    joinable until its end; return its id.  Scheduled, or with ``time_limit_s`` a window
+    race giving each entrant that many seconds from their own start.
 
     For benchmarks and tests only: a race's seed is otherwise always drawn at random,
     unknown to everyone until the race is over (RULES.md 7).  A fixed deal (and fixed
     bot strategies) gives every server under comparison the same load.
     """
+    mode = "window" if time_limit_s else "scheduled"
     code = f"""
 from datetime import timedelta
 from unittest import mock
@@ -300,6 +310,7 @@ with mock.patch("games.services.races.random_seed", lambda: {seed!r}):
     race = race_create(
         name={name!r}, opens_at=now, starts_at=starts,
         ends_at=starts + timedelta(seconds={seconds!r}), late_join_s=None,
+        mode={mode!r}, time_limit_s={time_limit_s!r},
     )
 print(race.id)
 """
