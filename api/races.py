@@ -37,6 +37,7 @@ from games.permissions import OrganiserAction, may_see_drafts
 from games.ranking import RANKING_RULE
 from games.selectors.games import SEEN_GAME_STATUSES, game_view
 from games.selectors.races import (
+    RACE_PHASES,
     race_get,
     race_list,
     race_public,
@@ -63,7 +64,7 @@ class RaceView(serializers.Serializer[Any]):
         "(or cancelled); see phase for where the race is by the clock",
     )
     phase = serializers.ChoiceField(
-        choices=["upcoming", "open", "running", "closing", "finished", "cancelled"],
+        choices=list(RACE_PHASES),
         help_text="by the server clock: upcoming (joining not open), open (joining, not "
         "started), running, closing (over, being scored), finished, cancelled",
     )
@@ -252,9 +253,13 @@ class RacesView(APIView):
             OpenApiParameter(
                 "phase",
                 str,
-                enum=["upcoming", "open", "running", "closing", "finished", "cancelled"],
-                description="upcoming: not started yet (joining open or not); open: joining "
-                "open, not started; running: started, not over",
+                many=True,
+                explode=False,
+                enum=list(RACE_PHASES),
+                description="one or more phases, comma-separated (`upcoming,open`: every race "
+                "not started yet); a race is listed when its `phase` field is one of them: "
+                "upcoming (joining not open yet), open (joining, not started), running, "
+                "closing (over, being scored), finished, cancelled",
             ),
             OpenApiParameter("mode", str, enum=["scheduled", "window"]),
             *CURSOR_PARAMETERS,
@@ -265,15 +270,21 @@ class RacesView(APIView):
         auth=[],
     )
     def get(self, request: Request) -> Response:
-        phase = request.query_params.get("phase")
+        asked = request.query_params.getlist("phase")
+        phases = tuple(dict.fromkeys(p for value in asked for p in value.split(",")))
         mode = request.query_params.get("mode")
-        if phase not in (None, "upcoming", "open", "running", "closing", "finished", "cancelled"):
-            raise ProblemError("invalid_filter", f"unknown phase {phase!r}", status=400)
+        unknown = [p for p in phases if p not in RACE_PHASES]
+        if unknown:
+            raise ProblemError(
+                "invalid_filter",
+                f"unknown phase {unknown[0]!r}: use {', '.join(RACE_PHASES)}",
+                status=400,
+            )
         if mode not in (None, "scheduled", "window"):
             raise ProblemError("invalid_filter", f"unknown mode {mode!r}", status=400)
         paginator = RacePagination()
         page = paginator.paginate_queryset(
-            race_list(phase=phase, mode=mode, include_drafts=may_see_drafts(request.user)),
+            race_list(phase=phases, mode=mode, include_drafts=may_see_drafts(request.user)),
             request,
             view=self,
         )

@@ -42,21 +42,42 @@ def race_get(*, race_id: Any, include_drafts: bool = False) -> Race:
         raise NotFound("no such race") from None
 
 
+#: The clock phases of :meth:`games.models.Race.phase`, in the order a race goes through.
+RACE_PHASES = ("upcoming", "open", "running", "closing", "finished", "cancelled")
+
+
+def _phase_q(phase: str, now: datetime) -> Q:
+    """The races whose :meth:`~games.models.Race.phase` at ``now`` is ``phase``."""
+    scheduled = Q(status=Race.Status.SCHEDULED)
+    return {
+        "upcoming": scheduled & Q(opens_at__gt=now),
+        "open": scheduled & Q(opens_at__lte=now, starts_at__gt=now),
+        "running": scheduled & Q(starts_at__lte=now, ends_at__gt=now),
+        "closing": Q(status=Race.Status.CLOSING) | (scheduled & Q(ends_at__lte=now)),
+        "finished": Q(status=Race.Status.FINISHED),
+        "cancelled": Q(status=Race.Status.CANCELLED),
+    }[phase]
+
+
 def race_list(
     *,
-    phase: str | None = None,
+    phase: str | tuple[str, ...] | None = None,
     mode: str | None = None,
     include_drafts: bool = False,
     now: datetime | None = None,
 ) -> QuerySet[Race]:
     """Races filtered by clock phase and mode.
 
-    Phases: ``upcoming`` (not started, joining open or not), ``open`` (joining open, not
-    started), ``running``, ``closing``, ``finished``, ``cancelled``.  Races of draft
-    tournaments only with ``include_drafts`` (organisers).  A race past ``ends_at`` that the
-    sweeper has not closed yet is in phase ``closing``.
+    ``phase``: one phase or a tuple of them (of :data:`RACE_PHASES`); a race is listed
+    when its ``phase`` at ``now`` (:meth:`~games.models.Race.phase`, the field the race
+    view shows) is one of them.  So ``upcoming`` is "joining not open yet" and
+    ``("upcoming", "open")`` every race that has not started.  A race past ``ends_at``
+    that the sweeper has not closed yet is in phase ``closing``.  Races of draft
+    tournaments only with ``include_drafts`` (organisers).  Raises ``KeyError`` for an
+    unknown phase (the API checks first).
 
-    Ordered by ``starts_at`` (upcoming, running) or newest first (finished, all).
+    Ordered by ``starts_at`` (upcoming, open), ``ends_at`` (running), newest first
+    (finished, anything else).
     """
     now = now or timezone.now()
     qs = _visible(
@@ -64,27 +85,20 @@ def race_list(
     )
     if mode:
         qs = qs.filter(mode=mode)
-    if phase == "upcoming":
-        qs = qs.filter(status=Race.Status.SCHEDULED, starts_at__gt=now).order_by("starts_at")
-    elif phase == "open":
-        qs = qs.filter(status=Race.Status.SCHEDULED, opens_at__lte=now, starts_at__gt=now).order_by(
-            "starts_at"
-        )
-    elif phase == "running":
-        qs = qs.filter(status=Race.Status.SCHEDULED, starts_at__lte=now, ends_at__gt=now).order_by(
-            "ends_at"
-        )
-    elif phase == "finished":
-        qs = qs.filter(status=Race.Status.FINISHED).order_by("-ends_at")
-    elif phase == "closing":
-        qs = qs.filter(
-            Q(status=Race.Status.CLOSING) | Q(status=Race.Status.SCHEDULED, ends_at__lte=now)
-        )
-    elif phase == "cancelled":
-        qs = qs.filter(status=Race.Status.CANCELLED)
-    else:
-        qs = qs.order_by("-starts_at")
-    return qs
+    if not phase:
+        return qs.order_by("-starts_at")
+    phases = (phase,) if isinstance(phase, str) else tuple(phase)
+    wanted = Q()
+    for one in phases:
+        wanted |= _phase_q(one, now)
+    qs = qs.filter(wanted)
+    if set(phases) <= {"upcoming", "open"}:
+        return qs.order_by("starts_at")
+    if set(phases) == {"running"}:
+        return qs.order_by("ends_at")
+    if set(phases) == {"finished"}:
+        return qs.order_by("-ends_at")
+    return qs.order_by("-starts_at")
 
 
 def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) -> dict[str, Any]:

@@ -367,12 +367,19 @@ def test_race_list_filters(make_client: Callable[..., APIClient], anon: APIClien
     def names(query: str) -> list[str]:
         return [r["name"] for r in anon.get(f"/api/v1/races{query}").json()["results"]]
 
-    assert names("?phase=running") == ["running"]
-    assert names("?phase=upcoming") == ["upcoming"]
-    assert names("?phase=finished") == ["done"]
-    assert sorted(names("")) == ["done", "running", "upcoming"]
-    assert anon.get("/api/v1/races?phase=soon").json()["code"] == "invalid_filter"
     assert (running["phase"], upcoming["phase"]) == ("running", "open")
+    # A phase filter lists the races whose phase field is one of the phases asked.
+    assert names("?phase=running") == ["running"]
+    assert names("?phase=open") == ["upcoming"]  # named so, but joinable: phase open
+    assert names("?phase=upcoming") == []
+    assert names("?phase=upcoming,open") == ["upcoming"]
+    assert names("?phase=finished") == ["done"]
+    assert sorted(names("?phase=open,running")) == ["running", "upcoming"]
+    assert sorted(names("?phase=open&phase=finished")) == ["done", "upcoming"]
+    assert sorted(names("")) == ["done", "running", "upcoming"]
+    for bad, named in (("soon", "'soon'"), ("open,soon", "'soon'"), ("", "''")):
+        problem = anon.get(f"/api/v1/races?phase={bad}").json()
+        assert (problem["code"], named in problem["detail"]) == ("invalid_filter", True)
 
 
 def test_state_of_a_raced_game_matches_engine(make_client: Callable[..., APIClient]) -> None:

@@ -30,7 +30,7 @@ def test_race_list_phases_and_modes() -> None:
             **kw,  # type: ignore[arg-type]
         )
 
-    make("announced", 5, 10, 20)
+    make("announced", 5, 12, 20)
     make("open", -5, 10, 20)
     make("running", -10, -5, 20, mode="window", time_limit_s=60)
     cancelled = make("cancelled", -10, -5, 20)
@@ -41,7 +41,21 @@ def test_race_list_phases_and_modes() -> None:
     def names(**kw: object) -> set[str]:
         return {r.name for r in race_list(now=now, **kw)}  # type: ignore[arg-type]
 
-    assert names(phase="upcoming") == {"announced", "open"}
+    # A phase filter lists the races whose phase field is that phase (announced: joining
+    # not open yet); a tuple lists every race of those phases.
+    assert {r.name: r.phase(now) for r in race_list(now=now)} == {
+        "announced": "upcoming",
+        "open": "open",
+        "running": "running",
+        "cancelled": "cancelled",
+        "closing": "closing",
+    }
+    assert names(phase="upcoming") == {"announced"}
+    assert names(phase=("upcoming", "open")) == {"announced", "open"}
+    assert [r.name for r in race_list(now=now, phase=("open", "upcoming"))] == [
+        "open",
+        "announced",
+    ]  # not started yet: soonest start first
     assert names(phase="open") == {"open"}
     assert names(phase="running") == {"running"}
     assert names(phase="closing") == {"closing"}

@@ -27,9 +27,7 @@ def _races(request: HttpRequest) -> dict[str, Any]:
     lists = {
         "running": list(race_list(phase="running", include_drafts=staff, now=now)[:20]),
         "open": list(race_list(phase="open", include_drafts=staff, now=now)[:20]),
-        "upcoming": list(
-            race_list(phase="upcoming", include_drafts=staff, now=now).filter(opens_at__gt=now)[:20]
-        ),
+        "upcoming": list(race_list(phase="upcoming", include_drafts=staff, now=now)[:20]),
         "finished": list(race_list(phase="finished", include_drafts=staff, now=now)[:5]),
     }
     joined: set[Any] = set()
