@@ -37,6 +37,8 @@ from canfield_bot.stack import (
 from canfield_bot.strategy import DefaultStrategy
 from games.engine import PRESETS, GameState, deal_deck, layout, make_rules, parse_deck
 from games.live.publish import RETRY_AFTER_S
+from tests.browser.conftest import screenshot
+from tests.browser.web_helpers import log_in
 from tests.helpers import race_seed_ok
 from tests.live.sse import END, Event, SSEReader
 
@@ -635,5 +637,60 @@ def test_race_page_follows_the_stream_in_a_browser(live: Live, chromium: Any) ->
         assert live.call("POST", f"races/{race['id']}/join", live.user("sam")).status_code == 201
         page.locator("#race-live", has_text="1 entrant").wait_for(timeout=10_000)
         assert page.get_attribute("#race-live", "data-stream") == "open"
+    finally:
+        context.close()
+
+
+def test_play_page_redraws_when_the_organisers_disqualify_and_reinstate(
+    live: Live, chromium: Any
+) -> None:
+    """An open play page follows its game's event stream (app.js followGame): when the
+    organisers disqualify the player, the board is drawn again as over with their reason,
+    and again as playing when they lift it, with no move and no reload.
+
+    The play page has no poll, so a redraw can only come through the stream."""
+    password = secrets.token_urlsafe(12)
+    r = live.call("POST", "auth/register", json={"username": "pia", "password": password})
+    assert r.status_code == 201, r.text
+    token = str(r.json()["token"])
+    assert race_seed_ok("live-disqualified")  # playing at the deal
+    rid = seeded_race(live.stack, "live-disqualified", name="dq", starts_in=1, seconds=300)
+    game_id = live.call("POST", f"races/{rid}/join", token).json()["game_id"]
+    deadline = time.monotonic() + 20
+    while live.call("GET", f"games/{game_id}", token).status_code != 200:  # not started yet
+        assert time.monotonic() < deadline, "the race did not start"
+        time.sleep(0.3)
+
+    def organisers(call: str) -> None:
+        live.stack.manage(
+            "shell", "--no-imports", "-c",
+            "from games.models import RaceEntry\n"
+            "from games.services.race_admin import race_entry_disqualify, race_entry_reinstate\n"
+            f"entry = RaceEntry.objects.get(race_id={rid!r}, player__username='pia')\n"
+            f"{call}\n",
+        )  # fmt: skip
+
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    try:
+        page = context.new_page()
+        log_in(page, live.url, "pia", password)
+        page.goto(f"{live.url}/play/{game_id}/")
+        board = page.locator("#board")
+        board.wait_for()
+        assert board.get_attribute("data-game-events") == game_id
+        assert board.get_attribute("data-disqualified") is None
+        assert board.get_attribute("data-legal")
+        organisers("race_entry_disqualify(entry_id=entry.id, reason='Two accounts')")
+        page.locator("#board[data-disqualified='1']", has_text="Two accounts").wait_for(
+            timeout=15_000
+        )
+        assert "over" in (board.get_attribute("class") or "").split()
+        assert board.get_attribute("data-move-url") is None  # no move can be sent
+        assert page.locator("button.danger").is_disabled()  # Resign
+        screenshot(page, "live-play-disqualified")
+        organisers("race_entry_reinstate(entry_id=entry.id)")
+        page.locator("#board[data-move-url]:not([data-disqualified])").wait_for(timeout=15_000)
+        assert "Two accounts" not in board.inner_text()
+        assert page.locator("button.danger").is_enabled()
     finally:
         context.close()
