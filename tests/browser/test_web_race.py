@@ -125,7 +125,7 @@ def test_race_end_to_end(live_server: Any, chromium: Any, monkeypatch: pytest.Mo
         assert Game.objects.get(id=game.id).cards_home == 4
 
         # The second context sees the standings change (polling, ETag, <= 1/s).
-        expect(row_a).to_have_text("4", timeout=5000)
+        expect(row_a).to_have_text("4", timeout=15_000)
         assert serious_violations(b) == []
         screenshot(b, "web-race-running-360")
         # Polled at most once a second, and an unchanged race answers 304.

@@ -3,7 +3,9 @@
 A real Celery worker with beat, started exactly as ``python3 dev.py serve`` starts it
 (:func:`dev.worker_command`), on the embedded SQLite broker and a scratch SQLite
 database, with no web server and nobody reading.  A tournament race that ends must be
-finished, and its tournament re-scored, within ``RACE_SWEEP_SECONDS`` + 1 s of its end.
+finished, and its tournament re-scored, within ``RACE_SWEEP_SECONDS`` + 4 s of its end
+(about 1.3 s on an idle machine: the next sweep, and the broker's polling; the margin is
+for a loaded one, where the worker's other thread may be filling the winnable pool).
 
 The bound is checked on the server's own timestamps (``Race.scored_at`` and
 ``Tournament.scored_at`` are stamped by the closing call), after a warm-up race has
@@ -127,7 +129,7 @@ def test_embedded_worker_closes_and_scores_with_nobody_reading(tmp_path: Path) -
 
     assert (tmp_path / "db-broker.sqlite3").exists()  # the embedded broker carried the tasks
     late = (_ts(scored_at) - _ts(ends_at)).total_seconds()
-    assert 0 <= late <= SWEEP_SECONDS + 1, f"scored {late:.2f} s after the end"
+    assert 0 <= late <= SWEEP_SECONDS + 4, f"scored {late:.2f} s after the end"
     entry = _row(
         db,
         "SELECT e.status, e.rank, g.status FROM games_raceentry e "

@@ -239,7 +239,8 @@ def test_race_stream_exact_sequence(live: Live) -> None:
     # On a fixed deal that stays playing after a move (a random one is blocked at the
     # deal or after the first move in about 1% of cases, and the events differ).
     assert race_seed_ok(EXACT_SEED)
-    rid = seeded_race(live.stack, EXACT_SEED, name="live", starts_in=10, seconds=4)
+    # Anna's start and move must come before the end: 8 s of race.
+    rid = seeded_race(live.stack, EXACT_SEED, name="live", starts_in=10, seconds=8)
     reader = live.stream(f"races/{rid}/events")
     try:
         assert reader.status == 200
@@ -537,7 +538,7 @@ def test_a_game_stream_ends_when_its_deadline_passes_with_no_event(live: Live) -
     # its game is over before the stream opens).
     assert race_seed_ok("live-window")
     rid = seeded_race(
-        live.stack, "live-window", name="window", starts_in=1, seconds=120, time_limit_s=2
+        live.stack, "live-window", name="window", starts_in=1, seconds=120, time_limit_s=5
     )
     deadline = time.monotonic() + 15
     while True:  # the start is a second away: ask until the server's clock passes it
@@ -550,7 +551,7 @@ def test_a_game_stream_ends_when_its_deadline_passes_with_no_event(live: Live) -
     stream = live.stream(f"games/{game['id']}/events", token)
     try:
         assert stream.expect("snapshot").data["game"]["status"] == "playing"
-        assert stream.next(timeout=15) == END  # two seconds of play, then a heartbeat
+        assert stream.next(timeout=20) == END  # five seconds of play, then a heartbeat
     finally:
         stream.close()
     view = live.call("GET", f"games/{game['id']}", token).json()
@@ -583,8 +584,8 @@ def test_tournament_stream_race_added_finished_and_rescored(live: Live) -> None:
         snap = reader.expect("snapshot")
         assert snap.data["tournament"]["races"] == []
         gina = live.user("gina")
-        # Joining stays open to the end (late_join_s = duration_s): the join has 7 s.
-        first = datetime.now(UTC) + timedelta(seconds=3)
+        # Joining stays open to the end (late_join_s = duration_s): the join has 9 s.
+        first = datetime.now(UTC) + timedelta(seconds=5)
         added = live.call(
             "POST",
             f"tournaments/{t['id']}/races",

@@ -19,8 +19,6 @@ from tests.web.conftest import PASSWORD, PageClient
 
 pytestmark = pytest.mark.django_db
 
-T0 = timezone.now()
-
 
 def message_of(html: str) -> str:
     match = re.search(r'id="board-message"[^>]*>(.*?)</div>', html, re.S)
@@ -194,11 +192,12 @@ def test_practice_form_starts_a_game(pages: PageClient) -> None:
 
 
 def _race(name: str = "Evening race", minutes: int = 10) -> Race:
+    now = timezone.now()  # at the call: a module-level time is stale when the module runs late
     return race_create(
         name=name,
-        opens_at=T0 - timedelta(minutes=1),
-        starts_at=T0 - timedelta(seconds=5),
-        ends_at=T0 + timedelta(minutes=minutes),
+        opens_at=now - timedelta(minutes=1),
+        starts_at=now - timedelta(seconds=5),
+        ends_at=now + timedelta(minutes=minutes),
         late_join_s=None,  # running already: joining stays open
     )
 
@@ -290,14 +289,15 @@ def test_card_names_are_translated(lang: str, name: str) -> None:
 
 
 def test_window_race_start_button_starts_the_clock(pages: PageClient, player: Any) -> None:
+    now = timezone.now()
     race = race_create(
         name="Window race",
         mode=Race.Mode.WINDOW,
         time_limit_s=300,
-        opens_at=T0 - timedelta(minutes=1),
-        starts_at=T0 - timedelta(seconds=5),
+        opens_at=now - timedelta(minutes=1),
+        starts_at=now - timedelta(seconds=5),
         late_join_s=None,  # joining stays open after the start
-        ends_at=T0 + timedelta(hours=1),
+        ends_at=now + timedelta(hours=1),
     )
     pages.get("/")
     pages.post(f"/races/{race.id}/join", {})
@@ -329,8 +329,9 @@ def test_an_action_address_opened_with_get_goes_to_its_page(pages: PageClient, p
         assert (r.status_code, r["Location"]) == (302, f"/play/{game.id}/"), action
         put = pages.client.put(f"/play/{game.id}/{action}", HTTP_X_CSRFTOKEN=pages.token)
         assert put.status_code == 405
+    now = timezone.now()
     race = race_create(
-        name="r", opens_at=T0, starts_at=T0 + timedelta(hours=1), ends_at=T0 + timedelta(hours=2)
+        name="r", opens_at=now, starts_at=now + timedelta(hours=1), ends_at=now + timedelta(hours=2)
     )
     for action in ("join", "start"):
         r = pages.get(f"/races/{race.id}/{action}")
@@ -369,11 +370,12 @@ def test_the_lobby_describes_exactly_the_variants_it_offers(pages: PageClient) -
 
 
 def test_a_race_page_before_the_start_says_not_started_yet(pages: PageClient, player: Any) -> None:
+    now = timezone.now()
     race = race_create(
         name="Later",
-        opens_at=T0,
-        starts_at=T0 + timedelta(hours=1),
-        ends_at=T0 + timedelta(hours=2),
+        opens_at=now,
+        starts_at=now + timedelta(hours=1),
+        ends_at=now + timedelta(hours=2),
     )
     race_join(race_id=race.id, player=player)
     html = pages.get(f"/races/{race.id}/").content.decode()
