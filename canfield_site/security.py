@@ -28,6 +28,7 @@ from typing import Any
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import format_html
 
@@ -98,6 +99,34 @@ class LoginLockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]
             return None
         super().authenticate(request, username, password, **kwargs)
         return None
+
+
+class UsernameAnyCaseBackend(ModelBackend):
+    """Django's password login, with the username matched whatever its case.
+
+    Usernames are unique regardless of case (the ``auth_user_username_ci_unique`` index;
+    sign-up refuses ``ALICE`` when ``Alice`` exists), so a player who types ``alice``
+    means that one account.
+    """
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """The user whose username matches ``username`` in any case and whose password is
+        ``password``; ``None`` otherwise (as :class:`ModelBackend`)."""
+        if username is not None:
+            model = get_user_model()
+            stored = (
+                model._default_manager.filter(username__iexact=username)
+                .values_list(model.USERNAME_FIELD, flat=True)
+                .first()
+            )
+            username = stored or username
+        return super().authenticate(request, username=username, password=password, **kwargs)
 
 
 def lockout_seconds() -> int:

@@ -198,7 +198,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # django-axes first: it refuses a locked-out login before any password is checked.
 AUTHENTICATION_BACKENDS = [
     "canfield_site.security.LoginLockoutBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, matching the username in any case (sign-up refuses one that
+    # differs from a taken one only by case).
+    "canfield_site.security.UsernameAnyCaseBackend",
 ]
 # Failed logins (API token endpoint, Django's LoginView, the admin) counted per username
 # and, separately, per client address; past the limit that username or address is locked

@@ -64,6 +64,15 @@ def test_login_issues_a_new_hashed_token_with_no_store(bob: User) -> None:
     assert login("bob").json()["token"] != token
 
 
+def test_login_takes_the_username_in_any_case(bob: User) -> None:
+    """Sign-up refuses ``BOB`` beside ``bob``, so ``BOB`` logs in as ``bob``."""
+    resp = login("BoB")
+    assert resp.status_code == 200, resp.json()
+    assert AuthToken.objects.get(user=bob)
+    assert login("BOB", "wrong").json()["code"] == "invalid_credentials"
+    assert login("bobby").json()["code"] == "invalid_credentials"
+
+
 def test_logout_revokes_this_token_only(bob: User) -> None:
     first, second = login("bob").json()["token"], login("bob").json()["token"]
     resp = with_token(first).post("/api/v1/auth/logout")

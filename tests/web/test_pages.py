@@ -54,6 +54,17 @@ def test_signup_refuses_a_taken_username_regardless_of_case(player: Any) -> None
     assert "This username is taken." in resp.content.decode()
 
 
+def test_login_takes_the_username_in_any_case(player: Any) -> None:
+    """A walkthrough signed up as "Alice" (sign-up refuses "ALICE" beside it) and could
+    not log in as "alice"."""
+    pages = PageClient()
+    pages.get("/accounts/login/")
+    ok = pages.post("/accounts/login/", {"username": "ADA", "password": PASSWORD})
+    assert (ok.status_code, ok["Location"]) == (302, "/")
+    assert pages.client.session["_auth_user_id"] == str(player.pk)
+    assert "Log out ada" in pages.get("/").content.decode()
+
+
 def test_login_logout_and_password_change(player: Any) -> None:
     pages = PageClient()
     pages.get("/accounts/login/")

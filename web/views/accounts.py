@@ -36,7 +36,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             except UsernameTaken:  # a concurrent sign-up took the name first
                 form.add_error("username", _("This username is taken."))
         if user is not None:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="canfield_site.security.UsernameAnyCaseBackend")
             if nxt and url_has_allowed_host_and_scheme(
                 nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
             ):
