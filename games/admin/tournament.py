@@ -41,6 +41,7 @@ from games.models import Race, Tournament, TournamentEntrant, TournamentStanding
 from games.permissions import OrganiserAction, may_organise
 from games.selectors.exports import tournament_races_csv, tournament_standings_csv
 from games.services.errors import ServiceError
+from games.services.races import LATE_JOIN_DEFAULT
 from games.services.tournament_admin import (
     tournament_delete,
     tournament_entrant_remove,
@@ -160,9 +161,9 @@ class AddRacesForm(forms.Form):
     )
     late_join = DurationMinutesSecondsField(
         required=False,
-        initial=timedelta(0),
         help_text="how long after each start joining stays open (0:00: joining closes at the "
-        "start; empty: until the race ends)",
+        "start; the race's duration or more: until it ends). Empty: the mode's default, "
+        "closing at the start for a scheduled race and open until the end for a window race",
     )
     allow_undo = forms.BooleanField(required=False)
     require_winnable = forms.BooleanField(
@@ -413,7 +414,9 @@ class TournamentAdmin(ServiceWritesAdmin):
                     mode=d["mode"],
                     time_limit_s=d["time_limit_s"],
                     late_join_s=(
-                        None if d["late_join"] is None else int(d["late_join"].total_seconds())
+                        LATE_JOIN_DEFAULT
+                        if d["late_join"] is None
+                        else int(d["late_join"].total_seconds())
                     ),
                     allow_undo=d["allow_undo"],
                     require_winnable=d["require_winnable"],

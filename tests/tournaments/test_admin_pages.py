@@ -203,3 +203,31 @@ def test_add_races_refuses_a_schedule_off_the_calendar(
     assert answer.status_code == 200
     assert answer.context["form"].errors
     assert t.races.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("mode", "late_join", "expected"),
+    [
+        ("scheduled", "", 0),  # the mode's default: joining closes at the start
+        ("window", "", None),  # the mode's default: open until the race ends
+        ("window", "0:00", 0),  # asked for: closes when the window opens
+        ("scheduled", "2:30", 150),
+    ],
+)
+def test_add_races_leaves_late_join_to_the_mode_unless_given(
+    mode: str, late_join: str, expected: int | None
+) -> None:
+    """A walkthrough switched Mode to Window and kept the form's 0:00: its window race
+    closed joining when the window opened.  The field now starts empty, the mode's
+    default."""
+    c = client_for(organiser())
+    t = TournamentFactory(name="Modes")
+    url = reverse("admin:games_tournament_add_races", args=[t.pk])
+    page = c.get(url).content.decode()
+    assert re.search(r'<input type="text" name="late_join"(?![^>]*value=)', page)
+    form = _add_races_form(
+        first_starts_at=f"{YEAR}-05-01 18:00", mode=mode, late_join=late_join, time_limit_s=60
+    )
+    assert c.post(url, form).status_code == 302
+    race = t.races.get()
+    assert (race.mode, race.late_join_s) == (mode, expected)
