@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from games.services.errors import ServiceError
 from web.board import RANK_NAMES, card_label
 
-#: Colours as in "only a *red* card of rank six takes it".
+#: Colours as in "only on a *red* card of rank six".
 COLOURS = {
     "red": pgettext_lazy("colour of a card", "red"),
     "black": pgettext_lazy("colour of a card", "black"),
@@ -57,11 +57,12 @@ REFUSAL_TEXT: dict[str, Promise] = {
     ),
     "foundation_start": gettext_lazy("%(card)s: a foundation starts with the base rank, %(rank)s."),
     "foundation_next": gettext_lazy("%(card)s: its foundation needs %(need)s next."),
+    # Worded without "it" ("only a red six takes it" was read as the top card taking it).
     "build_colour": gettext_lazy(
-        "%(card)s on %(top)s: only a %(colour)s card of rank %(rank)s takes it."
+        "%(card)s cannot go on %(top)s, only on a %(colour)s card of rank %(rank)s."
     ),
-    "build_suit": gettext_lazy("%(card)s on %(top)s: only %(need)s takes it."),
-    "build_rank": gettext_lazy("%(card)s on %(top)s: only a card of rank %(rank)s takes it."),
+    "build_suit": gettext_lazy("%(card)s cannot go on %(top)s, only on %(need)s."),
+    "build_rank": gettext_lazy("%(card)s cannot go on %(top)s, only on a card of rank %(rank)s."),
     "build_base": gettext_lazy("%(card)s on %(top)s: no building across the base rank, %(rank)s."),
     "reserve_fills": gettext_lazy("Pile %(pile)s is empty: the reserve fills it."),
     "waste_only": gettext_lazy("Pile %(pile)s is empty: only the waste's top card may fill it."),

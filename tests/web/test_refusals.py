@@ -86,19 +86,20 @@ def test_a_malformed_move_and_the_facts_of_one_refusal() -> None:
     [
         (
             "en",
-            "Refused: ace of clubs on nine of clubs: only a red card of rank two takes it.",
+            "Refused: ace of clubs cannot go on nine of clubs, only on a red card of rank two.",
             "Refused: The stock is not empty: redeal only once it is.",
         ),
         (
             "fr",
-            "Refusé : as de trèfle sur neuf de trèfle : seule une carte rouge de rang deux "
-            "l\u2019accepte.",
+            "Refusé : as de trèfle ne va pas sur neuf de trèfle, seulement sur une carte rouge "
+            "de rang deux.",
             "Refusé : Le talon n\u2019est pas vide : on ne redonne qu\u2019une fois "
             "qu\u2019il l\u2019est.",
         ),
         (
             "de",
-            "Abgelehnt: Kreuz-Ass auf Kreuz-Neun: nur eine rote Karte vom Rang Zwei passt darauf.",
+            "Abgelehnt: Kreuz-Ass passt nicht auf Kreuz-Neun, nur auf eine rote Karte vom Rang "
+            "Zwei.",
             "Abgelehnt: Der Talon ist nicht leer: neu geben erst, wenn er leer ist.",
         ),
     ],
