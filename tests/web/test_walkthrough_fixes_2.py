@@ -64,3 +64,37 @@ def test_results_explain_the_shuffle_and_the_start_of_the_clock(pages: PageClien
     assert "<td>at the deal</td>" in cells["bob"]  # one card home from the deal, at 0 ms
     live = pages.get(f"/races/{race.id}/").content.decode()
     assert "<td>at the deal</td>" in live
+
+
+def test_the_move_that_wins_says_you_won(pages: PageClient, player: Any) -> None:
+    """A walkthrough won and the board still said "five of hearts to its foundation";
+    only the small Status field said "won"."""
+    from games.engine import new_game
+    from games.engine.solver import solve
+    from games.models import Game
+
+    line = solve(new_game("classic", seed="7"), max_nodes=2_000_000, max_seconds=None)
+    assert line.result == "won"
+    game = game_start(player=player, seed="7")
+    for number, move in enumerate(line.moves[:-1]):
+        r = pages.post(
+            f"/play/{game.id}/move", {"move": move, "expected_move_number": number}, htmx=True
+        )
+        assert "You won" not in r.content.decode()
+    last = pages.post(
+        f"/play/{game.id}/move",
+        {"move": line.moves[-1], "expected_move_number": len(line.moves) - 1},
+        htmx=True,
+    ).content.decode()
+    game.refresh_from_db()
+    assert (game.status, game.cards_home) == (Game.Status.WON, 52)
+    ms = round((game.finished_at - game.started_at).total_seconds() * 1000)
+    n = len(line.moves)
+    said = f"You won: all 52 cards are home, in {n} moves and {ms / 1000:.1f} seconds."
+    message = re.search(r'<div id="board-message"[^>]*class="message won"[^>]*>(.*?)</div>', last)
+    assert message is not None
+    assert message.group(1) == said
+    # The page says it again when opened later; in Spanish in its words.
+    assert said in pages.get(f"/play/{game.id}/").content.decode()
+    spanish = pages.get(f"/play/{game.id}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert f"Has ganado: las 52 cartas están en las fundaciones, en {len(line.moves)} " in spanish

@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from games.engine import GameState
@@ -40,6 +41,7 @@ from games.services.solver import game_solution_request
 from web.board import RULES_TEXT, board_context, move_words, rules_words
 from web.forms import ExpectedForm, MoveForm, PracticeForm
 from web.refusals import refusal_words
+from web.templatetags.web_tags import seconds
 from web.views.common import is_htmx, not_found, post_or_page, server_now_ms
 
 
@@ -91,6 +93,9 @@ def play_context(
     # board is drawn as over, with the organisers' reason instead of a countdown.
     disqualified = view["disqualified_reason"]
     playing = view["status"] == Game.Status.PLAYING and disqualified is None
+    if view["status"] == Game.Status.WON and not message and not error:
+        # A won game says so in the board's message: on the move that won and after.
+        message = won_words(view)
     return {
         "game": game,
         "view": view,
@@ -105,6 +110,26 @@ def play_context(
         "interactive": playing,
         "server_now": server_now_ms(),
     }
+
+
+def won_words(view: dict[str, Any]) -> str:
+    """ "You won: all 52 cards are home, in 112 moves and 254.3 seconds." for a won
+    :func:`game_view` (the time from ``started_at`` to ``finished_at``, left out when
+    either is unknown)."""
+    moves = int(view["move_number"])
+    started, finished = view["started_at"], view["finished_at"]
+    if started is None or finished is None:
+        return ngettext(
+            "You won: all 52 cards are home, in %(moves)s move.",
+            "You won: all 52 cards are home, in %(moves)s moves.",
+            moves,
+        ) % {"moves": moves}
+    ms = max(0, round((finished - started).total_seconds() * 1000))
+    return ngettext(
+        "You won: all 52 cards are home, in %(moves)s move and %(seconds)s seconds.",
+        "You won: all 52 cards are home, in %(moves)s moves and %(seconds)s seconds.",
+        moves,
+    ) % {"moves": moves, "seconds": seconds(ms)}
 
 
 @login_required
@@ -204,7 +229,8 @@ def move(request: HttpRequest, game_id: Any) -> HttpResponse:
     except ServiceError as exc:
         text, status = _refusal(exc)
         return _answer(request, game_id, game=None, message=text, error=True, status=status)
-    note = "" if outcome.replayed else move_words(outcome.move.notation)
+    won = outcome.game.status == Game.Status.WON  # the board then says so (play_context)
+    note = "" if outcome.replayed or won else move_words(outcome.move.notation)
     return _answer(request, game_id, game=outcome.game, state=outcome.state, message=note)
 
 
