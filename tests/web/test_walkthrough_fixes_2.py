@@ -88,6 +88,7 @@ def test_the_move_that_wins_says_you_won(pages: PageClient, player: Any) -> None
     ).content.decode()
     game.refresh_from_db()
     assert (game.status, game.cards_home) == (Game.Status.WON, 52)
+    assert game.finished_at is not None
     ms = round((game.finished_at - game.started_at).total_seconds() * 1000)
     n = len(line.moves)
     said = f"You won: all 52 cards are home, in {n} moves and {ms / 1000:.1f} seconds."
