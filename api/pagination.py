@@ -62,6 +62,24 @@ def _unb64(raw: str) -> str:
     return base64.urlsafe_b64decode((raw + "=" * (-len(raw) % 4)).encode("ascii")).decode("utf-8")
 
 
+def page_size_param(raw: str, *, maximum: int | None) -> int:
+    """The page size a ``?page_size=`` value asks for: a positive decimal integer, capped at
+    ``maximum`` (any number of digits: a 5,000-digit one is simply more than the cap).
+    Raises :class:`ProblemError` 400 ``validation_error`` for anything else."""
+    digits = raw.lstrip("0") if raw.isascii() and raw.isdigit() else ""
+    if not digits:  # not a decimal integer, or zero
+        raise ProblemError(
+            "validation_error",
+            "The request has invalid fields; see 'errors'.",
+            status=400,
+            errors={"page_size": ["A positive integer is required."]},
+        )
+    if maximum is not None and len(digits) > len(str(maximum)):
+        return maximum
+    size = int(digits)
+    return min(size, maximum) if maximum is not None else size
+
+
 class SafeCursorPagination(CursorPagination):
     """Keyset cursor pagination over ``ordering`` + the primary key (see the module).
 
@@ -88,15 +106,7 @@ class SafeCursorPagination(CursorPagination):
         raw = request.query_params.get(self.page_size_query_param or "page_size")
         if raw is None:
             return int(self.page_size) if self.page_size is not None else None
-        if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
-            raise ProblemError(
-                "validation_error",
-                "The request has invalid fields; see 'errors'.",
-                status=400,
-                errors={"page_size": ["A positive integer is required."]},
-            )
-        size = int(raw)
-        return min(size, self.max_page_size) if self.max_page_size else size
+        return page_size_param(raw, maximum=self.max_page_size)
 
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
         """The page of ``queryset`` that the request's ``cursor`` points at (a list)."""
@@ -110,7 +120,9 @@ class SafeCursorPagination(CursorPagination):
         values, reverse = self._decode(request, model)
         try:
             return self._page(queryset, values, reverse)
-        except (ValidationError, ValueError, TypeError, DatabaseError):
+        except (ValidationError, ValueError, TypeError, OverflowError, DatabaseError):
+            # OverflowError: a value past the column's range (a forged 1e400 is infinity,
+            # which an integer field refuses so; SQLite's driver refuses a huge integer).
             raise _invalid_cursor() from None
 
     # ----------------------------------------------------------- cursor values
@@ -139,6 +151,7 @@ class SafeCursorPagination(CursorPagination):
             binascii.Error,
             ValidationError,
             FieldDoesNotExist,
+            OverflowError,
         ):
             raise _invalid_cursor() from None
         return values, reverse

@@ -38,7 +38,8 @@ class LimitedJSONParser(JSONParser):
         request = context.get("request")
         declared = request.META.get("CONTENT_LENGTH") if request is not None else None
         too_large = PayloadTooLarge(f"The request body is larger than {limit} bytes.")
-        if declared and str(declared).isdigit() and int(declared) > limit:
+        declared = str(declared or "").lstrip("0")
+        if declared.isdigit() and (len(declared) > len(str(limit)) or int(declared) > limit):
             raise too_large
         raw = stream.read(limit + 1)
         if len(raw) > limit:

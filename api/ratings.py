@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
-from api.pagination import CURSOR_PARAMETERS
+from api.pagination import CURSOR_PARAMETERS, page_size_param
 from api.permissions import IsOrganiser
 from api.serializers import StrictBooleanField, StrictSerializer
 from games.permissions import OrganiserAction, may_see_drafts
@@ -46,14 +46,7 @@ def keyset_page(
     size = order.page_size
     raw_size = request.query_params.get("page_size")
     if raw_size is not None:
-        if not (raw_size.isascii() and raw_size.isdigit()) or int(raw_size) < 1:
-            raise ProblemError(
-                "validation_error",
-                "The request has invalid fields; see 'errors'.",
-                status=400,
-                errors={"page_size": ["A positive integer is required."]},
-            )
-        size = min(int(raw_size), order.max_page_size)
+        size = page_size_param(raw_size, maximum=order.max_page_size)
     try:
         page = order.window(qs, cursor=request.query_params.get("cursor"), size=size)
     except InvalidCursor:

@@ -73,8 +73,10 @@ class Keyset:
             key, tie, way = json.loads(raw)
             if way not in ("n", "p") or isinstance(tie, bool) or not isinstance(tie, int):
                 raise ValueError(way)
+            if not -(2**63) <= tie < 2**63:  # past any id column (SQLite's driver overflows)
+                raise ValueError(tie)
             return self.parse(key), tie, way == "n"
-        except (ValueError, TypeError, UnicodeDecodeError):
+        except (ValueError, TypeError, OverflowError, UnicodeDecodeError):
             raise InvalidCursor("the cursor is not one this list gave out") from None
 
     def window(self, qs: QuerySet[Any], *, cursor: str | None, size: int) -> KeysetPage:

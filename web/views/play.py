@@ -304,7 +304,10 @@ HINT_POLLS = 30
 def _polls_done(request: HttpRequest) -> int:
     """How many times the board already asked again for this hint (``poll``, 0..HINT_POLLS)."""
     raw = request.POST.get("poll", "")
-    return min(int(raw), HINT_POLLS) if raw.isascii() and raw.isdigit() else 0
+    if not (raw.isascii() and raw.isdigit()):
+        return 0
+    digits = raw.lstrip("0") or "0"
+    return HINT_POLLS if len(digits) > len(str(HINT_POLLS)) else min(int(digits), HINT_POLLS)
 
 
 @login_required
