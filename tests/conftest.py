@@ -126,6 +126,22 @@ def _race_seeds() -> Iterator[str]:
 
 
 @pytest.fixture(autouse=True)
+def _throttles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fresh throttle counters and generous rates, for the API and the pages alike (they
+    share the counts); ``tests/api/test_throttle.py`` and the page throttle tests set
+    their own.  DRF binds the rates at import, so the class attribute is patched."""
+    from django.core.cache import cache
+    from rest_framework.throttling import ScopedRateThrottle
+
+    cache.clear()
+    monkeypatch.setattr(
+        ScopedRateThrottle,
+        "THROTTLE_RATES",
+        {"moves": "10000/s", "games": "10000/s", "auth": "10000/s"},
+    )
+
+
+@pytest.fixture(autouse=True)
 def deterministic_race_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Races and practice games created in-process without a seed draw it from
     :func:`_race_seeds` (a fresh sequence per test) instead of :func:`secrets.token_hex`:

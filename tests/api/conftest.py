@@ -6,9 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
-from rest_framework.throttling import ScopedRateThrottle
 
 from api.authentication import token_issue
 from tests.factories import OrganiserFactory, UserFactory
@@ -21,20 +19,6 @@ def client_for(user: object) -> APIClient:
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     client.token = token  # type: ignore[attr-defined]
     return client
-
-
-@pytest.fixture(autouse=True)
-def _throttles(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fresh throttle counters and generous rates; ``test_throttle`` sets its own.
-
-    DRF binds the rates at import, so the class attribute is patched.
-    """
-    cache.clear()
-    monkeypatch.setattr(
-        ScopedRateThrottle,
-        "THROTTLE_RATES",
-        {"moves": "10000/s", "games": "10000/s", "auth": "10000/s"},
-    )
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from games.models import PlayerRating, Race, RatingChange
 from games.services.ratings import race_rate
-from tests.api.conftest import _throttles, client_for  # noqa: F401 - autouse fixture
+from tests.api.conftest import client_for
 from tests.factories import UserFactory, create_user
 from tests.ratings.helpers import Result, race_of
 from tests.tournaments.factories import running_race

@@ -98,4 +98,4 @@ def test_the_move_that_wins_says_you_won(pages: PageClient, player: Any) -> None
     # The page says it again when opened later; in Spanish in its words.
     assert said in pages.get(f"/play/{game.id}/").content.decode()
     spanish = pages.get(f"/play/{game.id}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert f"Has ganado: las 52 cartas están en las fundaciones, en {len(line.moves)} " in spanish
+    assert f"Ha ganado: las 52 cartas están en las fundaciones, en {len(line.moves)} " in spanish

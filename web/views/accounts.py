@@ -17,8 +17,10 @@ from django.utils.translation import gettext as _
 from games.services.accounts import user_register
 from games.services.errors import UsernameTaken
 from web.forms import SignUpForm
+from web.throttling import throttled
 
 
+@throttled("auth")
 def signup(request: HttpRequest) -> HttpResponse:
     """``GET/POST /accounts/signup/``: create an account, log in, go to ``next`` or the lobby."""
     if request.user.is_authenticated:
@@ -47,10 +49,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "web/accounts/signup.html", {"form": form, "next": nxt})
 
 
-login_view = auth_views.LoginView.as_view(
-    template_name="web/accounts/login.html",
-    redirect_authenticated_user=True,
-    next_page=reverse_lazy("web:lobby"),
+login_view = throttled("auth")(
+    auth_views.LoginView.as_view(
+        template_name="web/accounts/login.html",
+        redirect_authenticated_user=True,
+        next_page=reverse_lazy("web:lobby"),
+    )
 )
 logout_view = auth_views.LogoutView.as_view(next_page=reverse_lazy("web:lobby"))
 password_change = auth_views.PasswordChangeView.as_view(

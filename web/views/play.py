@@ -42,6 +42,7 @@ from web.board import RULES_TEXT, board_context, move_words, rules_words
 from web.forms import ExpectedForm, MoveForm, PracticeForm
 from web.refusals import refusal_words
 from web.templatetags.web_tags import seconds
+from web.throttling import throttled
 from web.views.common import is_htmx, not_found, post_or_page, server_now_ms
 
 
@@ -190,6 +191,13 @@ def _answer(
     return render(request, "web/play.html", context, status=status)
 
 
+def _too_fast(request: HttpRequest, wait: int, game_id: Any) -> HttpResponse:
+    """A board action past the API's rate (:mod:`web.throttling`): the board unchanged,
+    saying how long to wait (429 without htmx)."""
+    message = _("Too many moves at once: wait %(seconds)s s and play again.") % {"seconds": wait}
+    return _answer(request, game_id, game=None, message=message, error=True, status=429)
+
+
 def _refusal(exc: ServiceError) -> tuple[str, int]:
     if isinstance(exc, StaleMoveNumber):
         return (
@@ -207,6 +215,7 @@ def _refusal(exc: ServiceError) -> tuple[str, int]:
 @login_required
 @post_or_page("web:play", "game_id")
 @_until_started
+@throttled("moves", _too_fast)
 def move(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``POST /play/<id>/move``: ``move`` and ``expected_move_number``, as the API takes them.
 
@@ -237,6 +246,7 @@ def move(request: HttpRequest, game_id: Any) -> HttpResponse:
 @login_required
 @post_or_page("web:play", "game_id")
 @_until_started
+@throttled("moves", _too_fast)
 def undo(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``POST /play/<id>/undo``: take back the last move where the game allows it."""
     form = ExpectedForm(request.POST)
@@ -257,6 +267,7 @@ def undo(request: HttpRequest, game_id: Any) -> HttpResponse:
 
 @login_required
 @_until_started
+@throttled("moves", _too_fast)
 def resign(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /play/<id>/resign``: the confirmation; ``POST`` with ``confirmed=1`` resigns."""
     game = _game(request, game_id)
@@ -274,6 +285,7 @@ def resign(request: HttpRequest, game_id: Any) -> HttpResponse:
 
 @login_required
 @post_or_page("web:lobby")
+@throttled("games")
 def practice(request: HttpRequest) -> HttpResponse:
     """``POST /practice``: start a practice game (preset, options, seed or random)."""
     form = PracticeForm(request.POST)
@@ -313,6 +325,7 @@ def _polls_done(request: HttpRequest) -> int:
 @login_required
 @post_or_page("web:play", "game_id")
 @_until_started
+@throttled("games", _too_fast)
 def hint(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``POST /play/<id>/hint``: the next move of a winning line (practice games only).
 

@@ -31,6 +31,7 @@ from games.services.errors import NotFound, ServiceError
 from games.services.races import race_join, race_start
 from web.board import board_context, card, move_words, pool_words, rules_words
 from web.refusals import refusal_words
+from web.throttling import throttled
 from web.views.common import (
     etag_of,
     is_htmx,
@@ -111,6 +112,7 @@ def race_live(request: HttpRequest, race_id: Any) -> HttpResponse:
 
 @login_required
 @post_or_page("web:race", "race_id")
+@throttled("games")
 def join(request: HttpRequest, race_id: Any) -> HttpResponse:
     """``POST /races/<id>/join``: join (idempotent); to the play page when the race runs."""
     race = _race(request, race_id)
@@ -129,6 +131,7 @@ def join(request: HttpRequest, race_id: Any) -> HttpResponse:
 
 @login_required
 @post_or_page("web:race", "race_id")
+@throttled("games")
 def start(request: HttpRequest, race_id: Any) -> HttpResponse:
     """``POST /races/<id>/start``: start your clock (window races) and go to the play page."""
     race = _race(request, race_id)
