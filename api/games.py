@@ -31,6 +31,7 @@ from api.serializers import (
     MoveInput,
     MoveResult,
     MoveRow,
+    NoInput,
     RecordView,
     SolutionQuery,
     SolutionView,
@@ -284,9 +285,10 @@ class GameResignView(APIView):
     throttle_scope = "moves"
 
     @extend_schema(
-        request=None,
+        request=NoInput,
         responses={
             200: GameView,
+            400: ProblemSerializer,
             403: OpenApiResponse(ProblemSerializer, description="disqualified"),
             409: OpenApiResponse(ProblemSerializer, description="race_closed, race_not_started"),
             **_PROBLEMS,
@@ -294,6 +296,7 @@ class GameResignView(APIView):
         tags=["games"],
     )
     def post(self, request: Request, game_id: UUID) -> Response:
+        NoInput(data=request.data).is_valid(raise_exception=True)  # before anything changes
         game = game_services.game_end(game_id=game_id, player=player_of(request), how="resigned")
         return Response(game_view(game))
 

@@ -24,6 +24,7 @@ from api.permissions import IsOrganiser
 from api.ratings import RaceRatingView, RatingChangeView
 from api.serializers import (
     GameView,
+    NoInput,
     StrictBooleanField,
     StrictCharField,
     StrictDateTimeField,
@@ -338,16 +339,18 @@ class RaceJoinView(APIView):
     throttle_scope = "games"
 
     @extend_schema(
-        request=None,
+        request=NoInput,
         responses={
             201: JoinView,
             200: JoinView,
+            400: ProblemSerializer,
             409: OpenApiResponse(ProblemSerializer, description="race_not_open"),
             **_PROBLEMS,
         },
         tags=["races"],
     )
     def post(self, request: Request, race_id: UUID) -> Response:
+        NoInput(data=request.data).is_valid(raise_exception=True)  # before anything changes
         outcome = race_services.race_join(race_id=race_id, player=player_of(request))
         race = outcome.entry.race
         body = {
@@ -372,9 +375,10 @@ class RaceStartView(APIView):
     throttle_scope = "games"
 
     @extend_schema(
-        request=None,
+        request=NoInput,
         responses={
             200: GameView,
+            400: ProblemSerializer,
             403: OpenApiResponse(ProblemSerializer, description="disqualified"),
             409: OpenApiResponse(ProblemSerializer, description="race_not_started, race_not_open"),
             **_PROBLEMS,
@@ -382,6 +386,7 @@ class RaceStartView(APIView):
         tags=["races"],
     )
     def post(self, request: Request, race_id: UUID) -> Response:
+        NoInput(data=request.data).is_valid(raise_exception=True)  # before anything changes
         game = race_services.race_start(race_id=race_id, player=player_of(request))
         return Response(game_view(game))
 

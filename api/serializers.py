@@ -259,6 +259,11 @@ class MoveInput(StrictSerializer):
     )
 
 
+class NoInput(StrictSerializer):
+    """No fields: the body of resign, join, start and rescore is empty or ``{}``.  Anything
+    else (malformed JSON, a field, another type) is a 4xx and changes nothing."""
+
+
 class ExpectedMoveInput(StrictSerializer):
     """Optional ``{"expected_move_number": N}`` for undo."""
 

@@ -23,6 +23,7 @@ from api.errors import ProblemError, ProblemSerializer
 from api.pagination import CURSOR_PARAMETERS, SafeCursorPagination
 from api.permissions import IsOrganiser
 from api.serializers import (
+    NoInput,
     StrictBooleanField,
     StrictCharField,
     StrictDateTimeField,
@@ -404,9 +405,12 @@ class TournamentRescoreView(APIView):
         return [IsOrganiser(OrganiserAction.RESCORE_TOURNAMENT)]
 
     @extend_schema(
-        request=None, responses={200: RescoredView, **_STAFF_PROBLEMS}, tags=["tournaments"]
+        request=NoInput,
+        responses={200: RescoredView, 400: ProblemSerializer, **_STAFF_PROBLEMS},
+        tags=["tournaments"],
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
+        NoInput(data=request.data).is_valid(raise_exception=True)
         t = tournament_get(tournament_id=tournament_id, viewer=request.user)
         rows = tournament_services.tournament_rescore(tournament_id=t.id)
         return Response({"tournament": str(t.id), "rows": rows})

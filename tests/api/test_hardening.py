@@ -299,3 +299,43 @@ def test_race_undo_keeps_the_time_the_count_was_first_reached(
     assert game.cards_home == 1
     assert game.cards_home_ms == 0
     assert game.cards_home_at == game.started_at
+
+
+# ------------------------------------------------------------------ bodies of bodiless actions
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "status", "code"),
+    [
+        ('{"confirm": false', "application/json", 400, "malformed_request"),
+        (
+            '{"confirm": false, "expected_move_number": 99}',
+            "application/json",
+            400,
+            "unknown_field",
+        ),
+        ("[]", "application/json", 400, "malformed_request"),
+        ("garbage", "text/plain", 415, "unsupported_media_type"),
+    ],
+)
+def test_bad_bodies_on_resign_join_and_start_change_nothing(
+    make_client: Callable[..., APIClient], body: str, content_type: str, status: int, code: str
+) -> None:
+    """An attack resigned a game with a malformed JSON body, with unknown fields and with a
+    text/plain body, and joined a race with malformed JSON: the bodies were never read."""
+    ann = make_client("ann")
+    game = start(ann, seed="0")
+    race = new_race(name="bodies")
+    for path in (
+        f"/api/v1/games/{game['id']}/resign",
+        f"/api/v1/races/{race.id}/join",
+        f"/api/v1/races/{race.id}/start",
+    ):
+        resp = ann.post(path, body, content_type=content_type)
+        assert (resp.status_code, resp.json()["code"]) == (status, code), path
+    assert Game.objects.get(id=game["id"]).status == "playing"
+    assert not RaceEntry.objects.filter(race=race).exists()
+    # No body, or an empty object, is what these take.
+    assert ann.post(f"/api/v1/races/{race.id}/join").status_code == 201
+    resigned = ann.post(f"/api/v1/games/{game['id']}/resign", {}, format="json")
+    assert (resigned.status_code, resigned.json()["status"]) == (200, "resigned")
