@@ -24,6 +24,7 @@ from datetime import timedelta
 from hmac import compare_digest
 from typing import Any
 
+import drf_spectacular.authentication
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -33,7 +34,7 @@ from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.crypto import hash_token
 from knox.models import AuthToken
 from knox.settings import CONSTANTS
-from rest_framework import exceptions
+from rest_framework import authentication, exceptions
 
 
 class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]
@@ -124,6 +125,34 @@ def revoke_on_credential_change(
     password, active = before
     if password != instance.password or (active and not instance.is_active):
         tokens_revoke(user=instance)
+
+
+class SessionAuthentication(authentication.SessionAuthentication):
+    """DRF's session authentication (the browser's cookie), whose CSRF refusal has the
+    code the problem-code table gives it: ``403 csrf_failed``, as a refusal by Django's
+    own CSRF check (:func:`api.refusals.csrf_failure`), not ``permission_denied``."""
+
+    def enforce_csrf(self, request: Any) -> None:
+        """Raise :class:`~api.errors.ProblemError` ``403 csrf_failed`` when the request's
+        CSRF token is missing or wrong."""
+        from api.errors import ProblemError  # api.errors imports DRF, which loads this module
+
+        try:
+            super().enforce_csrf(request)
+        except exceptions.PermissionDenied as exc:
+            raise ProblemError(
+                "csrf_failed",
+                f"{exc.detail}: send a token in the Authorization header, or the X-CSRFToken "
+                "header with a session.",
+                status=403,
+            ) from None
+
+
+class SessionScheme(drf_spectacular.authentication.SessionScheme):  # type: ignore[no-untyped-call]
+    """The OpenAPI scheme of :class:`SessionAuthentication`: the session cookie, as for
+    DRF's own class (drf-spectacular matches the exact class)."""
+
+    target_class = "api.authentication.SessionAuthentication"
 
 
 class TokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]

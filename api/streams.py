@@ -55,11 +55,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.utils.encoders import JSONEncoder
 
-from api.authentication import TokenAuthentication
+from api.authentication import SessionAuthentication, TokenAuthentication
 from api.errors import PROBLEM_CONTENT_TYPE, SERVICE_ERROR_STATUS, problem_body
 from canfield_site.security import client_address
 from games.live.hub import (

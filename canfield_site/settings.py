@@ -259,7 +259,7 @@ LOGGING: dict[str, Any] = {
 REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "api.authentication.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "api.authentication.SessionAuthentication",  # DRF's, refusing with csrf_failed
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],

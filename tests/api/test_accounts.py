@@ -149,4 +149,4 @@ def test_session_auth_works_for_the_browser() -> None:
     # Unsafe methods with a session need the CSRF token (DRF SessionAuthentication).
     refused = browser.post("/api/v1/games", {"seed": "1"}, format="json")
     assert refused.status_code == 403
-    assert refused.json()["code"] == "permission_denied"
+    assert refused.json()["code"] == "csrf_failed"

@@ -128,8 +128,13 @@ def test_session_post_without_csrf_token_is_a_problem_403() -> None:
     )
     assert response.status_code == 403
     body = _problem(response, "POST")
-    assert body["code"] == "permission_denied"
-    assert "CSRF" in body["detail"]
+    # The code the problem-code table gives it (an attack saw permission_denied).
+    assert body["code"] == "csrf_failed"
+    assert body["detail"].startswith("CSRF Failed: ")
+    assert "X-CSRFToken" in body["detail"]
+    from games.models import Game
+
+    assert not Game.objects.exists()
 
 
 def test_csrf_failure_view_answers_problem_json_on_api_paths() -> None:
