@@ -319,13 +319,15 @@ class Race(models.Model):
         max_length=16, choices=Status.choices, default=Status.SCHEDULED, db_index=True
     )
     time_limit_s = models.PositiveIntegerField(
-        help_text="seconds each entrant may play (window mode; scheduled: ends_at - starts_at)"
+        "time limit (seconds)",
+        help_text="seconds each entrant may play (window mode; scheduled: ends_at - starts_at)",
     )
     opens_at = models.DateTimeField(help_text="joining opens")
     starts_at = models.DateTimeField(help_text="play may start")
     ends_at = models.DateTimeField(db_index=True, help_text="no move is accepted from here on")
     allow_undo = models.BooleanField(default=False)
     late_join_s = models.PositiveIntegerField(
+        "late join (seconds)",
         null=True,
         blank=True,
         default=0,

@@ -20,7 +20,7 @@ from games.admin.common import (
     when,
     with_live,
 )
-from games.models import RaceEntry
+from games.models import Game, RaceEntry
 from games.services.race_admin import race_entry_disqualify, race_entry_reinstate
 
 
@@ -30,12 +30,25 @@ class DisqualifyForm(forms.Form):
     reason = forms.CharField(max_length=300, widget=forms.Textarea(attrs={"rows": 3}))
 
 
-class EntryResultFilter(admin.AllValuesFieldListFilter):
-    """The entry's final game status (set when the race closes)."""
+def status_words(status: str | None) -> str:
+    """A game status in words for the admin: ``"timed_out"`` -> ``"Timed out"``; ``"-"``
+    for none."""
+    return status.replace("_", " ").capitalize() if status else "-"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.title = "final game status"
+
+class EntryResultFilter(admin.SimpleListFilter):
+    """The entry's final game status (set when the race closes), in words."""
+
+    title = "final game status"
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        """Every game status, as :func:`status_words` names it."""
+        return [(s.value, status_words(s.value)) for s in Game.Status]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        """The entries whose stored final status is the one chosen."""
+        return queryset.filter(status=self.value()) if self.value() else queryset
 
 
 class RaceStatusFilter(admin.ChoicesFieldListFilter):
@@ -68,7 +81,7 @@ class RaceEntryAdmin(LiveFormAdmin, _ModelAdmin_RaceEntry):
     list_filter = [
         "disqualified",
         "won",
-        ("status", EntryResultFilter),
+        EntryResultFilter,
         ("race__status", RaceStatusFilter),
         "race__tournament",
     ]
@@ -114,7 +127,7 @@ class RaceEntryAdmin(LiveFormAdmin, _ModelAdmin_RaceEntry):
 
     @admin.display(description="status", ordering="status")
     def status_now(self, e: RaceEntry) -> str:
-        return str(entry_result(e)["status"] or "-")
+        return status_words(entry_result(e)["status"])
 
     @admin.display(description="cards home", ordering="cards_home")
     def cards_home_now(self, e: RaceEntry) -> Any:

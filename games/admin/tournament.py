@@ -157,7 +157,10 @@ class AddRacesForm(forms.Form):
     )
     mode = forms.ChoiceField(choices=Race.Mode.choices, initial=Race.Mode.SCHEDULED)
     time_limit_s = forms.IntegerField(
-        min_value=1, required=False, help_text="window mode: seconds each player gets"
+        label="Time limit (seconds)",
+        min_value=1,
+        required=False,
+        help_text="window mode: seconds each player gets",
     )
     late_join = DurationMinutesSecondsField(
         required=False,

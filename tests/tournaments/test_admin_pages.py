@@ -78,6 +78,25 @@ def test_race_entry_filters_have_distinct_titles() -> None:
     assert {"final game status", "race status"} <= set(titles)
 
 
+def test_statuses_and_second_fields_are_named_in_words() -> None:
+    """A walkthrough read "timed_out" in the entries list and its filter, and "Time limit
+    s", "Late join s" on the race form."""
+    c = client_for(organiser())
+    race = finished_race(TournamentFactory(), Result("ann", 30, 1000))
+    assert race.entries.get().status == "timed_out"
+    entries = c.get(reverse("admin:games_raceentry_changelist")).content.decode()
+    assert "timed_out" not in entries.replace("?status=timed_out", "")
+    assert re.search(r'field-status_now">Timed out<', entries)
+    assert 'href="?status=timed_out"' in entries
+    assert ">Timed out</a>" in entries
+    filtered = c.get(reverse("admin:games_raceentry_changelist") + "?status=won")
+    assert filtered.context["cl"].result_count == 0
+    form = c.get(reverse("admin:games_race_change", args=[race.pk])).content.decode()
+    assert "Time limit (seconds)" in form
+    assert "Late join (seconds)" in form
+    assert "Time limit s" not in form
+
+
 def test_times_carry_their_time_zone() -> None:
     c = client_for(organiser())
     t = TournamentFactory()
