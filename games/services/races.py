@@ -29,7 +29,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from games.engine import random_seed
@@ -255,6 +255,35 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
         return entry.game
 
 
+def _games_still_open(now: datetime, prefix: str = "") -> Q:
+    """Entries (``prefix`` ``"entries__"`` from a race) whose game may still change at
+    ``now``: none yet (a window entrant may still start), or playing before its deadline."""
+    return Q(**{f"{prefix}game__isnull": True}) | (
+        Q(**{f"{prefix}game__status": Game.Status.PLAYING})
+        & (
+            Q(**{f"{prefix}game__deadline__isnull": True})
+            | Q(**{f"{prefix}game__deadline__gt": now})
+        )
+    )
+
+
+def race_over_for_everyone(race: Race, *, now: datetime | None = None) -> bool:
+    """Whether a running race is over for every player before its end (RULES.md 7: the
+    seed is secret "until the race is over for every player"): joining has closed
+    (``join_closes_at``), it has entrants, and every entrant's game is over (won,
+    blocked, resigned, or past its own deadline).  A disqualified entrant's game counts
+    like any other, so lifting the disqualification can still let them play on.  The
+    sweeper then closes the race at once instead of at ``ends_at``.
+    """
+    now = now or timezone.now()
+    if race.status != Race.Status.SCHEDULED or not race.starts_at <= now < race.ends_at:
+        return False
+    if race.join_closes_at > now:
+        return False
+    entries = RaceEntry.objects.filter(race=race)
+    return entries.exists() and not entries.filter(_games_still_open(now)).exists()
+
+
 def _lock_race(race_id: Any) -> Race | None:
     """The race row locked for this transaction, or ``None`` if another closer holds it."""
     return Race.objects.select_for_update(no_key=True, skip_locked=True).filter(id=race_id).first()
@@ -273,7 +302,7 @@ def race_close(*, race_id: Any, now: datetime | None = None) -> str:
         if race is None:
             return "busy"
         if race.status == Race.Status.SCHEDULED:
-            if now < race.ends_at:
+            if now < race.ends_at and not race_over_for_everyone(race, now=now):
                 return str(race.status)
             playing = Game.objects.filter(race_entry__race=race, status=Game.Status.PLAYING)
             timed_out = [str(g) for g in playing.values_list("id", flat=True)]
@@ -391,11 +420,26 @@ def race_cancel(*, race_id: Any, now: datetime | None = None) -> Race:
 
 
 def races_due(*, now: datetime | None = None, limit: int = 50) -> list[Any]:
-    """Ids of races that need closing or scoring now (for the sweeper)."""
+    """Ids of races that need closing or scoring now (for the sweeper): past their end,
+    being scored, or over for every player before their end (:func:`race_over_for_everyone`)."""
     now = now or timezone.now()
-    return list(
+    due = list(
         Race.objects.filter(status__in=[Race.Status.SCHEDULED, Race.Status.CLOSING])
         .filter(ends_at__lte=now)
         .order_by("ends_at")
         .values_list("id", flat=True)[:limit]
     )
+    # Running races none of whose entrants can still play (one query; joining closed is
+    # checked on the few rows left, as join_closes_at does).
+    done_early = (
+        Race.objects.filter(status=Race.Status.SCHEDULED, starts_at__lte=now, ends_at__gt=now)
+        .annotate(
+            entrants=Count("entries"),
+            still_open=Count("entries", filter=_games_still_open(now, "entries__")),
+        )
+        .filter(entrants__gt=0, still_open=0)
+        .only("id", "starts_at", "ends_at", "late_join_s")
+        .order_by("ends_at")[:limit]
+    )
+    due += [race.id for race in done_early if race.join_closes_at <= now]
+    return due[:limit]
