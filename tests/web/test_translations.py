@@ -79,8 +79,9 @@ def test_every_refusal_of_the_pages_is_looked_up_in_the_catalogue(lang: str) -> 
 
 #: Words that name different things on the same pages: each language keeps them apart (a
 #: walkthrough found Spanish "Clasificación" for the standings, the ranking rule and the
-#: leaderboards, and "Puntuación" for the rating beside the casino score).
-DISTINCT = ("Standings", "Leaderboard", "Rating", "Casino score", "Scoring", "Ranking:")
+#: leaderboards, and "Puntuación" for the rating beside the casino score; German used
+#: "Stand" for the standings and for a game's status).
+DISTINCT = ("Standings", "Leaderboard", "Rating", "Casino score", "Scoring", "Ranking:", "Status")
 
 
 @pytest.mark.parametrize("lang", ["fr", "es", "de"])
@@ -93,6 +94,19 @@ def test_different_things_have_different_words(lang: str) -> None:
     # One word for the foundations: "cards home" is counted on them.
     foundations = catalogue.gettext("Foundations").lower()
     assert foundations in catalogue.gettext("Cards home").lower() or lang != "es", words
+
+
+def test_german_keeps_one_word_for_the_seed_and_one_register() -> None:
+    """A walkthrough read "Startwert" on the practice form but "Seed" on the race pages,
+    "Sie" everywhere but "Du" for the player's own leaderboard row, and "Sie sind
+    angemeldet" (you are logged in) for having joined a race."""
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=["de"])
+    po = (LOCALE / "de" / "LC_MESSAGES" / "django.po").read_text()
+    translated = [_text(m["strs"]) for m in ENTRY.finditer(po) if m["id"] != '""\n']
+    assert not [t for t in translated if re.search(r"\bSeeds?\b", t.replace("(Seed)", ""))]
+    assert catalogue.gettext("You") == "Sie"
+    joined = catalogue.gettext("You have joined; the play button appears when the race starts.")
+    assert "angemeldet" not in joined
 
 
 def test_french_typography_is_one_style() -> None:
