@@ -391,3 +391,44 @@ def test_a_covered_card_is_big_enough_to_tap_on_a_phone(
         screenshot(page, "web-play-phone-touch-pile")
     finally:
         ctx.close()
+
+
+def test_the_play_buttons_stay_on_a_phone_screen(
+    live_server: Any, chromium: Any, transactional_db: Any
+) -> None:
+    """A walkthrough on a 390 x 844 phone found Undo, Hint and Resign below the board
+    once its piles grew, off the screen: they stay at its bottom edge, over nothing they
+    hide for good.  A 375 x 667 phone (iPhone SE) is shorter than the board at the deal."""
+    player = User.objects.create_user("phil", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed="7")
+    ctx = chromium.new_context(
+        viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True, locale="de-DE"
+    )
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "phil")
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        board = page.locator("#board").bounding_box()
+        assert board is not None
+        assert board["y"] + board["height"] > 667  # the board alone is taller than the screen
+        for button in (page.locator("[data-action=hint]"), page.locator("button.danger")):
+            box = button.bounding_box()
+            assert box is not None
+            assert box["y"] >= 0, box
+            assert box["y"] + box["height"] <= 667, box
+            hit = page.evaluate(
+                "([x, y]) => document.elementFromPoint(x, y).closest('button')?.outerHTML",
+                [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+            )
+            assert hit is not None
+            assert hit.startswith("<button")
+        # Scrolled to the end, the last tableau card is above the bar, not under it.
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        bar = page.locator(".controls").bounding_box()
+        last = page.locator("#board .tableau .card").last.bounding_box()
+        assert bar is not None
+        assert last is not None
+        assert last["y"] + last["height"] <= bar["y"], (last, bar)
+        screenshot(page, "web-play-phone-controls", full_page=False)
+    finally:
+        ctx.close()
