@@ -416,15 +416,48 @@
   }
 
   /* ---------------------------------------------------------------- replay keys */
+  // Replay steps: Back and Forward (buttons or arrow keys) move a target step at once,
+  // and the viewer asks for the latest target when its last answer is back, so quick
+  // presses are all counted (htmx dropped a click made while a step was loading: five
+  // quick presses went four steps).  The address follows the step shown.
+  var replayWanted = null;
+  var replayBusy = false;
+  function replayNav() { return document.querySelector("[data-replay]"); }
+  function replayFetch() {
+    var nav = replayNav();
+    if (!nav || replayWanted === null || !window.htmx) { replayBusy = false; return; }
+    var step = replayWanted;
+    var url = nav.dataset.replayUrl + "?step=" + step;
+    replayBusy = true;
+    window.htmx.ajax("GET", url, { target: "#replay", swap: "innerHTML" }).then(function () {
+      history.replaceState(history.state, "", url);
+      if (replayWanted === step) { replayWanted = null; replayBusy = false; } else { replayFetch(); }
+    }, function () { replayWanted = null; replayBusy = false; });
+  }
+  function replayStep(delta) {
+    var nav = replayNav();
+    var shown = document.querySelector("[data-replay-step]");
+    if (!nav || !shown) { return false; }
+    var total = Number(nav.dataset.total || 0);
+    var from = replayWanted !== null ? replayWanted : Number(shown.dataset.replayStep || 0);
+    var to = Math.max(0, Math.min(total, from + delta));
+    if (to === from) { return true; }
+    replayWanted = to;
+    if (!replayBusy) { replayFetch(); }
+    return true;
+  }
+  function onReplayClick(e) {
+    var a = e.target.closest && e.target.closest("[data-replay] [data-step]");
+    if (!a) { return; }
+    var delta = a.dataset.step === "next" ? 1 : a.dataset.step === "prev" ? -1 : 0;
+    if (delta && replayStep(delta)) { e.preventDefault(); e.stopPropagation(); }
+  }
   function onReplayKey(e) {
-    var nav = document.querySelector("[data-replay]");
-    if (!nav || e.ctrlKey || e.metaKey || e.altKey) { return; }
+    if (!replayNav() || e.ctrlKey || e.metaKey || e.altKey) { return; }
     var tag = (e.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "select" || tag === "textarea") { return; }
-    var which = e.key === "ArrowLeft" ? "prev" : e.key === "ArrowRight" ? "next" : null;
-    if (!which) { return; }
-    var a = nav.querySelector('[data-step="' + which + '"]');
-    if (a && a.getAttribute("aria-disabled") !== "true") { a.click(); e.preventDefault(); }
+    var delta = e.key === "ArrowLeft" ? -1 : e.key === "ArrowRight" ? 1 : 0;
+    if (delta && replayStep(delta)) { e.preventDefault(); }
   }
 
   /* ---------------------------------------------------------------- start */
@@ -444,6 +477,8 @@
     document.addEventListener("dblclick", onDblClick);
     document.addEventListener("keydown", onKey);
     document.addEventListener("keydown", onReplayKey);
+    // Capture: before htmx's own handler on the link, which would drop a quick click.
+    document.addEventListener("click", onReplayClick, true);
     document.body.addEventListener("htmx:afterSwap", function (e) {
       localize(document);
       markScrollers(document);
