@@ -99,3 +99,12 @@ def test_the_move_that_wins_says_you_won(pages: PageClient, player: Any) -> None
     assert said in pages.get(f"/play/{game.id}/").content.decode()
     spanish = pages.get(f"/play/{game.id}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert f"Ha ganado: las 52 cartas están en las fundaciones, en {len(line.moves)} " in spanish
+
+
+def test_the_lobby_links_to_the_practice_form_at_its_top(pages: PageClient) -> None:
+    """A new player on a 1280 x 800 screen did not see "Start a practice game": the race
+    lists come first.  A link under the heading goes to it; visitors get none."""
+    lobby = pages.get("/").content.decode()
+    link = '<a href="#practice-h">Start a practice game ↓</a>'
+    assert lobby.index(link) < lobby.index('id="races-h"') < lobby.index('id="practice-h"')
+    assert link not in Client().get("/").content.decode()
