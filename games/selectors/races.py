@@ -175,8 +175,9 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
 
     Rows: ``rank``, ``player``, ``cards_home``, ``moves``, ``elapsed_ms``,
     ``finished`` (the entrant can play no more), ``status``; never a card.  Before an
-    entrant's game starts (a scheduled race not yet started) the row has no rank and
-    the status ``not_started`` (it showed ``playing`` and a shared rank 1).
+    entrant's game starts (a scheduled race not yet started, a window entrant who has not
+    started) the row has no rank and no counts (``None``) and the status ``not_started``
+    (it showed ``playing`` and a shared rank 1, then the counts of the stored deal).
     """
     now = now or timezone.now()
     if race.status == Race.Status.FINISHED:
@@ -217,13 +218,14 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
         # A scheduled race's entrant before the start is not_started (not ranked, not
         # finished, even on a deal dead from the deal); past a deadline, timed_out.
         status = game_status_seen(g, now=now)
+        started = status != "not_started"  # before it: no counts, as a window entrant's row
         out.append(
             {
-                "rank": None if status == "not_started" else e.live_rank,
+                "rank": e.live_rank if started else None,
                 "player": e.player.get_username(),
-                "cards_home": g.cards_home,
-                "moves": g.move_number,
-                "elapsed_ms": g.cards_home_ms,
+                "cards_home": g.cards_home if started else None,
+                "moves": g.move_number if started else None,
+                "elapsed_ms": g.cards_home_ms if started else None,
                 "finished": status not in NOT_OVER,
                 "status": status,
             }

@@ -67,6 +67,9 @@ def test_a_deal_dead_from_the_deal_shows_nothing_before_the_start(
     assert (games[game_id]["status"], games[game_id]["finished_at"]) == ("not_started", None)
     (row,) = ann.get(f"/api/v1/races/{race.id}/standings").json()["standings"]
     assert (row["status"], row["finished"], row["rank"]) == ("not_started", False, None)
+    # No counts either, as for a window entrant who has not started (a walkthrough saw
+    # "1 / 0 / at the deal" here, read from the stored deal, and "-" in a window race).
+    assert (row["cards_home"], row["moves"], row["elapsed_ms"]) == (None, None, None)
 
     pages = Client()
     pages.force_login(ann.user)  # type: ignore[attr-defined]
