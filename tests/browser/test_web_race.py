@@ -84,7 +84,9 @@ def test_race_end_to_end(live_server: Any, chromium: Any, monkeypatch: pytest.Mo
     User.objects.create_user("bea", password=PASSWORD)
 
     ctx_a = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
-    ctx_b = chromium.new_context(viewport={"width": 360, "height": 780}, locale="en-GB")
+    ctx_b = chromium.new_context(
+        viewport={"width": 360, "height": 780}, locale="en-GB", timezone_id="UTC"
+    )
     a = ctx_a.new_page()
     b = ctx_b.new_page()
     # The Content-Security-Policy blocks nothing the pages need, swaps included (a
@@ -112,6 +114,10 @@ def test_race_end_to_end(live_server: Any, chromium: Any, monkeypatch: pytest.Mo
         b.goto(f"{base}/races/{race.id}/")
         row_a = b.locator("table.standings tr", has_text="alma").locator("[data-cards-home]")
         expect(row_a).to_have_text("1")
+        # The race's times keep their seconds in the viewer's format (one ending at
+        # 16:43:30 read "4:43 PM").
+        ends = b.locator("time[data-local=seconds]").last
+        expect(ends).to_contain_text(race.ends_at.strftime(":%M:%S"))  # "5:40:33 PM"
 
         # A refused move shows the engine's reason and changes nothing.
         a.click("#board button[data-from=t1]")

@@ -26,14 +26,17 @@
   }
 
   /* ---------------------------------------------------------------- clocks */
+  // data-local="seconds" keeps the seconds (a race's times: one ending at 16:43:30 read
+  // "4:43 PM"); plain data-local shows hours and minutes.
   function localize(root) {
-    var fmt;
+    var fmt, fine;
     try {
       fmt = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+      fine = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" });
     } catch (e) { return; }
     root.querySelectorAll("time[data-local]").forEach(function (el) {
       var d = new Date(el.getAttribute("datetime"));
-      if (!isNaN(d)) { el.textContent = fmt.format(d); }
+      if (!isNaN(d)) { el.textContent = (el.dataset.local === "seconds" ? fine : fmt).format(d); }
     });
   }
 
