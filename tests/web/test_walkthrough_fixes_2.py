@@ -108,3 +108,25 @@ def test_the_lobby_links_to_the_practice_form_at_its_top(pages: PageClient) -> N
     link = '<a href="#practice-h">Start a practice game ↓</a>'
     assert lobby.index(link) < lobby.index('id="races-h"') < lobby.index('id="practice-h"')
     assert link not in Client().get("/").content.decode()
+
+
+def test_a_pile_of_ten_cards_is_drawn_closer(pages: PageClient, player: Any) -> None:
+    """A walkthrough's 24-card pile made the desktop page 1,528 px tall: piles of ten
+    cards or more are drawn with less of each covered card showing (app.css .long)."""
+    from games.engine import new_game
+    from games.engine.solver import solve
+    from games.services.games import move_play
+
+    line = solve(new_game("classic", seed="7"), max_nodes=2_000_000, max_seconds=None).moves
+    state = new_game("classic", seed="7")
+    game = game_start(player=player, seed="7")
+    for number, move in enumerate(line):
+        if max(len(pile) for pile in state.tableau) >= 10:
+            break
+        state.play(move)
+        move_play(game_id=game.id, player=player, move=move, expected_move_number=number)
+    sizes = [len(pile) for pile in state.tableau]
+    assert max(sizes) >= 10
+    page = pages.get(f"/play/{game.id}/").content.decode()
+    drawn = re.findall(r'<div class="stack-cards( long)?">', page)
+    assert [bool(mark) for mark in drawn] == [n > 9 for n in sizes]
