@@ -106,7 +106,9 @@ class UsernameAnyCaseBackend(ModelBackend):
 
     Usernames are unique regardless of case (the ``auth_user_username_ci_unique`` index;
     sign-up refuses ``ALICE`` when ``Alice`` exists), so a player who types ``alice``
-    means that one account.
+    means that one account.  "Any case" is :func:`login_username`'s folding (NFKC, then
+    casefold), the one the lockout counts under, not the database's: every spelling
+    that logs in to an account shares its lockout count.
     """
 
     def authenticate(
@@ -125,7 +127,14 @@ class UsernameAnyCaseBackend(ModelBackend):
                 .values_list(model.USERNAME_FIELD, flat=True)
                 .first()
             )
-            username = stored or username
+            # Only a name that folds as the stored one does (casefold after NFKC, the
+            # value the lockout counts under): PostgreSQL's iexact also matched "victim"
+            # spelt with dotless i (U+0131), a new lockout count for the same account
+            # each time.
+            if stored is not None and login_username(None, {"username": username}) == (
+                login_username(None, {"username": stored})
+            ):
+                username = stored
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 

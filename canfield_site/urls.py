@@ -5,6 +5,8 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from web.throttling import throttled
+
 
 class FaviconRedirect(RedirectView):
     """``/favicon.ico`` -> the site's icon (resolved per request: with the hashed static
@@ -17,6 +19,9 @@ class FaviconRedirect(RedirectView):
 
 
 urlpatterns = [
+    # The admin's login checks passwords as the pages' and the API's do: the same
+    # "auth" budget per client address (web.throttling), besides the lockout.
+    path("admin/login/", throttled("auth")(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -7,7 +7,7 @@ race's deal (RULES.md 7).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -190,6 +190,15 @@ def _float(value: Any) -> float:
     return float(value)
 
 
+def _aware(value: datetime) -> datetime:
+    """A cursor's time in UTC; ``ValueError`` without a time zone, ``OverflowError`` when
+    UTC is past the calendar (a forged "9999-12-31T23:00:00-05:00" overflowed later, in
+    the query, as a 500)."""
+    if value.tzinfo is None:
+        raise ValueError("a cursor time has a time zone")
+    return value.astimezone(UTC)
+
+
 #: The :func:`leaderboard` order for keyset pages: ``ordinal`` descending, then player id.
 BOARD_ORDER = Keyset(
     key="ordinal", key_desc=True, tie="player_id", tie_desc=False, parse=_float, dump=float
@@ -200,6 +209,6 @@ HISTORY_ORDER = Keyset(
     key_desc=True,
     tie="id",
     tie_desc=True,
-    parse=lambda v: datetime.fromisoformat(str(v)),
+    parse=lambda v: _aware(datetime.fromisoformat(str(v))),
     dump=lambda v: v.isoformat(),
 )

@@ -88,6 +88,11 @@ def test_forged_cursors_with_numbers_out_of_range_are_400(
         (anon, f"/api/v1/tournaments/{tournament.id}/standings", {"v": [1e400, 1, 1], "r": False}),
         (anon, "/api/v1/leaderboards/classic", [1.0, 10**23, "n"]),
         (anon, "/api/v1/players/ann/history", ["2026-01-01T00:00:00+00:00", -(2**64), "p"]),
+        # A time whose UTC is past the calendar overflowed in the query (SQLite); a time
+        # without a zone is not one a cursor gives out.
+        (anon, "/api/v1/players/ann/history", ["9999-12-31T23:00:00-05:00", 1, "n"]),
+        (anon, "/api/v1/players/ann/history", ["0001-01-01T00:00:00+05:00", 1, "n"]),
+        (anon, "/api/v1/players/ann/history", ["2026-01-01T00:00:00", 1, "n"]),
     ):
         resp = client.get(f"{path}?cursor={cursor(value)}")
         assert (resp.status_code, resp.json()["code"]) == (400, "invalid_cursor"), path

@@ -73,6 +73,21 @@ def test_login_takes_the_username_in_any_case(bob: User) -> None:
     assert login("bobby").json()["code"] == "invalid_credentials"
 
 
+def test_any_case_is_the_lockouts_folding_not_the_databases(bob: User) -> None:
+    """PostgreSQL's iexact (UPPER) matches a dotless i to "I": "bob" spelt "b\u0131b"-like
+    names logged in to the account under a lockout count of their own.  Only names that
+    casefold (after NFKC) as the stored one does log in."""
+    from django.contrib.auth import authenticate
+    from django.test import RequestFactory
+
+    victim: User = UserFactory(username="victim")
+    request = RequestFactory().post("/api/v1/auth/token")
+    assert authenticate(request, username="VICTIM", password=GOOD) == victim
+    assert authenticate(request, username="\uff56ictim", password=GOOD) is None  # full-width v
+    assert authenticate(request, username="v\u0131ct\u0131m", password=GOOD) is None
+    assert authenticate(request, username="v\u0131ctim", password=GOOD) is None
+
+
 def test_logout_revokes_this_token_only(bob: User) -> None:
     first, second = login("bob").json()["token"], login("bob").json()["token"]
     resp = with_token(first).post("/api/v1/auth/logout")

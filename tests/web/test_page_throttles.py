@@ -107,3 +107,22 @@ def test_sign_ups_and_logins_past_the_rate_are_refused(rates: None) -> None:
     login.get("/accounts/login/")
     tried = login.post("/accounts/login/", {"username": "new0", "password": PASSWORD})
     assert tried.status_code == 429  # the same address's auth count, as the API's
+
+
+def test_password_changes_and_admin_logins_past_the_rate_are_refused(
+    rates: None, pages: PageClient, player: Any
+) -> None:
+    """Both check a password: an attack guessed 35 old passwords in a row through the
+    password page, and logged in 35 times through the admin's login."""
+    pages.get("/accounts/password/")
+    wrong = {"old_password": "guess", "new_password1": "x-7Yq!pw", "new_password2": "x-7Yq!pw"}
+    for _ in range(3):
+        assert pages.post("/accounts/password/", wrong).status_code == 200  # the form again
+    assert pages.post("/accounts/password/", wrong).status_code == 429
+    assert pages.get("/accounts/password/").status_code == 200  # showing it is not counted
+    admin = PageClient()
+    admin.get("/admin/login/")
+    for _ in range(3):
+        tried = admin.post("/admin/login/", {"username": "nobody", "password": "x"})
+        assert tried.status_code == 200
+    assert admin.post("/admin/login/", {"username": "nobody", "password": "x"}).status_code == 429
