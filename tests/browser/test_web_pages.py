@@ -429,6 +429,19 @@ def test_the_play_buttons_stay_on_a_phone_screen(
         assert bar is not None
         assert last is not None
         assert last["y"] + last["height"] <= bar["y"], (last, bar)
+        # Tapping a tableau card down there: what the board says shows at the screen's
+        # top edge (it was at the board's top, off the screen).
+        page.locator("#board .tableau .card").last.tap()
+        message = page.locator("#board-message")
+        expect(message).not_to_be_empty()
+        box = message.bounding_box()
+        assert box is not None
+        assert 0 <= box["y"] <= 5, box
         screenshot(page, "web-play-phone-controls", full_page=False)
+        # Once the game is over its greyed buttons no longer ride along at the bottom.
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.locator("button.danger").tap()
+        expect(page.locator(".controls")).to_have_class(re.compile(r"\bidle\b"))
+        assert page.locator(".controls").evaluate("e => getComputedStyle(e).position") == "static"
     finally:
         ctx.close()

@@ -216,6 +216,9 @@
       'button.danger, [data-action="hint"], form[data-typed-move] input[name="move"], ' +
       "form[data-typed-move] button"
     ).forEach(function (r) { r.disabled = !playing; });
+    // An ended game's buttons no longer ride along at a phone's bottom edge (app.css).
+    var controls = document.querySelector(".controls");
+    if (controls && b) { controls.classList.toggle("idle", !playing); }
   }
 
   // A hint names a move (data-hint on the board, from the server): its card and where
