@@ -75,6 +75,11 @@ class RaceView(serializers.Serializer[Any]):
     opens_at = serializers.DateTimeField()
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField()
+    closed_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the race was closed: at ends_at, or earlier once it was over for "
+        "every player (joining closed and every entrant's game over); null before",
+    )
     allow_undo = serializers.BooleanField()
     late_join_s = serializers.IntegerField(
         allow_null=True,

@@ -210,7 +210,14 @@ class RacesAddInput(StrictSerializer):
         "scheduled race (joining closes at the start), null (until ends_at) for a window race. "
         "A join after that is 409 race_not_open.",
     )
-    name_prefix = StrictCharField(required=False, default="", allow_blank=True, max_length=100)
+    name_prefix = StrictCharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=100,
+        help_text="the races are named '<prefix> #N', N counting the tournament's races "
+        "(default prefix: the tournament's name)",
+    )
 
 
 class RacesAddedView(serializers.Serializer[Any]):

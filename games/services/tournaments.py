@@ -272,7 +272,7 @@ def tournament_races_add(
         races = []
         for i, (opens_at, starts_at, ends_at) in enumerate(schedule.slots()):
             race = race_create(
-                name=f"{prefix} race {first_number + i}",
+                name=f"{prefix} #{first_number + i}",  # no English word: names are shown as given
                 opens_at=opens_at,
                 starts_at=starts_at,
                 ends_at=ends_at,

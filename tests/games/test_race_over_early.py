@@ -114,3 +114,24 @@ def test_a_disqualified_entrant_still_playing_keeps_the_race_open() -> None:
     assert races_due(now=now) == []
     end(gus, "resigned")
     assert races_due(now=now) == [r.id]
+
+
+def test_the_race_view_and_page_say_when_a_race_ended_early() -> None:
+    """A walkthrough's race closed at 18:36:11, its page still said "Ends 18:39:00"."""
+    from django.test import Client
+
+    from games.selectors.races import race_public
+
+    r = race()
+    ann = joined(r, "ann")
+    assert race_public(r)["closed_at"] is None
+    end(ann, "resigned")
+    now = timezone.now()
+    assert race_close(race_id=r.id, now=now) == "finished"
+    r.refresh_from_db()
+    assert race_public(r)["closed_at"] == now < r.ends_at
+    page = Client().get(f"/races/{r.id}/").content.decode()
+    assert "Ended early" in page
+    assert f"{now:%Y-%m-%d %H:%M:%S} UTC</time> · every player had finished" in page
+    api = Client().get(f"/api/v1/races/{r.id}").json()
+    assert api["closed_at"].startswith(f"{now:%Y-%m-%dT%H:%M:%S}")

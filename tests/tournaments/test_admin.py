@@ -75,9 +75,9 @@ def test_organiser_creates_tournament_adds_races_closes_disqualifies_rescores() 
     assert resp.status_code == 302
     races = list(t.races.order_by("starts_at"))
     assert [r.name for r in races] == [
-        "Winter Cup race 1",
-        "Winter Cup race 2",
-        "Winter Cup race 3",
+        "Winter Cup #1",
+        "Winter Cup #2",
+        "Winter Cup #3",
     ]
     assert [(r.starts_at.hour, r.starts_at.minute, r.ends_at.minute) for r in races] == [
         (10, 0, 10),

@@ -170,7 +170,7 @@ def test_add_races_speaks_the_forms_language() -> None:
     assert '<option value="draw-one" selected>Draw one (draw-one)</option>' in html
     done = c.post(url, {**form, "first_starts_at": f"{YEAR}-05-01 18:00"}, follow=True)
     (message,) = [str(m) for m in done.context["messages"]]
-    assert message == "Added 1 race: Words race 1"
+    assert message == "Added 1 race: Words #1"
 
 
 def test_add_tournament_defaults_to_draft_with_the_default_points_table() -> None:

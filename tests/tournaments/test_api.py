@@ -55,7 +55,7 @@ def test_organiser_creates_a_tournament_and_adds_races() -> None:
     assert [r["seed"] for r in races] == [None, None]
     assert races[0]["commitment"] != races[1]["commitment"]
     detail = APIClient().get(f"/api/v1/tournaments/{body['id']}").json()
-    assert [r["name"] for r in detail["races"]] == ["Spring race 1", "Spring race 2"]
+    assert [r["name"] for r in detail["races"]] == ["Spring #1", "Spring #2"]
 
 
 def test_invalid_points_table_is_a_problem() -> None:

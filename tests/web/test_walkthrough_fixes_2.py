@@ -130,3 +130,22 @@ def test_a_pile_of_ten_cards_is_drawn_closer(pages: PageClient, player: Any) -> 
     page = pages.get(f"/play/{game.id}/").content.decode()
     drawn = re.findall(r'<div class="stack-cards( long)?">', page)
     assert [bool(mark) for mark in drawn] == [n > 9 for n in sizes]
+
+
+def test_the_lobby_tells_a_window_race_and_a_finished_race_page_its_outcome(
+    pages: PageClient,
+) -> None:
+    """A Spanish walkthrough could not tell a window race from a scheduled one in the
+    lobby, and read "Ahora" (Now) above a race that was over."""
+    window = running_race(name="Window", mode="window", time_limit_s=90, late_join_s=None)
+    running_race(name="Scheduled", late_join_s=None)
+    lobby = pages.get("/").content.decode()
+    rows = dict(
+        re.findall(r'<li class="race"><a href="[^"]+">(\w+)</a>\s*<small>(.*?)</small>', lobby)
+    )
+    assert "90 s each, from your own start" in rows["Window"]
+    assert "from your own start" not in rows["Scheduled"]
+    assert '<h2 id="live-h">Now</h2>' in pages.get(f"/races/{window.id}/").content.decode()
+    done = finished_race(None, Result("ann", 30, 1000))
+    page = pages.get(f"/races/{done.id}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert '<h2 id="live-h">Resultado final</h2>' in page
