@@ -314,6 +314,14 @@ def test_window_race_start_button_starts_the_clock(pages: PageClient, player: An
     pages.post(f"/races/{race.id}/join", {})
     page = pages.get(f"/races/{race.id}/").content.decode()
     assert "Start my clock and play" in page
+    # A late starter is told the window may cut the clock short (a walkthrough started
+    # 40 s before the window's end and got 37 s of a promised 60).
+    note = re.search(r"<small data-window-note>(.*?)</small>", page, re.S)
+    assert note is not None
+    assert note.group(1).startswith(
+        "You get 300 seconds, fewer if the window closes first; it closes in "
+        f'<span data-countdown="{race.ends_at.isoformat()}">'
+    )
     assert not Game.objects.filter(player=player).exists()
     started = pages.post(f"/races/{race.id}/start", {})
     game = Game.objects.get(player=player)
