@@ -34,6 +34,11 @@ from canfield_bot.stack import Stack, create_staff, free_port
 from canfield_bot.strategy import STRATEGIES
 
 
+def _count(value: int | None) -> str:
+    """A standings count, ``"-"`` before the entrant's game starts."""
+    return "-" if value is None else str(value)
+
+
 def _say(text: str) -> None:
     print(f"[demo] {text}", flush=True)
 
@@ -75,7 +80,11 @@ async def print_live_standings(url: str, race_id: str, every: float = 2.0) -> No
                     continue
                 shown = time.monotonic()
                 rows = ev.data["standings"]
-                top = ", ".join(f"{r['rank']}. {r['player']} {r['cards_home']} home" for r in rows)
+                # Before the start a row has no rank and no counts (None): shown as "-".
+                top = ", ".join(
+                    f"{r['rank'] or '-'}. {r['player']} {_count(r['cards_home'])} home"
+                    for r in rows
+                )
                 _say(f"live standings: {top[:160]}")
         except ApiError as exc:
             _say(f"no live events ({exc}); the results follow at the end")
