@@ -149,3 +149,25 @@ def test_the_lobby_tells_a_window_race_and_a_finished_race_page_its_outcome(
     done = finished_race(None, Result("ann", 30, 1000))
     page = pages.get(f"/races/{done.id}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert '<h2 id="live-h">Resultado final</h2>' in page
+
+
+def test_a_win_past_a_minute_is_told_in_minutes() -> None:
+    """A walkthrough read "en 492 jugadas y 336,8 segundos"."""
+    from datetime import UTC, datetime, timedelta
+
+    from django.utils import translation
+
+    from web.views.play import won_words
+
+    start = datetime(2026, 12, 3, 18, 0, tzinfo=UTC)
+
+    def view(ms: int, moves: int = 492) -> dict[str, Any]:
+        finished = start + timedelta(milliseconds=ms)
+        return {"move_number": moves, "started_at": start, "finished_at": finished}
+
+    with translation.override("en"):
+        assert won_words(view(336_800)).endswith("in 492 moves and 5 min 36.8 s.")
+        assert won_words(view(59_900)).endswith("in 492 moves and 59.9 seconds.")
+        assert won_words(view(60_000, 1)).endswith("in 1 move and 1 min 0.0 s.")
+    with translation.override("es"):
+        assert won_words(view(336_800)).endswith("en 492 jugadas y 5 min 36,8 s.")

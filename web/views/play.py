@@ -114,9 +114,9 @@ def play_context(
 
 
 def won_words(view: dict[str, Any]) -> str:
-    """ "You won: all 52 cards are home, in 112 moves and 254.3 seconds." for a won
-    :func:`game_view` (the time from ``started_at`` to ``finished_at``, left out when
-    either is unknown)."""
+    """ "You won: all 52 cards are home, in 112 moves and 54.3 seconds." (from a minute:
+    "in 112 moves and 4 min 14.3 s") for a won :func:`game_view`: the time from
+    ``started_at`` to ``finished_at``, left out when either is unknown."""
     moves = int(view["move_number"])
     started, finished = view["started_at"], view["finished_at"]
     if started is None or finished is None:
@@ -126,6 +126,12 @@ def won_words(view: dict[str, Any]) -> str:
             moves,
         ) % {"moves": moves}
     ms = max(0, round((finished - started).total_seconds() * 1000))
+    if ms >= 60_000:  # "5 min 36.8 s", not "336.8 seconds"
+        return ngettext(
+            "You won: all 52 cards are home, in %(moves)s move and %(minutes)s min %(seconds)s s.",
+            "You won: all 52 cards are home, in %(moves)s moves and %(minutes)s min %(seconds)s s.",
+            moves,
+        ) % {"moves": moves, "minutes": ms // 60_000, "seconds": seconds(ms % 60_000)}
     return ngettext(
         "You won: all 52 cards are home, in %(moves)s move and %(seconds)s seconds.",
         "You won: all 52 cards are home, in %(moves)s moves and %(seconds)s seconds.",
