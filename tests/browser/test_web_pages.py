@@ -402,7 +402,7 @@ def test_the_play_buttons_stay_on_a_phone_screen(
     player = User.objects.create_user("phil", password=PASSWORD)
     game = game_start(player=player, variant="classic", seed="7")
     ctx = chromium.new_context(
-        viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True, locale="de-DE"
+        viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True, locale="fr-FR"
     )
     page = ctx.new_page()
     try:
@@ -422,6 +422,10 @@ def test_the_play_buttons_stay_on_a_phone_screen(
             )
             assert hit is not None
             assert hit.startswith("<button")
+        # One row of buttons, even with French labels (two rows took 104 px).
+        bar_box = page.locator(".controls").bounding_box()
+        assert bar_box is not None
+        assert bar_box["height"] <= 60, bar_box
         # Scrolled to the end, the last tableau card is above the bar, not under it.
         page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         bar = page.locator(".controls").bounding_box()

@@ -171,3 +171,21 @@ def test_a_win_past_a_minute_is_told_in_minutes() -> None:
         assert won_words(view(60_000, 1)).endswith("in 1 move and 1 min 0.0 s.")
     with translation.override("es"):
         assert won_words(view(336_800)).endswith("en 492 jugadas y 5 min 36,8 s.")
+
+
+def test_replay_start_and_end_are_off_where_they_lead_nowhere(
+    pages: PageClient, player: Any
+) -> None:
+    """A walkthrough saw "Start" active at move 0 beside a greyed "Back"."""
+    from games.services.games import game_end, move_play
+
+    game = game_start(player=player, seed="7")
+    move_play(game_id=game.id, player=player, move="draw", expected_move_number=0)
+    game_end(game_id=game.id, player=player)
+
+    def off(step: int) -> set[str]:
+        page = pages.get(f"/replay/{game.id}/?step={step}").content.decode()
+        return set(re.findall(r'data-step="(\w+)" aria-disabled="true"', page))
+
+    assert off(0) == {"first", "prev"}
+    assert off(1) == {"next", "last"}
