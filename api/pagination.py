@@ -31,6 +31,8 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from api.errors import ProblemError
+from api.parsers import capped_decimal
+from api.serializers import MAX_INPUT_INT
 
 #: Query parameters of every cursor-paginated list, for the schema.
 CURSOR_PARAMETERS = [
@@ -64,20 +66,18 @@ def _unb64(raw: str) -> str:
 
 def page_size_param(raw: str, *, maximum: int | None) -> int:
     """The page size a ``?page_size=`` value asks for: a positive decimal integer, capped at
-    ``maximum`` (any number of digits: a 5,000-digit one is simply more than the cap).
+    ``maximum`` (``None``: ``MAX_INPUT_INT``; any number of digits: a 5,000-digit one is
+    simply more than the cap).
     Raises :class:`ProblemError` 400 ``validation_error`` for anything else."""
-    digits = raw.lstrip("0") if raw.isascii() and raw.isdigit() else ""
-    if not digits:  # not a decimal integer, or zero
+    size = capped_decimal(raw, maximum if maximum is not None else MAX_INPUT_INT)
+    if not size:  # not a decimal integer, or zero
         raise ProblemError(
             "validation_error",
             "The request has invalid fields; see 'errors'.",
             status=400,
             errors={"page_size": ["A positive integer is required."]},
         )
-    if maximum is not None and len(digits) > len(str(maximum)):
-        return maximum
-    size = int(digits)
-    return min(size, maximum) if maximum is not None else size
+    return size
 
 
 class SafeCursorPagination(CursorPagination):

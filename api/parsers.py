@@ -16,6 +16,17 @@ from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
 
 
+def capped_decimal(raw: str, cap: int) -> int | None:
+    """``raw`` as a non-negative decimal integer, at most ``cap``; ``None`` unless ``raw``
+    is ASCII digits.  A number longer than ``cap`` is ``cap`` without being converted
+    (``int()`` refuses more than 4,300 digits: a 5,000-digit ``page_size``,
+    ``Content-Length`` or hint ``poll`` was a 500)."""
+    if not (raw.isascii() and raw.isdigit()):
+        return None
+    digits = raw.lstrip("0") or "0"
+    return cap if len(digits) > len(str(cap)) else min(int(digits), cap)
+
+
 class PayloadTooLarge(exceptions.APIException):
     """413: the request body is larger than the server accepts."""
 
@@ -38,8 +49,8 @@ class LimitedJSONParser(JSONParser):
         request = context.get("request")
         declared = request.META.get("CONTENT_LENGTH") if request is not None else None
         too_large = PayloadTooLarge(f"The request body is larger than {limit} bytes.")
-        declared = str(declared or "").lstrip("0")
-        if declared.isdigit() and (len(declared) > len(str(limit)) or int(declared) > limit):
+        length = capped_decimal(str(declared or ""), limit + 1)
+        if length is not None and length > limit:
             raise too_large
         raw = stream.read(limit + 1)
         if len(raw) > limit:

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
+from api.parsers import capped_decimal
 from games.engine import GameState
 from games.models import Game, RaceEntry
 from games.selectors.games import game_get, game_view
@@ -321,11 +322,7 @@ HINT_POLLS = 30
 
 def _polls_done(request: HttpRequest) -> int:
     """How many times the board already asked again for this hint (``poll``, 0..HINT_POLLS)."""
-    raw = request.POST.get("poll", "")
-    if not (raw.isascii() and raw.isdigit()):
-        return 0
-    digits = raw.lstrip("0") or "0"
-    return HINT_POLLS if len(digits) > len(str(HINT_POLLS)) else min(int(digits), HINT_POLLS)
+    return capped_decimal(request.POST.get("poll", ""), HINT_POLLS) or 0
 
 
 @login_required
