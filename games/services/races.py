@@ -29,7 +29,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from games.engine import random_seed
@@ -255,15 +255,19 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
         return entry.game
 
 
-def _games_still_open(now: datetime, prefix: str = "") -> Q:
-    """Entries (``prefix`` ``"entries__"`` from a race) whose game may still change at
-    ``now``: none yet (a window entrant may still start), or playing before its deadline."""
-    return Q(**{f"{prefix}game__isnull": True}) | (
-        Q(**{f"{prefix}game__status": Game.Status.PLAYING})
-        & (
-            Q(**{f"{prefix}game__deadline__isnull": True})
-            | Q(**{f"{prefix}game__deadline__gt": now})
-        )
+def _over_for_everyone(races: QuerySet[Race], now: datetime) -> QuerySet[Race]:
+    """The races of ``races`` running at ``now`` that have entrants, none of whose games
+    may still change: every entrant has a game (a window entrant may still start) and
+    none is playing before its deadline.  Joining having closed is for the caller to
+    check on the rows (:attr:`Race.join_closes_at`)."""
+    still_open = Q(entries__game__isnull=True) | (
+        Q(entries__game__status=Game.Status.PLAYING)
+        & (Q(entries__game__deadline__isnull=True) | Q(entries__game__deadline__gt=now))
+    )
+    return (
+        races.filter(status=Race.Status.SCHEDULED, starts_at__lte=now, ends_at__gt=now)
+        .annotate(entrants=Count("entries"), still_open=Count("entries", filter=still_open))
+        .filter(entrants__gt=0, still_open=0)
     )
 
 
@@ -276,12 +280,9 @@ def race_over_for_everyone(race: Race, *, now: datetime | None = None) -> bool:
     sweeper then closes the race at once instead of at ``ends_at``.
     """
     now = now or timezone.now()
-    if race.status != Race.Status.SCHEDULED or not race.starts_at <= now < race.ends_at:
-        return False
     if race.join_closes_at > now:
         return False
-    entries = RaceEntry.objects.filter(race=race)
-    return entries.exists() and not entries.filter(_games_still_open(now)).exists()
+    return _over_for_everyone(Race.objects.filter(id=race.id), now).exists()
 
 
 def _lock_race(race_id: Any) -> Race | None:
@@ -432,12 +433,7 @@ def races_due(*, now: datetime | None = None, limit: int = 50) -> list[Any]:
     # Running races none of whose entrants can still play (one query; joining closed is
     # checked on the few rows left, as join_closes_at does).
     done_early = (
-        Race.objects.filter(status=Race.Status.SCHEDULED, starts_at__lte=now, ends_at__gt=now)
-        .annotate(
-            entrants=Count("entries"),
-            still_open=Count("entries", filter=_games_still_open(now, "entries__")),
-        )
-        .filter(entrants__gt=0, still_open=0)
+        _over_for_everyone(Race.objects.all(), now)
         .only("id", "starts_at", "ends_at", "late_join_s")
         .order_by("ends_at")[:limit]
     )
