@@ -198,10 +198,12 @@ def test_keyboard_only_play_undo_and_resign(live_server: Any, page: Any) -> None
     expect(page.locator('[data-stat="status"]')).to_have_text("resigned")
     assert Game.objects.get(id=game.id).status == "resigned"
     # Without a reload, nothing more can be asked of the game (a tester could still
-    # click Hint and type moves, each refused with "The game is over").
-    expect(page.get_by_role("button", name="Hint")).to_be_disabled()
-    expect(page.get_by_role("button", name="Resign")).to_be_disabled()
-    page.get_by_text("Type a move").click()
+    # click Hint and type moves, each refused with "The game is over"): the buttons
+    # and the typed move are switched off and hidden.
+    for control in ("Hint", "Resign", "Undo"):
+        expect(page.get_by_role("button", name=control, include_hidden=True)).to_be_disabled()
+        expect(page.get_by_role("button", name=control, include_hidden=True)).to_be_hidden()
+    expect(page.get_by_text("Type a move")).to_be_hidden()
     expect(page.locator("#typed-move")).to_be_disabled()
     expect(page.locator("form[data-typed-move] button")).to_be_disabled()
 
@@ -442,10 +444,18 @@ def test_the_play_buttons_stay_on_a_phone_screen(
         assert box is not None
         assert 0 <= box["y"] <= 5, box
         screenshot(page, "web-play-phone-controls", full_page=False)
-        # Once the game is over its greyed buttons no longer ride along at the bottom.
+        # Once the game is over nothing is left to press: Undo, Hint, Resign and the
+        # typed move go away (they stayed, greyed, at the bottom edge), and the board
+        # says how it ended.
+        expect(page.locator("details.typed")).to_be_visible()
         page.once("dialog", lambda dialog: dialog.accept())
         page.locator("button.danger").tap()
         expect(page.locator(".controls")).to_have_class(re.compile(r"\bidle\b"))
-        assert page.locator(".controls").evaluate("e => getComputedStyle(e).position") == "static"
+        expect(page.locator(".controls")).to_be_hidden()
+        expect(page.locator("details.typed")).to_be_hidden()
+        expect(page.locator('#board [data-stat="status"]')).to_have_text("abandonnée")
+        page.reload()
+        expect(page.locator(".controls")).to_be_hidden()
+        expect(page.locator("details.typed")).to_be_hidden()
     finally:
         ctx.close()

@@ -125,6 +125,8 @@ def test_the_race_view_and_page_say_when_a_race_ended_early() -> None:
     r = race()
     ann = joined(r, "ann")
     assert race_public(r)["closed_at"] is None
+    early = "or earlier: once joining has closed and every player has finished"
+    assert early in Client().get(f"/races/{r.id}/").content.decode()
     end(ann, "resigned")
     now = timezone.now()
     assert race_close(race_id=r.id, now=now) == "finished"
@@ -132,6 +134,7 @@ def test_the_race_view_and_page_say_when_a_race_ended_early() -> None:
     assert race_public(r)["closed_at"] == now < r.ends_at
     page = Client().get(f"/races/{r.id}/").content.decode()
     assert "Ended early" in page
+    assert early not in page
     assert f"{now:%Y-%m-%d %H:%M:%S} UTC</time> · every player had finished" in page
     api = Client().get(f"/api/v1/races/{r.id}").json()
     assert api["closed_at"].startswith(f"{now:%Y-%m-%dT%H:%M:%S}")

@@ -689,10 +689,13 @@ def test_play_page_redraws_when_the_organisers_disqualify_and_reinstate(
         assert "over" in (board.get_attribute("class") or "").split()
         assert board.get_attribute("data-move-url") is None  # no move can be sent
         assert page.locator("button.danger").is_disabled()  # Resign
+        page.locator(".controls").wait_for(state="hidden")  # nothing left to press
         screenshot(page, "live-play-disqualified")
         organisers("race_entry_reinstate(entry_id=entry.id)")
         page.locator("#board[data-move-url]:not([data-disqualified])").wait_for(timeout=15_000)
         assert "Two accounts" not in board.inner_text()
         assert page.locator("button.danger").is_enabled()
+        assert page.locator(".controls").is_visible()
+        assert page.locator("details.typed").is_visible()
     finally:
         context.close()

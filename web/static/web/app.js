@@ -216,9 +216,11 @@
       'button.danger, [data-action="hint"], form[data-typed-move] input[name="move"], ' +
       "form[data-typed-move] button"
     ).forEach(function (r) { r.disabled = !playing; });
-    // An ended game's buttons no longer ride along at a phone's bottom edge (app.css).
+    // An ended game's buttons and typed move are hidden (app.css).
     var controls = document.querySelector(".controls");
     if (controls && b) { controls.classList.toggle("idle", !playing); }
+    var typed = document.querySelector("details.typed");
+    if (typed && b) { typed.hidden = !playing; }
   }
 
   // A hint names a move (data-hint on the board, from the server): its card and where
