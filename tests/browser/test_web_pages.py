@@ -437,12 +437,33 @@ def test_the_play_buttons_stay_on_a_phone_screen(
         assert last["y"] + last["height"] <= bar["y"], (last, bar)
         # Tapping a tableau card down there: what the board says shows at the screen's
         # top edge (it was at the board's top, off the screen).
-        page.locator("#board .tableau .card").last.tap()
+        card = page.locator("#board .tableau .card").last
+        before = card.bounding_box()
+        card.tap()
         message = page.locator("#board-message")
         expect(message).not_to_be_empty()
         box = message.bounding_box()
         assert box is not None
         assert 0 <= box["y"] <= 5, box
+        # The message takes no room in the page: the cards stay where they were (but
+        # for a selection's 3 px lift), here and at the page's top, where a two-line
+        # band in the page's flow pushed the board 56 px down between two taps.
+        after = card.bounding_box()
+        assert before is not None
+        assert after is not None
+        assert abs(after["y"] - before["y"]) <= 4, (before, after)
+        page.keyboard.press("Escape")
+        expect(message).to_be_empty()
+        page.evaluate("window.scrollTo(0, 0)")
+        stock = page.locator('[data-action="stock"]')
+        above = stock.bounding_box()
+        page.locator("#board .reserve .card:not(.back)").tap()
+        expect(message).not_to_be_empty()
+        below = stock.bounding_box()
+        assert above is not None
+        assert below is not None
+        assert below["y"] == above["y"], (above, below)
+        page.keyboard.press("Escape")
         screenshot(page, "web-play-phone-controls", full_page=False)
         # Once the game is over nothing is left to press: Undo, Hint, Resign and the
         # typed move go away (they stayed, greyed, at the bottom edge), and the board

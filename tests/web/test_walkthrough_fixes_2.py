@@ -189,3 +189,21 @@ def test_replay_start_and_end_are_off_where_they_lead_nowhere(
 
     assert off(0) == {"first", "prev"}
     assert off(1) == {"next", "last"}
+
+
+def test_an_empty_waste_shows_its_place(pages: PageClient, player: Any) -> None:
+    """A visual check found blank space under the reserve: the waste's row, the height of
+    a card, with nothing in it before the first draw.  It shows an empty slot there, as
+    an empty reserve does, and the cards once there are any."""
+    game = game_start(player=player, seed="7")
+    page = pages.get(f"/play/{game.id}/").content.decode()
+    waste = re.search(r'<div class="fan waste">(.*?)</div>', page, re.S)
+    assert waste is not None
+    assert waste.group(1).strip() == '<span class="slot" aria-hidden="true">empty</span>'
+    drawn = pages.post(
+        f"/play/{game.id}/move", {"move": "draw", "expected_move_number": 0}, htmx=True
+    )
+    waste = re.search(r'<div class="fan waste">(.*?)</div>', drawn.content.decode(), re.S)
+    assert waste is not None
+    assert "slot" not in waste.group(1)
+    assert waste.group(1).count('class="card') == 3  # classic draws three
