@@ -152,6 +152,7 @@ class SafeCursorPagination(CursorPagination):
             ValidationError,
             FieldDoesNotExist,
             OverflowError,
+            RecursionError,  # "[[[[..." nested past the parser's depth
         ):
             raise _invalid_cursor() from None
         return values, reverse

@@ -76,7 +76,7 @@ class Keyset:
             if not -(2**63) <= tie < 2**63:  # past any id column (SQLite's driver overflows)
                 raise ValueError(tie)
             return self.parse(key), tie, way == "n"
-        except (ValueError, TypeError, OverflowError, UnicodeDecodeError):
+        except (ValueError, TypeError, OverflowError, UnicodeDecodeError, RecursionError):
             raise InvalidCursor("the cursor is not one this list gave out") from None
 
     def window(self, qs: QuerySet[Any], *, cursor: str | None, size: int) -> KeysetPage:

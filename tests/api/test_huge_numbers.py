@@ -98,6 +98,25 @@ def test_forged_cursors_with_numbers_out_of_range_are_400(
         assert (resp.status_code, resp.json()["code"]) == (400, "invalid_cursor"), path
 
 
+def test_cursors_nested_past_the_parsers_depth_are_400(player: APIClient, anon: APIClient) -> None:
+    """An attack's cursor of 1,000 "[" (the JSON parser's ``RecursionError``) was a 500 on
+    every cursor list and on the leaderboard page."""
+    gid = game_of(player)
+    UserFactory(username="ann")
+    deep = base64.urlsafe_b64encode(b"[" * 1000).decode().rstrip("=")
+    for client, path in (
+        (anon, "/api/v1/races"),
+        (anon, "/api/v1/tournaments"),
+        (player, "/api/v1/games"),
+        (player, f"/api/v1/games/{gid}/moves"),
+        (anon, "/api/v1/leaderboards/classic"),
+        (anon, "/api/v1/players/ann/history"),
+    ):
+        resp = client.get(f"{path}?cursor={deep}")
+        assert (resp.status_code, resp.json()["code"]) == (400, "invalid_cursor"), path
+    assert PageClient().get(f"/leaderboards/classic/?cursor={deep}").status_code == 400
+
+
 def test_the_leaderboard_page_refuses_such_a_cursor_without_a_500() -> None:
     page = PageClient().get(f"/leaderboards/classic/?cursor={cursor([1.0, 10**23, 'n'])}")
     assert page.status_code == 400
