@@ -16,6 +16,7 @@ PROBLEM_CODES: dict[str, str] = {
     "bad_request": "400: the server refused the request (e.g. a `Host` it does not serve).",
     "csrf_failed": "403: a session request without a valid CSRF token (send `X-CSRFToken`, or "
     "use a token in `Authorization`).",
+    "nul_character": "400: the path or the query holds a NUL character (`%00`).",
     "invalid_cursor": "400: the `cursor` is not one the list gave out; start without it.",
     "authentication_failed": "401: the token or session is invalid.",
     "not_authenticated": "401: the endpoint needs a token or a session.",

@@ -50,13 +50,23 @@ STATUS_CODES: dict[int, str] = {
 _KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
 
 
-def _is_api(request: HttpRequest) -> bool:
+def is_api(request: HttpRequest) -> bool:
+    """Whether ``request`` is under ``/api/`` (its errors are problem+json)."""
     return request.path.startswith("/api/")
 
 
-def _problem(request: HttpRequest, *, status: int, code: str, detail: str) -> JsonResponse:
+def problem_response(
+    request: HttpRequest, *, status: int, code: str, detail: str, **headers: str
+) -> JsonResponse:
+    """A problem+json answer (RFC 9457; :func:`api.errors.problem_body`) with ``status``,
+    the stable ``code`` (:data:`api.problem_codes.PROBLEM_CODES`) and ``detail``, its
+    ``instance`` the request's path; ``headers`` are set on it, ``_`` read as ``-``
+    (``Retry_After="5"``)."""
     body = problem_body(status=status, code=code, detail=detail, instance=request.get_full_path())
-    return JsonResponse(body, status=status, content_type=PROBLEM_CONTENT_TYPE)
+    response = JsonResponse(body, status=status, content_type=PROBLEM_CONTENT_TYPE)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -65,9 +75,9 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     API clients should send ``Authorization: Token ...`` (no CSRF check); a
     browser session must send the ``X-CSRFToken`` header.
     """
-    if not _is_api(request):
+    if not is_api(request):
         return csrf.csrf_failure(request, reason=reason)
-    return _problem(
+    return problem_response(
         request,
         status=403,
         code="csrf_failed",
@@ -79,18 +89,20 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 def api_bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django ``handler400`` (``DisallowedHost``, other ``SuspiciousOperation``):
     ``400 bad_request`` under ``/api/``, Django's page elsewhere."""
-    if not _is_api(request):
+    if not is_api(request):
         return defaults.bad_request(request, exception)
-    return _problem(
+    return problem_response(
         request, status=400, code="bad_request", detail="The server refused this request."
     )
 
 
 def api_permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django ``handler403``: ``403 permission_denied`` under ``/api/``."""
-    if not _is_api(request):
+    if not is_api(request):
         return defaults.permission_denied(request, exception)
-    return _problem(request, status=403, code="permission_denied", detail="You may not do this.")
+    return problem_response(
+        request, status=403, code="permission_denied", detail="You may not do this."
+    )
 
 
 class ProblemJsonMiddleware:
@@ -105,7 +117,7 @@ class ProblemJsonMiddleware:
         response = self.get_response(request)
         if (
             response.status_code < 400
-            or not _is_api(request)
+            or not is_api(request)
             or response.get("Content-Type", "").startswith(PROBLEM_CONTENT_TYPE)
         ):
             return response
@@ -116,7 +128,7 @@ class ProblemJsonMiddleware:
         except ValueError:
             phrase = "Error"
         logger.info("problem+json for a bare %s on %s", status, request.path)
-        problem = _problem(request, status=status, code=code, detail=f"{phrase}.")
+        problem = problem_response(request, status=status, code=code, detail=f"{phrase}.")
         for header in _KEPT_HEADERS:
             if header in response:
                 problem[header] = response[header]

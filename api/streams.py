@@ -51,7 +51,7 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections, connections
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
@@ -59,7 +59,8 @@ from rest_framework.request import Request
 from rest_framework.utils.encoders import JSONEncoder
 
 from api.authentication import SessionAuthentication, TokenAuthentication
-from api.errors import PROBLEM_CONTENT_TYPE, SERVICE_ERROR_STATUS, problem_body
+from api.errors import SERVICE_ERROR_STATUS
+from api.refusals import problem_response
 from canfield_site.security import client_address
 from games.live.hub import (
     FINISHED,
@@ -142,17 +143,6 @@ def _release_connections() -> None:
     ``DATABASE_POOL_MAX_SIZE`` would run dry at that many streams).
     """
     connections.close_all()
-
-
-def _problem(request: HttpRequest, *, status: int, code: str, detail: str, **headers: str) -> Any:
-    response = JsonResponse(
-        problem_body(status=status, code=code, detail=detail, instance=request.get_full_path()),
-        status=status,
-        content_type=PROBLEM_CONTENT_TYPE,
-    )
-    for name, value in headers.items():
-        response[name.replace("_", "-")] = value
-    return response
 
 
 # ------------------------------------------------------------------ race topic
@@ -475,7 +465,7 @@ async def _open(
     so, the stream ends and frees its slot, even when no event told it (a cancelled
     race, a window deadline passing, a close run by another process)."""
     if not isinstance(request, ASGIRequest):
-        return _problem(
+        return problem_response(
             request,
             status=503,
             code="live_unavailable",
@@ -484,9 +474,11 @@ async def _open(
     try:
         user, how = await _db(functools.partial(_authenticate, request))
     except exceptions.APIException as exc:
-        return _problem(request, status=401, code="authentication_failed", detail=str(exc.detail))
+        return problem_response(
+            request, status=401, code="authentication_failed", detail=str(exc.detail)
+        )
     if needs_login and not user.is_authenticated:
-        return _problem(
+        return problem_response(
             request,
             status=401,
             code="not_authenticated",
@@ -496,7 +488,7 @@ async def _open(
     try:
         first = await _db(lambda: snapshot(user))
     except ServiceError as exc:
-        return _problem(
+        return problem_response(
             request, status=SERVICE_ERROR_STATUS.get(exc.code, 400), code=exc.code, detail=str(exc)
         )
     last_id = _last_event_id(request)
@@ -507,7 +499,7 @@ async def _open(
     cap = int(settings.LIVE_STREAMS_PER_USER)
     try:
         if not await h.slot_acquire(key, stream, cap):
-            return _problem(
+            return problem_response(
                 request,
                 status=429,
                 code="too_many_streams",
@@ -520,7 +512,7 @@ async def _open(
             await h.slot_release(key, stream)
             raise
     except LiveUnavailable as exc:
-        return _problem(
+        return problem_response(
             request,
             status=503,
             code="live_unavailable",
@@ -619,7 +611,7 @@ def _get_only(view: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(view)
     async def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         if request.method != "GET":
-            return _problem(
+            return problem_response(
                 request,
                 status=405,
                 code="method_not_allowed",

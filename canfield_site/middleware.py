@@ -1,5 +1,5 @@
-"""Project middleware: WhiteNoise without a thread hop per request, and 411 for bodies of
-unknown length.
+"""Project middleware: WhiteNoise without a thread hop per request, 411 for bodies of
+unknown length, and 400 for a NUL character in the path or the query.
 
 WhiteNoise usable on both the ASGI and the WSGI path without a thread hop per request.
 
@@ -18,6 +18,8 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_asy
 from django.http import HttpResponse
 from django.utils.decorators import sync_and_async_middleware
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
+
+from api.refusals import is_api, problem_response
 
 
 class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]
@@ -112,6 +114,47 @@ def length_required_middleware(get_response: Any) -> Any:
     def middleware(request: Any) -> Any:
         if _length_unknown(request):
             return refuse()
+        return get_response(request)
+
+    return middleware
+
+
+def _has_nul(request: Any) -> bool:
+    """A NUL character (``%00``) in the path or in a query parameter's name or value."""
+    if "\x00" in request.path:
+        return True
+    return any("\x00" in k or any("\x00" in v for v in vs) for k, vs in request.GET.lists())
+
+
+@sync_and_async_middleware
+def nul_character_middleware(get_response: Any) -> Any:
+    """``400`` for a NUL character (``%00``) in the path or the query string.
+
+    No name, id, pool or filter of this service contains one, and PostgreSQL's text
+    columns refuse it: an attack's ``/api/v1/players/a%00b`` was a 500 there (a 404 on
+    SQLite).  Such a request is refused before any view runs; under ``/api/`` the answer
+    is problem+json ``nul_character``, elsewhere a plain-text 400.  Bodies need nothing:
+    Django's and DRF's text fields refuse a NUL with a validation error.  Sync and async.
+    """
+
+    def refuse(request: Any) -> HttpResponse:
+        detail = "The path or the query holds a NUL character (%00), which nothing here has."
+        if is_api(request):
+            return problem_response(request, status=400, code="nul_character", detail=detail)
+        return HttpResponse(detail, status=400, content_type="text/plain; charset=utf-8")
+
+    if iscoroutinefunction(get_response):
+
+        async def middleware_async(request: Any) -> Any:
+            if _has_nul(request):
+                return refuse(request)
+            return await get_response(request)
+
+        return middleware_async
+
+    def middleware(request: Any) -> Any:
+        if _has_nul(request):
+            return refuse(request)
         return get_response(request)
 
     return middleware

@@ -118,6 +118,8 @@ MIDDLEWARE = [
     "api.refusals.ProblemJsonMiddleware",
     # A body without Content-Length (chunked) is refused, not read as empty: 411.
     "canfield_site.middleware.length_required_middleware",
+    # A NUL character in the path or query is refused (PostgreSQL's text refuses it): 400.
+    "canfield_site.middleware.nul_character_middleware",
     "django.middleware.security.SecurityMiddleware",
     "canfield_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",

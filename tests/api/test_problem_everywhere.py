@@ -32,7 +32,7 @@ UNKNOWN_PATHS = [
     "/api/v1/games/12/moves",
     "/api/v1/games/not-a-uuid/undo",
     f"/api/v1/games/{SOME_ID}/nope",
-    "/api/v1/races/%00/join",
+    "/api/v1/races/%01/join",
     "/api/v1/races/../../admin/",
     "/api/v1/tournaments/x/standings",
     f"/api/v1/tournaments/{SOME_ID}/races/extra",
