@@ -1,3 +1,4 @@
+# mypy: disable-error-code="no-untyped-call"
 """A NUL character (``%00``) in a path or a query: 400, never a 500.
 
 An attack found ``/api/v1/players/a%00b``, ``/api/v1/leaderboards/a%00b``, a history's
