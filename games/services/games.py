@@ -432,6 +432,7 @@ def game_undo(
         # Rebuild from the deal and the remaining live moves: the stored snapshot has
         # no undo history, and replay is the reference the audit command checks.
         state = game.deal.new_state()
+        dealt = state.cards_home  # the base card(s) home at the deal (RULES.md 2)
         for notation in (
             game.moves.filter(undone_at__isnull=True, number__lt=last.number)
             .order_by("number")
@@ -452,12 +453,14 @@ def game_undo(
                 .first()
             )
             # The count was reached by the move after the last one that had another
-            # count; with no such move it held from the start.
+            # count; with no such move, by the first move if the deal had another count
+            # (an attack's undo set it to the deal, ranking a slower player first on
+            # time), else it held from the deal.
             first = (
                 None
-                if reached is None
+                if reached is None and dealt == home
                 else game.moves.filter(
-                    undone_at__isnull=True, number__gt=reached, number__lt=last.number
+                    undone_at__isnull=True, number__gt=reached or 0, number__lt=last.number
                 )
                 .order_by("number")
                 .values_list("played_at", flat=True)
