@@ -18,7 +18,7 @@ from django.utils import timezone
 from games.live.publish import game_changed_on_commit
 from games.models import Game, Race, RaceEntry, Tournament
 from games.services.errors import MALFORMED_ID, InvalidRace, NotFound, TournamentNotOpen
-from games.services.races import race_cancel, race_close, race_rescore
+from games.services.races import race_cancel, race_close, race_locked, race_rescore
 from games.services.tournaments import tournament_rescore
 
 #: What an organiser is told before re-scoring a finished race (RULES.md 6 changed:
@@ -33,13 +33,6 @@ RESCORE_NOTICE = (
 MAX_REASON = 300
 
 
-def _race_locked(race_id: Any) -> Race:
-    try:
-        return Race.objects.select_for_update(no_key=True).get(id=race_id)
-    except (Race.DoesNotExist, *MALFORMED_ID):
-        raise NotFound("no such race") from None
-
-
 def _tournament_rescore_of(race: Race) -> None:
     if race.tournament_id is not None:
         tournament_rescore(tournament_id=race.tournament_id)
@@ -52,7 +45,7 @@ def race_open_now(*, race_id: Any, now: datetime | None = None) -> Race:
     """
     now = now or timezone.now()
     with transaction.atomic():
-        race = _race_locked(race_id)
+        race = race_locked(race_id)
         if race.status != Race.Status.SCHEDULED or now >= race.ends_at:
             raise InvalidRace(f"the race is {race.phase(now)}: it cannot be opened")
         if race.opens_at > now:
@@ -74,7 +67,7 @@ def race_close_now(*, race_id: Any, now: datetime | None = None) -> str:
     """
     now = now or timezone.now()
     with transaction.atomic():
-        race = _race_locked(race_id)
+        race = race_locked(race_id)
         if race.status == Race.Status.CANCELLED:
             raise InvalidRace("the race is cancelled")
         if race.status == Race.Status.SCHEDULED and now < race.starts_at and race.entries.exists():
@@ -172,7 +165,7 @@ def race_rename(*, race_id: Any, name: str) -> Race:
     if not 1 <= len(name) <= 120:
         raise InvalidRace("a race name has 1 to 120 characters")
     with transaction.atomic():
-        race = _race_locked(race_id)
+        race = race_locked(race_id)
         race.name = name
         race.save(update_fields=["name"])
         return race
@@ -194,7 +187,7 @@ def race_move(*, race_id: Any, tournament_id: Any | None) -> Race:
     """
     now = timezone.now()
     with transaction.atomic():
-        race = _race_locked(race_id)
+        race = race_locked(race_id)
         old = race.tournament_id
         if str(old) == str(tournament_id) or (old is None and tournament_id is None):
             return race

@@ -145,13 +145,6 @@ def race_create(
         )
 
 
-def _race(race_id: Any) -> Race:
-    try:
-        return Race.objects.select_related("deal", "tournament").get(id=race_id)
-    except (Race.DoesNotExist, *MALFORMED_ID):
-        raise NotFound("no such race") from None
-
-
 @dataclass(frozen=True)
 class JoinOutcome:
     """The entry and whether this call created it (``False`` on a repeated join)."""
@@ -173,7 +166,10 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
     """
     now = now or timezone.now()
     with transaction.atomic():
-        race = _race(race_id)
+        # Locked, so a join and the early close of a race over for everyone
+        # (:func:`race_close`) never overlap: an attack's join, slowed while a closer
+        # counted the entries without it, left a game playing on after the seed was out.
+        race = race_locked(race_id)
         # A draft tournament's race does not exist for players: the same NotFound as
         # an unknown id, before any other state of the race is looked at.
         if (
@@ -213,7 +209,8 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
 
 
 def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Game:
-    """Start the player's clock (window mode; joins first if needed) and return their game.
+    """Start the player's clock (window mode; joins first if needed, undone if refused)
+    and return their game.
 
     Idempotent: a started entry returns its game.  In scheduled mode this
     returns the game once the race has started.  The deadline is
@@ -223,8 +220,11 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
     them their whole time).
     """
     now = now or timezone.now()
-    entry = race_join(race_id=race_id, player=player, now=now).entry
+    # One transaction with the join: a refusal (not started yet, closed, disqualified)
+    # leaves no entry behind (an attack's start before the start joined the player and
+    # took a tournament's last place while answering 409).
     with transaction.atomic():
+        entry = race_join(race_id=race_id, player=player, now=now).entry
         entry = (
             RaceEntry.objects.select_for_update(no_key=True)
             .select_related("race__deal")
@@ -379,10 +379,13 @@ def race_score(*, race: Race) -> None:
         )
 
 
-def _race_locked(race_id: Any) -> Race:
-    """The race row locked for this transaction (waiting for it); raises :class:`NotFound`."""
+def race_locked(race_id: Any) -> Race:
+    """The race with its deal and tournament, its row locked for this transaction (``FOR
+    NO KEY UPDATE``, waiting for it; a closer's :func:`_lock_race` skips a locked race).
+    Raises :class:`NotFound`."""
+    races = Race.objects.select_related("deal", "tournament")
     try:
-        return Race.objects.select_for_update(no_key=True).get(id=race_id)
+        return races.select_for_update(no_key=True, of=("self",)).get(id=race_id)
     except (Race.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such race") from None
 
@@ -396,7 +399,7 @@ def race_rescore(*, race_id: Any) -> None:
     is not finished is left alone.  Raises :class:`NotFound`.
     """
     with transaction.atomic():
-        race = _race_locked(race_id)
+        race = race_locked(race_id)
         if race.status == Race.Status.FINISHED:
             race_score(race=race)
             race_rating_enqueue(race_id=race.id)
@@ -409,7 +412,7 @@ def race_cancel(*, race_id: Any, now: datetime | None = None) -> Race:
     """
     now = now or timezone.now()
     with transaction.atomic():
-        race = _race_locked(race_id)
+        race = race_locked(race_id)
         if race.status in (Race.Status.SCHEDULED, Race.Status.CLOSING):
             Game.objects.filter(race_entry__race=race, status=Game.Status.PLAYING).update(
                 status=Game.Status.TIMED_OUT, finished_at=now, updated_at=now

@@ -312,6 +312,31 @@ def test_scheduled_race_hides_the_deal_until_the_start(
     assert Move.objects.count() == 0
 
 
+def test_start_before_the_start_is_refused_and_joins_nobody(
+    make_client: Callable[..., APIClient],
+) -> None:
+    """An attack's ``start`` before the start answered 409 but had joined the player (and
+    taken a tournament's last place): a refusal changes nothing."""
+    staff = make_client("org", staff=True)
+    now = timezone.now()
+    race = create_race(
+        staff,
+        mode="window",
+        time_limit_s=60,
+        opens_at=iso(now - timedelta(seconds=5)),
+        starts_at=iso(now + timedelta(minutes=5)),
+        ends_at=iso(now + timedelta(minutes=10)),
+    )
+    ann = make_client("ann")
+    resp = ann.post(f"/api/v1/races/{race['id']}/start")
+    assert (resp.status_code, resp.json()["code"]) == (409, "race_not_started")
+    assert RaceEntry.objects.count() == 0
+    assert ann.get(f"/api/v1/races/{race['id']}").json()["entrants"] == 0
+    # Joining is still open, and a join is a join.
+    assert ann.post(f"/api/v1/races/{race['id']}/join").status_code == 201
+    assert RaceEntry.objects.count() == 1
+
+
 def test_joining_outside_the_window_is_refused(make_client: Callable[..., APIClient]) -> None:
     staff = make_client("org", staff=True)
     now = timezone.now()
