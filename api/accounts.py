@@ -33,7 +33,7 @@ from rest_framework.views import APIView
 from api.authentication import token_issue, tokens_revoke
 from api.errors import ProblemError, ProblemSerializer
 from api.serializers import PasswordChangeInput, RegisterInput, TokenInput, TokenOutput
-from canfield_site.security import lockout_detail, lockout_seconds
+from canfield_site.security import forget_failed_logins, lockout_detail, lockout_seconds
 from games.services.accounts import user_register, username_validate
 from games.services.errors import UsernameTaken
 
@@ -163,6 +163,7 @@ class TokenView(APIView):
             raise ProblemError(
                 "invalid_credentials", "Unknown username or wrong password.", status=400
             )
+        forget_failed_logins(user.get_username())
         return _no_store(Response(_token_body(user)))
 
 

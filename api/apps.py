@@ -11,11 +11,16 @@ class ApiConfig(AppConfig):
     verbose_name = "REST API"
 
     def ready(self) -> None:
-        """Revoke every API token of an account whose password changes or that is deactivated."""
+        """Revoke every API token of an account whose password changes or that is
+        deactivated; forget a username's failed logins when it logs in."""
         from django.contrib.auth import get_user_model
+        from django.contrib.auth.signals import user_logged_in
         from django.db.models.signals import post_save, pre_save
 
         from api.authentication import remember_credentials, revoke_on_credential_change
+        from canfield_site.security import forget_failed_logins_on_login
+
+        user_logged_in.connect(forget_failed_logins_on_login, dispatch_uid="forget-failed-logins")
 
         user_model = get_user_model()
         pre_save.connect(remember_credentials, sender=user_model, dispatch_uid="token-creds")

@@ -17,6 +17,8 @@ with the request: the API's ``POST /api/v1/auth/token`` and Django's ``LoginView
 admin's and any web login page).  A locked-out attempt answers 429: problem+json with
 code ``login_locked_out`` under ``/api/``, a short HTML page elsewhere; ``Retry-After``
 gives the seconds.  Lockouts are listed (and can be lifted) in the admin under *Axes*.
+A successful login forgets that username's failures, and only those
+(:func:`forget_failed_logins`).
 """
 
 from __future__ import annotations
@@ -76,6 +78,31 @@ def login_username(request: HttpRequest | None, credentials: dict[str, Any] | No
     if not raw:
         return ""
     return str(get_user_model().normalize_username(str(raw))).casefold()
+
+
+def forget_failed_logins(username: str) -> int:
+    """Forget the failed logins counted against ``username`` (folded as
+    :func:`login_username`), from every address; returns how many records went.
+
+    Called on every successful login (web, admin, API token), in place of django-axes'
+    ``AXES_RESET_ON_SUCCESS``: that reset also deleted every failure *from the client's
+    address*, whatever username it named, so an attacker who guessed four passwords of
+    someone else's account, logged into their own and guessed again was never locked
+    out (an attack made 16 guesses in a row).  The failures of other usernames from
+    that address stay counted.
+    """
+    from axes.models import AccessAttempt
+
+    folded = login_username(
+        None, {getattr(settings, "AXES_USERNAME_FORM_FIELD", "username"): username}
+    )
+    deleted, _ = AccessAttempt.objects.filter(username=folded).delete()
+    return int(deleted)
+
+
+def forget_failed_logins_on_login(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """``user_logged_in`` receiver (``api.apps``): :func:`forget_failed_logins`."""
+    forget_failed_logins(user.get_username())
 
 
 class LoginLockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]

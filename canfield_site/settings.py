@@ -210,7 +210,9 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT: int = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(seconds=env.int("LOGIN_LOCKOUT_SECONDS", default=900))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_RESET_ON_SUCCESS = True
+# A successful login forgets that username's failures only (canfield_site.security.
+# forget_failed_logins); axes' own reset also forgot every failure from the address.
+AXES_RESET_ON_SUCCESS = False
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_CLIENT_IP_CALLABLE = "canfield_site.security.client_address"
 AXES_USERNAME_CALLABLE = "canfield_site.security.login_username"

@@ -257,3 +257,37 @@ def test_anonymous_stream_slots_are_per_client_behind_the_proxy() -> None:
         assert slot_key(via_proxy[0], user) == f"user:{user.pk}"
     with override_settings(TRUSTED_PROXY_COUNT=0):  # no proxy declared: the header is ignored
         assert {slot_key(r, AnonymousUser()) for r in via_proxy} == {"addr:172.18.0.5"}
+
+
+@override_settings(AXES_FAILURE_LIMIT=5)
+def test_logging_into_ones_own_account_forgets_no_one_elses_failures() -> None:
+    """An attack guessed four passwords of someone else's account, logged into its own
+    (web page, then API), and guessed again: axes' reset on success forgot every
+    failure from the address, so sixteen guesses in a row were never locked out."""
+    UserFactory(username="victim")
+    UserFactory(username="mallory")
+    attacker = APIClient(REMOTE_ADDR="203.0.113.70")
+    page = Client(REMOTE_ADDR="203.0.113.70")
+    codes = [_login(attacker, "victim", f"guess-{i}").json()["code"] for i in range(4)]
+    assert codes == ["invalid_credentials"] * 4
+    page.post("/accounts/login/", {"username": "mallory", "password": PASSWORD})
+    assert page.get("/").context["user"].username == "mallory"  # logged in
+    assert _login(attacker, "mallory", PASSWORD).status_code == 200  # and by the API
+    # The fifth guess reaches the limit: the victim is locked out, from anywhere.
+    assert _login(attacker, "victim", "guess-4").json()["code"] == "login_locked_out"
+    elsewhere = _login(APIClient(REMOTE_ADDR="198.51.100.70"), "victim", PASSWORD)
+    assert elsewhere.json()["code"] == "login_locked_out"
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_a_successful_login_forgets_that_usernames_own_failures() -> None:
+    """Two typos, then the right password: the count starts again (from any address)."""
+    UserFactory(username="erin")
+    for i in range(2):
+        _login(APIClient(REMOTE_ADDR=f"198.51.100.{80 + i}"), "erin", f"typo-{i}")
+    assert _login(APIClient(REMOTE_ADDR="198.51.100.90"), "Erin", PASSWORD).status_code == 200
+    codes = [
+        _login(APIClient(REMOTE_ADDR="198.51.100.91"), "erin", f"typo-{i}").json()["code"]
+        for i in range(3)
+    ]
+    assert codes == ["invalid_credentials", "invalid_credentials", "login_locked_out"]
