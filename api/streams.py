@@ -74,7 +74,7 @@ from games.live.hub import (
     heartbeat_seconds,
     hub,
 )
-from games.live.publish import game_topic, race_topic, tournament_topic
+from games.live.publish import game_topic, race_topic, redis_url, tournament_topic
 from games.permissions import may_see_drafts
 from games.selectors.games import game_get, game_view
 from games.selectors.races import race_get, race_public, race_standings
@@ -94,6 +94,10 @@ STANDINGS_INTERVAL_S = 1.0
 COUNTDOWN_EVERY_S = 5.0
 #: Seconds between checks of a race that is closing (until it is finished).
 CLOSING_POLL_S = 2.0
+#: Seconds between checks of a running race on the embedded default: its in-process
+#: broker does not carry the worker's messages (the sweeper's early close of a race over
+#: for everyone reached a race page only at its 15 s safety poll); with Redis they come.
+LOCAL_RUNNING_POLL_S = 1.0
 #: Tournament standings rows sent in an event (the REST list pages the rest).
 TOURNAMENT_TOP = 100
 #: Reconnection delay suggested to clients (the SSE ``retry`` field), in ms.
@@ -284,6 +288,8 @@ class RaceHandler(TopicHandler):
                 await asyncio.sleep(max(0.0, min(COUNTDOWN_EVERY_S, until)) + 0.001)
             elif phase == "running":
                 until = (payload["ends_at"] - now).total_seconds()
+                if not redis_url():
+                    until = min(until, LOCAL_RUNNING_POLL_S)
                 await asyncio.sleep(max(0.0, until) + 0.001)
             else:  # closing: the sweeper closes it (a read never does)
                 await self._phase_check(self.topic.last_seq)

@@ -153,3 +153,21 @@ def test_foundations_hold_full_size_cards(
         screenshot(page, f"web-foundations-{variant}-{width}")
     finally:
         ctx.close()
+
+
+def test_a_finished_race_page_asks_the_server_nothing_more(
+    live_server: Any, page: Any, transactional_db: Any
+) -> None:
+    """A walkthrough's finished race page asked for its live part every second, for as
+    long as it stayed open (58 requests a minute), after opening a stream that could
+    only end at once.  Over, it opens no stream and asks once a minute."""
+    from tests.tournaments.factories import Result, finished_race
+
+    race = finished_race(None, Result("ann", 30, 4200), name="Done race")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.goto(f"{live_server.url}/races/{race.id}/")
+    expect(page.locator("#race-live [data-phase]")).to_have_attribute("data-phase", "finished")
+    page.wait_for_timeout(4_000)
+    live = [u for u in asked if u.endswith("/live") or "/events" in u]
+    assert live == []

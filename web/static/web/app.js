@@ -78,6 +78,12 @@
   }
 
   /* ---------------------------------------------------------------- live updates */
+  var OVER_POLL_MS = 60000;
+
+  function isOver(el) {
+    return !!el.querySelector('[data-phase="finished"], [data-phase="cancelled"]');
+  }
+
   function poll(el) {
     // One request at a time and never more than one a second, whatever asks for it
     // (the timer, an event of the race stream, the stream failing): a request asked
@@ -90,8 +96,10 @@
     var last = -Infinity; // performance.now() when the last request was sent
 
     function schedule(delay) {
-      // Read each time: subscribe() slows polling down while the event stream is open.
-      var every = Math.max(1000, Number(el.dataset.pollMs || 1000));
+      // Read each time: subscribe() slows polling down while the event stream is open;
+      // a finished (or cancelled) race only changes if the organisers re-score it, so its
+      // page asks once a minute (it asked every second, forever).
+      var every = isOver(el) ? OVER_POLL_MS : Math.max(1000, Number(el.dataset.pollMs || 1000));
       clearTimeout(timer);
       timer = setTimeout(tick, delay === undefined ? every : delay);
     }
@@ -143,7 +151,8 @@
     // server, a Redis outage, the race over) polling at most once a second takes over.
     poll(el);
     var race = el.dataset.race;
-    if (!race || !window.EventSource) { return; }
+    // A race already over has no events to follow (its stream would end at once).
+    if (!race || !window.EventSource || isOver(el)) { return; }
     var fast = el.dataset.pollMs || "1000";
     var source = new EventSource("/api/v1/races/" + encodeURIComponent(race) + "/events");
     source.onopen = function () { el.dataset.pollMs = "15000"; el.dataset.stream = "open"; };
