@@ -39,7 +39,7 @@ def phases_after_close(redis_url: str) -> list[str]:
 
     async def run() -> None:
         topic = Topic(f"race:{race.id}", RaceHandler)
-        topic.broadcast = sent.append  # type: ignore[method-assign]
+        topic.broadcast = sent.append  # type: ignore[method-assign, assignment]
         with override_settings(LIVE_REDIS_URL=redis_url):
             await topic.handler.start()
             try:
