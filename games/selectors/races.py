@@ -63,10 +63,11 @@ def race_list(
     *,
     phase: str | tuple[str, ...] | None = None,
     mode: str | None = None,
+    tournament_id: Any = None,
     include_drafts: bool = False,
     now: datetime | None = None,
 ) -> QuerySet[Race]:
-    """Races filtered by clock phase and mode.
+    """Races filtered by clock phase and mode (and ``tournament_id``: that tournament's).
 
     ``phase``: one phase or a tuple of them (of :data:`RACE_PHASES`); a race is listed
     when its ``phase`` at ``now`` (:meth:`~games.models.Race.phase`, the field the race
@@ -85,6 +86,8 @@ def race_list(
     )
     if mode:
         qs = qs.filter(mode=mode)
+    if tournament_id is not None:
+        qs = qs.filter(tournament_id=tournament_id)
     if not phase:
         return qs.order_by("-starts_at")
     phases = (phase,) if isinstance(phase, str) else tuple(phase)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.models import Tournament
+from games.models import Race, Tournament
 from tests.tournaments.factories import TournamentFactory
 
 pytestmark = pytest.mark.django_db
@@ -35,3 +35,46 @@ def test_cards_bonus_rule_in_words() -> None:
     )
     html = Client().get(f"/tournaments/{t.id}/").content.decode()
     assert "2 points per card home, plus 30 points for a won game." in html
+
+
+def test_the_tournament_page_lists_its_races_as_the_lobby_does(pages: Any, player: Any) -> None:
+    """A walkthrough found races open for joining listed as "Upcoming" with no Join
+    button on the tournament page, while the lobby offered one: the page now has the
+    lobby's rows (Join while joining is open, then "joined", Play once running)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services.races import race_create, race_join
+    from tests.tournaments.factories import running_race
+
+    t: Any = TournamentFactory(status=Tournament.Status.OPEN)  # type: ignore[no-untyped-call]
+    now = timezone.now()
+
+    def heat(name: str, opens: timedelta, starts: timedelta) -> None:
+        race = race_create(
+            name=name,
+            opens_at=now + opens,
+            starts_at=now + starts,
+            ends_at=now + starts + timedelta(minutes=30),
+            late_join_s=None,
+        )
+        Race.objects.filter(id=race.id).update(tournament=t)
+
+    heat("Heat A", timedelta(minutes=-1), timedelta(minutes=5))
+    heat("Heat B", timedelta(hours=1), timedelta(hours=2))
+    live = running_race(t, name="Heat C")
+    html = pages.get(f"/tournaments/{t.id}/").content.decode()
+    sections = {
+        h: html.index(f"<h3>{h}</h3>") for h in ("Running", "Open for joining", "Upcoming", "Past")
+    }
+    assert sections["Running"] < html.index("Heat C") < sections["Open for joining"]
+    assert sections["Open for joining"] < html.index("Heat A") < sections["Upcoming"]
+    assert sections["Upcoming"] < html.index("Heat B") < sections["Past"]
+    assert "Join Heat A" in html
+    assert "Join Heat C" in html
+    assert "Join Heat B" not in html  # joining opens in an hour
+    race_join(race_id=live.id, player=player)
+    html = pages.get(f"/tournaments/{t.id}/").content.decode()
+    assert "Join Heat C" not in html
+    assert ">Play</a>" in html

@@ -30,6 +30,13 @@ def _races(request: HttpRequest) -> dict[str, Any]:
         "upcoming": list(race_list(phase="upcoming", include_drafts=staff, now=now)[:20]),
         "finished": list(race_list(phase="finished", include_drafts=staff, now=now)[:5]),
     }
+    return race_rows(request, lists, now)
+
+
+def race_rows(request: HttpRequest, lists: dict[str, list[Race]], now: Any) -> dict[str, Any]:
+    """The context of ``web/_race_row.html`` for the races of ``lists`` (phase name to
+    races of :func:`race_list`): which the viewer joined, their game in each, which of
+    those games are over, which races may still be joined, and the server's clock."""
     joined: set[Any] = set()
     if request.user.is_authenticated:
         ids = [r.id for rows in lists.values() for r in rows]

@@ -7,11 +7,14 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from games.permissions import may_see_drafts
 from games.rating_model import PROVISIONAL_RACES
 from games.selectors.games import game_list
 from games.selectors.players import player_race_entries
+from games.selectors.races import race_list
 from games.selectors.ratings import player_profile, pools_list
 from games.selectors.tournaments import (
     standing_row,
@@ -22,7 +25,8 @@ from games.selectors.tournaments import (
 )
 from games.services.errors import NotFound
 from web.board import pool_words, tournament_rules_words
-from web.views.common import not_found, server_now_ms
+from web.views.common import not_found
+from web.views.lobby import race_rows
 
 
 @require_GET
@@ -40,19 +44,28 @@ def tournament(request: HttpRequest, tournament_id: Any) -> HttpResponse:
     )
     races = public["races"]
     scoring_words, standings_words = tournament_rules_words(public)
+    # The races still to run, as the lobby shows them (Join, Play, "See your game").
+    now = timezone.now()
+    staff = may_see_drafts(request.user)
+    rows = race_rows(
+        request,
+        {
+            phase: list(race_list(phase=phase, tournament_id=t.id, include_drafts=staff, now=now))
+            for phase in ("running", "open", "upcoming")
+        },
+        now,
+    )
     return render(
         request,
         "web/tournament.html",
         {
+            **rows,
             "t": public,
             "scoring_words": scoring_words,
             "standings_words": standings_words,
             "past": [r for r in races if r["phase"] in ("finished", "closing", "cancelled")],
-            "running": [r for r in races if r["phase"] == "running"],
-            "upcoming": [r for r in races if r["phase"] in ("upcoming", "open")],
             "standings": [standing_row(s) for s in tournament_standings(tournament=t)[:200]],
             "mine": mine,
-            "server_now": server_now_ms(),
         },
     )
 
