@@ -118,7 +118,11 @@ class HistoryRow(serializers.Serializer[Any]):
 
     race = serializers.UUIDField()
     race_name = serializers.CharField()
-    ends_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(help_text="the race's scheduled end")
+    closed_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the race was closed: before ends_at when every player had finished",
+    )
     pool = serializers.CharField()
     rank = serializers.IntegerField(help_text="race rank that was rated (RULES.md 6)")
     entrants_rated = serializers.IntegerField()

@@ -107,6 +107,7 @@ def change_public(c: RatingChange) -> dict[str, Any]:
         "race": str(c.race_id),
         "race_name": c.race.name,
         "ends_at": c.race_ends_at,
+        "closed_at": c.race.closed_at,
         "pool": c.pool.key,
         "rank": c.rank,
         "entrants_rated": c.entrants_rated,

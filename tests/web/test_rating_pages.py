@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
-from games.models import PlayerRating, RaceEntry
+from games.models import PlayerRating, Race, RaceEntry
 from games.rating_model import PROVISIONAL_RACES
 from games.services.race_admin import race_entry_disqualify
 from games.services.races import race_join
@@ -137,6 +138,8 @@ def test_player_page_ratings_and_recent_races(pages: PageClient, player: Any) ->
         expected_fold([ranks_of(r1), ranks_of(r2)])["ada"],
     )
     bob = expected_fold([ranks_of(r1), ranks_of(r2)])["bob"]
+    early = r2.ends_at - timedelta(minutes=7)
+    Race.objects.filter(id=r2.id).update(closed_at=early)
     page = pages.get("/players/ada/").content.decode()
     rows = rows_of(page)
     ratings = rows[0]
@@ -152,6 +155,11 @@ def test_player_page_ratings_and_recent_races(pages: PageClient, player: Any) ->
     assert oldest[3] == "1 of 3"
     assert oldest[4] == f"1000 → {display(mu1, s1)}"
     assert oldest[5] == signed(display(mu1, s1) - 1000)
+    # "Ended" is when the race was closed: a walkthrough read a time still in the
+    # future for a race that had ended early (every player finished).
+    assert newest[1] == f"{early:%Y-%m-%d %H:%M} UTC"
+    history = pages.get("/api/v1/players/ada/history").json()["results"]
+    assert [row["closed_at"] is not None for row in history] == [True, True]
     assert f'href="/races/{r2.id}/results"' in page
     assert 'href="/leaderboards/classic/"' in page
     nobody = PageClient().get(f"/players/{make_user(username='new').username}/").content.decode()
