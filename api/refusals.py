@@ -55,7 +55,7 @@ def is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
-def problem_response(
+def problem_json(
     request: HttpRequest, *, status: int, code: str, detail: str, **headers: str
 ) -> JsonResponse:
     """A problem+json answer (RFC 9457; :func:`api.errors.problem_body`) with ``status``,
@@ -77,7 +77,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """
     if not is_api(request):
         return csrf.csrf_failure(request, reason=reason)
-    return problem_response(
+    return problem_json(
         request,
         status=403,
         code="csrf_failed",
@@ -91,7 +91,7 @@ def api_bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     ``400 bad_request`` under ``/api/``, Django's page elsewhere."""
     if not is_api(request):
         return defaults.bad_request(request, exception)
-    return problem_response(
+    return problem_json(
         request, status=400, code="bad_request", detail="The server refused this request."
     )
 
@@ -100,7 +100,7 @@ def api_permission_denied(request: HttpRequest, exception: Exception) -> HttpRes
     """Django ``handler403``: ``403 permission_denied`` under ``/api/``."""
     if not is_api(request):
         return defaults.permission_denied(request, exception)
-    return problem_response(
+    return problem_json(
         request, status=403, code="permission_denied", detail="You may not do this."
     )
 
@@ -128,7 +128,7 @@ class ProblemJsonMiddleware:
         except ValueError:
             phrase = "Error"
         logger.info("problem+json for a bare %s on %s", status, request.path)
-        problem = problem_response(request, status=status, code=code, detail=f"{phrase}.")
+        problem = problem_json(request, status=status, code=code, detail=f"{phrase}.")
         for header in _KEPT_HEADERS:
             if header in response:
                 problem[header] = response[header]

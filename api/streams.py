@@ -60,7 +60,7 @@ from rest_framework.utils.encoders import JSONEncoder
 
 from api.authentication import SessionAuthentication, TokenAuthentication
 from api.errors import SERVICE_ERROR_STATUS
-from api.refusals import problem_response
+from api.refusals import problem_json
 from canfield_site.security import client_address
 from games.live.hub import (
     FINISHED,
@@ -471,7 +471,7 @@ async def _open(
     so, the stream ends and frees its slot, even when no event told it (a cancelled
     race, a window deadline passing, a close run by another process)."""
     if not isinstance(request, ASGIRequest):
-        return problem_response(
+        return problem_json(
             request,
             status=503,
             code="live_unavailable",
@@ -480,11 +480,11 @@ async def _open(
     try:
         user, how = await _db(functools.partial(_authenticate, request))
     except exceptions.APIException as exc:
-        return problem_response(
+        return problem_json(
             request, status=401, code="authentication_failed", detail=str(exc.detail)
         )
     if needs_login and not user.is_authenticated:
-        return problem_response(
+        return problem_json(
             request,
             status=401,
             code="not_authenticated",
@@ -494,7 +494,7 @@ async def _open(
     try:
         first = await _db(lambda: snapshot(user))
     except ServiceError as exc:
-        return problem_response(
+        return problem_json(
             request, status=SERVICE_ERROR_STATUS.get(exc.code, 400), code=exc.code, detail=str(exc)
         )
     last_id = _last_event_id(request)
@@ -505,7 +505,7 @@ async def _open(
     cap = int(settings.LIVE_STREAMS_PER_USER)
     try:
         if not await h.slot_acquire(key, stream, cap):
-            return problem_response(
+            return problem_json(
                 request,
                 status=429,
                 code="too_many_streams",
@@ -518,7 +518,7 @@ async def _open(
             await h.slot_release(key, stream)
             raise
     except LiveUnavailable as exc:
-        return problem_response(
+        return problem_json(
             request,
             status=503,
             code="live_unavailable",
@@ -617,7 +617,7 @@ def _get_only(view: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(view)
     async def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         if request.method != "GET":
-            return problem_response(
+            return problem_json(
                 request,
                 status=405,
                 code="method_not_allowed",

@@ -19,7 +19,7 @@ from django.http import HttpResponse
 from django.utils.decorators import sync_and_async_middleware
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
-from api.refusals import is_api, problem_response
+from api.refusals import is_api, problem_json
 
 
 class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]
@@ -140,7 +140,7 @@ def nul_character_middleware(get_response: Any) -> Any:
     def refuse(request: Any) -> HttpResponse:
         detail = "The path or the query holds a NUL character (%00), which nothing here has."
         if is_api(request):
-            return problem_response(request, status=400, code="nul_character", detail=detail)
+            return problem_json(request, status=400, code="nul_character", detail=detail)
         return HttpResponse(detail, status=400, content_type="text/plain; charset=utf-8")
 
     if iscoroutinefunction(get_response):
