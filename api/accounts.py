@@ -33,7 +33,12 @@ from rest_framework.views import APIView
 from api.authentication import token_issue, tokens_revoke
 from api.errors import ProblemError, ProblemSerializer
 from api.serializers import PasswordChangeInput, RegisterInput, TokenInput, TokenOutput
-from canfield_site.security import forget_failed_logins, lockout_detail, lockout_seconds
+from canfield_site.security import (
+    current_password_check,
+    forget_failed_logins,
+    lockout_detail,
+    lockout_seconds,
+)
 from games.services.accounts import user_register, username_validate
 from games.services.errors import UsernameTaken
 
@@ -210,7 +215,8 @@ class PasswordChangeView(APIView):
     new one is returned (``TokenOutput``); a browser session stays signed in.
 
     Errors: 400 ``validation_error`` (``current_password`` wrong, ``new_password`` refused
-    by the password validators), 401, 429 ``throttled``.
+    by the password validators), 401, 429 ``throttled``, 429 ``login_locked_out`` (a wrong
+    current password counts as a failed login of the account: see ``auth/token``).
     """
 
     throttle_scope = "auth"
@@ -230,7 +236,14 @@ class PasswordChangeView(APIView):
         data = PasswordChangeInput(data=request.data)
         data.is_valid(raise_exception=True)
         errors: dict[str, list[str]] = {}
-        if not user.check_password(data.validated_data["current_password"]):
+        check = current_password_check(
+            request._request, user, data.validated_data["current_password"]
+        )
+        if check == "locked_out":
+            raise ProblemError(
+                "login_locked_out", lockout_detail(), status=429, retry_after=lockout_seconds()
+            )
+        if check == "wrong":
             errors["current_password"] = ["The current password is wrong."]
         else:
             try:

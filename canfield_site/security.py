@@ -100,6 +100,21 @@ def forget_failed_logins(username: str) -> int:
     return int(deleted)
 
 
+def current_password_check(request: HttpRequest, user: Any, password: str) -> str:
+    """Check a signed-in ``user``'s current password (to change it) as a login would be:
+    ``"ok"``, ``"wrong"`` (counted as a failed login of that username and address) or
+    ``"locked_out"`` (that username or address is locked out; nothing was checked).
+
+    ``user.check_password`` alone let an attack with a stolen session or token guess the
+    current password without end (only the throttle applied), then take the account.
+    """
+    from django.contrib.auth import authenticate
+
+    if authenticate(request, username=user.get_username(), password=password) is not None:
+        return "ok"
+    return "locked_out" if getattr(request, "axes_locked_out", False) else "wrong"
+
+
 def forget_failed_logins_on_login(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """``user_logged_in`` receiver (``api.apps``): :func:`forget_failed_logins`."""
     forget_failed_logins(user.get_username())

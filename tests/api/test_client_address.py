@@ -291,3 +291,51 @@ def test_a_successful_login_forgets_that_usernames_own_failures() -> None:
         for i in range(3)
     ]
     assert codes == ["invalid_credentials", "invalid_credentials", "login_locked_out"]
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_guessing_the_current_password_counts_as_failed_logins() -> None:
+    """An attack with someone's token guessed their current password through
+    ``POST /auth/password`` twelve times, then changed it: only the throttle applied."""
+    UserFactory(username="fay")
+    token = _login(APIClient(REMOTE_ADDR="198.51.100.100"), "fay", PASSWORD).json()["token"]
+    thief = APIClient(REMOTE_ADDR="203.0.113.100", HTTP_AUTHORIZATION=f"Token {token}")
+
+    def change(current: str) -> Any:
+        body = {"current_password": current, "new_password": "a-brand-new-passphrase"}
+        return thief.post("/api/v1/auth/password", body, format="json")
+
+    codes = [change(f"guess-{i}").json()["code"] for i in range(3)]
+    assert codes == ["validation_error", "validation_error", "login_locked_out"]
+    right = change(PASSWORD)
+    assert (right.status_code, right.json()["code"]) == (429, "login_locked_out")
+    # The password is unchanged, and the account's logins are locked out too.
+    user = User.objects.get(username="fay")
+    assert user.check_password(PASSWORD)
+    assert _login(APIClient(REMOTE_ADDR="198.51.100.101"), "fay", PASSWORD).status_code == 429
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_the_password_page_counts_wrong_old_passwords_too() -> None:
+    user = UserFactory(username="gil")
+    page = Client(REMOTE_ADDR="203.0.113.101")
+    page.force_login(user)  # type: ignore[arg-type]
+
+    def change(old: str) -> Any:
+        return page.post(
+            "/accounts/password/",
+            {
+                "old_password": old,
+                "new_password1": "xx-new-pass-99",
+                "new_password2": "xx-new-pass-99",
+            },
+        )
+
+    first = change("guess-0")
+    assert first.status_code == 200
+    assert "Your old password was entered incorrectly" in first.content.decode()
+    assert change("guess-1").status_code == 200
+    assert change("guess-2").status_code == 429
+    assert change(PASSWORD).status_code == 429
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)

@@ -6,6 +6,8 @@ Log in is Django's :class:`~django.contrib.auth.views.LoginView`, whose form cal
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
@@ -16,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.services.accounts import user_register
 from games.services.errors import UsernameTaken
-from web.forms import SignUpForm
+from web.forms import LockoutPasswordChangeForm, SignUpForm
 from web.throttling import throttled
 
 
@@ -57,10 +59,22 @@ login_view = throttled("auth")(
     )
 )
 logout_view = auth_views.LogoutView.as_view(next_page=reverse_lazy("web:lobby"))
+
+
 # The old password is checked here too: the same "auth" budget as the API's
 # POST /auth/password (an attack guessed 35 passwords in a row through this page).
+class _PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's view with :class:`web.forms.LockoutPasswordChangeForm` (the old password
+    counts in the login lockout)."""
+
+    form_class = LockoutPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "request": self.request}
+
+
 password_change = throttled("auth")(
-    auth_views.PasswordChangeView.as_view(
+    _PasswordChangeView.as_view(
         template_name="web/accounts/password_change_form.html",
         success_url=reverse_lazy("web:password_change_done"),
     )
