@@ -305,12 +305,15 @@ class RacesView(APIView):
             400: ProblemSerializer,
             403: ProblemSerializer,
             **_PROBLEMS,
+            422: OpenApiResponse(ProblemSerializer, description="no_winnable_deal_found"),
             503: OpenApiResponse(ProblemSerializer, description="no_winnable_deal"),
         },
         tags=["races"],
         description="Organisers only (`games.add_race`; `is_staff` alone is not enough). "
         "Errors: 400 `invalid_race`, `invalid_options`; "
-        "503 `no_winnable_deal` when `require_winnable` finds none.",
+        "503 `no_winnable_deal` when `require_winnable` finds none (the rules' winnable "
+        "pool is empty and no fresh seed was proved winnable in `WINNABLE_ATTEMPTS`); 422 "
+        "`no_winnable_deal_found` when the rules' recent deals were all proved lost.",
     )
     def post(self, request: Request) -> Response:
         data = RaceCreateInput(data=request.data)

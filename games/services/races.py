@@ -32,7 +32,8 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
-from games.engine import random_seed
+from games.engine import Rules, random_seed
+from games.engine.solver import SolveResult
 from games.live.publish import game_topic, publish_on_commit, race_topic, tournament_topic
 from games.models import Game, Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
@@ -43,6 +44,7 @@ from games.services.errors import (
     EntryDisqualified,
     InvalidRace,
     NotFound,
+    NoWinnableDeal,
     RaceNotOpen,
     RaceNotStarted,
 )
@@ -50,6 +52,7 @@ from games.services.games import deal_create, game_create, rules_build
 from games.services.ratings import race_rating_enqueue
 from games.services.solutions import deal_record_verdict, winnable_seed
 from games.services.standings import tournament_admit, tournament_rescore
+from games.services.winnable_pool import winnable_draw
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +65,21 @@ LATE_JOIN_DEFAULT = object()
 #: The SQL order of the ranking key (RULES.md 6), derived from its one definition
 #: :data:`games.engine.ranking.RANK_KEY`: more cards home, then earlier; moves never count.
 RANK_ORDER_SQL = rank_order_sql()
+
+
+def _winnable_for_race(rules: Rules) -> tuple[str, SolveResult]:
+    """A proven-winnable seed for a new race, with its proof: the oldest of the rules'
+    winnable pool (:func:`winnable_draw`, no solving), or, with the pool empty, fresh
+    seeds solved here (:func:`winnable_seed`: at most ``WINNABLE_ATTEMPTS`` of
+    ``WINNABLE_BUDGET_SECONDS`` each; organisers only, so a player's request never
+    solves).  A pool row drawn for a race that then fails to be created is not put back
+    (the draw commits on its own when no transaction is open).  Raises
+    :class:`NoWinnableDeal`, :class:`WinnableNotFound`."""
+    try:
+        with transaction.atomic():
+            return winnable_draw(rules=rules)
+    except NoWinnableDeal:
+        return winnable_seed(variant="classic", options=rules.to_dict())
 
 
 def race_create(
@@ -122,7 +140,7 @@ def race_create(
             )
     proof = None
     if require_winnable:
-        seed, proof = winnable_seed(variant="classic", options=rules.to_dict())
+        seed, proof = _winnable_for_race(rules)
     else:
         seed = random_seed()
     with transaction.atomic():

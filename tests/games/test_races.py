@@ -281,6 +281,42 @@ def test_required_winnable_deal_is_proven_won() -> None:
 
 
 @pytest.mark.django_db
+def test_a_winnable_race_takes_its_deal_from_the_pool_without_solving(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An attack timed 10.7 s for an organiser's ``require_winnable`` race (fresh deals
+    solved in the request): a deal proven winnable ahead of time is taken instead, and
+    solving here is left for an empty pool."""
+    from games.engine import make_rules, new_game
+    from games.engine.solver import solve
+    from games.models import WinnableDeal
+    from games.services.winnable_pool import rules_key
+    from tests.conftest import _winnable_seeds
+
+    seed = _winnable_seeds()[0]
+    proof = solve(new_game("classic", seed=seed), max_nodes=20_000, max_seconds=None)
+    rules = make_rules("classic")
+    WinnableDeal.objects.create(
+        rules_key=rules_key(rules),
+        variant="classic",
+        options=rules.to_dict(),
+        seed=seed,
+        moves=proof.moves,
+        nodes=proof.nodes,
+        seconds=proof.seconds,
+    )
+
+    def no_solving(**kw: Any) -> Any:
+        raise AssertionError("solved in the request")
+
+    monkeypatch.setattr("games.services.races.winnable_seed", no_solving)
+    race = running_race(require_winnable=True)
+    assert race.deal.seed == seed
+    assert race.deal.solver_result == "won"
+    assert not WinnableDeal.objects.exists()
+
+
+@pytest.mark.django_db
 def test_players_tied_on_the_key_share_a_rank_whatever_their_moves() -> None:
     race = running_race()
     entrant(race, "w1", home=52, ms=101_000, moves=198, status="won")
