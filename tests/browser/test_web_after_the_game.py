@@ -5,6 +5,7 @@ reload (no countdown, no "Play" on the race page) and a long solution's numbered
 from __future__ import annotations
 
 import itertools
+import re
 from collections import defaultdict
 from typing import Any
 from unittest import mock
@@ -171,3 +172,22 @@ def test_a_finished_race_page_asks_the_server_nothing_more(
     page.wait_for_timeout(4_000)
     live = [u for u in asked if u.endswith("/live") or "/events" in u]
     assert live == []
+
+
+def test_the_undo_key_in_a_race_without_undo_says_why_nothing_happens(
+    live_server: Any, page: Any, transactional_db: Any
+) -> None:
+    """A walkthrough pressed U in a race that does not allow undo: nothing happened and
+    the board kept its last message."""
+    race = running_race(name="No undo race")
+    assert not race.allow_undo
+    player = User.objects.create_user("ulla", password=PASSWORD)
+    game_id = race_join(race_id=race.id, player=player).entry.game_id
+    log_in(page, live_server.url, "ulla")
+    page.goto(f"{live_server.url}/play/{game_id}/")
+    expect(page.locator("[data-action=undo]")).to_have_count(0)
+    page.keyboard.press("u")
+    expect(page.locator("#board-message")).to_have_text(
+        "This game does not allow taking moves back."
+    )
+    expect(page.locator("#board-message")).to_have_class(re.compile(r"\berror\b"))

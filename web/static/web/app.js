@@ -425,6 +425,8 @@
     } else if (key === "u") {
       btn = document.querySelector('[data-action="undo"]');
       if (btn && !btn.disabled) { btn.click(); }
+      var controls = document.querySelector(".controls[data-no-undo]");
+      if (!btn && controls) { say(controls.dataset.noUndo, true); }  // said, not ignored
       e.preventDefault();
     } else if (key === "escape") {
       clearSelection();
