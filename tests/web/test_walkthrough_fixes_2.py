@@ -207,3 +207,34 @@ def test_an_empty_waste_shows_its_place(pages: PageClient, player: Any) -> None:
     assert waste is not None
     assert "slot" not in waste.group(1)
     assert waste.group(1).count('class="card') == 3  # classic draws three
+
+
+def test_my_recent_games_name_the_race(pages: PageClient, player: Any) -> None:
+    """A walkthrough's lobby listed "Race game · Classic" twice: which race was which?"""
+    from games.services.races import race_join
+
+    race = running_race(name="Friday sprint")
+    race_join(race_id=race.id, player=player)
+    game_start(player=player, seed="7")
+    page = pages.get("/").content.decode()
+    assert "Race game · Friday sprint · Classic</a>" in page
+    assert "Practice · Classic</a>" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "Welcome, nora: your account is ready, and you are logged in."),
+        ("fr", "Bienvenue, nora\u202f: votre compte est prêt et vous êtes connecté."),
+    ],
+)
+def test_signing_up_says_the_account_is_ready(language: str, words: str) -> None:
+    """A walkthrough signed up and landed on the lobby with no word of what happened."""
+    pages = PageClient()
+    pages.get("/accounts/signup/")
+    form = {"username": "nora", "password1": "x-long-pass-77", "password2": "x-long-pass-77"}
+    resp = pages.post("/accounts/signup/", form, HTTP_ACCEPT_LANGUAGE=language)
+    assert resp.status_code == 302
+    lobby = pages.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'<ul class="messages" role="status"><li>{words}</li></ul>' in lobby
+    assert words not in pages.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()  # once

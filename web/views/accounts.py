@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
@@ -41,6 +42,11 @@ def signup(request: HttpRequest) -> HttpResponse:
                 form.add_error("username", _("This username is taken."))
         if user is not None:
             login(request, user, backend="canfield_site.security.UsernameAnyCaseBackend")
+            messages.success(
+                request,
+                _("Welcome, %(name)s: your account is ready, and you are logged in.")
+                % {"name": user.get_username()},
+            )
             if nxt and url_has_allowed_host_and_scheme(
                 nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
             ):

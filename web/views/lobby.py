@@ -94,7 +94,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context = _races(request)
     context["tournaments"] = list(tournament_list(viewer=request.user)[:10])
     context["my_games"] = (
-        list(game_list(player=request.user)[:10]) if request.user.is_authenticated else []
+        list(game_list(player=request.user).select_related("race_entry__race")[:10])
+        if request.user.is_authenticated
+        else []
     )
     for g in context["my_games"]:  # a replay link only once the deal is revealed
         g.status_seen = game_status_seen(g)  # a race game before its start: not_started
