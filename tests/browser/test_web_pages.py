@@ -180,6 +180,10 @@ def test_keyboard_only_play_undo_and_resign(live_server: Any, page: Any) -> None
     page.keyboard.press("d")
     page.wait_for_selector('#board[data-move-number="1"]')
     page.keyboard.press("w")
+    # Only the queen of diamonds' own foundation is outlined as a destination (a
+    # walkthrough saw all four lit for any card).
+    expect(page.locator("#board .foundation.target")).to_have_count(1)
+    expect(page.locator('#board [data-key="f-D"]')).to_have_class(re.compile(r"\btarget\b"))
     page.keyboard.press("h")  # QD home (the waste's top card after one draw of e2e-5)
     page.wait_for_selector('#board[data-move-number="2"]')
     expect(page.locator('[data-stat="cards-home"]')).to_have_text("2")

@@ -203,9 +203,12 @@
     legal.forEach(function (mv) {
       var parts = mv.split(">");
       if (parts.length === 2 && parts[0] === selected.card) {
-        b.querySelectorAll('[data-dest="' + parts[1] + '"]').forEach(function (d) {
-          d.classList.add("target");
-        });
+        // A card goes home to its own suit's foundation: only that one is outlined (all
+        // four were, though any of them takes the click).
+        var where = parts[1] === "f"
+          ? '[data-key="f-' + parts[0].slice(-1) + '"]'
+          : '[data-dest="' + parts[1] + '"]';
+        b.querySelectorAll(where).forEach(function (d) { d.classList.add("target"); });
       }
     });
     say(btn.getAttribute("aria-label") + " — " + (body.dataset.chooseText || "choose a destination"));
