@@ -202,6 +202,12 @@ def test_race_end_to_end(live_server: Any, chromium: Any, monkeypatch: pytest.Mo
         expect(status).to_have_attribute("data-replay-step", "5")
         b.locator("[data-step=prev]").click()
         expect(status).to_have_attribute("data-replay-step", "4")
+        # Home and End go to the start and the end, as their buttons do.
+        total = int(b.locator("[data-step=last]").get_attribute("href").rsplit("=", 1)[1])
+        b.keyboard.press("End")
+        expect(status).to_have_attribute("data-replay-step", str(total))
+        b.keyboard.press("Home")
+        expect(status).to_have_attribute("data-replay-step", "0")
         assert serious_violations(b) == []
         screenshot(b, "web-replay-360")
         assert horizontal_overflow(b) == 0

@@ -478,6 +478,13 @@
     if (!replayNav() || e.ctrlKey || e.metaKey || e.altKey) { return; }
     var tag = (e.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "select" || tag === "textarea") { return; }
+    if (e.key === "Home" || e.key === "End") {  // Start and End, as their buttons
+      var a = document.querySelector(
+        '[data-replay] [data-step="' + (e.key === "Home" ? "first" : "last") + '"]');
+      if (a && a.getAttribute("aria-disabled") !== "true") { a.click(); }
+      e.preventDefault();
+      return;
+    }
     var delta = e.key === "ArrowLeft" ? -1 : e.key === "ArrowRight" ? 1 : 0;
     if (delta && replayStep(delta)) { e.preventDefault(); }
   }
