@@ -75,7 +75,9 @@ class PracticeForm(forms.Form):
     )
 
     winnable = forms.BooleanField(
-        label=_("A deal the solver proves winnable (leave the seed empty)"), required=False
+        label=_("A deal the solver proves winnable (leave the seed empty)"),
+        required=False,
+        label_suffix="",  # a box's label follows it: no colon
     )
 
     def options(self) -> dict[str, Any]:

@@ -238,3 +238,9 @@ def test_signing_up_says_the_account_is_ready(language: str, words: str) -> None
     lobby = pages.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert f'<ul class="messages" role="status"><li>{words}</li></ul>' in lobby
     assert words not in pages.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()  # once
+
+
+def test_the_practice_forms_box_label_has_no_colon(pages: PageClient) -> None:
+    page = pages.get("/").content.decode()
+    assert "A deal the solver proves winnable (leave the seed empty)</label>" in page
+    assert "A deal the solver proves winnable (leave the seed empty):</label>" not in page
