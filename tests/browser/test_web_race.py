@@ -175,6 +175,12 @@ def test_race_end_to_end(live_server: Any, chromium: Any, monkeypatch: pytest.Mo
         screenshot(b, "web-results-360")
         a.goto(f"{base}/races/{race.id}/results")  # 1,280 px: the same table fits
         assert a.locator(".scroll").evaluate("e => e.scrollWidth <= e.clientWidth")
+        # The deck in four rows of 13 (17 a row left the last card alone on a row).
+        tops = a.locator("ol.deck > li").evaluate_all(
+            "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
+        )
+        assert [tops[13 * r] for r in range(4)] == sorted(set(tops)), tops
+        assert all(tops[i] == tops[13 * (i // 13)] for i in range(52)), tops
         expect(a.locator(".scroll-cue")).to_be_hidden()
 
         b.get_by_role("link", name="Replay alma's game").click()
