@@ -244,3 +244,21 @@ def test_the_practice_forms_box_label_has_no_colon(pages: PageClient) -> None:
     page = pages.get("/").content.decode()
     assert "A deal the solver proves winnable (leave the seed empty)</label>" in page
     assert "A deal the solver proves winnable (leave the seed empty):</label>" not in page
+
+
+@pytest.mark.parametrize(("count", "long"), [(4, False), (13, True)])
+def test_a_short_move_list_is_one_column(
+    pages: PageClient, player: Any, count: int, long: bool
+) -> None:
+    """A walkthrough's replay of four moves spread them over three columns (1, 1, 2)."""
+    from games.models import Game
+    from games.services.games import game_end, move_play
+
+    game = game_start(player=player, seed="7")
+    for _ in range(count):
+        legal = Game.objects.get(id=game.id).engine_state().legal_moves()
+        move_play(game_id=game.id, player=player, move="draw" if "draw" in legal else "redeal")
+    game_end(game_id=game.id, player=player)
+    page = pages.get(f"/replay/{game.id}/").content.decode()
+    lists = re.findall(r'<ol class="(moves[^"]*)">', page)
+    assert lists == (["moves long"] if long else ["moves"])
