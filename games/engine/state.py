@@ -184,6 +184,20 @@ class GameState:
     def __repr__(self) -> str:
         return f"<GameState {self.status()} home={self.cards_home} moves={len(self.history)}>"
 
+    def last_autofill(self) -> tuple[int, str] | None:
+        """The auto-fill of the last move played on this object (RULES.md 3.7): ``(pile
+        1-4, the reserve card's code)`` when that move emptied a tableau pile and the
+        reserve's top card filled it, else ``None`` (also for a position loaded with
+        :meth:`from_dict`, which keeps no history).  The card was face up on the reserve
+        before the move, so naming it shows nothing hidden (RULES.md 7)."""
+        if not self.history:
+            return None
+        rec = self.history[-1]
+        if rec[0] != CARD or not rec[5]:
+            return None
+        pile = rec[2]
+        return pile + 1, CARD_NAMES[self.tableau[pile][0]]
+
     @property
     def cards_home(self) -> int:
         """Cards on the foundations, 1..52 (RULES.md 6; the dealt base card counts)."""

@@ -690,3 +690,36 @@ def test_player_view_never_shows_hidden_cards() -> None:
 def test_new_game_defaults() -> None:
     s = new_game()
     assert s.rules == new_game("classic", seed="1").rules
+
+
+def _autofill_move(prefix: str = "af") -> tuple[str, str]:
+    """The first classic seed ``{prefix}-N`` with a move at the deal that empties a
+    tableau pile (which the reserve then fills): ``(seed, move)``."""
+    from games.engine import new_game
+
+    for n in range(3000):
+        state = new_game("classic", seed=f"{prefix}-{n}")
+        for move in state.legal_moves():
+            if ">" not in move:
+                continue
+            card = move.split(">")[0]
+            if any(pile == [card] for pile in state.to_dict()["tableau"]):
+                return f"{prefix}-{n}", move
+    raise AssertionError("no such seed")
+
+
+def test_last_autofill_names_the_pile_and_the_reserve_card() -> None:
+    """RULES.md 3.7: the reserve's top card fills a pile the move emptied, as part of it."""
+    from games.engine import new_game
+
+    seed, move = _autofill_move()
+    state = new_game("classic", seed=seed)
+    reserve_top = state.to_dict()["reserve"][-1]
+    card = move.split(">")[0]
+    pile = next(i for i, p in enumerate(state.to_dict()["tableau"], 1) if p == [card])
+    assert state.last_autofill() is None  # nothing played yet
+    state.play(move)
+    assert state.last_autofill() == (pile, reserve_top)
+    assert state.to_dict()["tableau"][pile - 1] == [reserve_top]
+    state.play("draw")
+    assert state.last_autofill() is None  # the last move filled nothing

@@ -6,6 +6,7 @@ they do not have, and "0.0 s" read as a card put home at the start of the race."
 from __future__ import annotations
 
 import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -262,3 +263,25 @@ def test_a_short_move_list_is_one_column(
     page = pages.get(f"/replay/{game.id}/").content.decode()
     lists = re.findall(r'<ol class="(moves[^"]*)">', page)
     assert lists == (["moves long"] if long else ["moves"])
+
+
+def test_a_move_that_empties_a_pile_says_what_the_reserve_put_there(
+    pages: PageClient, player: Any
+) -> None:
+    """A walkthrough read "two of diamonds to its foundation" while six of hearts came
+    from the reserve into the emptied pile, unmentioned (RULES.md 3.7)."""
+    from games.engine import new_game
+    from tests.engine.test_scenarios import _autofill_move
+    from web.board import card_label, move_words
+
+    seed, move = _autofill_move()
+    state = new_game("classic", seed=seed)
+    filler = state.to_dict()["reserve"][-1]
+    card = move.split(">")[0]
+    pile = next(i for i, p in enumerate(state.to_dict()["tableau"], 1) if p == [card])
+    game = game_start(player=player, seed=seed)
+    resp = pages.post(f"/play/{game.id}/move", {"move": move, "expected_move_number": 0}, htmx=True)
+    said = re.search(r'id="board-message"[^>]*>(.*?)</div>', resp.content.decode(), re.S)
+    assert said is not None
+    expected = f"{move_words(move)}; the reserve's {card_label(filler)} fills pile {pile}"
+    assert unescape(said.group(1)) == expected
