@@ -1,6 +1,7 @@
 """Django app configuration for the game domain."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class GamesConfig(AppConfig):
@@ -8,4 +9,4 @@ class GamesConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
-    verbose_name = "Canfield games and races"
+    verbose_name = _("Canfield games and races")

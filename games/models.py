@@ -26,6 +26,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.engine import GameState, Rules, layout, make_rules, parse_deck
 
@@ -184,18 +186,18 @@ class Tournament(models.Model):
     """
 
     class Status(models.TextChoices):
-        DRAFT = "draft"
-        OPEN = "open"
-        FINISHED = "finished"
-        CANCELLED = "cancelled"
+        DRAFT = "draft", pgettext_lazy("tournament status", "Draft")
+        OPEN = "open", pgettext_lazy("tournament status", "Open")
+        FINISHED = "finished", pgettext_lazy("tournament status", "Finished")
+        CANCELLED = "cancelled", pgettext_lazy("tournament status", "Cancelled")
 
     class Scoring(models.TextChoices):
-        PLACE_POINTS = "place_points", "points by place"
-        CARDS_HOME = "cards_home", "cards home plus win bonus"
+        PLACE_POINTS = "place_points", _("points by place")
+        CARDS_HOME = "cards_home", _("cards home plus win bonus")
 
     class Entry(models.TextChoices):
-        OPEN = "open", "open to every player"
-        INVITE = "invite", "invited players only"
+        OPEN = "open", _("open to every player")
+        INVITE = "invite", _("invited players only")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=120)
@@ -207,17 +209,17 @@ class Tournament(models.Model):
     points_table = models.JSONField(
         default=list,
         blank=True,
-        help_text="points by place: points of rank 1, 2, ... (e.g. [10, 8, 6, 5, 4, 3, 2, 1])",
+        help_text=_("points by place: points of rank 1, 2, ... (e.g. [10, 8, 6, 5, 4, 3, 2, 1])"),
     )
     points_per_card = models.PositiveSmallIntegerField(
-        default=1, help_text="cards home scheme: points per card home"
+        default=1, help_text=_("cards home scheme: points per card home")
     )
     win_bonus = models.PositiveIntegerField(
-        default=20, help_text="cards home scheme: extra points for a won game"
+        default=20, help_text=_("cards home scheme: extra points for a won game")
     )
     entry = models.CharField(max_length=16, choices=Entry.choices, default=Entry.OPEN)
     max_entrants = models.PositiveIntegerField(
-        null=True, blank=True, help_text="most players admitted (empty: no limit)"
+        null=True, blank=True, help_text=_("most players admitted (empty: no limit)")
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -302,14 +304,14 @@ class Race(models.Model):
     """
 
     class Mode(models.TextChoices):
-        SCHEDULED = "scheduled"
-        WINDOW = "window"
+        SCHEDULED = "scheduled", pgettext_lazy("race mode", "Scheduled")
+        WINDOW = "window", pgettext_lazy("race mode", "Window")
 
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled"
-        CLOSING = "closing"
-        FINISHED = "finished"
-        CANCELLED = "cancelled"
+        SCHEDULED = "scheduled", pgettext_lazy("race status", "Scheduled")
+        CLOSING = "closing", pgettext_lazy("race status", "Closing")
+        FINISHED = "finished", pgettext_lazy("race status", "Finished")
+        CANCELLED = "cancelled", pgettext_lazy("race status", "Cancelled")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=120)
@@ -319,23 +321,25 @@ class Race(models.Model):
         max_length=16, choices=Status.choices, default=Status.SCHEDULED, db_index=True
     )
     time_limit_s = models.PositiveIntegerField(
-        "time limit (seconds)",
-        help_text="seconds each entrant may play (window mode; scheduled: ends_at - starts_at)",
+        _("time limit (seconds)"),
+        help_text=_("seconds each entrant may play (window mode; scheduled: ends_at - starts_at)"),
     )
-    opens_at = models.DateTimeField(help_text="joining opens")
-    starts_at = models.DateTimeField(help_text="play may start")
-    ends_at = models.DateTimeField(db_index=True, help_text="no move is accepted from here on")
+    opens_at = models.DateTimeField(help_text=_("joining opens"))
+    starts_at = models.DateTimeField(help_text=_("play may start"))
+    ends_at = models.DateTimeField(db_index=True, help_text=_("no move is accepted from here on"))
     allow_undo = models.BooleanField(default=False)
     late_join_s = models.PositiveIntegerField(
-        "late join (seconds)",
+        _("late join (seconds)"),
         null=True,
         blank=True,
         default=0,
-        help_text="seconds after starts_at that joining stays open (0: joining closes at the "
-        "start; empty: until ends_at)",
+        help_text=_(
+            "seconds after starts_at that joining stays open (0: joining closes at the "
+            "start; empty: until ends_at)"
+        ),
     )
     require_winnable = models.BooleanField(
-        default=False, help_text="the deal was proven winnable by the solver"
+        default=False, help_text=_("the deal was proven winnable by the solver")
     )
     commitment = models.CharField(max_length=64)
     tournament = models.ForeignKey(
@@ -344,7 +348,7 @@ class Race(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="races",
-        help_text="the tournament this race counts for (at most one)",
+        help_text=_("the tournament this race counts for (at most one)"),
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -353,7 +357,7 @@ class Race(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     scored_at = models.DateTimeField(null=True, blank=True)
     rated = models.BooleanField(
-        default=True, help_text="counts for player ratings (organisers may mark a race unrated)"
+        default=True, help_text=_("counts for player ratings (organisers may mark a race unrated)")
     )
 
     class Meta:
@@ -432,7 +436,7 @@ class RaceEntry(models.Model):
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="race_entry"
     )
     joined_at = models.DateTimeField(default=timezone.now)
-    status = models.CharField(max_length=16, blank=True, help_text="final game status")
+    status = models.CharField(max_length=16, blank=True, help_text=_("final game status"))
     cards_home = models.PositiveSmallIntegerField(null=True, blank=True)
     moves = models.PositiveIntegerField(null=True, blank=True)
     elapsed_ms = models.PositiveBigIntegerField(null=True, blank=True)
@@ -443,7 +447,7 @@ class RaceEntry(models.Model):
 
     class Meta:
         ordering = ["race", "rank", "joined_at"]
-        verbose_name_plural = "race entries"
+        verbose_name_plural = _("race entries")
         constraints = [
             models.UniqueConstraint(fields=["race", "player"], name="race_entry_unique_player")
         ]
@@ -477,8 +481,8 @@ class RatingPool(models.Model):
     """
 
     key = models.CharField(max_length=200, unique=True)
-    variant = models.CharField(max_length=32, help_text="the preset the key starts with")
-    options = models.JSONField(help_text="all nine rule options (RULES.md 4)")
+    variant = models.CharField(max_length=32, help_text=_("the preset the key starts with"))
+    options = models.JSONField(help_text=_("all nine rule options (RULES.md 4)"))
     races_rated = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     recomputed_at = models.DateTimeField(null=True, blank=True)
@@ -505,8 +509,8 @@ class PlayerRating(models.Model):
     )
     mu = models.FloatField()
     sigma = models.FloatField()
-    ordinal = models.FloatField(help_text="mu - 3 sigma (leaderboard order)")
-    rating = models.IntegerField(help_text="display rating: round(1000 + 20 * (mu - 3 sigma))")
+    ordinal = models.FloatField(help_text=_("mu - 3 sigma (leaderboard order)"))
+    rating = models.IntegerField(help_text=_("display rating: round(1000 + 20 * (mu - 3 sigma))"))
     games_rated = models.PositiveIntegerField(default=0)
     provisional = models.BooleanField(default=True)
     updated_at = models.DateTimeField(default=timezone.now)
@@ -533,8 +537,8 @@ class RaceRating(models.Model):
     """
 
     class Status(models.TextChoices):
-        RATED = "rated"
-        NOT_RATED = "not_rated", "not rated"
+        RATED = "rated", _("Rated")
+        NOT_RATED = "not_rated", _("not rated")
 
     race = models.OneToOneField(
         Race, primary_key=True, on_delete=models.CASCADE, related_name="rating"
@@ -543,7 +547,9 @@ class RaceRating(models.Model):
     race_ends_at = models.DateTimeField()
     status = models.CharField(max_length=16, choices=Status.choices)
     reason = models.CharField(
-        max_length=32, blank=True, help_text="not rated: unrated (by an organiser), too_few_entries"
+        max_length=32,
+        blank=True,
+        help_text=_("not rated: unrated (by an organiser), too_few_entries"),
     )
     entries_rated = models.PositiveIntegerField(default=0)
     fingerprint = models.CharField(max_length=64)
@@ -562,12 +568,12 @@ class RatingChange(models.Model):
 
     pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="changes")
     race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="rating_changes")
-    race_ends_at = models.DateTimeField(help_text="copy of race.ends_at (race order)")
+    race_ends_at = models.DateTimeField(help_text=_("copy of race.ends_at (race order)"))
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
-    rank = models.PositiveIntegerField(help_text="the race rank that was rated (RULES.md 6)")
-    entrants_rated = models.PositiveIntegerField(help_text="ranked entries rated in the race")
+    rank = models.PositiveIntegerField(help_text=_("the race rank that was rated (RULES.md 6)"))
+    entrants_rated = models.PositiveIntegerField(help_text=_("ranked entries rated in the race"))
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
     mu_after = models.FloatField()
@@ -575,7 +581,7 @@ class RatingChange(models.Model):
     rating_before = models.IntegerField()
     rating_after = models.IntegerField()
     games_rated = models.PositiveIntegerField(
-        help_text="rated races in the pool, this one included"
+        help_text=_("rated races in the pool, this one included")
     )
 
     class Meta:
@@ -684,3 +690,138 @@ class WinnableStreak(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rules_key[:12]}: {self.lost_in_a_row} lost in a row"
+
+
+# ------------------------------------------------------- the admin's names, translated
+
+
+def _names(model: type[models.Model], singular: Any, plural: Any, **fields: Any) -> None:
+    """Give ``model`` and its ``fields`` their translated names (lazy, ``gettext_lazy``).
+
+    They are set on the model's options rather than as ``Meta.verbose_name`` or a
+    field's ``verbose_name``: those are migration state, and writing one out, even with
+    the words Django derives from the class and field names, would need a migration.
+    The English words are exactly the derived ones (``race entry``, ``starts at``), so
+    English pages do not change (``tests/games/test_admin_language.py`` checks it).
+    """
+    if singular is not None:
+        model._meta.verbose_name = singular
+    if plural is not None:
+        model._meta.verbose_name_plural = plural
+    for name, words in fields.items():
+        field = model._meta.get_field(name)
+        assert isinstance(field, models.Field)
+        field.verbose_name = words
+
+
+_names(
+    Tournament,
+    _("tournament"),
+    _("tournaments"),
+    name=_("name"),
+    description=_("description"),
+    status=_("status"),
+    scoring=_("scoring"),
+    points_table=_("points table"),
+    points_per_card=_("points per card"),
+    win_bonus=_("win bonus"),
+    entry=_("entry"),
+    max_entrants=_("max entrants"),
+    created_by=_("created by"),
+    created_at=_("created at"),
+)
+_names(
+    TournamentEntrant,
+    _("tournament entrant"),
+    _("tournament entrants"),
+    tournament=_("tournament"),
+    player=_("player"),
+    invited_by=_("invited by"),
+    created_at=_("created at"),
+)
+_names(
+    TournamentStanding,
+    _("tournament standing"),
+    _("tournament standings"),
+    tournament=_("tournament"),
+    player=_("player"),
+    rank=_("rank"),
+    points=_("points"),
+    wins=_("wins"),
+    races_played=_("races played"),
+    disqualifications=_("disqualifications"),
+    cards_home_total=_("cards home total"),
+    time_ms_total=_("time ms total"),
+)
+_names(
+    Race,
+    _("race"),
+    _("races"),
+    name=_("name"),
+    mode=_("mode"),
+    status=_("status"),
+    starts_at=_("starts at"),
+    allow_undo=_("allow undo"),
+    require_winnable=_("require winnable"),
+    commitment=_("commitment"),
+    tournament=_("tournament"),
+    created_by=_("created by"),
+    rated=_("rated"),
+)
+_names(
+    RaceEntry,
+    _("race entry"),
+    None,  # Meta.verbose_name_plural
+    race=_("race"),
+    player=_("player"),
+    won=_("won"),
+    disqualified=_("disqualified"),
+    disqualified_reason=_("disqualified reason"),
+)
+_names(
+    RatingPool,
+    _("rating pool"),
+    _("rating pools"),
+    key=_("key"),
+    variant=_("variant"),
+    options=_("options"),
+    races_rated=_("races rated"),
+    created_at=_("created at"),
+    recomputed_at=_("recomputed at"),
+)
+_names(
+    PlayerRating,
+    _("player rating"),
+    _("player ratings"),
+    pool=_("pool"),
+    player=_("player"),
+    ordinal=_("ordinal"),
+    rating=_("rating"),
+    games_rated=_("games rated"),
+    provisional=_("provisional"),
+    updated_at=_("updated at"),
+)
+_names(
+    RaceRating,
+    _("race rating"),
+    _("race ratings"),
+    race=_("race"),
+    pool=_("pool"),
+    race_ends_at=_("race ends at"),
+    status=_("status"),
+    reason=_("reason"),
+    entries_rated=_("entries rated"),
+)
+_names(
+    RatingChange,
+    _("rating change"),
+    _("rating changes"),
+    pool=_("pool"),
+    race=_("race"),
+    race_ends_at=_("race ends at"),
+    player=_("player"),
+    rank=_("rank"),
+    rating_before=_("rating before"),
+    rating_after=_("rating after"),
+    games_rated=_("games rated"),
+)

@@ -6,6 +6,7 @@ with ``LogEntry``; see :mod:`games.admin.common` for the fairness rule on seeds.
 """
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from games.admin import (  # noqa: F401 - imported to register the model admins
     race,
@@ -19,9 +20,9 @@ from games.admin import (  # noqa: F401 - imported to register the model admins
 from games.admin.common import SEED_HIDDEN, seed_shown
 
 #: Shown in the admin's header, page titles and index.
-admin.site.site_header = "Canfield race server: organisers"
-admin.site.site_title = "Canfield organisers"
-admin.site.index_title = "Tournaments, races and players"
+admin.site.site_header = _("Canfield race server: organisers")
+admin.site.site_title = _("Canfield organisers")
+admin.site.index_title = _("Tournaments, races and players")
 #: "View site" leads to the web lobby at the site root.
 admin.site.site_url = "/"
 #: No app list beside every page: the race and entry lists need the width (a 1280 px
