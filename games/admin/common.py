@@ -18,6 +18,9 @@ from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.text import capfirst
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
 from games.services.errors import ServiceError
@@ -49,12 +52,52 @@ else:
     _ModelAdmin_Race = admin.ModelAdmin
     _ModelAdmin_RaceEntry = admin.ModelAdmin
 
-SEED_HIDDEN = "hidden until the race is finished or cancelled"
+SEED_HIDDEN = _("hidden until the race is finished or cancelled")
 
 
 def seed_shown(race: Race) -> str:
     """The race's seed once it is finished or cancelled; a placeholder before."""
-    return (race.deal.seed or "") if race.seed_revealed() else SEED_HIDDEN
+    return (race.deal.seed or "") if race.seed_revealed() else str(SEED_HIDDEN)
+
+
+#: A game's or an entry's status in words, as the pages say it
+#: (``web/templates/web/_status.html``); the admin starts it with a capital.
+STATUS_WORDS = {
+    "playing": _("playing"),
+    "won": _("won"),
+    "blocked": _("blocked"),
+    "resigned": _("resigned"),
+    "timed_out": _("timed out"),
+    "disqualified": _("disqualified"),
+    "did_not_start": _("did not start"),
+    "not_started": _("not started"),
+}
+
+
+def status_words(status: str | None) -> str:
+    """A game status in words for the admin: ``"timed_out"`` -> ``"Timed out"``; ``"-"``
+    for none."""
+    if not status:
+        return "-"
+    words = STATUS_WORDS.get(status)
+    return capfirst(str(words)) if words is not None else status.replace("_", " ").capitalize()
+
+
+#: A race's phase by the clock (:meth:`games.models.Race.phase`) in words.
+PHASE_WORDS = {
+    "upcoming": pgettext_lazy("race phase", "upcoming"),
+    "open": pgettext_lazy("race phase", "open"),
+    "running": pgettext_lazy("race phase", "running"),
+    "closing": pgettext_lazy("race phase", "closing"),
+    "finished": pgettext_lazy("race phase", "finished"),
+    "cancelled": pgettext_lazy("race phase", "cancelled"),
+}
+
+
+def phase_words(race: Race) -> str:
+    """The race's phase now, in words (``"running"``)."""
+    phase = race.phase()
+    return str(PHASE_WORDS.get(phase, phase))
 
 
 def run_service(
@@ -64,7 +107,11 @@ def run_service(
     try:
         fn()
     except ServiceError as exc:
-        model_admin.message_user(request, f"{obj}: {exc.detail}", messages.ERROR)
+        model_admin.message_user(
+            request,
+            gettext("%(object)s: %(detail)s") % {"object": obj, "detail": exc.detail},
+            messages.ERROR,
+        )
         return False
     return True
 
@@ -98,7 +145,11 @@ class ServiceWritesAdmin(_ModelAdmin_Any):
         try:
             return super().changeform_view(request, object_id, form_url, extra_context)
         except ServiceError as exc:
-            self.message_user(request, f"Nothing was saved: {exc.detail}", messages.ERROR)
+            self.message_user(
+                request,
+                gettext("Nothing was saved: %(detail)s") % {"detail": exc.detail},
+                messages.ERROR,
+            )
             return HttpResponseRedirect(request.get_full_path())
 
     def delete_view(
@@ -107,7 +158,11 @@ class ServiceWritesAdmin(_ModelAdmin_Any):
         try:
             return super().delete_view(request, object_id, extra_context)
         except ServiceError as exc:
-            self.message_user(request, f"Nothing was deleted: {exc.detail}", messages.ERROR)
+            self.message_user(
+                request,
+                gettext("Nothing was deleted: %(detail)s") % {"detail": exc.detail},
+                messages.ERROR,
+            )
             return HttpResponseRedirect(request.get_full_path())
 
 
@@ -142,8 +197,8 @@ class DurationMinutesSecondsField(forms.Field):
     or whole minutes (``10``); cleaned to a :class:`~datetime.timedelta`."""
 
     default_error_messages = {
-        "invalid": "Enter minutes:seconds (e.g. 7:30), H:MM:SS or whole minutes.",
-        "min_value": "Enter at least %(limit)s.",
+        "invalid": _("Enter minutes:seconds (e.g. 7:30), H:MM:SS or whole minutes."),
+        "min_value": _("Enter at least %(limit)s."),
     }
 
     def __init__(self, *, min_value: timedelta = timedelta(0), **kwargs: Any) -> None:
@@ -263,3 +318,9 @@ def entry_result(entry: RaceEntry) -> dict[str, Any]:
 def dash(value: Any) -> Any:
     """``value``, or "-" when it is ``None``."""
     return "-" if value is None else value
+
+
+def rank_words(rank: Any, live: bool) -> str:
+    """A rank as the entry columns show it: ``"2"``, ``"2 (live)"`` while the race runs,
+    ``"-"`` for none."""
+    return gettext("%(rank)s (live)") % {"rank": dash(rank)} if live else str(dash(rank))

@@ -22,6 +22,8 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, ngettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
     LiveFormAdmin,
@@ -30,9 +32,12 @@ from games.admin.common import (
     csv_download,
     dash,
     entry_result,
+    phase_words,
+    rank_words,
     run_service,
     seed_shown,
     short_hash,
+    status_words,
     when,
 )
 from games.models import Race, RaceEntry
@@ -46,7 +51,17 @@ from games.services.race_admin import (
     race_rename,
     race_rescore_all,
 )
-from games.services.races import RANKING_RULE
+
+#: The ranking rule in words, in the page's language: the words of
+#: :data:`games.engine.ranking.RANKING_RULE` (which the API serves in English; a test
+#: keeps the two the same).
+RANKING_RULE_WORDS = _(
+    "Players who won come first, by the time they took; the rest by cards home (more is "
+    "better), then by the elapsed time at which they reached that count (earlier is better). "
+    "Ties that remain share a rank (1, 2, 2, 4). The number of moves never breaks a tie, and "
+    "how a game ended (resigned, timed out, blocked) does not change its place. Disqualified "
+    "entries and entrants who never started are not ranked."
+)
 
 
 class EntryInline(_TabularInline_RaceEntry_Race):
@@ -76,28 +91,28 @@ class EntryInline(_TabularInline_RaceEntry_Race):
     def get_queryset(self, request: HttpRequest) -> QuerySet[RaceEntry]:
         return super().get_queryset(request).select_related("player", "race")
 
-    @admin.display(description="rank")
+    @admin.display(description=_("rank"))
     def rank_now(self, e: RaceEntry) -> str:
         r = entry_result(e)
-        return f"{dash(r['rank'])} (live)" if r["live"] else str(dash(r["rank"]))
+        return rank_words(r["rank"], r["live"])
 
-    @admin.display(description="status")
+    @admin.display(description=_("status"))
     def status_now(self, e: RaceEntry) -> str:
-        return str(entry_result(e)["status"] or "-")
+        return status_words(entry_result(e)["status"])
 
-    @admin.display(description="cards home")
+    @admin.display(description=_("cards home"))
     def cards_home_now(self, e: RaceEntry) -> Any:
         return dash(entry_result(e)["cards_home"])
 
-    @admin.display(description="moves")
+    @admin.display(description=_("moves"))
     def moves_now(self, e: RaceEntry) -> Any:
         return dash(entry_result(e)["moves"])
 
-    @admin.display(description="time (ms)")
+    @admin.display(description=_("time (ms)"))
     def elapsed_now(self, e: RaceEntry) -> Any:
         return dash(entry_result(e)["elapsed_ms"])
 
-    @admin.display(description="won", boolean=True)
+    @admin.display(description=_("won"), boolean=True)
     def won_now(self, e: RaceEntry) -> bool:
         return bool(entry_result(e)["won"])
 
@@ -170,74 +185,75 @@ class RaceAdmin(LiveFormAdmin, ServiceWritesAdmin):
             return [*self.readonly_fields, "tournament"]
         return list(self.readonly_fields)
 
-    @admin.display(description="tournament", ordering="tournament__name")
+    @admin.display(description=_("tournament"), ordering="tournament__name")
     def tournament_name(self, race: Race) -> str:
         # A method, not the foreign key: the admin never wraps a foreign key's cell
         # (class "nowrap"), and a long tournament name pushed the last columns out.
         return race.tournament.name if race.tournament is not None else "-"
 
-    @admin.display(description="phase")
+    @admin.display(description=_("phase"))
     def phase_now(self, race: Race) -> str:
-        return race.phase()
+        return phase_words(race)
 
-    @admin.display(description="entrants", ordering="entry_total")
+    @admin.display(description=_("entrants"), ordering="entry_total")
     def entrants(self, race: Race) -> int:
         return int(getattr(race, "entry_total", 0))
 
-    @admin.display(description="variant")
+    @admin.display(description=_("variant"))
     def variant(self, race: Race) -> str:
         return race.deal.variant
 
-    @admin.display(description="seed")
+    @admin.display(description=_("seed"))
     def seed(self, race: Race) -> str:
         return seed_shown(race)
 
-    @admin.display(description="commitment")
+    @admin.display(description=_("commitment"))
     def commitment_short(self, race: Race) -> str:
         return short_hash(race.commitment)
 
-    @admin.display(description="joining opens", ordering="opens_at")
+    @admin.display(description=_("joining opens"), ordering="opens_at")
     def opens(self, race: Race) -> str:
         return when(race.opens_at)
 
-    @admin.display(description="starts", ordering="starts_at")
+    @admin.display(description=_("starts"), ordering="starts_at")
     def starts(self, race: Race) -> str:
         return when(race.starts_at)
 
-    @admin.display(description="ends", ordering="ends_at")
+    @admin.display(description=_("ends"), ordering="ends_at")
     def ends(self, race: Race) -> str:
         return when(race.ends_at)
 
-    @admin.display(description="created", ordering="created_at")
+    @admin.display(description=_("created"), ordering="created_at")
     def created(self, race: Race) -> str:
         return when(race.created_at)
 
-    @admin.display(description="closed", ordering="closed_at")
+    @admin.display(description=_("closed"), ordering="closed_at")
     def closed(self, race: Race) -> str:
         return when(race.closed_at)
 
-    @admin.display(description="scored", ordering="scored_at")
+    @admin.display(description=_("scored"), ordering="scored_at")
     def scored(self, race: Race) -> str:
         return when(race.scored_at)
 
-    @admin.display(description="export (CSV)")
+    @admin.display(description=_("export (CSV)"))
     def exports(self, race: Race) -> str:
         note = (
-            "with the seed and commitment"
+            gettext("with the seed and commitment")
             if race.seed_revealed()
-            else "live; the seed is added once the race is finished or cancelled"
+            else gettext("live; the seed is added once the race is finished or cancelled")
         )
         return format_html(
-            '<a class="button" href="{}">Standings</a> ({})',
+            '<a class="button" href="{}">{}</a> ({})',
             reverse("admin:games_race_standings_csv", args=[race.pk]),
+            gettext("Standings"),
             note,
         )
 
-    @admin.display(description="standings (live until finished)")
+    @admin.display(description=_("standings (live until finished)"))
     def live_standings(self, race: Race) -> str:
         rows = race_standings(race=race)
         if not rows:
-            return "no entrants yet"
+            return gettext("no entrants yet")
         body = format_html_join(
             "",
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -248,14 +264,20 @@ class RaceAdmin(LiveFormAdmin, ServiceWritesAdmin):
                     dash(r["cards_home"]),
                     dash(r["moves"]),
                     dash(r["elapsed_ms"]),
-                    r["status"],
+                    status_words(r["status"]),
                 )
                 for r in rows
             ),
         )
         return format_html(
-            "<table><tr><th>rank</th><th>player</th><th>cards home</th><th>moves</th>"
-            "<th>time (ms)</th><th>status</th></tr>{}</table>",
+            "<table><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>"
+            "{}</table>",
+            gettext("rank"),
+            gettext("player"),
+            gettext("cards home"),
+            gettext("moves"),
+            gettext("time (ms)"),
+            gettext("status"),
             body,
         )
 
@@ -286,30 +308,39 @@ class RaceAdmin(LiveFormAdmin, ServiceWritesAdmin):
             raise PermissionDenied
         return csv_download(race_standings_csv(races=[race]), f"{race.pk}-standings.csv")
 
-    def _each(self, request: HttpRequest, queryset: QuerySet[Race], fn: Any, message: str) -> None:
-        done = 0
+    def _each(
+        self, request: HttpRequest, queryset: QuerySet[Race], fn: Any, logged: str, done: Any
+    ) -> None:
+        """Run ``fn`` on each race; log ``logged`` (the history stays in English) for each
+        one done, then tell the count with ``done`` (an ``ngettext_lazy`` on ``n``)."""
+        count = 0
         for race in queryset:
             if run_service(self, request, race, lambda race=race: fn(race)):
-                self.log_change(request, race, message)
-                done += 1
-        if done:
-            self.message_user(request, f"{message}: {done} race(s).")
+                self.log_change(request, race, logged)
+                count += 1
+        if count:
+            self.message_user(request, done % {"n": count})
 
-    @admin.action(description="Open joining now", permissions=["change"])
+    @admin.action(description=_("Open joining now"), permissions=["change"])
     def open_now(self, request: HttpRequest, queryset: QuerySet[Race]) -> None:
-        self._each(request, queryset, lambda r: race_open_now(race_id=r.pk), "Opened now")
+        done = ngettext_lazy("Opened now: %(n)d race.", "Opened now: %(n)d races.", "n")
+        self._each(request, queryset, lambda r: race_open_now(race_id=r.pk), "Opened now", done)
 
-    @admin.action(description="Close now (end, time out, score)", permissions=["change"])
+    @admin.action(description=_("Close now (end, time out, score)"), permissions=["change"])
     def close_now(self, request: HttpRequest, queryset: QuerySet[Race]) -> None:
         now = timezone.now()
-        self._each(request, queryset, lambda r: race_close_now(race_id=r.pk, now=now), "Closed now")
+        done = ngettext_lazy("Closed now: %(n)d race.", "Closed now: %(n)d races.", "n")
+        self._each(
+            request, queryset, lambda r: race_close_now(race_id=r.pk, now=now), "Closed now", done
+        )
 
-    @admin.action(description="Cancel", permissions=["change"])
+    @admin.action(description=pgettext_lazy("a race", "Cancel"), permissions=["change"])
     def cancel(self, request: HttpRequest, queryset: QuerySet[Race]) -> None:
-        self._each(request, queryset, lambda r: race_cancel_now(race_id=r.pk), "Cancelled")
+        done = ngettext_lazy("Cancelled: %(n)d race.", "Cancelled: %(n)d races.", "n")
+        self._each(request, queryset, lambda r: race_cancel_now(race_id=r.pk), "Cancelled", done)
 
     @admin.action(
-        description="Re-score with the current ranking rule (asks first)", permissions=["change"]
+        description=_("Re-score with the current ranking rule (asks first)"), permissions=["change"]
     )
     def rescore(self, request: HttpRequest, queryset: QuerySet[Race]) -> TemplateResponse | None:
         """Ask first (the current ranking rule replaces a published result), then re-score."""
@@ -317,11 +348,11 @@ class RaceAdmin(LiveFormAdmin, ServiceWritesAdmin):
             races = list(queryset.select_related("tournament").order_by("starts_at"))
             context = {
                 **self.admin_site.each_context(request),
-                "title": "Re-score races with the current ranking rule?",
+                "title": gettext("Re-score races with the current ranking rule?"),
                 "opts": self.model._meta,
                 "races": races,
                 "published": [r for r in races if r.status == Race.Status.FINISHED],
-                "ranking_rule": RANKING_RULE,
+                "ranking_rule": RANKING_RULE_WORDS,
                 "action_checkbox_name": ACTION_CHECKBOX_NAME,
             }
             return TemplateResponse(request, "admin/games/race/rescore_confirm.html", context)
@@ -330,10 +361,15 @@ class RaceAdmin(LiveFormAdmin, ServiceWritesAdmin):
             queryset,
             lambda r: race_rescore_all(race_id=r.pk),
             "Re-scored with the current ranking rule",
+            ngettext_lazy(
+                "Re-scored with the current ranking rule: %(n)d race.",
+                "Re-scored with the current ranking rule: %(n)d races.",
+                "n",
+            ),
         )
         return None
 
-    @admin.action(description="Export standings as CSV", permissions=["view"])
+    @admin.action(description=_("Export standings as CSV"), permissions=["view"])
     def export_standings_csv(self, request: HttpRequest, queryset: QuerySet[Race]) -> HttpResponse:
         races = queryset.select_related("deal", "tournament").order_by("starts_at", "id")
         return csv_download(race_standings_csv(races=races), "race-standings.csv")

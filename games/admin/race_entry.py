@@ -10,13 +10,17 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
     LiveFormAdmin,
     _ModelAdmin_RaceEntry,
     dash,
     entry_result,
+    rank_words,
     run_service,
+    status_words,
     when,
     with_live,
 )
@@ -27,19 +31,15 @@ from games.services.race_admin import race_entry_disqualify, race_entry_reinstat
 class DisqualifyForm(forms.Form):
     """The reason the entrant will see."""
 
-    reason = forms.CharField(max_length=300, widget=forms.Textarea(attrs={"rows": 3}))
-
-
-def status_words(status: str | None) -> str:
-    """A game status in words for the admin: ``"timed_out"`` -> ``"Timed out"``; ``"-"``
-    for none."""
-    return status.replace("_", " ").capitalize() if status else "-"
+    reason = forms.CharField(
+        label=_("Reason"), max_length=300, widget=forms.Textarea(attrs={"rows": 3})
+    )
 
 
 class EntryResultFilter(admin.SimpleListFilter):
     """The entry's final game status (set when the race closes), in words."""
 
-    title = "final game status"
+    title = _("final game status")
     parameter_name = "status"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
@@ -56,7 +56,7 @@ class RaceStatusFilter(admin.ChoicesFieldListFilter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.title = "race status"
+        self.title = gettext("race status")
 
 
 @admin.register(RaceEntry)
@@ -110,38 +110,38 @@ class RaceEntryAdmin(LiveFormAdmin, _ModelAdmin_RaceEntry):
             lambda: super(RaceEntryAdmin, self).changelist_view(request, extra_context)
         )
 
-    @admin.display(description="race", ordering="race__name")
+    @admin.display(description=_("race"), ordering="race__name")
     def race_name(self, e: RaceEntry) -> str:
         # A method, not the foreign key: the admin never wraps a foreign key's cell
         # (class "nowrap"), and a long race name pushed the last columns out.
         return e.race.name
 
-    @admin.display(description="joined", ordering="joined_at")
+    @admin.display(description=_("joined"), ordering="joined_at")
     def joined(self, e: RaceEntry) -> str:
         return when(e.joined_at)
 
-    @admin.display(description="rank", ordering="rank")
+    @admin.display(description=_("rank"), ordering="rank")
     def rank_now(self, e: RaceEntry) -> str:
         r = entry_result(e)
-        return f"{dash(r['rank'])} (live)" if r["live"] else str(dash(r["rank"]))
+        return rank_words(r["rank"], r["live"])
 
-    @admin.display(description="status", ordering="status")
+    @admin.display(description=_("status"), ordering="status")
     def status_now(self, e: RaceEntry) -> str:
         return status_words(entry_result(e)["status"])
 
-    @admin.display(description="cards home", ordering="cards_home")
+    @admin.display(description=_("cards home"), ordering="cards_home")
     def cards_home_now(self, e: RaceEntry) -> Any:
         return dash(entry_result(e)["cards_home"])
 
-    @admin.display(description="moves", ordering="moves")
+    @admin.display(description=_("moves"), ordering="moves")
     def moves_now(self, e: RaceEntry) -> Any:
         return dash(entry_result(e)["moves"])
 
-    @admin.display(description="time (ms)", ordering="elapsed_ms")
+    @admin.display(description=_("time (ms)"), ordering="elapsed_ms")
     def elapsed_now(self, e: RaceEntry) -> Any:
         return dash(entry_result(e)["elapsed_ms"])
 
-    @admin.display(description="won", boolean=True, ordering="won")
+    @admin.display(description=_("won"), boolean=True, ordering="won")
     def won_now(self, e: RaceEntry) -> bool:
         return bool(entry_result(e)["won"])
 
@@ -157,11 +157,11 @@ class RaceEntryAdmin(LiveFormAdmin, _ModelAdmin_RaceEntry):
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         """No inlines to save."""
 
-    @admin.display(description="tournament", ordering="race__tournament__name")
+    @admin.display(description=_("tournament"), ordering="race__tournament__name")
     def tournament(self, entry: RaceEntry) -> str:
         return str(entry.race.tournament) if entry.race.tournament_id else "-"
 
-    @admin.action(description="Disqualify with a reason (re-scores)", permissions=["change"])
+    @admin.action(description=_("Disqualify with a reason (re-scores)"), permissions=["change"])
     def disqualify(
         self, request: HttpRequest, queryset: QuerySet[RaceEntry]
     ) -> TemplateResponse | None:
@@ -178,11 +178,19 @@ class RaceEntryAdmin(LiveFormAdmin, _ModelAdmin_RaceEntry):
                 if run_service(self, request, e, call):
                     self.log_change(request, e, f"Disqualified: {reason}")
                     done += 1
-            self.message_user(request, f"Disqualified {done} entr(y/ies); re-scored.")
+            self.message_user(
+                request,
+                ngettext(
+                    "Disqualified %(n)d entry; re-scored.",
+                    "Disqualified %(n)d entries; re-scored.",
+                    done,
+                )
+                % {"n": done},
+            )
             return None
         context = {
             **self.admin_site.each_context(request),
-            "title": "Disqualify entries",
+            "title": gettext("Disqualify entries"),
             "opts": self.model._meta,
             "entries": list(queryset.select_related("player", "race")),
             "form": form,
@@ -190,9 +198,9 @@ class RaceEntryAdmin(LiveFormAdmin, _ModelAdmin_RaceEntry):
         }
         return TemplateResponse(request, "admin/games/raceentry/disqualify.html", context)
 
-    @admin.action(description="Lift disqualification (re-scores)", permissions=["change"])
+    @admin.action(description=_("Lift disqualification (re-scores)"), permissions=["change"])
     def reinstate(self, request: HttpRequest, queryset: QuerySet[RaceEntry]) -> None:
         for e in queryset:
             if run_service(self, request, e, lambda e=e: race_entry_reinstate(entry_id=e.pk)):
                 self.log_change(request, e, "Disqualification lifted")
-        self.message_user(request, "Re-scored.")
+        self.message_user(request, gettext("Re-scored."))

@@ -21,6 +21,8 @@ from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from games.models import PlayerRating, RaceRating, RatingChange, RatingPool
 from games.services.ratings import race_set_rated
@@ -62,7 +64,7 @@ class RatingPoolAdmin(ReadOnlyAdmin):
         qs: QuerySet[RatingPool] = super().get_queryset(request)
         return qs.annotate(player_count=Count("ratings"))
 
-    @admin.display(description="players", ordering="player_count")
+    @admin.display(description=_("players"), ordering="player_count")
     def players(self, obj: RatingPool) -> int:
         return int(getattr(obj, "player_count", 0))
 
@@ -71,15 +73,21 @@ class RatingPoolAdmin(ReadOnlyAdmin):
         return bool(request.user.has_perm("games.change_ratingpool"))
 
     @admin.action(
-        description="Recompute pool (all its races, in race order)", permissions=["recompute"]
+        description=_("Recompute pool (all its races, in race order)"), permissions=["recompute"]
     )
     def recompute(self, request: HttpRequest, queryset: QuerySet[RatingPool]) -> None:
         for pool in queryset:
             _queue_recompute(pool.pk)
             self.log_change(request, pool, "Recompute queued")
+        count = queryset.count()
         self.message_user(
             request,
-            f"Recomputing {queryset.count()} pool(s); ratings update when the task finishes.",
+            ngettext(
+                "Recomputing %(n)d pool; ratings update when the task finishes.",
+                "Recomputing %(n)d pools; ratings update when the task finishes.",
+                count,
+            )
+            % {"n": count},
             messages.SUCCESS,
         )
 
@@ -106,7 +114,7 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
         "history",
     )
 
-    @admin.display(description="history (newest first)")
+    @admin.display(description=_("history (newest first)"))
     def history(self, obj: PlayerRating) -> str:
         rows = (
             RatingChange.objects.filter(player_id=obj.player_id, pool_id=obj.pool_id)
@@ -115,14 +123,13 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
         )
         body = format_html_join(
             "",
-            "<tr><td>{}</td><td>{}</td><td>{} of {}</td><td>{}</td><td>{}</td>"
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
             "<td>{}</td><td>{}</td><td>{}</td></tr>",
             (
                 (
                     c.race_ends_at.strftime("%Y-%m-%d %H:%M"),
                     c.race.name,
-                    c.rank,
-                    c.entrants_rated,
+                    gettext("%(rank)s of %(n)s") % {"rank": c.rank, "n": c.entrants_rated},
                     c.rating_before,
                     c.rating_after,
                     f"{c.change:+d}",
@@ -133,9 +140,15 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
             ),
         )
         return format_html(
-            '<table class="rating-history"><thead><tr><th>race ended</th><th>race</th>'
-            "<th>rank</th><th>before</th><th>after</th><th>change</th><th>mu</th>"
+            '<table class="rating-history"><thead><tr><th>{}</th><th>{}</th>'
+            "<th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>mu</th>"
             "<th>sigma</th></tr></thead><tbody>{}</tbody></table>",
+            gettext("race ended"),
+            gettext("race"),
+            gettext("rank"),
+            gettext("before"),
+            gettext("after"),
+            gettext("change"),
             body,
         )
 
@@ -179,16 +192,25 @@ class RaceRatingAdmin(ReadOnlyAdmin):
         for record in queryset.select_related("race"):
             race_set_rated(race_id=record.race_id, rated=rated, by=request.user)  # type: ignore[arg-type]
             self.log_change(request, record, "Marked rated" if rated else "Marked unrated")
-        self.message_user(
-            request,
-            f"{queryset.count()} race(s) marked {'rated' if rated else 'unrated'}; "
-            "their pools are re-rated from them on.",
-        )
+        count = queryset.count()
+        if rated:
+            done = ngettext(
+                "%(n)d race marked rated; its pool is re-rated from it on.",
+                "%(n)d races marked rated; their pools are re-rated from them on.",
+                count,
+            )
+        else:
+            done = ngettext(
+                "%(n)d race marked unrated; its pool is re-rated from it on.",
+                "%(n)d races marked unrated; their pools are re-rated from them on.",
+                count,
+            )
+        self.message_user(request, done % {"n": count})
 
-    @admin.action(description="Mark unrated (leave out of ratings)", permissions=["rate"])
+    @admin.action(description=_("Mark unrated (leave out of ratings)"), permissions=["rate"])
     def mark_unrated(self, request: HttpRequest, queryset: QuerySet[RaceRating]) -> None:
         self._switch(request, queryset, False)
 
-    @admin.action(description="Mark rated (count again)", permissions=["rate"])
+    @admin.action(description=_("Mark rated (count again)"), permissions=["rate"])
     def mark_rated(self, request: HttpRequest, queryset: QuerySet[RaceRating]) -> None:
         self._switch(request, queryset, True)

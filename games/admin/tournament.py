@@ -21,7 +21,9 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
-from django.utils.translation import ngettext
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, ngettext, ngettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
     DurationMinutesSecondsField,
@@ -31,6 +33,7 @@ from games.admin.common import (
     _TabularInline_TournamentEntrant_Tournament,
     _TabularInline_TournamentStanding_Tournament,
     csv_download,
+    phase_words,
     run_service,
     seed_shown,
     short_hash,
@@ -81,22 +84,22 @@ class TournamentForm(_ModelForm_Tournament):
         model = Tournament
         fields = [*_FIELDS[:2], "status", *_FIELDS[2:]]
         help_texts = {
-            "points_table": (
-                "Points by place scheme: the points of rank 1, 2, ... as a JSON list; ranks "
-                "past the table earn 0. Empty ([]) means the default "
-                + ", ".join(map(str, DEFAULT_POINTS_TABLE))
-                + ". Not used by the cards home scheme."
-            ),
-            "status": "draft: seen by organisers only, publish it when ready; open: public now",
+            "status": _("draft: seen by organisers only, publish it when ready; open: public now"),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if "points_table" in self.fields:
+            self.fields["points_table"].help_text = gettext(
+                "Points by place scheme: the points of rank 1, 2, ... as a JSON list; ranks "
+                "past the table earn 0. Empty ([]) means the default %(table)s. Not used by "
+                "the cards home scheme."
+            ) % {"table": ", ".join(map(str, DEFAULT_POINTS_TABLE))}
         if "status" in self.fields:
             field: Any = self.fields["status"]
             field.choices = [
-                (Tournament.Status.DRAFT, "draft"),
-                (Tournament.Status.OPEN, "open"),
+                (Tournament.Status.DRAFT, gettext("draft")),
+                (Tournament.Status.OPEN, gettext("open")),
             ]
         if self.instance._state.adding and not self.is_bound:
             passed = kwargs.get("initial") or {}  # the admin's ?field=value initial data
@@ -125,59 +128,89 @@ class TournamentForm(_ModelForm_Tournament):
         return data
 
 
-_DATETIME_HELP = f"YYYY-MM-DD HH:MM, {settings.TIME_ZONE}"
+#: The presets' names, as the pages name them (``web.board.PRESET_NAMES``).
+PRESET_NAMES = {
+    "classic": _("Classic"),
+    "draw-one": _("Draw one"),
+    "superior": _("Superior"),
+    "rainbow": _("Rainbow"),
+    "storehouse": _("Storehouse"),
+    "one-pass": _("One pass"),
+}
 
 
 class AddRacesForm(forms.Form):
     """N races: the first starts at ``first_starts_at``, each lasts ``duration``,
     the next starts ``gap`` after the previous one ends."""
 
-    count = forms.IntegerField(min_value=1, max_value=100, initial=3)
+    count = forms.IntegerField(label=_("Count"), min_value=1, max_value=100, initial=3)
     first_starts_at = forms.DateTimeField(
-        help_text=_DATETIME_HELP,
+        label=_("First starts at"),
         input_formats=["%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M"],
         widget=forms.DateTimeInput(
-            format="%Y-%m-%d %H:%M", attrs={"placeholder": "YYYY-MM-DD HH:MM", "size": 18}
+            format="%Y-%m-%d %H:%M", attrs={"placeholder": _("YYYY-MM-DD HH:MM"), "size": 18}
         ),
     )
     duration = DurationMinutesSecondsField(
+        label=_("Duration"),
         min_value=timedelta(seconds=1),
         initial=timedelta(minutes=10),
-        help_text="minutes:seconds (7:30), H:MM:SS, or whole minutes",
+        help_text=_("minutes:seconds (7:30), H:MM:SS, or whole minutes"),
     )
     gap = DurationMinutesSecondsField(
-        initial=timedelta(minutes=5), help_text="between one race's end and the next start"
+        label=_("Gap"),
+        initial=timedelta(minutes=5),
+        help_text=_("between one race's end and the next start"),
     )
     opens_before = DurationMinutesSecondsField(
-        initial=timedelta(minutes=10), help_text="joining opens this long before each start"
+        label=_("Opens before"),
+        initial=timedelta(minutes=10),
+        help_text=_("joining opens this long before each start"),
     )
     variant = forms.ChoiceField(
-        choices=[(p, f"{p.replace('-', ' ').capitalize()} ({p})") for p in PRESETS],
+        label=_("Variant"),
+        choices=[
+            (p, format_lazy("{name} ({code})", name=PRESET_NAMES.get(p, p), code=p))
+            for p in PRESETS
+        ],
         initial="classic",
     )
-    mode = forms.ChoiceField(choices=Race.Mode.choices, initial=Race.Mode.SCHEDULED)
+    mode = forms.ChoiceField(
+        label=_("Mode"), choices=Race.Mode.choices, initial=Race.Mode.SCHEDULED
+    )
     time_limit_s = forms.IntegerField(
-        label="Time limit (seconds)",
+        label=_("Time limit (seconds)"),
         min_value=1,
         required=False,
-        help_text="window mode: seconds each player gets",
+        help_text=_("window mode: seconds each player gets"),
     )
     late_join = DurationMinutesSecondsField(
+        label=_("Late join"),
         required=False,
-        help_text="how long after each start joining stays open (0:00: joining closes at the "
-        "start; the race's duration or more: until it ends). Empty: the mode's default, "
-        "closing at the start for a scheduled race and open until the end for a window race",
+        help_text=_(
+            "how long after each start joining stays open (0:00: joining closes at the "
+            "start; the race's duration or more: until it ends). Empty: the mode's default, "
+            "closing at the start for a scheduled race and open until the end for a window race"
+        ),
     )
-    allow_undo = forms.BooleanField(required=False)
+    allow_undo = forms.BooleanField(label=_("Allow undo"), required=False)
     require_winnable = forms.BooleanField(
-        required=False, help_text="draw seeds until the solver proves the deal winnable"
+        label=_("Require winnable"),
+        required=False,
+        help_text=_("draw seeds until the solver proves the deal winnable"),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["first_starts_at"].help_text = gettext("YYYY-MM-DD HH:MM, %(time_zone)s") % {
+            "time_zone": settings.TIME_ZONE
+        }
 
     def clean_first_starts_at(self) -> Any:
         """Years 2000..2099, as the API takes (a start in 9999 overflowed into a 500)."""
         value = self.cleaned_data["first_starts_at"]
         if not 2000 <= value.year <= 2099:
-            raise forms.ValidationError("Use a date between 2000 and 2099.")
+            raise forms.ValidationError(gettext("Use a date between 2000 and 2099."))
         return value
 
 
@@ -198,7 +231,7 @@ class StandingInline(_TabularInline_TournamentStanding_Tournament):
     readonly_fields = fields  # type: ignore[assignment]
     extra = 0
     can_delete = False
-    verbose_name_plural = "standings"
+    verbose_name_plural = _("standings")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -218,23 +251,23 @@ class RaceInline(_TabularInline_Race_Tournament):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.display(description="phase")
+    @admin.display(description=_("phase"))
     def phase(self, race: Race) -> str:
-        return race.phase()
+        return phase_words(race)
 
-    @admin.display(description="starts")
+    @admin.display(description=_("starts"))
     def starts(self, race: Race) -> str:
         return when(race.starts_at)
 
-    @admin.display(description="ends")
+    @admin.display(description=_("ends"))
     def ends(self, race: Race) -> str:
         return when(race.ends_at)
 
-    @admin.display(description="commitment")
+    @admin.display(description=_("commitment"))
     def commitment_short(self, race: Race) -> str:
         return short_hash(race.commitment)
 
-    @admin.display(description="seed")
+    @admin.display(description=_("seed"))
     def seed_short(self, race: Race) -> str:
         seed = seed_shown(race)
         return short_hash(seed) if race.seed_revealed() else seed
@@ -263,7 +296,7 @@ class EntrantInline(_TabularInline_TournamentEntrant_Tournament):
     raw_id_fields = ["player"]
     extra = 0
 
-    @admin.display(description="admitted")
+    @admin.display(description=_("admitted"))
     def admitted(self, e: TournamentEntrant) -> str:
         return when(e.created_at) if e.pk and not e._state.adding else "-"
 
@@ -296,34 +329,37 @@ class TournamentAdmin(ServiceWritesAdmin):
         fields = list(super().get_readonly_fields(request, obj))
         return [*fields, "status"] if obj is not None else fields
 
-    @admin.display(description="races", ordering="race_total")
+    @admin.display(description=_("races"), ordering="race_total")
     def races(self, t: Tournament) -> int:
         return int(getattr(t, "race_total", 0))
 
-    @admin.display(description="created", ordering="created_at")
+    @admin.display(description=_("created"), ordering="created_at")
     def created(self, t: Tournament) -> str:
         return when(t.created_at)
 
-    @admin.display(description="scored", ordering="scored_at")
+    @admin.display(description=_("scored"), ordering="scored_at")
     def scored(self, t: Tournament) -> str:
         return when(t.scored_at)
 
-    @admin.display(description="add races")
+    @admin.display(description=_("add races"))
     def add_races_link(self, t: Tournament) -> str:
         if t._state.adding:
-            return "save the tournament first"
+            return gettext("save the tournament first")
         url = reverse("admin:games_tournament_add_races", args=[t.pk])
-        return format_html('<a class="button" href="{}">Add scheduled races…</a>', url)
+        return format_html(
+            '<a class="button" href="{}">{}</a>', url, gettext("Add scheduled races…")
+        )
 
-    @admin.display(description="exports (CSV)")
+    @admin.display(description=_("exports (CSV)"))
     def exports(self, t: Tournament) -> str:
         if t._state.adding:
-            return "save the tournament first"
+            return gettext("save the tournament first")
         return format_html(
-            '<a class="button" href="{}">Standings</a> <a class="button" href="{}">Races, '
-            "with the seeds of finished races</a>",
+            '<a class="button" href="{}">{}</a> <a class="button" href="{}">{}</a>',
             reverse("admin:games_tournament_standings_csv", args=[t.pk]),
+            gettext("Standings"),
             reverse("admin:games_tournament_races_csv", args=[t.pk]),
+            gettext("Races, with the seeds of finished races"),
         )
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
@@ -426,13 +462,16 @@ class TournamentAdmin(ServiceWritesAdmin):
                     created_by=request.user,  # type: ignore[arg-type]
                 )
             except OverflowError:  # count x (duration + gap) past the calendar
-                form.add_error(None, "The schedule runs past the end of the calendar.")
+                form.add_error(None, gettext("The schedule runs past the end of the calendar."))
             except ServiceError as exc:
                 if exc.why == "ends_in_the_past":  # the API's wording names its own fields
                     form.add_error(
                         "first_starts_at",
-                        "The first race would be over before it is added (it ends at "
-                        f"{exc.facts['ends_at'].isoformat(sep=' ')}): choose a later start.",
+                        gettext(
+                            "The first race would be over before it is added (it ends at "
+                            "%(ends_at)s): choose a later start."
+                        )
+                        % {"ends_at": exc.facts["ends_at"].isoformat(sep=" ")},
                     )
                 else:
                     form.add_error(None, exc.detail)
@@ -446,14 +485,14 @@ class TournamentAdmin(ServiceWritesAdmin):
                 return HttpResponseRedirect(reverse("admin:games_tournament_change", args=[t.pk]))
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Add races to {t}",
+            "title": gettext("Add races to %(tournament)s") % {"tournament": t},
             "opts": self.model._meta,
             "original": t,
             "form": form,
         }
         return TemplateResponse(request, "admin/games/tournament/add_races.html", context)
 
-    @admin.action(description="Export standings as CSV", permissions=["view"])
+    @admin.action(description=_("Export standings as CSV"), permissions=["view"])
     def export_standings_csv(
         self, request: HttpRequest, queryset: QuerySet[Tournament]
     ) -> HttpResponse:
@@ -462,32 +501,48 @@ class TournamentAdmin(ServiceWritesAdmin):
             "tournament-standings.csv",
         )
 
-    def _transition(self, request: HttpRequest, queryset: QuerySet[Tournament], to: str) -> None:
-        done = 0
+    def _transition(
+        self, request: HttpRequest, queryset: QuerySet[Tournament], to: str, done: Any
+    ) -> None:
+        """Set each tournament's status to ``to`` (logged in English), then tell the count
+        with ``done`` (an ``ngettext_lazy`` on ``n``)."""
+        count = 0
         for t in queryset:
             if run_service(
                 self, request, t, lambda t=t: tournament_set_status(tournament_id=t.pk, status=to)
             ):
                 self.log_change(request, t, f"Status set to {to}")
-                done += 1
-        if done:
-            self.message_user(request, f"{done} tournament(s) now {to}.")
+                count += 1
+        if count:
+            self.message_user(request, done % {"n": count})
 
-    @admin.action(description="Re-score standings from race results", permissions=["change"])
+    @admin.action(description=_("Re-score standings from race results"), permissions=["change"])
     def rescore(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for t in queryset:
             rows = tournament_rescore(tournament_id=t.pk)
             self.log_change(request, t, f"Re-scored: {rows} standings rows")
-        self.message_user(request, f"Re-scored {queryset.count()} tournament(s).")
+        count = queryset.count()
+        self.message_user(
+            request,
+            ngettext("Re-scored %(n)d tournament.", "Re-scored %(n)d tournaments.", count)
+            % {"n": count},
+        )
 
-    @admin.action(description="Publish (draft → open)", permissions=["change"])
+    @admin.action(description=_("Publish (draft → open)"), permissions=["change"])
     def publish(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._transition(request, queryset, Tournament.Status.OPEN)
+        done = ngettext_lazy("%(n)d tournament now open.", "%(n)d tournaments now open.", "n")
+        self._transition(request, queryset, Tournament.Status.OPEN, done)
 
-    @admin.action(description="Finish (final re-score)", permissions=["change"])
+    @admin.action(description=_("Finish (final re-score)"), permissions=["change"])
     def finish(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._transition(request, queryset, Tournament.Status.FINISHED)
+        done = ngettext_lazy(
+            "%(n)d tournament now finished.", "%(n)d tournaments now finished.", "n"
+        )
+        self._transition(request, queryset, Tournament.Status.FINISHED, done)
 
-    @admin.action(description="Cancel", permissions=["change"])
+    @admin.action(description=pgettext_lazy("a tournament", "Cancel"), permissions=["change"])
     def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._transition(request, queryset, Tournament.Status.CANCELLED)
+        done = ngettext_lazy(
+            "%(n)d tournament now cancelled.", "%(n)d tournaments now cancelled.", "n"
+        )
+        self._transition(request, queryset, Tournament.Status.CANCELLED, done)

@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import ServiceWritesAdmin, run_service, when
 from games.models import TournamentEntrant
@@ -37,7 +38,7 @@ class TournamentEntrantAdmin(ServiceWritesAdmin):
         fixed = ["tournament", "player"] if obj is not None else []
         return [*fixed, *self.readonly_fields]
 
-    @admin.display(description="admitted", ordering="created_at")
+    @admin.display(description=_("admitted"), ordering="created_at")
     def admitted(self, e: TournamentEntrant) -> str:
         return when(e.created_at) if not e._state.adding else "-"
 

@@ -176,7 +176,7 @@ def test_cancel_and_open_now() -> None:
     assert before <= later.opens_at <= timezone.now()
     assert later.phase() == "open"
     assert later.starts_at > later.opens_at + hour  # the start is where it was
-    assert "Opened now: 1 race(s)." in resp.content.decode()
+    assert "Opened now: 1 race." in resp.content.decode()
     assert LogEntry.objects.filter(object_id=str(later.pk), change_message="Opened now").exists()
 
     c.post(
