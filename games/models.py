@@ -26,8 +26,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.engine import GameState, Rules, layout, make_rules, parse_deck
 
@@ -255,7 +255,10 @@ class TournamentEntrant(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.tournament}"
+        return gettext("%(player)s in %(tournament)s") % {
+            "player": self.player,
+            "tournament": self.tournament,
+        }
 
 
 class TournamentStanding(models.Model):
@@ -288,7 +291,11 @@ class TournamentStanding(models.Model):
         indexes = [models.Index(fields=["tournament", "rank"], name="tournament_standing_rank")]
 
     def __str__(self) -> str:
-        return f"{self.rank}. {self.player} ({self.points} pts)"
+        return gettext("%(rank)s. %(player)s (%(points)s pts)") % {
+            "rank": self.rank,
+            "player": self.player,
+            "points": self.points,
+        }
 
 
 class Race(models.Model):
@@ -454,7 +461,7 @@ class RaceEntry(models.Model):
         indexes = [models.Index(fields=["race", "rank"], name="race_entry_rank")]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.race.name}"
+        return gettext("%(player)s in %(race)s") % {"player": self.player, "race": self.race.name}
 
 
 __all__: list[Any] = [
@@ -525,7 +532,11 @@ class PlayerRating(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.rating} in {self.pool.key}"
+        return gettext("%(player)s %(rating)s in %(pool)s") % {
+            "player": self.player,
+            "rating": self.rating,
+            "pool": self.pool.key,
+        }
 
 
 class RaceRating(models.Model):
@@ -560,7 +571,11 @@ class RaceRating(models.Model):
         indexes = [models.Index(fields=["pool", "race_ends_at", "race"], name="race_rating_order")]
 
     def __str__(self) -> str:
-        return f"{self.race_id} {self.status} in {self.pool_id}"
+        return gettext("%(race)s %(status)s in %(pool)s") % {
+            "race": self.race_id,
+            "status": self.status,
+            "pool": self.pool_id,
+        }
 
 
 class RatingChange(models.Model):
@@ -774,7 +789,7 @@ _names(
     None,  # Meta.verbose_name_plural
     race=_("race"),
     player=_("player"),
-    won=_("won"),
+    won=pgettext_lazy("an entry", "won"),
     disqualified=_("disqualified"),
     disqualified_reason=_("disqualified reason"),
 )

@@ -112,7 +112,7 @@ class EntryInline(_TabularInline_RaceEntry_Race):
     def elapsed_now(self, e: RaceEntry) -> Any:
         return dash(entry_result(e)["elapsed_ms"])
 
-    @admin.display(description=_("won"), boolean=True)
+    @admin.display(description=pgettext_lazy("an entry", "won"), boolean=True)
     def won_now(self, e: RaceEntry) -> bool:
         return bool(entry_result(e)["won"])
 

@@ -10,7 +10,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
@@ -141,7 +141,7 @@ class RaceEntryAdmin(LiveFormAdmin, _ModelAdmin_RaceEntry):
     def elapsed_now(self, e: RaceEntry) -> Any:
         return dash(entry_result(e)["elapsed_ms"])
 
-    @admin.display(description=_("won"), boolean=True, ordering="won")
+    @admin.display(description=pgettext_lazy("an entry", "won"), boolean=True, ordering="won")
     def won_now(self, e: RaceEntry) -> bool:
         return bool(entry_result(e)["won"])
 
