@@ -4,8 +4,9 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /app
 
-COPY requirements-lock.txt ./
-RUN pip install --no-cache-dir --require-hashes -r requirements-lock.txt
+COPY requirements-pip.txt requirements-lock.txt ./
+RUN pip install --no-cache-dir --require-hashes -r requirements-pip.txt \
+ && pip install --no-cache-dir --require-hashes -r requirements-lock.txt
 
 COPY . .
 RUN pip install --no-cache-dir --no-deps --no-build-isolation -e . \

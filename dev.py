@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 LOCK = ROOT / "requirements-lock.txt"
+#: pip itself, pinned and hash-checked, installed before the lock (see that file).
+PIP_LOCK = ROOT / "requirements-pip.txt"
 PYPROJECT = ROOT / "pyproject.toml"
 #: Build inputs of the solver's C core: a change rebuilds it on the next set-up.
 BUILD_INPUTS = (ROOT / "setup.py", ROOT / "games" / "engine" / "_solver.c")
@@ -46,7 +48,7 @@ def venv_python() -> Path:
 
 def _fingerprint() -> str:
     digest = hashlib.sha256()
-    for path in (LOCK, PYPROJECT, *BUILD_INPUTS):
+    for path in (PIP_LOCK, LOCK, PYPROJECT, *BUILD_INPUTS):
         if path.exists():
             digest.update(path.read_bytes())
     digest.update(sys.version.encode())
@@ -72,6 +74,7 @@ def ensure_env() -> Path:
         return python
     print("[dev] installing pinned dependencies from requirements-lock.txt", flush=True)
     pip: list[str | Path] = [python, "-m", "pip", "--disable-pip-version-check"]
+    _run([*pip, "install", "--quiet", "--require-hashes", "-r", PIP_LOCK])
     _run([*pip, "install", "--quiet", "--require-hashes", "-r", LOCK])
     _run([*pip, "install", "--quiet", "--no-deps", "--no-build-isolation", "-e", ROOT])
     STAMP.write_text(fingerprint + "\n")
