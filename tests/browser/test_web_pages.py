@@ -482,5 +482,13 @@ def test_the_play_buttons_stay_on_a_phone_screen(
         page.reload()
         expect(page.locator(".controls")).to_be_hidden()
         expect(page.locator("details.typed")).to_be_hidden()
+        # The over board's message band stays on the screen's top edge when scrolled (a
+        # filter on the board made the board its box: it scrolled away, over the counts).
+        page.evaluate("document.getElementById('board-message').textContent = 'Gagné'")
+        message = page.locator("#board-message")
+        page.evaluate("window.scrollTo(0, 400)")
+        band = message.bounding_box()
+        assert band is not None
+        assert 0 <= band["y"] <= 5, band
     finally:
         ctx.close()
