@@ -233,6 +233,12 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def takes_entries(self) -> bool:
+        """Whether its races may still be joined: not finished or cancelled (a finished
+        tournament's standings are final)."""
+        return self.status not in (self.Status.FINISHED, self.Status.CANCELLED)
+
 
 class TournamentEntrant(models.Model):
     """A player admitted to a tournament (invited by an organiser, or joined an open one)."""

@@ -82,7 +82,8 @@ def race_list(
     """
     now = now or timezone.now()
     qs = _visible(
-        Race.objects.select_related("deal").annotate(entrants=Count("entries")), include_drafts
+        Race.objects.select_related("deal", "tournament").annotate(entrants=Count("entries")),
+        include_drafts,
     )
     if mode:
         qs = qs.filter(mode=mode)

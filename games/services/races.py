@@ -47,6 +47,7 @@ from games.services.errors import (
     NoWinnableDeal,
     RaceNotOpen,
     RaceNotStarted,
+    TournamentNotOpen,
 )
 from games.services.games import deal_create, game_create, rules_build
 from games.services.ratings import race_rating_enqueue
@@ -199,6 +200,12 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
         existing = RaceEntry.objects.filter(race=race, player=player).first()
         if existing is not None:
             return JoinOutcome(existing, False)
+        if race.tournament is not None and not race.tournament.takes_entries:
+            # Its standings are final: an entrant admitted earlier joined a race of a
+            # finished tournament, and its close re-scored the final standings.
+            raise TournamentNotOpen(
+                f"the tournament is {race.tournament.status}: its races take no more entrants"
+            )
         if race.phase(now) not in ("open", "running"):
             raise RaceNotOpen(f"the race is {race.phase(now)}: joining is closed")
         if not race.joining_open(now):

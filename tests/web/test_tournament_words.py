@@ -78,3 +78,28 @@ def test_the_tournament_page_lists_its_races_as_the_lobby_does(pages: Any, playe
     html = pages.get(f"/tournaments/{t.id}/").content.decode()
     assert "Join Heat C" not in html
     assert ">Play</a>" in html
+
+
+@pytest.mark.parametrize("status", [Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
+def test_a_finished_tournaments_races_take_no_entrants(
+    pages: Any, player: Any, status: str
+) -> None:
+    """An attack: an entrant admitted earlier joined a race of a finished tournament from
+    its page, and the race's close changed the final standings (10 points became 20)."""
+    from games.services.errors import TournamentNotOpen
+    from games.services.races import race_join
+    from games.services.standings import tournament_admit
+    from tests.tournaments.factories import running_race
+
+    t: Any = TournamentFactory(status=Tournament.Status.OPEN)  # type: ignore[no-untyped-call]
+    tournament_admit(tournament_id=t.id, player=player)
+    race = running_race(t, name="Late heat")
+    Tournament.objects.filter(id=t.id).update(status=status)
+    html = pages.get(f"/tournaments/{t.id}/").content.decode()
+    assert "Join Late heat" not in html
+    assert "joining closed" in html
+    with pytest.raises(TournamentNotOpen, match=f"the tournament is {status}"):
+        race_join(race_id=race.id, player=player)
+    resp = pages.post(f"/races/{race.id}/join", {})
+    assert resp.status_code in (302, 409)
+    assert not race.entries.exists()

@@ -56,7 +56,12 @@ def race_rows(request: HttpRequest, lists: dict[str, list[Race]], now: Any) -> d
                 over.add(entry.race_id)
     # A Join button only while joining is open (a running race past its late-join time
     # offered one that answered "cannot join now").
-    joinable = {r.id for rows in lists.values() for r in rows if r.joining_open(now)}
+    joinable = {
+        r.id
+        for rows in lists.values()
+        for r in rows
+        if r.joining_open(now) and (r.tournament is None or r.tournament.takes_entries)
+    }
     return {
         "races": lists,
         "joined": joined,
