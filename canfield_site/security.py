@@ -31,6 +31,9 @@ from axes.backends import AxesStandaloneBackend
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.forms import PasswordChangeForm
+from django.contrib.auth.views import PasswordChangeView
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import format_html
 
@@ -229,3 +232,48 @@ def lockout_response(
     response["Retry-After"] = str(seconds)
     response["Cache-Control"] = "no-store"
     return response
+
+
+class LockoutPasswordChangeForm(PasswordChangeForm):
+    """Django's password change form, its old password checked as a login is
+    (:func:`current_password_check`): a wrong one counts as a failed login of the
+    account, and past the limit the account's logins are locked out (django-axes then
+    answers the page with its 429).  ``request`` is the view's."""
+
+    def __init__(self, user: Any, *args: Any, request: Any = None, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old = str(self.cleaned_data["old_password"])
+        if current_password_check(self.request, self.user, old) != "ok":
+            raise ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old
+
+
+class LockoutPasswordChangeView(PasswordChangeView):
+    """Django's password change view with :class:`LockoutPasswordChangeForm`: the pages'
+    ``/accounts/password/`` and the admin's ``/admin/password_change/``
+    (:func:`admin_password_change`)."""
+
+    form_class = LockoutPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "request": self.request}
+
+
+def admin_password_change(request: HttpRequest, extra_context: Any = None) -> Any:
+    """``AdminSite.password_change`` with :class:`LockoutPasswordChangeView` (set on
+    ``admin.site`` by ``games.admin``): Django's own checked the old password with
+    ``check_password`` alone, so a stolen staff session could guess it without end."""
+    from django.contrib import admin
+    from django.urls import reverse
+
+    request.current_app = admin.site.name
+    return LockoutPasswordChangeView.as_view(
+        success_url=reverse("admin:password_change_done", current_app=admin.site.name),
+        template_name="registration/password_change_form.html",
+        extra_context={**admin.site.each_context(request), **(extra_context or {})},
+    )(request)

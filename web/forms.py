@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
+from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -104,24 +104,3 @@ class ExpectedForm(forms.Form):
     """Undo and resign carry the move number the page showed."""
 
     expected_move_number = forms.IntegerField(min_value=0, required=False)
-
-
-class LockoutPasswordChangeForm(PasswordChangeForm):
-    """Django's password change form, its old password checked as a login is
-    (:func:`canfield_site.security.current_password_check`): a wrong one counts as a
-    failed login of the account, and past the limit the account's logins are locked out
-    (django-axes then answers the page with its 429).  ``request`` is the view's."""
-
-    def __init__(self, user: Any, *args: Any, request: Any = None, **kwargs: Any) -> None:
-        super().__init__(user, *args, **kwargs)
-        self.request = request
-
-    def clean_old_password(self) -> str:
-        from canfield_site.security import current_password_check
-
-        old = str(self.cleaned_data["old_password"])
-        if current_password_check(self.request, self.user, old) != "ok":
-            raise ValidationError(
-                self.error_messages["password_incorrect"], code="password_incorrect"
-            )
-        return old

@@ -339,3 +339,43 @@ def test_the_password_page_counts_wrong_old_passwords_too() -> None:
     assert change(PASSWORD).status_code == 429
     user.refresh_from_db()
     assert user.check_password(PASSWORD)
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_the_admins_password_page_counts_wrong_old_passwords_too() -> None:
+    """An attack guessed a staff member's old password twelve times through
+    ``/admin/password_change/`` (Django's form checked it without the lockout)."""
+    staff = UserFactory(username="stan", is_staff=True)
+    page = Client(REMOTE_ADDR="203.0.113.102")
+    page.force_login(staff)  # type: ignore[arg-type]
+
+    def change(old: str) -> Any:
+        new = "xx-new-pass-99"
+        return page.post(
+            "/admin/password_change/",
+            {"old_password": old, "new_password1": new, "new_password2": new},
+        )
+
+    first = change("guess-0")
+    assert first.status_code == 200
+    assert "Your old password was entered incorrectly" in first.content.decode()
+    assert "Canfield race server: organisers" in first.content.decode()  # the admin's page
+    assert change("guess-1").status_code == 200
+    assert change("guess-2").status_code == 429
+    assert change(PASSWORD).status_code == 429
+    staff.refresh_from_db()
+    assert staff.check_password(PASSWORD)
+
+
+def test_the_admins_password_page_still_changes_the_password() -> None:
+    staff = UserFactory(username="sue", is_staff=True)
+    page = Client(REMOTE_ADDR="203.0.113.103")
+    page.force_login(staff)  # type: ignore[arg-type]
+    new = "xx-new-pass-99"
+    resp = page.post(
+        "/admin/password_change/",
+        {"old_password": PASSWORD, "new_password1": new, "new_password2": new},
+    )
+    assert (resp.status_code, resp["Location"]) == (302, "/admin/password_change/done/")
+    staff.refresh_from_db()
+    assert staff.check_password(new)

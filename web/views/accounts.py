@@ -6,8 +6,6 @@ Log in is Django's :class:`~django.contrib.auth.views.LoginView`, whose form cal
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -17,9 +15,10 @@ from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
+from canfield_site.security import LockoutPasswordChangeView
 from games.services.accounts import user_register
 from games.services.errors import UsernameTaken
-from web.forms import LockoutPasswordChangeForm, SignUpForm
+from web.forms import SignUpForm
 from web.throttling import throttled
 
 
@@ -69,18 +68,8 @@ logout_view = auth_views.LogoutView.as_view(next_page=reverse_lazy("web:lobby"))
 
 # The old password is checked here too: the same "auth" budget as the API's
 # POST /auth/password (an attack guessed 35 passwords in a row through this page).
-class _PasswordChangeView(auth_views.PasswordChangeView):
-    """Django's view with :class:`web.forms.LockoutPasswordChangeForm` (the old password
-    counts in the login lockout)."""
-
-    form_class = LockoutPasswordChangeForm
-
-    def get_form_kwargs(self) -> dict[str, Any]:
-        return {**super().get_form_kwargs(), "request": self.request}
-
-
 password_change = throttled("auth")(
-    _PasswordChangeView.as_view(
+    LockoutPasswordChangeView.as_view(
         template_name="web/accounts/password_change_form.html",
         success_url=reverse_lazy("web:password_change_done"),
     )
