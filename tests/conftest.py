@@ -184,6 +184,22 @@ def no_stray_pool_refill(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             assert not thread.is_alive(), "a winnable-pool refill thread outlived its test"
 
 
+@pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """Every test starts and ends in the default language (English).
+
+    A request asking for another language (``Accept-Language: fr``) activates it for the
+    thread, and ``LocaleMiddleware`` never deactivates it: the lazily translated words
+    read after such a test (the admin's action descriptions in ``test_readme.py``) came
+    out in French.
+    """
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @functools.cache
 def _winnable_seeds() -> tuple[str, ...]:
     """Eight 32-hex seeds whose classic deal the solver wins within 20,000 positions."""
