@@ -12,6 +12,7 @@ every other request goes straight on down the chain.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
@@ -82,41 +83,49 @@ def _length_unknown(request: Any) -> bool:
     return request.method in _BODY_METHODS and bool(request.META.get("HTTP_TRANSFER_ENCODING"))
 
 
-@sync_and_async_middleware
-def length_required_middleware(get_response: Any) -> Any:
-    """``411 Length Required`` for a request body sent with ``Transfer-Encoding``.
+def _guard(refusal: Callable[[Any], HttpResponse | None]) -> Callable[[Any], Any]:
+    """A sync and async middleware that answers ``refusal(request)`` when it gives a
+    response, before any view runs, and passes the request on otherwise (no thread hop
+    under ASGI)."""
 
-    Django and DRF read a body as long as ``Content-Length`` says, so a chunked body
-    (``Transfer-Encoding: chunked``, no length) was read as empty: a game started
-    without its seed, a move refused as missing, the size limit never applied.  Such a
-    request is refused before any view runs; under ``/api/`` the answer is
-    problem+json (``length_required``, :class:`api.refusals.ProblemJsonMiddleware`).
-    Sync and async (no thread hop under ASGI).
-    """
+    @sync_and_async_middleware
+    def middleware_factory(get_response: Any) -> Any:
+        if iscoroutinefunction(get_response):
 
-    def refuse() -> HttpResponse:
-        return HttpResponse(
-            "A request body needs a Content-Length header and no Transfer-Encoding "
-            "(chunked bodies are not read).",
-            status=411,
-            content_type="text/plain; charset=utf-8",
-        )
+            async def middleware_async(request: Any) -> Any:
+                refused = refusal(request)
+                return refused if refused is not None else await get_response(request)
 
-    if iscoroutinefunction(get_response):
+            return middleware_async
 
-        async def middleware_async(request: Any) -> Any:
-            if _length_unknown(request):
-                return refuse()
-            return await get_response(request)
+        def middleware(request: Any) -> Any:
+            refused = refusal(request)
+            return refused if refused is not None else get_response(request)
 
-        return middleware_async
+        return middleware
 
-    def middleware(request: Any) -> Any:
-        if _length_unknown(request):
-            return refuse()
-        return get_response(request)
+    return middleware_factory
 
-    return middleware
+
+def _refuse_unknown_length(request: Any) -> HttpResponse | None:
+    if not _length_unknown(request):
+        return None
+    return HttpResponse(
+        "A request body needs a Content-Length header and no Transfer-Encoding "
+        "(chunked bodies are not read).",
+        status=411,
+        content_type="text/plain; charset=utf-8",
+    )
+
+
+#: ``411 Length Required`` for a request body sent with ``Transfer-Encoding``.
+#:
+#: Django and DRF read a body as long as ``Content-Length`` says, so a chunked body
+#: (``Transfer-Encoding: chunked``, no length) was read as empty: a game started
+#: without its seed, a move refused as missing, the size limit never applied.  Such a
+#: request is refused before any view runs; under ``/api/`` the answer is
+#: problem+json (``length_required``, :class:`api.refusals.ProblemJsonMiddleware`).
+length_required_middleware = _guard(_refuse_unknown_length)
 
 
 def _has_nul(request: Any) -> bool:
@@ -126,35 +135,20 @@ def _has_nul(request: Any) -> bool:
     return any("\x00" in k or any("\x00" in v for v in vs) for k, vs in request.GET.lists())
 
 
-@sync_and_async_middleware
-def nul_character_middleware(get_response: Any) -> Any:
-    """``400`` for a NUL character (``%00``) in the path or the query string.
+def _refuse_nul(request: Any) -> HttpResponse | None:
+    if not _has_nul(request):
+        return None
+    detail = "The path or the query holds a NUL character (%00), which nothing here has."
+    if is_api(request):
+        return problem_json(request, status=400, code="nul_character", detail=detail)
+    return HttpResponse(detail, status=400, content_type="text/plain; charset=utf-8")
 
-    No name, id, pool or filter of this service contains one, and PostgreSQL's text
-    columns refuse it: an attack's ``/api/v1/players/a%00b`` was a 500 there (a 404 on
-    SQLite).  Such a request is refused before any view runs; under ``/api/`` the answer
-    is problem+json ``nul_character``, elsewhere a plain-text 400.  Bodies need nothing:
-    Django's and DRF's text fields refuse a NUL with a validation error.  Sync and async.
-    """
 
-    def refuse(request: Any) -> HttpResponse:
-        detail = "The path or the query holds a NUL character (%00), which nothing here has."
-        if is_api(request):
-            return problem_json(request, status=400, code="nul_character", detail=detail)
-        return HttpResponse(detail, status=400, content_type="text/plain; charset=utf-8")
-
-    if iscoroutinefunction(get_response):
-
-        async def middleware_async(request: Any) -> Any:
-            if _has_nul(request):
-                return refuse(request)
-            return await get_response(request)
-
-        return middleware_async
-
-    def middleware(request: Any) -> Any:
-        if _has_nul(request):
-            return refuse(request)
-        return get_response(request)
-
-    return middleware
+#: ``400`` for a NUL character (``%00``) in the path or the query string.
+#:
+#: No name, id, pool or filter of this service contains one, and PostgreSQL's text
+#: columns refuse it: an attack's ``/api/v1/players/a%00b`` was a 500 there (a 404 on
+#: SQLite).  Under ``/api/`` the answer is problem+json ``nul_character``, elsewhere a
+#: plain-text 400.  Bodies need nothing: Django's and DRF's text fields refuse a NUL
+#: with a validation error.
+nul_character_middleware = _guard(_refuse_nul)
