@@ -125,6 +125,13 @@ class RegisterView(APIView):
         return _no_store(Response(body, status=status.HTTP_201_CREATED))
 
 
+def _locked_out() -> ProblemError:
+    """``429 login_locked_out`` with ``Retry-After`` (``canfield_site.security``)."""
+    return ProblemError(
+        "login_locked_out", lockout_detail(), status=429, retry_after=lockout_seconds()
+    )
+
+
 class TokenView(APIView):
     """``POST /api/v1/auth/token``: exchange username and password for a new API token.
 
@@ -161,9 +168,7 @@ class TokenView(APIView):
             password=data.validated_data["password"],
         )
         if user is None and getattr(request._request, "axes_locked_out", False):
-            raise ProblemError(
-                "login_locked_out", lockout_detail(), status=429, retry_after=lockout_seconds()
-            )
+            raise _locked_out()
         if user is None or not user.is_active:
             raise ProblemError(
                 "invalid_credentials", "Unknown username or wrong password.", status=400
@@ -240,9 +245,7 @@ class PasswordChangeView(APIView):
             request._request, user, data.validated_data["current_password"]
         )
         if check == "locked_out":
-            raise ProblemError(
-                "login_locked_out", lockout_detail(), status=429, retry_after=lockout_seconds()
-            )
+            raise _locked_out()
         if check == "wrong":
             errors["current_password"] = ["The current password is wrong."]
         else:

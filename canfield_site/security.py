@@ -78,14 +78,17 @@ def login_username(request: HttpRequest | None, credentials: dict[str, Any] | No
     raw: Any = (credentials or {}).get(field)
     if raw is None and request is not None:
         raw = request.POST.get(field)
-    if not raw:
-        return ""
-    return str(get_user_model().normalize_username(str(raw))).casefold()
+    return fold_username(str(raw)) if raw else ""
+
+
+def fold_username(username: str) -> str:
+    """``username`` as usernames compare (NFKC, case-less): the lockout's key."""
+    return str(get_user_model().normalize_username(username)).casefold()
 
 
 def forget_failed_logins(username: str) -> int:
     """Forget the failed logins counted against ``username`` (folded as
-    :func:`login_username`), from every address; returns how many records went.
+    :func:`fold_username`), from every address; returns how many records went.
 
     Called on every successful login (web, admin, API token), in place of django-axes'
     ``AXES_RESET_ON_SUCCESS``: that reset also deleted every failure *from the client's
@@ -96,10 +99,7 @@ def forget_failed_logins(username: str) -> int:
     """
     from axes.models import AccessAttempt
 
-    folded = login_username(
-        None, {getattr(settings, "AXES_USERNAME_FORM_FIELD", "username"): username}
-    )
-    deleted, _ = AccessAttempt.objects.filter(username=folded).delete()
+    deleted, _ = AccessAttempt.objects.filter(username=fold_username(username)).delete()
     return int(deleted)
 
 

@@ -64,8 +64,6 @@ login_view = throttled("auth")(
     )
 )
 logout_view = auth_views.LogoutView.as_view(next_page=reverse_lazy("web:lobby"))
-
-
 # The old password is checked here too: the same "auth" budget as the API's
 # POST /auth/password (an attack guessed 35 passwords in a row through this page).
 password_change = throttled("auth")(
