@@ -11,7 +11,6 @@ wait is bounded, the asserted values are the phase events' data."""
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -21,20 +20,13 @@ from django.utils import timezone
 from api.streams import LOCAL_RUNNING_POLL_S, RaceHandler
 from games.live.hub import Topic
 from games.models import Race
-from games.services.races import race_create
+from tests.tournaments.factories import running_race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def phases_after_close(redis_url: str) -> list[str]:
-    now = timezone.now()
-    race = race_create(
-        name="local clock",
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(minutes=10),
-        late_join_s=0,
-    )
+    race = running_race(name="local clock", late_join_s=0)
     sent: list[Any] = []
 
     async def run() -> None:

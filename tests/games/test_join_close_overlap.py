@@ -16,25 +16,19 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.utils import timezone
 
 import games.services.races as races_service
 from games.models import Game, Race
-from games.services.races import race_close, race_create, race_join
+from games.services.races import race_close, race_join
 from tests.factories import create_user
+from tests.tournaments.factories import running_race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_race_is_not_closed_under_a_join_in_progress(monkeypatch: Any) -> None:
-    t0 = timezone.now()
-    race = race_create(
-        name="overlap",
-        opens_at=t0 - timedelta(minutes=2),
-        starts_at=t0 - timedelta(minutes=1),
-        ends_at=t0 + timedelta(minutes=10),
-        late_join_s=120,  # joining closes at t0 + 60 s
-    )
+    race = running_race(name="overlap", late_join_s=120)  # started a minute ago
+    t0 = race.starts_at + timedelta(minutes=1)  # joining closes at t0 + 60 s
     ann = race_join(race_id=race.id, player=create_user("ann"), now=t0).entry
     Game.objects.filter(id=ann.game_id).update(status="resigned", finished_at=t0)
     bob = create_user("bob")
