@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django import forms
 from django.contrib import admin, messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.db.models import Model, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import capfirst
@@ -52,7 +54,22 @@ else:
     _ModelAdmin_Race = admin.ModelAdmin
     _ModelAdmin_RaceEntry = admin.ModelAdmin
 
+M = TypeVar("M", bound=Model)
+
 SEED_HIDDEN = _("hidden until the race is finished or cancelled")
+
+
+def object_or_404(queryset: QuerySet[M], object_id: str) -> M:
+    """The row of ``queryset`` whose primary key is ``object_id`` (from an admin URL).
+
+    Raises ``Http404`` when there is none, and also when ``object_id`` is not a valid
+    key at all (every model here has a UUID key): the admin's own change view does the
+    same, where ``get_object_or_404`` would let the ``ValidationError`` become a 500.
+    """
+    try:
+        return queryset.get(pk=queryset.model._meta.pk.to_python(object_id))
+    except (ObjectDoesNotExist, ValidationError, ValueError) as exc:
+        raise Http404 from exc
 
 
 def seed_shown(race: Race) -> str:

@@ -17,7 +17,6 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -32,6 +31,7 @@ from games.admin.common import (
     csv_download,
     dash,
     entry_result,
+    object_or_404,
     phase_words,
     rank_words,
     run_service,
@@ -303,7 +303,7 @@ class RaceAdmin(LiveFormAdmin, ServiceWritesAdmin):
     def standings_csv_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """The race's standings as CSV (``games.selectors.exports``): the seed and the
         commitment only once the race is finished."""
-        race = get_object_or_404(Race.objects.select_related("deal", "tournament"), pk=object_id)
+        race = object_or_404(Race.objects.select_related("deal", "tournament"), object_id)
         if not self.has_view_or_change_permission(request, race):
             raise PermissionDenied
         return csv_download(race_standings_csv(races=[race]), f"{race.pk}-standings.csv")

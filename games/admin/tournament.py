@@ -17,7 +17,6 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
@@ -33,6 +32,7 @@ from games.admin.common import (
     _TabularInline_TournamentEntrant_Tournament,
     _TabularInline_TournamentStanding_Tournament,
     csv_download,
+    object_or_404,
     phase_words,
     run_service,
     seed_shown,
@@ -416,7 +416,7 @@ class TournamentAdmin(ServiceWritesAdmin):
         return custom + super().get_urls()
 
     def _viewable(self, request: HttpRequest, object_id: str) -> Tournament:
-        t = get_object_or_404(Tournament, pk=object_id)
+        t = object_or_404(Tournament.objects.all(), object_id)
         if not self.has_view_or_change_permission(request, t):
             raise PermissionDenied
         return t
@@ -433,7 +433,7 @@ class TournamentAdmin(ServiceWritesAdmin):
 
     def add_races_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """Add N scheduled races, each with a fresh secret seed and its commitment."""
-        t = get_object_or_404(Tournament, pk=object_id)
+        t = object_or_404(Tournament.objects.all(), object_id)
         if not may_organise(request.user, OrganiserAction.ADD_TOURNAMENT_RACES):
             raise PermissionDenied
         form = AddRacesForm(request.POST or None)

@@ -250,3 +250,25 @@ def test_add_races_leaves_late_join_to_the_mode_unless_given(
     assert c.post(url, form).status_code == 302
     race = t.races.get()
     assert (race.mode, race.late_join_s) == (mode, expected)
+
+
+@pytest.mark.parametrize(
+    "view",
+    [
+        "admin:games_tournament_add_races",
+        "admin:games_tournament_standings_csv",
+        "admin:games_tournament_races_csv",
+        "admin:games_race_standings_csv",
+    ],
+)
+@pytest.mark.parametrize(
+    "object_id", ["not-a-uuid", "12345", "00000000-0000-0000-0000-000000000000"]
+)
+def test_the_admins_own_views_answer_404_for_an_id_that_is_no_row(
+    view: str, object_id: str
+) -> None:
+    """An id that is not a UUID (a typed or cut URL) is a 404 like the admin's change
+    pages, not a 500; a well-formed UUID of no row is a 404 too."""
+    c = client_for(organiser())
+    assert c.get(reverse(view, args=[object_id])).status_code == 404
+    assert c.post(reverse(view, args=[object_id]), {"count": 1}).status_code == 404
