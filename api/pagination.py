@@ -33,6 +33,7 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from api.errors import ProblemError
 from api.parsers import capped_decimal
 from api.serializers import MAX_INPUT_INT
+from games.selectors.keyset import cursor_json
 
 #: Query parameters of every cursor-paginated list, for the schema.
 CURSOR_PARAMETERS = [
@@ -131,7 +132,7 @@ class SafeCursorPagination(CursorPagination):
         if raw is None:
             return None, False
         try:
-            doc = json.loads(_unb64(raw))
+            doc = cursor_json(_unb64(raw))
             encoded, reverse = doc["v"], doc["r"]
             if not isinstance(encoded, list) or len(encoded) != len(self._fields):
                 raise ValueError("wrong number of values")
@@ -226,7 +227,7 @@ class SafeCursorPagination(CursorPagination):
 
     def _raw_cursor(self, *, reverse: bool) -> str:
         raw = self.request.query_params.get(self.cursor_query_param, "")
-        doc = json.loads(_unb64(raw))
+        doc = cursor_json(_unb64(raw))
         doc["r"] = reverse
         text = json.dumps(doc, separators=(",", ":"))
         return _b64(text)

@@ -22,6 +22,21 @@ class InvalidCursor(ValueError):
     """A cursor this order did not give out (the API answers 400 ``invalid_cursor``)."""
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a value a cursor gives out")
+
+
+def cursor_json(raw: bytes | str) -> Any:
+    """The JSON value of a decoded cursor, refusing ``NaN`` and ``Infinity`` (which
+    Python's parser takes, no cursor is made of, and a ``NaN`` key would compare with
+    nothing, so such a cursor answered an empty page with 200).
+
+    Raises ``ValueError`` (also for malformed JSON) or ``RecursionError`` (nested past the
+    parser's depth); both callers turn them into :class:`InvalidCursor`.
+    """
+    return json.loads(raw, parse_constant=_no_constant)
+
+
 @dataclass(frozen=True)
 class KeysetPage:
     """One page: ``rows`` in the order, and the cursors of the pages after and before
@@ -70,7 +85,7 @@ class Keyset:
         """``(key, tie, forward)`` of a cursor; raises :class:`InvalidCursor`."""
         try:
             raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-            key, tie, way = json.loads(raw)
+            key, tie, way = cursor_json(raw)
             if way not in ("n", "p") or isinstance(tie, bool) or not isinstance(tie, int):
                 raise ValueError(way)
             if not -(2**63) <= tie < 2**63:  # past any id column (SQLite's driver overflows)

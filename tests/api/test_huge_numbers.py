@@ -117,6 +117,26 @@ def test_cursors_nested_past_the_parsers_depth_are_400(player: APIClient, anon: 
     assert PageClient().get(f"/leaderboards/classic/?cursor={deep}").status_code == 400
 
 
+def test_cursors_with_nan_or_infinity_are_400(player: APIClient, anon: APIClient) -> None:
+    """Python's JSON parser takes ``NaN`` and ``Infinity``; no cursor is made of them. A
+    ``NaN`` leaderboard key compared with nothing, so it answered an empty page (200)."""
+    gid = game_of(player)
+
+    def raw(text: str) -> str:
+        return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+    for client, path, text in (
+        (anon, "/api/v1/leaderboards/classic", '[NaN, 1, "n"]'),
+        (anon, "/api/v1/leaderboards/classic", '[-Infinity, 1, "p"]'),
+        (player, f"/api/v1/games/{gid}/moves", '{"v": [NaN, 1], "r": false}'),
+        (anon, "/api/v1/races", '{"v": [Infinity, 1, 1], "r": false}'),
+    ):
+        resp = client.get(f"{path}?cursor={raw(text)}")
+        assert (resp.status_code, resp.json()["code"]) == (400, "invalid_cursor"), (path, text)
+    page_cursor = raw('[NaN, 1, "n"]')
+    assert PageClient().get(f"/leaderboards/classic/?cursor={page_cursor}").status_code == 400
+
+
 def test_the_leaderboard_page_refuses_such_a_cursor_without_a_500() -> None:
     page = PageClient().get(f"/leaderboards/classic/?cursor={cursor([1.0, 10**23, 'n'])}")
     assert page.status_code == 400
