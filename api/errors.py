@@ -30,6 +30,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import page_not_found, server_error
 from rest_framework import exceptions, serializers, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -117,6 +118,23 @@ def problem_body(
     return body
 
 
+class ProblemResponse(Response):
+    """A DRF ``Response`` whose body is a problem document: always rendered as JSON,
+    whatever renderer the request's content negotiation chose, under
+    ``application/problem+json``.
+
+    Views with other renderers answered their errors in those: the schema endpoint's
+    YAML renderer, or the browsable API's HTML page in ``DEBUG`` (an attack saw both
+    under the problem+json type, on ``Accept: text/html`` and ``?format=bogus``).
+    """
+
+    @property
+    def rendered_content(self) -> Any:
+        self.accepted_renderer = JSONRenderer()
+        self.accepted_media_type = JSONRenderer.media_type
+        return super().rendered_content
+
+
 def problem_response(
     *,
     status: int,
@@ -127,8 +145,8 @@ def problem_response(
     extra: dict[str, Any] | None = None,
     headers: dict[str, str] | None = None,
 ) -> Response:
-    """Return a DRF ``Response`` carrying an ``application/problem+json`` body."""
-    response = Response(
+    """Return a :class:`ProblemResponse` carrying an ``application/problem+json`` body."""
+    response = ProblemResponse(
         problem_body(
             status=status, code=code, detail=detail, title=title, instance=instance, extra=extra
         ),

@@ -311,7 +311,9 @@ REST_KNOX: dict[str, Any] = {
     "AUTO_REFRESH": False,
 }
 if DEBUG:
-    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("api.renderers.BrowsableAPIRenderer")
+    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append(
+        "rest_framework.renderers.BrowsableAPIRenderer"
+    )
 
 SPECTACULAR_SETTINGS: dict[str, Any] = {
     "TITLE": "Canfield race server API",

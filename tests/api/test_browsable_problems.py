@@ -1,8 +1,9 @@
-"""With the browsable API on (``DEBUG``), a problem document stays JSON.
+"""A problem document is JSON whatever renderer a view negotiated (``ProblemResponse``).
 
 An attack asked ``GET /api/v1/races?phase=bogus`` with ``Accept: text/html`` on the
 embedded default (``DEBUG`` on): ``400``, ``Content-Type: application/problem+json``,
-and a body that was the browsable API's HTML page."""
+and a body that was the browsable API's HTML page.  The schema endpoint answered its
+problems in YAML under the same type."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ BROWSABLE = {
     **settings.REST_FRAMEWORK,
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
-        "api.renderers.BrowsableAPIRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
     ],
 }
 
@@ -41,3 +42,25 @@ def test_the_browsable_api_still_shows_answers_as_html() -> None:
     assert resp.status_code == 200
     assert resp["Content-Type"].startswith("text/html")
     assert b"<html" in resp.content
+
+
+@pytest.mark.parametrize(
+    ("path", "accept", "status", "code"),
+    [
+        ("/api/v1/schema", "text/html", 406, "not_acceptable"),
+        ("/api/v1/schema?format=bogus", "*/*", 404, "not_found"),
+    ],
+)
+def test_the_schema_endpoints_problems_are_json(
+    path: str, accept: str, status: int, code: str
+) -> None:
+    resp: Any = Client().get(path, HTTP_ACCEPT=accept)
+    assert (resp.status_code, resp["Content-Type"]) == (status, "application/problem+json")
+    assert json.loads(resp.content)["code"] == code
+
+
+def test_the_schema_is_still_yaml_by_default() -> None:
+    resp: Any = Client().get("/api/v1/schema")
+    assert resp.status_code == 200
+    assert resp["Content-Type"].startswith("application/vnd.oai.openapi")
+    assert resp.content.startswith(b"openapi: 3.0.3")
