@@ -23,6 +23,7 @@ A successful login forgets that username's failures, and only those
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import math
 from typing import Any
@@ -143,7 +144,92 @@ class LoginLockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]
         if request is None:
             return None
         super().authenticate(request, username, password, **kwargs)
+        reserve_login_slot(request, username=username, password=password, **kwargs)
         return None
+
+
+#: Seconds a login slot outlives its attempt when nothing releases it (a process that
+#: died during the password check); a password check takes well under one second.
+LOGIN_SLOT_SECONDS = 60
+
+
+def _slot_keys(request: Any, credentials: dict[str, Any]) -> list[str]:
+    keys = []
+    username = login_username(None, credentials)
+    if username:
+        keys.append(f"login-slot:username:{username}")
+    address = client_address(request)
+    if address:
+        keys.append(f"login-slot:address:{address}")
+    return keys
+
+
+def reserve_login_slot(request: Any, **credentials: Any) -> None:
+    """Count the login attempt of ``request`` as in flight until its outcome is known,
+    or refuse it as locked out when the failures already counted plus the attempts in
+    flight would pass ``AXES_FAILURE_LIMIT``.
+
+    django-axes checks the lockout before the password and counts the failure after
+    it, so a burst of simultaneous guesses (one per server worker) all passed the
+    check while none had been counted yet: with 3 workers, 7 guesses before the
+    lockout of 5.  The attempts in flight are counted per username and per client
+    address (the lockout's parameters) in the cache (Redis in production, shared by
+    every worker; the process's own memory on the embedded default, which serves from
+    one process), each for at most :data:`LOGIN_SLOT_SECONDS`.  The slot is released by
+    :func:`release_login_slot`: on success by :class:`UsernameAnyCaseBackend`, on
+    failure by the ``user_login_failed`` receiver that runs after django-axes has
+    counted the failure (:func:`release_login_slot_on_failure`).
+
+    A refused attempt is answered as a lockout (429 ``login_locked_out``) and counted
+    as a failed login, as an attempt during a lockout is; its password is never
+    checked.  The price: an account holder with ``limit - 1`` failures who
+    sends two logins at once gets a 429 for the second even when the first succeeds.
+
+    Raises ``AxesBackendPermissionDenied`` (as django-axes' own lockout check) when
+    refused.
+    """
+    from axes.exceptions import AxesBackendPermissionDenied
+    from axes.handlers.proxy import AxesProxyHandler
+    from axes.helpers import get_credentials
+    from django.core.cache import cache
+
+    axes_credentials = get_credentials(**credentials)
+    keys = _slot_keys(request, axes_credentials)
+    in_flight = 0
+    for key in keys:
+        cache.add(key, 0, LOGIN_SLOT_SECONDS)
+        try:
+            in_flight = max(in_flight, int(cache.incr(key)))
+        except ValueError:  # expired between add and incr
+            cache.add(key, 1, LOGIN_SLOT_SECONDS)
+            in_flight = max(in_flight, 1)
+    request._login_slots = keys
+    failures = int(AxesProxyHandler.get_failures(request, axes_credentials))
+    if failures + in_flight > int(settings.AXES_FAILURE_LIMIT):
+        release_login_slot(request)
+        request.axes_locked_out = True
+        raise AxesBackendPermissionDenied("Too many login attempts in flight")
+
+
+def release_login_slot(request: Any) -> None:
+    """Release the slot :func:`reserve_login_slot` took for ``request`` (once; a request
+    that holds none is left alone)."""
+    from django.core.cache import cache
+
+    keys = getattr(request, "_login_slots", None) or []
+    request._login_slots = []
+    for key in keys:
+        with contextlib.suppress(ValueError):  # ValueError: the slot expired
+            cache.decr(key)
+
+
+def release_login_slot_on_failure(
+    sender: Any, credentials: Any, request: Any = None, **kwargs: Any
+) -> None:
+    """``user_login_failed`` receiver (``api.apps``), connected after django-axes' own so
+    the failure is counted before the slot goes: :func:`release_login_slot`."""
+    if request is not None:
+        release_login_slot(request)
 
 
 class UsernameAnyCaseBackend(ModelBackend):
@@ -180,7 +266,10 @@ class UsernameAnyCaseBackend(ModelBackend):
                 login_username(None, {"username": stored})
             ):
                 username = stored
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is not None and request is not None:
+            release_login_slot(request)
+        return user
 
 
 def lockout_seconds() -> int:
