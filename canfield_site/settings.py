@@ -16,6 +16,7 @@ suite does so when no broker is configured). ``DEBUG`` defaults to on only while
 Every variable is listed, with its meaning, in ``.env.example`` and the README.
 """
 
+import math
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -425,27 +426,39 @@ LIVE_REDIS_URL: str = REDIS_URL
 LIVE_CHANNEL_PREFIX: str = env.str("LIVE_CHANNEL_PREFIX", default="canfield")
 LIVE_STREAMS_PER_USER: int = env.int("LIVE_STREAMS_PER_USER", default=8)
 LIVE_HEARTBEAT_SECONDS: float = env.float("LIVE_HEARTBEAT_SECONDS", default=15.0)
+
+
+def _expire_seconds(seconds: float) -> int:
+    """Whole seconds (at least 1) for a beat entry's ``expire_seconds``."""
+    return max(1, math.ceil(seconds))
+
+
+# Beat's DatabaseScheduler copies these entries into django_celery_beat's PeriodicTask
+# rows at start and sends from the rows.  Of the options it keeps only queue, exchange,
+# routing_key, priority, headers and ``expire_seconds`` (whole seconds, sent as the
+# message's ``expires``): an ``expires`` option is silently dropped.  Without an expiry,
+# beat kept queueing sweeps while the workers were down and all of them ran on return.
 CELERY_BEAT_SCHEDULE: dict[str, Any] = {
     "race-sweeper": {
         "task": "games.race_sweep",
         "schedule": RACE_SWEEP_SECONDS,
-        "options": {"expires": RACE_SWEEP_SECONDS * 5},
+        "options": {"expire_seconds": _expire_seconds(RACE_SWEEP_SECONDS * 5)},
     },
     # Rates finished races whose rating task was lost (games.services.ratings).
     "ratings-sweeper": {
         "task": "games.ratings_sweep",
         "schedule": 60.0,
-        "options": {"expires": 300},
+        "options": {"expire_seconds": 300},
     },
     "solver-sweeper": {
         "task": "games.solver_sweep",
         "schedule": 30.0,
-        "options": {"expires": 60.0},
+        "options": {"expire_seconds": 60},
     },
     "winnable-pool": {
         "task": "games.winnable_pool_refill",
         "schedule": WINNABLE_POOL_REFILL_SECONDS,
-        "options": {"expires": WINNABLE_POOL_REFILL_SECONDS},
+        "options": {"expire_seconds": _expire_seconds(WINNABLE_POOL_REFILL_SECONDS)},
     },
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

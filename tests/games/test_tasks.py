@@ -53,3 +53,28 @@ def test_the_scheduler_asks_for_the_pools_at_start(
     monkeypatch.setattr(celery_app.app, "send_task", down)
     beat_init.send(sender=None)  # logged, never raised: beat starts anyway
     assert "could not ask for the winnable pools' refill at start" in caplog.text
+
+
+@pytest.mark.django_db
+def test_beat_rows_carry_each_schedule_entrys_expiry() -> None:
+    """django-celery-beat's DatabaseScheduler copies ``CELERY_BEAT_SCHEDULE`` into
+    ``PeriodicTask`` rows and sends from the rows; it keeps ``options.expire_seconds`` and
+    drops ``options.expires``.  With the expiry dropped, beat queued a race sweep every
+    2 s while the workers were down and hundreds ran when one came back."""
+    from django_celery_beat.models import PeriodicTask
+    from django_celery_beat.schedulers import DatabaseScheduler
+
+    scheduler = DatabaseScheduler(app=app)  # syncs the settings' schedule into the rows
+    expiries = {
+        row.name: row.expire_seconds
+        for row in PeriodicTask.objects.filter(name__in=list(app.conf.beat_schedule))
+    }
+    assert expiries == {
+        "race-sweeper": 10,  # 5 times RACE_SWEEP_SECONDS (2 s)
+        "ratings-sweeper": 300,
+        "solver-sweeper": 60,
+        "winnable-pool": 60,  # WINNABLE_POOL_REFILL_SECONDS
+    }
+    # What beat sends: each entry's apply_async options carry the expiry in seconds.
+    sent = {name: scheduler.schedule[name].options.get("expires") for name in expiries}
+    assert sent == expiries
