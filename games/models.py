@@ -372,10 +372,23 @@ class Race(models.Model):
     rated = models.BooleanField(
         default=True, help_text=_("counts for player ratings (organisers may mark a race unrated)")
     )
+    rating_stale = models.BooleanField(
+        default=False,
+        help_text=_(
+            "its results or rated flag changed since it was rated: the ratings sweep "
+            "re-rates it (games.services.ratings)"
+        ),
+    )
 
     class Meta:
         ordering = ["-starts_at"]
-        indexes = [models.Index(fields=["status", "ends_at"], name="race_status_ends")]
+        indexes = [
+            models.Index(fields=["status", "ends_at"], name="race_status_ends"),
+            # The ratings sweep's few stale races, in race order.
+            models.Index(
+                fields=["ends_at", "id"], condition=Q(rating_stale=True), name="race_rating_stale"
+            ),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(opens_at__lte=models.F("starts_at"))

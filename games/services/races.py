@@ -50,7 +50,7 @@ from games.services.errors import (
     TournamentNotOpen,
 )
 from games.services.games import deal_create, game_create, rules_build
-from games.services.ratings import race_rating_enqueue
+from games.services.ratings import race_rating_enqueue, race_rating_mark_stale
 from games.services.solutions import deal_record_verdict, winnable_seed
 from games.services.standings import tournament_admit, tournament_rescore
 from games.services.winnable_pool import winnable_draw
@@ -421,12 +421,16 @@ def race_rescore(*, race_id: Any) -> None:
     A finished race keeps its published ranks until this runs (after a
     disqualification, or on an organiser's request); then the rule in force now
     applies (since RULES.md 6 changed: moves no longer break ties).  A race that
-    is not finished is left alone.  Raises :class:`NotFound`.
+    is not finished is left alone.  Its rating is marked stale in the same
+    transaction (:func:`games.services.ratings.race_rating_mark_stale`: the ratings
+    sweep re-rates it if the task queued after the commit is lost).  Raises
+    :class:`NotFound`.
     """
     with transaction.atomic():
         race = race_locked(race_id)
         if race.status == Race.Status.FINISHED:
             race_score(race=race)
+            race_rating_mark_stale(race=race)
             race_rating_enqueue(race_id=race.id)
 
 

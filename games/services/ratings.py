@@ -45,6 +45,23 @@ tasks of one pool run one after the other:
 
 A crash rolls the transaction back; the next run starts from the same rows.
 
+Stale races and the sweep
+-------------------------
+The task queued after a change is ``robust`` (a broker that is down does not
+fail the change), so it can be lost.  Every change to what a finished race's
+rating reads (a disqualification or its lifting, a re-score: the race's ranks;
+an organiser's ``rated`` switch) therefore also sets ``Race.rating_stale`` in
+the change's own transaction, under the race's row lock
+(:func:`race_rating_mark_stale`).  :func:`race_rate` clears the mark under the
+same lock (taken after the pool's) before it reads the results, so a change
+that commits later marks the race again and is never lost.  The beat task
+:func:`ratings_sweep` takes the races never processed and the stale ones
+together, oldest first in race order.  Re-rating the earliest changed race
+replays every later race of the pool from its stored results (the ratings are
+a fold in race order: any later race of a player concerned starts from a
+different rating), so a later stale race is then found with an unchanged
+fingerprint and costs only clearing its mark.
+
 Cost of a re-rate: proportional to the entries of the pool's races from the
 changed race on (one model update per race plus one history row per entry),
 for n entries per race O(n^2) up to 1,000 entries (the library) and
@@ -146,6 +163,22 @@ def race_rating_enqueue(*, race_id: Any) -> None:
 
     race_key = str(race_id)
     transaction.on_commit(lambda: race_rate_task.delay(race_key), robust=True)
+
+
+def race_rating_mark_stale(*, race: Race) -> None:
+    """Record that a finished race's rating no longer matches its results or ``rated`` flag.
+
+    ``race``: the race, its row locked by the caller's transaction (the change and
+    the mark commit together).  Sets ``Race.rating_stale``; :func:`ratings_sweep`
+    re-rates the race even if the task the caller queues (:func:`race_rating_enqueue`)
+    is lost.  A race not finished is left alone (it is rated when it finishes).
+    Raises nothing.
+    """
+    if race.status != Race.Status.FINISHED:
+        return
+    if not race.rating_stale:
+        race.rating_stale = True
+        race.save(update_fields=["rating_stale"])
 
 
 # ------------------------------------------------------------------ rating
@@ -326,6 +359,9 @@ def race_rate(*, race_id: Any, now: datetime | None = None) -> str:
     Returns ``rated``, ``not_rated`` (processed, does not count: see
     ``RaceRating.reason``), ``unchanged`` (already done with the same results),
     ``not_finished`` (nothing to rate yet) or ``missing`` (no such race).
+    Locks the pool's row, then the race's (clearing ``Race.rating_stale`` before
+    reading its results: a change committed after that marks it stale again).
+    ``now``: stored as ``RaceRating.rated_at`` (default: the current time).
     """
     now = now or timezone.now()
     race = Race.objects.select_related("deal").filter(id=race_id).first()
@@ -336,7 +372,10 @@ def race_rate(*, race_id: Any, now: datetime | None = None) -> str:
     pool = pool_for_options(race.deal.options)
     with transaction.atomic():
         pool = RatingPool.objects.select_for_update(no_key=True).get(pk=pool.pk)
-        race = Race.objects.get(id=race.id)
+        race = Race.objects.select_for_update(no_key=True).get(id=race.id)
+        if race.rating_stale:
+            race.rating_stale = False
+            race.save(update_fields=["rating_stale"])
         ranked = _ranked_entries([race.id]).get(race.id, [])
         done = RaceRating.objects.filter(race=race).first()
         if done is not None and done.fingerprint == _fingerprint(race, ranked):
@@ -383,18 +422,36 @@ def _unprocessed_races(limit: int | None = None) -> list[Race]:
     return list(qs[:limit] if limit else qs)
 
 
-def ratings_sweep(*, limit: int = 20) -> list[str]:
-    """Rate finished races never processed (a task lost with its broker); for beat.
+def _races_to_rate(limit: int) -> list[Any]:
+    """Ids of finished races never processed or marked stale, in race order, at most ``limit``."""
+    finished = Race.objects.filter(status=Race.Status.FINISHED)
+    never = finished.filter(rating__isnull=True).order_by("ends_at", "id")[:limit]
+    stale = finished.filter(rating_stale=True).order_by("ends_at", "id")[:limit]
+    rows = sorted({*never.values_list("ends_at", "id"), *stale.values_list("ends_at", "id")})
+    return [race_id for _ends_at, race_id in rows[:limit]]
 
-    Returns ``"<race id>:<outcome>"`` per race, oldest first.
+
+def ratings_sweep(*, limit: int = 20) -> list[str]:
+    """Rate the finished races a lost task left behind; for beat (``games.ratings_sweep``).
+
+    Takes at most ``limit`` races, oldest first in race order (``ends_at``, then
+    id): those never processed and those marked stale (``Race.rating_stale``: a
+    disqualification or its lifting, a re-score or a change of ``rated`` since they
+    were rated), each through :func:`race_rate`.  Race order matters: re-rating a
+    race replays every later race of its pool (a player's rating in a later race
+    depends on every earlier one), so a later stale race of the same pool is then
+    ``unchanged`` and only loses its mark.  Returns ``"<race id>:<outcome>"`` per
+    race.  Raises nothing of its own (a database error propagates).
     """
-    return [f"{r.id}:{race_rate(race_id=r.id)}" for r in _unprocessed_races(limit)]
+    return [f"{race_id}:{race_rate(race_id=race_id)}" for race_id in _races_to_rate(limit)]
 
 
 def race_set_rated(*, race_id: Any, rated: bool, by: User | None = None) -> Race:
     """Organisers: count the race for ratings or not; a finished race is re-rated.
 
-    Idempotent.  Raises :class:`NotFound`.
+    A finished race is marked stale (:func:`race_rating_mark_stale`, so the sweep
+    re-rates it if the queued task is lost) and its task queued after the commit.
+    Idempotent.  Returns the race.  Raises :class:`NotFound`.
     """
     with transaction.atomic():
         try:
@@ -406,5 +463,6 @@ def race_set_rated(*, race_id: Any, rated: bool, by: User | None = None) -> Race
             race.save(update_fields=["rated"])
             log.info("race %s marked %s by %s", race.id, "rated" if rated else "unrated", by)
             if race.status == Race.Status.FINISHED:
+                race_rating_mark_stale(race=race)
                 race_rating_enqueue(race_id=race.id)
     return race

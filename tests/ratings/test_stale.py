@@ -1,0 +1,109 @@
+# mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, misc"
+"""A rated race whose results or ``rated`` flag change is marked stale, and the sweep
+re-rates it even when the task queued after the change was lost (a broker outage).
+
+Nothing here runs the on-commit callbacks: every queued ``games.race_rate`` is lost,
+so only the stale mark and ``ratings_sweep`` can bring the ratings up to date.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Race, RaceEntry, RaceRating
+from games.services.race_admin import race_entry_disqualify, race_entry_reinstate
+from games.services.ratings import race_rate, race_set_rated, ratings_sweep
+from tests.ratings.helpers import Result, expected_fold, race_of, ranks_of, ratings
+
+pytestmark = pytest.mark.django_db
+
+
+def assert_matches(expected: dict[str, tuple[float, float, int]]) -> None:
+    got = ratings()
+    assert set(got) == set(expected)
+    for name, (mu, sigma, games) in expected.items():
+        assert got[name][0] == pytest.approx(mu, abs=1e-9), name
+        assert got[name][1] == pytest.approx(sigma, abs=1e-9), name
+        assert got[name][2] == games, name
+
+
+def three_rated_races() -> tuple[Race, Race, Race]:
+    r1 = race_of(Result("ann", 40, 1000), Result("bob", 30, 1000), Result("cat", 20, 1000))
+    r2 = race_of(Result("bob", 45, 1000), Result("cat", 35, 1000), Result("ann", 25, 1000))
+    r3 = race_of(Result("cat", 50, 1000), Result("ann", 40, 1000), Result("dan", 30, 1000))
+    for r in (r1, r2, r3):
+        assert race_rate(race_id=r.id) == "rated"
+    assert ratings_sweep() == []
+    return r1, r2, r3
+
+
+def stale(race: Race) -> bool:
+    return Race.objects.values_list("rating_stale", flat=True).get(id=race.id)
+
+
+def test_a_disqualification_and_its_lifting_are_re_rated_by_the_sweep() -> None:
+    r1, r2, r3 = three_rated_races()
+    entry = RaceEntry.objects.get(race=r2, player__username="bob")
+
+    race_entry_disqualify(entry_id=entry.id, reason="bot")
+    assert stale(r2) is True
+    assert ratings_sweep() == [f"{r2.id}:rated"]
+    assert stale(r2) is False
+    assert ranks_of(r2) == {"cat": 1, "ann": 2}
+    assert_matches(expected_fold([ranks_of(r) for r in (r1, r2, r3)]))
+    assert ratings()["bob"][2] == 1  # r1 only
+    assert ratings_sweep() == []
+
+    race_entry_reinstate(entry_id=entry.id)
+    assert stale(r2) is True
+    assert ratings_sweep() == [f"{r2.id}:rated"]
+    assert ranks_of(r2) == {"bob": 1, "cat": 2, "ann": 3}
+    assert_matches(expected_fold([ranks_of(r) for r in (r1, r2, r3)]))
+    assert ratings()["bob"][2] == 2
+    assert ratings_sweep() == []
+
+
+def test_marking_a_rated_race_unrated_and_rated_again_is_re_rated_by_the_sweep() -> None:
+    r1, r2, r3 = three_rated_races()
+    race_set_rated(race_id=r1.id, rated=False)
+    assert ratings_sweep() == [f"{r1.id}:not_rated"]
+    assert RaceRating.objects.get(race=r1).reason == "unrated"
+    assert_matches(expected_fold([ranks_of(r2), ranks_of(r3)]))
+    assert ratings_sweep() == []
+
+    race_set_rated(race_id=r1.id, rated=True)
+    assert ratings_sweep() == [f"{r1.id}:rated"]
+    assert_matches(expected_fold([ranks_of(r) for r in (r1, r2, r3)]))
+
+
+def test_the_sweep_re_rates_in_race_order_and_later_stale_races_cost_nothing() -> None:
+    """Changes to r3 then r1: the sweep takes r1 first; its replay re-rates r2 and r3 from
+    their stored results, so r3 (stale too) is found already up to date."""
+    r1, r2, r3 = three_rated_races()
+    race_set_rated(race_id=r3.id, rated=False)
+    entry = RaceEntry.objects.get(race=r1, player__username="ann")
+    race_entry_disqualify(entry_id=entry.id, reason="two accounts")
+    assert ratings_sweep() == [f"{r1.id}:rated", f"{r3.id}:unchanged"]
+    assert (stale(r1), stale(r2), stale(r3)) == (False, False, False)
+    assert ranks_of(r1) == {"bob": 1, "cat": 2}
+    assert_matches(expected_fold([ranks_of(r1), ranks_of(r2)]))
+    assert RaceRating.objects.get(race=r3).reason == "unrated"
+    assert ratings_sweep() == []
+
+
+def test_a_task_that_did_arrive_clears_the_mark() -> None:
+    r1, r2, _r3 = three_rated_races()
+    entry = RaceEntry.objects.get(race=r1, player__username="cat")
+    race_entry_disqualify(entry_id=entry.id, reason="abuse")
+    assert race_rate(race_id=r1.id) == "rated"
+    assert stale(r1) is False
+    assert ratings_sweep() == []
+
+
+def test_a_change_to_a_race_not_finished_marks_nothing() -> None:
+    from tests.tournaments.factories import running_race
+
+    race = running_race()
+    race_set_rated(race_id=race.id, rated=False)
+    assert stale(race) is False
+    assert ratings_sweep() == []
