@@ -297,8 +297,14 @@ def tournament_races_add(
 def tournament_set_status(*, tournament_id: Any, status: str) -> Tournament:
     """Publish (``open``), finish or cancel a tournament; finishing re-scores it first.
 
-    Allowed: draft -> open, draft/open -> finished or cancelled, and the same
-    status again (idempotent).  Raises :class:`InvalidTournament`.
+    ``status``: ``open``, ``finished`` or ``cancelled``.  Allowed: draft -> open,
+    draft/open -> finished or cancelled, and the same status again (idempotent).
+    Finishing is refused while any race of the tournament is still ``scheduled``
+    (to be played, or running) or ``closing`` (being scored): its result would change
+    the final standings afterwards; close or cancel it first.  Checked under the
+    tournament's row lock, which adding or moving a race in also takes.  Returns
+    the tournament.  Raises :class:`InvalidTournament` (a transition not allowed, or
+    races not finished) and :class:`NotFound`.
     """
     allowed = {
         Tournament.Status.OPEN: {Tournament.Status.DRAFT, Tournament.Status.OPEN},
@@ -318,6 +324,14 @@ def tournament_set_status(*, tournament_id: Any, status: str) -> Tournament:
         if status not in allowed or t.status not in allowed[Tournament.Status(status)]:
             raise InvalidTournament(f"a {t.status} tournament cannot become {status}")
         if status == Tournament.Status.FINISHED:
+            pending = t.races.filter(
+                status__in=[Race.Status.SCHEDULED, Race.Status.CLOSING]
+            ).count()
+            if pending:
+                raise InvalidTournament(
+                    f"{pending} race(s) of the tournament are not finished (scheduled or "
+                    "closing): close or cancel them before finishing it"
+                )
             tournament_rescore(tournament_id=t.id)
         t.status = status
         t.save(update_fields=["status"])

@@ -348,3 +348,54 @@ def test_saving_an_entry_page_writes_nothing() -> None:
     writes = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("UPDATE")]
     assert not [w for w in writes if "games_raceentry" in w], writes
     assert RaceEntry.objects.filter(pk=entry.pk).values().get() == before
+
+
+def test_a_tournament_with_a_race_still_scheduled_or_closing_is_not_finished() -> None:
+    """Finishing publishes final standings: a race still to be played or scored would
+    change them afterwards, so the service refuses until each is finished or cancelled."""
+    from games.services.race_admin import race_cancel_now, race_close_now
+    from games.services.tournaments import tournament_set_status
+    from tests.tournaments.factories import finished_race
+
+    t = TournamentFactory()
+    finished_race(t, Result("ann", 30, 100), Result("ben", 20, 100))
+    running = running_race(t, name="final")
+    play(running, Result("ann", 10, 100))
+    later = running_race(t, name="later")
+    with pytest.raises(InvalidTournament) as refused:
+        tournament_set_status(tournament_id=t.id, status="finished")
+    assert refused.value.code == "invalid_tournament"
+    assert refused.value.detail == (
+        "2 race(s) of the tournament are not finished (scheduled or closing): "
+        "close or cancel them before finishing it"
+    )
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.OPEN
+
+    race_cancel_now(race_id=later.id)
+    Race.objects.filter(id=running.id).update(status=Race.Status.CLOSING)  # being scored
+    with pytest.raises(InvalidTournament, match="^1 race"):
+        tournament_set_status(tournament_id=t.id, status="finished")
+    Race.objects.filter(id=running.id).update(status=Race.Status.SCHEDULED)
+    race_close_now(race_id=running.id, now=running.ends_at)
+    assert tournament_set_status(tournament_id=t.id, status="finished").status == "finished"
+
+
+def test_the_finish_action_says_why_a_tournament_is_not_finished() -> None:
+    c = client_for(organiser())
+    t = TournamentFactory(name="Busy Cup")
+    running_race(t)
+    resp = c.post(
+        reverse("admin:games_tournament_changelist"),
+        {"action": "finish", "_selected_action": [str(t.pk)]},
+        follow=True,
+    )
+    assert [(m.level_tag, m.message) for m in get_messages(resp.wsgi_request)] == [
+        (
+            "error",
+            "Busy Cup: 1 race(s) of the tournament are not finished (scheduled or closing): "
+            "close or cancel them before finishing it",
+        )
+    ]
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.OPEN
