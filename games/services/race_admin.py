@@ -121,19 +121,27 @@ def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None)
     The entry keeps its facts but loses its rank (and its tournament points), and its
     game takes no more moves, undo or resignation while the disqualification stands
     (``games.services.games`` refuses them with :class:`EntryDisqualified`).
-    Disqualifying again replaces the reason.  Raises :class:`InvalidRace`
-    (empty or too long reason, cancelled race) and :class:`NotFound`.
+    Disqualifying again replaces the reason.  ``reason``: 1 to :data:`MAX_REASON`
+    characters once stripped.  Locks the race row, then the entry's (the project's
+    order), before reading the race's status, so a concurrent close or cancel either
+    finishes first or waits for this.  Returns the entry afterwards.  Raises
+    :class:`InvalidRace` (empty or too long reason, cancelled race) and
+    :class:`NotFound`.
     """
     reason = reason.strip()
     if not reason:
         raise InvalidRace("a disqualification needs a reason")
     if len(reason) > MAX_REASON:
         raise InvalidRace(f"the reason is longer than {MAX_REASON} characters")
+    try:
+        race_id = RaceEntry.objects.values_list("race_id", flat=True).get(id=entry_id)
+    except (RaceEntry.DoesNotExist, *MALFORMED_ID):
+        raise NotFound("no such race entry") from None
     with transaction.atomic():
-        try:
-            entry = RaceEntry.objects.select_for_update(no_key=True).get(id=entry_id)
-        except (RaceEntry.DoesNotExist, *MALFORMED_ID):
-            raise NotFound("no such race entry") from None
+        race = race_locked(race_id)  # an entry never changes race
+        if race.status == Race.Status.CANCELLED:
+            raise InvalidRace("the race is cancelled: its entries cannot be disqualified")
+        entry = RaceEntry.objects.select_for_update(no_key=True).get(id=entry_id)
         entry.disqualified = True
         entry.disqualified_reason = reason
         entry.save(update_fields=["disqualified", "disqualified_reason"])

@@ -120,3 +120,80 @@ def test_tournament_status_transitions() -> None:
     assert tournament_set_status(tournament_id=other.id, status="cancelled").status == "cancelled"
     with pytest.raises(NotFound):
         tournament_set_status(tournament_id=uuid.uuid4(), status="open")
+
+
+def test_disqualifying_an_entry_of_a_cancelled_race_is_refused() -> None:
+    from games.models import RaceEntry
+    from games.services.race_admin import race_entry_disqualify
+    from tests.tournaments.factories import play, running_race
+
+    race = running_race()
+    entry = play(race, Result("ann", 30, 1000))
+    race_cancel_now(race_id=race.id)
+    with pytest.raises(InvalidRace) as refused:
+        race_entry_disqualify(entry_id=entry.id, reason="bot")
+    assert refused.value.detail == "the race is cancelled: its entries cannot be disqualified"
+    entry = RaceEntry.objects.get(id=entry.id)
+    assert (entry.disqualified, entry.disqualified_reason) == (False, "")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_disqualification_waits_for_a_concurrent_cancel_then_is_refused() -> None:
+    """The disqualification locks the race row before it reads the status: while a
+    cancel holds the row it waits, then sees the race cancelled.  Without the lock it
+    read ``scheduled`` and disqualified an entry of a race being cancelled."""
+    import threading
+    import time
+
+    from django.db import connection, transaction
+
+    from games.models import RaceEntry
+    from games.services.race_admin import race_entry_disqualify
+    from tests.tournaments.factories import play, running_race
+
+    race = running_race()
+    entry = play(race, Result("ann", 30, 1000))
+    holding = threading.Event()
+    outcome: list[object] = []
+
+    def someone_waits_for_a_lock() -> bool:
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_stat_clear_snapshot()")  # else frozen for the transaction
+            cur.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+            )
+            row = cur.fetchone()
+        return bool(row and row[0])
+
+    def cancel() -> None:
+        try:
+            with transaction.atomic():
+                race_cancel(race_id=race.id)  # holds the race row until the commit
+                holding.set()
+                for _ in range(200):  # until the disqualification waits (at most 10 s)
+                    if someone_waits_for_a_lock():
+                        break
+                    time.sleep(0.05)
+        finally:
+            connection.close()
+
+    def disqualify() -> None:
+        try:
+            assert holding.wait(timeout=10)
+            race_entry_disqualify(entry_id=entry.id, reason="bot")
+            outcome.append("disqualified")
+        except InvalidRace as exc:
+            outcome.append(exc.detail)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=cancel), threading.Thread(target=disqualify)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert outcome == ["the race is cancelled: its entries cannot be disqualified"]
+    assert RaceEntry.objects.get(id=entry.id).disqualified is False
+    assert Race.objects.get(id=race.id).status == Race.Status.CANCELLED
