@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
-from django.db.models import Model, QuerySet
+from django.db import connection
+from django.db.models import ForeignKey, Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import timezone
 from django.utils.html import format_html
@@ -70,6 +72,50 @@ def object_or_404(queryset: QuerySet[M], object_id: str) -> M:
         return queryset.get(pk=queryset.model._meta.pk.to_python(object_id))
     except (ObjectDoesNotExist, ValidationError, ValueError) as exc:
         raise Http404 from exc
+
+
+def is_key(model: type[Model], value: Any) -> bool:
+    """Whether ``value`` (a string from a form) can be a primary key of ``model``: a UUID
+    for a UUID key, an integer in the column's range for an integer key."""
+    pk = model._meta.pk
+    assert pk is not None
+    # A one-to-one key (RaceRating's) takes its target's type.
+    field: Any = pk.target_field if isinstance(pk, ForeignKey) else pk
+    try:
+        key = field.to_python(value)
+    except (ValidationError, ValueError, TypeError, OverflowError):
+        return False
+    if key is None or key == "":
+        return False
+    if isinstance(key, int):
+        try:
+            low, high = connection.ops.integer_field_range(field.get_internal_type())
+        except KeyError:
+            low, high = -(2**63), 2**63 - 1
+        return (low is None or key >= low) and (high is None or key <= high)
+    return True
+
+
+class SelectionGuardAdmin(_ModelAdmin_Any):
+    """A model admin whose changelist drops the selected ids (``_selected_action``) that
+    cannot be keys of its model before any action sees them.
+
+    Django filters ``pk__in`` with the ids as posted, so one malformed id (``not-a-uuid``,
+    ``""``, an integer past the column's range) became a 500.  The action runs on the
+    well-formed ids; with none left, the admin says that nothing was selected.
+    """
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        if request.method == "POST" and ACTION_CHECKBOX_NAME in request.POST:
+            selected = request.POST.getlist(ACTION_CHECKBOX_NAME)
+            kept = [v for v in selected if is_key(self.model, v)]
+            if len(kept) != len(selected):
+                post = request.POST.copy()
+                post.setlist(ACTION_CHECKBOX_NAME, kept)
+                request.POST = post  # type: ignore[assignment]
+        return super().changelist_view(request, extra_context)
 
 
 def seed_shown(race: Race) -> str:

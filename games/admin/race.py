@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
     LiveFormAdmin,
+    SelectionGuardAdmin,
     ServiceWritesAdmin,
     _TabularInline_RaceEntry_Race,
     csv_download,
@@ -118,7 +119,7 @@ class EntryInline(_TabularInline_RaceEntry_Race):
 
 
 @admin.register(Race)
-class RaceAdmin(LiveFormAdmin, ServiceWritesAdmin):
+class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
     """Races: open now, close now, cancel, re-score, export; the seed stays hidden until
     finished.
 

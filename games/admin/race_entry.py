@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
     LiveFormAdmin,
+    SelectionGuardAdmin,
     _ModelAdmin_RaceEntry,
     dash,
     entry_result,
@@ -60,7 +61,7 @@ class RaceStatusFilter(admin.ChoicesFieldListFilter):
 
 
 @admin.register(RaceEntry)
-class RaceEntryAdmin(LiveFormAdmin, _ModelAdmin_RaceEntry):
+class RaceEntryAdmin(SelectionGuardAdmin, LiveFormAdmin, _ModelAdmin_RaceEntry):
     """Entries: disqualify with a reason (the race and tournament re-score), reinstate.
 
     Result columns show the stored result once the race is finished and the live

@@ -24,6 +24,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from games.admin.common import SelectionGuardAdmin
 from games.models import PlayerRating, RaceRating, RatingChange, RatingPool
 from games.services.ratings import race_set_rated
 
@@ -31,7 +32,7 @@ from games.services.ratings import race_set_rated
 HISTORY_ROWS = 200
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyAdmin(SelectionGuardAdmin):
     """Rows are recomputed from race results: view only."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

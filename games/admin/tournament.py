@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
     DurationMinutesSecondsField,
+    SelectionGuardAdmin,
     ServiceWritesAdmin,
     _ModelForm_Tournament,
     _TabularInline_Race_Tournament,
@@ -310,7 +311,7 @@ def _adopt(obj: Tournament, saved: Tournament) -> None:
 
 
 @admin.register(Tournament)
-class TournamentAdmin(ServiceWritesAdmin):
+class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
     """Tournaments: scheme, entry rules, races (add N at once), entrants, live standings."""
 
     form = TournamentForm

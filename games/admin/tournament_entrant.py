@@ -16,14 +16,14 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from games.admin.common import ServiceWritesAdmin, run_service, when
+from games.admin.common import SelectionGuardAdmin, ServiceWritesAdmin, run_service, when
 from games.models import TournamentEntrant
 from games.services.tournament_admin import tournament_entrant_remove
 from games.services.tournaments import tournament_admit
 
 
 @admin.register(TournamentEntrant)
-class TournamentEntrantAdmin(ServiceWritesAdmin):
+class TournamentEntrantAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
     """Players admitted to tournaments."""
 
     list_display = ["tournament", "player", "invited_by", "admitted"]

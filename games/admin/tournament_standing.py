@@ -7,12 +7,12 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.admin.common import _ModelAdmin_TournamentStanding
+from games.admin.common import SelectionGuardAdmin, _ModelAdmin_TournamentStanding
 from games.models import TournamentStanding
 
 
 @admin.register(TournamentStanding)
-class TournamentStandingAdmin(_ModelAdmin_TournamentStanding):
+class TournamentStandingAdmin(SelectionGuardAdmin, _ModelAdmin_TournamentStanding):
     """Read-only standings across tournaments."""
 
     list_display = ["tournament", "rank", "player", "points", "wins", "races_played"]

@@ -4,6 +4,8 @@ The API and the sign-up page refuse usernames made of dots only and letters from
 other scripts (:func:`games.services.accounts.username_validate`); staff adding or
 renaming an account in the admin get the same rules, so no account has a name
 whose page a browser cannot reach (``/players/../`` resolves to the lobby).
+Both admins here (users, groups) drop malformed selected ids before an action
+(:class:`~games.admin.common.SelectionGuardAdmin`), as every admin of ours does.
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
 
+from games.admin.common import SelectionGuardAdmin
 from games.services.accounts import username_validate
 
 
@@ -41,12 +44,18 @@ class PlayerChangeForm(_UsernameRules, UserChangeForm):  # type: ignore[type-arg
     """The admin's user form, with the players' username rules."""
 
 
-class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
+class PlayerAdmin(SelectionGuardAdmin, UserAdmin):  # type: ignore[type-arg]
     """Django's user admin with :class:`PlayerCreationForm` and :class:`PlayerChangeForm`."""
 
     add_form = PlayerCreationForm
     form = PlayerChangeForm
 
 
+class GroupsAdmin(SelectionGuardAdmin, GroupAdmin):
+    """Django's group admin; a malformed selected id is dropped, not a 500."""
+
+
 admin.site.unregister(User)
 admin.site.register(User, PlayerAdmin)
+admin.site.unregister(Group)
+admin.site.register(Group, GroupsAdmin)
