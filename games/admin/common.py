@@ -9,6 +9,7 @@ validation and the locks; a service refusal becomes a form error or a message.
 
 from __future__ import annotations
 
+import re
 from contextvars import ContextVar
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -255,9 +256,14 @@ def minutes_seconds(value: timedelta) -> str:
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
+#: One part of a duration: 1 to 9 ASCII digits.
+_PART = re.compile(r"[0-9]{1,9}")
+
+
 class DurationMinutesSecondsField(forms.Field):
     """A duration typed as ``minutes:seconds`` (``7:30``), ``H:MM:SS`` (``1:05:00``)
-    or whole minutes (``10``); cleaned to a :class:`~datetime.timedelta`."""
+    or whole minutes (``10``); cleaned to a :class:`~datetime.timedelta`.  Each part is
+    1 to 9 ASCII digits; anything else is the ``invalid`` form error."""
 
     default_error_messages = {
         "invalid": _("Enter minutes:seconds (e.g. 7:30), H:MM:SS or whole minutes."),
@@ -279,7 +285,10 @@ class DurationMinutesSecondsField(forms.Field):
         if not text:
             return None
         parts = text.split(":")
-        if len(parts) > 3 or not all(p.isdigit() for p in parts):
+        # ASCII digits only, at most 9 a part: str.isdigit() let "²" through to int() (a
+        # ValueError) and Arabic-Indic or fullwidth 3 in as 3; a long run of digits overflowed
+        # timedelta.
+        if len(parts) > 3 or not all(_PART.fullmatch(p) for p in parts):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         numbers = [int(p) for p in parts]
         if len(parts) == 1:

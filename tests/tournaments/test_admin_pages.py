@@ -224,6 +224,47 @@ def test_add_races_refuses_a_schedule_off_the_calendar(
     assert t.races.count() == 0
 
 
+@pytest.mark.parametrize("field", ["duration", "gap", "opens_before", "late_join"])
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "\u0663",  # Arabic-Indic 3: str.isdigit() took it, int() read 3
+        "\uff13:00",  # fullwidth 3
+        "1:\u0663\u0660",
+        "\u00b2",  # superscript 2: isdigit() but not int(): a 500
+        "9" * 5000,  # past int()'s digit limit: a 500
+        "9" * 30,  # past timedelta: an OverflowError, a 500
+        "1" + "0" * 9 + ":00:00",  # 10 digits in a part
+        "1:" + "0" * 10,
+    ],
+)
+def test_add_races_takes_ascii_digits_only_and_at_most_nine_a_part(field: str, typed: str) -> None:
+    c = client_for(organiser())
+    t = TournamentFactory(name="Digits")
+    url = reverse("admin:games_tournament_add_races", args=[t.pk])
+    form = _add_races_form(first_starts_at=f"{YEAR}-01-01 10:00", **{field: typed})
+    answer = c.post(url, form)
+    assert answer.status_code == 200
+    assert list(answer.context["form"].errors) == [field]
+    assert t.races.count() == 0
+
+
+@pytest.mark.parametrize("typed", ["999999999", "999999999:00", "999999999:59:59"])
+def test_add_races_nine_digits_are_never_a_500(typed: str) -> None:
+    """Nine digits a part are taken by the field; the schedule then says what it thinks
+    (a race too long, a start off the calendar) or adds the race (a long gap after the
+    only race)."""
+    c = client_for(organiser())
+    t = TournamentFactory(name="Long")
+    url = reverse("admin:games_tournament_add_races", args=[t.pk])
+    for field in ("duration", "gap", "opens_before", "late_join"):
+        form = _add_races_form(first_starts_at=f"{YEAR}-01-01 10:00", **{field: typed})
+        answer = c.post(url, form)
+        assert answer.status_code in (200, 302), field
+        if answer.status_code == 200:
+            assert answer.context["form"].errors, field
+
+
 @pytest.mark.parametrize(
     ("mode", "late_join", "expected"),
     [
