@@ -8,6 +8,7 @@ actions :func:`tournament_set_status` and :func:`tournament_rescore`.
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -74,6 +75,18 @@ _FIELDS = [
 ]
 
 
+class _DepthSafeDecoder(json.JSONDecoder):
+    """A JSON decoder for form fields: text nested past the parser's depth
+    (``[[[[...]]]]``) is malformed JSON, as the API's parser says, not a ``RecursionError``
+    (a 500, from cleaning the field and again from showing the form's error)."""
+
+    def decode(self, s: str, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().decode(s, *args, **kwargs)
+        except RecursionError:
+            raise json.JSONDecodeError("nested too deeply", s, 0) from None
+
+
 class TournamentForm(_ModelForm_Tournament):
     """The scheme, entry rules and (new tournaments) status, checked by the service's rules.
 
@@ -91,7 +104,9 @@ class TournamentForm(_ModelForm_Tournament):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if "points_table" in self.fields:
-            self.fields["points_table"].help_text = gettext(
+            table: Any = self.fields["points_table"]
+            table.decoder = _DepthSafeDecoder
+            table.help_text = gettext(
                 "Points by place scheme: the points of rank 1, 2, ... as a JSON list; ranks "
                 "past the table earn 0. Empty ([]) means the default %(table)s. Not used by "
                 "the cards home scheme."

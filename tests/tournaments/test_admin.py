@@ -277,3 +277,43 @@ def test_staff_without_organiser_permissions_cannot_run_tournaments() -> None:
     c = client_for(StaffFactory())
     assert c.get(reverse("admin:games_tournament_changelist")).status_code == 403
     assert c.get(reverse("admin:games_tournament_add_races", args=[t.pk])).status_code == 403
+
+
+def _tournament_form(**fields: object) -> dict[str, object]:
+    """The admin's tournament form (no inline rows), with ``fields``."""
+    return {
+        "name": "Deep",
+        "description": "",
+        "status": "open",
+        "scoring": "place_points",
+        "points_table": "[10, 6, 3]",
+        "points_per_card": 1,
+        "win_bonus": 20,
+        "entry": "open",
+        "max_entrants": "",
+        **{f"{p}-TOTAL_FORMS": 0 for p in ("standings", "races", "entrants")},
+        **{f"{p}-INITIAL_FORMS": 0 for p in ("standings", "races", "entrants")},
+        **fields,
+    }
+
+
+@pytest.mark.parametrize("depth", [1000, 5000, 30000])
+def test_a_points_table_nested_too_deeply_is_a_form_error(depth: int) -> None:
+    """``[[[[...]]]]`` raised RecursionError from the JSON field (a 500), when cleaning
+    the field and again when showing the form with its error."""
+    c = client_for(organiser())
+    deep = "[" * depth + "]" * depth
+    added = c.post(reverse("admin:games_tournament_add"), _tournament_form(points_table=deep))
+    assert added.status_code == 200
+    assert list(added.context["adminform"].form.errors) == ["points_table"]
+    assert not Tournament.objects.filter(name="Deep").exists()
+
+    t: Tournament = TournamentFactory(name="Shallow")
+    changed = c.post(
+        reverse("admin:games_tournament_change", args=[t.pk]),
+        _tournament_form(name="Shallow", points_table=deep),
+    )
+    assert changed.status_code == 200
+    assert list(changed.context["adminform"].form.errors) == ["points_table"]
+    t.refresh_from_db()
+    assert t.points_table == [10, 8, 6, 5, 4, 3, 2, 1]

@@ -173,3 +173,15 @@ def test_the_race_list_shows_a_seed_exactly_when_the_race_does() -> None:
     assert listed["running"] is None
     assert listed["cancelled"] == cancelled.deal.seed
     assert listed["done"] == done.deal.seed
+
+
+@pytest.mark.parametrize(("depth", "code"), [(50, "validation_error"), (5000, "malformed_request")])
+def test_a_points_table_nested_deeply_is_a_problem(depth: int, code: str) -> None:
+    """The API's parser already says a body nested past its depth is malformed; a
+    shallower nesting is the field's error (a list of integers)."""
+    body = '{"name": "Deep", "points_table": ' + "[" * depth + "]" * depth + "}"
+    resp = organiser_client().post("/api/v1/tournaments", body, content_type="application/json")
+    assert resp.status_code == 400
+    assert resp["Content-Type"] == "application/problem+json"
+    assert resp.json()["code"] == code
+    assert not Tournament.objects.filter(name="Deep").exists()
