@@ -20,6 +20,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import connection
 from django.db.models import ForeignKey, Model, QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import timezone
 from django.utils.html import format_html
@@ -192,6 +193,28 @@ def short_hash(value: str, *, keep: int = 12) -> str:
     if not value or len(value) <= keep:
         return value or "-"
     return format_html('<span title="{}">{}…</span>', value, value[:keep])
+
+
+class ParentRowsFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
+    """An inline formset whose posted rows must be rows of the object on the page.
+
+    Django pairs each posted row with the object whose id it carries among the parent's
+    rows; a row carrying another parent's id (a race of another tournament), a
+    malformed id or none was given a new blank object instead: nothing was saved, but
+    nothing was said either, and the blank object broke the page that showed the form
+    again (a 500).  Such a row is now the inline's error, and the whole save is refused.
+    """
+
+    def clean(self) -> None:
+        super().clean()
+        if any(form.instance._state.adding for form in self.initial_forms):
+            raise ValidationError(
+                gettext(
+                    "A row of this list is not one of its rows (changed since the page "
+                    "was shown?): reload the page and try again."
+                ),
+                code="not_a_row",
+            )
 
 
 class ServiceWritesAdmin(_ModelAdmin_Any):

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
     LiveFormAdmin,
+    ParentRowsFormSet,
     SelectionGuardAdmin,
     ServiceWritesAdmin,
     _TabularInline_RaceEntry_Race,
@@ -70,6 +71,7 @@ class EntryInline(_TabularInline_RaceEntry_Race):
     once it is finished (the rank column says which)."""
 
     model = RaceEntry
+    formset = ParentRowsFormSet
     fields = [
         "player",
         "rank_now",

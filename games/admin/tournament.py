@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
     DurationMinutesSecondsField,
+    ParentRowsFormSet,
     SelectionGuardAdmin,
     ServiceWritesAdmin,
     _ModelForm_Tournament,
@@ -234,6 +235,7 @@ class StandingInline(_TabularInline_TournamentStanding_Tournament):
     """Live standings (recomputed whenever a race result changes)."""
 
     model = TournamentStanding
+    formset = ParentRowsFormSet
     fields = [
         "rank",
         "player",
@@ -257,6 +259,7 @@ class RaceInline(_TabularInline_Race_Tournament):
     """The tournament's races, compact enough for a 1,280 px screen (seed once finished)."""
 
     model = Race
+    formset = ParentRowsFormSet
     fields = ["name", "phase", "mode", "starts", "ends", "commitment_short", "seed_short"]
     readonly_fields = fields  # type: ignore[assignment]
     extra = 0
@@ -269,7 +272,9 @@ class RaceInline(_TabularInline_Race_Tournament):
 
     @admin.display(description=_("phase"))
     def phase(self, race: Race) -> str:
-        return phase_words(race)
+        # "-" for the blank race of a posted row that names none of the tournament's
+        # races (ParentRowsFormSet refuses the row; the page shows it again).
+        return "-" if race._state.adding else phase_words(race)
 
     @admin.display(description=_("starts"))
     def starts(self, race: Race) -> str:
@@ -306,6 +311,7 @@ class EntrantInline(_TabularInline_TournamentEntrant_Tournament):
     """Admitted players; add players here to invite them (any tournament, up to its limit)."""
 
     model = TournamentEntrant
+    formset = ParentRowsFormSet
     form = EntrantForm
     fields = ["player", "invited_by", "admitted"]
     readonly_fields = ["invited_by", "admitted"]

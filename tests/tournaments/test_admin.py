@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Race, RaceEntry, Tournament, TournamentStanding
+from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
 from tests.factories import StaffFactory, UserFactory
 from tests.tournaments.factories import Result, TournamentFactory, play, running_race
 
@@ -317,3 +317,95 @@ def test_a_points_table_nested_too_deeply_is_a_form_error(depth: int) -> None:
     assert list(changed.context["adminform"].form.errors) == ["points_table"]
     t.refresh_from_db()
     assert t.points_table == [10, 8, 6, 5, 4, 3, 2, 1]
+
+
+def _inline_rows(prefix: str, *ids: object, **fields: object) -> dict[str, object]:
+    """Posted rows of the inline ``prefix`` carrying ``ids`` (as saved rows), with ``fields``
+    for each row."""
+    rows: dict[str, object] = {
+        f"{prefix}-TOTAL_FORMS": len(ids),
+        f"{prefix}-INITIAL_FORMS": len(ids),
+    }
+    for i, row_id in enumerate(ids):
+        if row_id is not None:  # None: a row without its id
+            rows[f"{prefix}-{i}-id"] = row_id
+        rows.update({f"{prefix}-{i}-{name}": value for name, value in fields.items()})
+    return rows
+
+
+def _tampered_rows() -> list[tuple[str, str, object, dict[str, object]]]:
+    """(inline, which id, id or a marker, fields): the rows a tampered page posts."""
+    return [
+        ("races", "another tournament's race", "theirs", {}),
+        ("races", "a malformed id", "not-a-uuid", {}),
+        ("races", "an empty id", "", {}),
+        ("races", "no id", None, {}),
+        ("entrants", "another tournament's entrant", "theirs", {"DELETE": "on"}),
+        ("entrants", "another tournament's entrant", "theirs", {"player": "theirs"}),
+        ("entrants", "a malformed id", "not-a-number", {"DELETE": "on"}),
+        ("standings", "a malformed id", "not-a-number", {}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("prefix", "what", "row_id", "fields"),
+    _tampered_rows(),
+    ids=[f"{p}: {w} {sorted(f)}" for p, w, _, f in _tampered_rows()],
+)
+def test_a_tampered_inline_row_is_a_form_error_and_changes_nothing(
+    prefix: str, what: str, row_id: object, fields: dict[str, object]
+) -> None:
+    """A row whose id is not one of the tournament's rows was given a blank object: the
+    page shown again with any error crashed on it (a 500), and otherwise the row was
+    silently dropped.  It is the inline's error now, and nothing of the form is saved."""
+    c = client_for(organiser())
+    t: Tournament = TournamentFactory(name="Mine", description="before")
+    other: Tournament = TournamentFactory(name="Theirs")
+    mine = running_race(t, name="mine")
+    theirs = running_race(other, name="theirs")
+    play(mine, Result("ann", home=3, ms=100))
+    bob_entry = play(theirs, Result("bob", home=3, ms=100))
+    their_entrant = TournamentEntrant.objects.get(tournament=other, player=bob_entry.player)
+    ids = {"races": theirs.pk, "entrants": their_entrant.pk}
+    posted_id = ids[prefix] if row_id == "theirs" else row_id
+    values = {k: (bob_entry.player_id if v == "theirs" else v) for k, v in fields.items()}
+    before = (
+        list(Race.objects.order_by("id").values_list("id", "name", "tournament_id")),
+        list(TournamentEntrant.objects.order_by("id").values_list("id", "tournament_id")),
+    )
+    answer = c.post(
+        reverse("admin:games_tournament_change", args=[t.pk]),
+        {
+            **_tournament_form(name="Mine", description="after"),
+            **_inline_rows(prefix, posted_id, **values),
+        },
+    )
+    assert answer.status_code == 200
+    formsets = {f.formset.prefix: f.formset for f in answer.context["inline_admin_formsets"]}
+    assert formsets[prefix].non_form_errors(), what
+    t.refresh_from_db()
+    assert t.description == "before"
+    after = (
+        list(Race.objects.order_by("id").values_list("id", "name", "tournament_id")),
+        list(TournamentEntrant.objects.order_by("id").values_list("id", "tournament_id")),
+    )
+    assert after == before
+
+
+@pytest.mark.parametrize("row_id", ["theirs", "not-a-number", ""])
+def test_a_tampered_entry_row_of_a_race_is_a_form_error(row_id: str) -> None:
+    c = client_for(organiser())
+    mine = running_race(name="mine")
+    theirs = running_race(name="theirs")
+    play(mine, Result("ann", home=3, ms=100))
+    bob = play(theirs, Result("bob", home=3, ms=100))
+    answer = c.post(
+        reverse("admin:games_race_change", args=[mine.pk]),
+        {"name": "renamed", **_inline_rows("entries", bob.pk if row_id == "theirs" else row_id)},
+    )
+    assert answer.status_code == 200
+    formsets = {f.formset.prefix: f.formset for f in answer.context["inline_admin_formsets"]}
+    assert formsets["entries"].non_form_errors()
+    mine.refresh_from_db()
+    assert mine.name == "mine"
+    assert RaceEntry.objects.get(pk=bob.pk).race_id == theirs.pk
