@@ -278,7 +278,8 @@ class PlayerHistoryView(APIView):
     """``GET /api/v1/players/{username}/history``: rating history, newest race first.
 
     ``?pool=`` keeps one pool.  Cursor-paginated on ``(race end, row id)``.
-    Errors: 404 ``not_found`` (player or pool), 400 ``invalid_cursor``.
+    Errors: 404 ``not_found`` (player or pool), 400 ``invalid_cursor`` (an empty
+    ``?cursor=`` too), ``invalid_filter`` (an empty ``?pool=``).
     """
 
     permission_classes = [AllowAny]
@@ -292,6 +293,8 @@ class PlayerHistoryView(APIView):
     def get(self, request: Request, username: str) -> Response:
         player = rating_selectors.player_get(username=username)
         key = request.query_params.get("pool")
+        if key == "":
+            raise ProblemError("invalid_filter", "pool must be a pool key", status=400)
         pool = rating_selectors.pool_get(key=key) if key is not None else None
         rows, links = keyset_page(
             HISTORY_ORDER, rating_selectors.player_history(player=player, pool=pool), request

@@ -421,10 +421,21 @@ class HintView(serializers.Serializer[Any]):
     move = serializers.CharField(required=False, help_text="the hinted move (RULES.md 5)")
 
 
+class QueryChoiceField(serializers.ChoiceField):
+    """A choice read from the query string, where an empty value (``?start=``) is a wrong
+    choice (400 ``validation_error``), as on every other list and filter of the API.
+
+    DRF reads a form-encoded empty value as an absent one, so ``?start=`` silently
+    meant the default."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        return dictionary.get(self.field_name, empty)
+
+
 class SolutionQuery(serializers.Serializer[Any]):
     """``GET /games/{id}/solution`` query: where the line starts."""
 
-    start = serializers.ChoiceField(
+    start = QueryChoiceField(
         choices=list(SOLUTION_FROM),
         default="deal",
         help_text="deal: from the dealt position; end: from where the game ended (the deal "

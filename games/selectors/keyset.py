@@ -98,7 +98,7 @@ class Keyset:
         """The page of ``size`` rows (1 or more) of ``qs`` that ``cursor`` names (``None``:
         the first page).  Raises :class:`InvalidCursor`."""
         forward, has_before = True, False
-        if cursor:
+        if cursor is not None:  # an empty cursor (``?cursor=``) is not one this list gave out
             key, tie, forward = self.decode(cursor)
             qs = qs.filter(self._after(key, tie, forward))
             has_before = True
