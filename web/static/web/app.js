@@ -298,10 +298,22 @@
       body: form,
       credentials: "same-origin"
     })
-      .then(function (r) { return r.text(); })
-      .then(function (html) { replaceBoard(html, focusKey); })
-      .catch(function () { say(body.dataset.offlineText || "The server did not answer.", true); })
-      .then(function () { sending = false; });
+      .then(function (r) {
+        return r.text().then(function (html) { return { status: r.status, html: html }; });
+      }, function () { return null; })
+      .then(function (answer) {
+        sending = false;
+        // No answer (the network), or a proxy's own error page instead of a board (502,
+        // 503, 504: the server behind it did not answer): said as such, never as the
+        // page's raw HTML.  Only the request is judged here: a failure while the board
+        // is drawn is not "the server did not answer" (it said so after a move played).
+        // The next board answered replaces the message, so it goes once moves work.
+        if (!answer || (answer.status >= 500 && answer.html.indexOf('id="board"') < 0)) {
+          say(body.dataset.offlineText || "The server did not answer.", true);
+          return;
+        }
+        replaceBoard(answer.html, focusKey);
+      });
   }
 
   function refreshBoard() {
