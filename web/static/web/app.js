@@ -329,7 +329,8 @@
   // once (the server's fragment says why), not at the next refused move.  Without a
   // stream (the WSGI server, no live events) the next move's answer still says it.
   // The stream is closed once the game is over (its slot counts against the player's
-  // open streams), when a redrawn board no longer asks for it.
+  // open streams), when a redrawn board no longer asks for it, or when the server ends
+  // it for good; a dropped connection is reconnected (followGame's onerror).
   var gameSource = null;
   function stopFollowing() {
     if (gameSource) { gameSource.close(); gameSource = null; }
@@ -355,7 +356,16 @@
       check(data && data.game);
     });
     gameSource.addEventListener("game", function (e) { check(parsed(e)); });
-    gameSource.onerror = stopFollowing;
+    // A dropped connection (a proxy's idle timeout, a server restart, the network) is
+    // an error with the source still CONNECTING: the browser reconnects by itself and the
+    // server's snapshot on reconnecting redraws whatever changed meanwhile.  Only a source
+    // the browser gave up (CLOSED: the server answered 204 after the game's last event,
+    // or refused the stream, as the WSGI server does) is dropped here; it stopped after
+    // the first error of any kind, and then missed a disqualification for good.
+    var source = gameSource;
+    gameSource.onerror = function () {
+      if (gameSource === source && source.readyState === EventSource.CLOSED) { stopFollowing(); }
+    };
   }
 
   function onClick(e) {
