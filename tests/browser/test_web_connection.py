@@ -1,20 +1,25 @@
 """The pages when the connection to the server fails for a while, in Chromium: what the
 play page says when a move gets no answer, and how long it stays said; a race game's
-page follows its event stream across a dropped connection."""
+page follows its event stream across a dropped connection; the race page says while its
+live connection is down."""
 
 from __future__ import annotations
 
+import http.server
 import json
+import threading
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from playwright.sync_api import expect
 
 from games.models import Game, RaceEntry
 from games.services.games import game_start
 from games.services.race_admin import race_entry_disqualify
 from games.services.races import race_join
+from tests.browser.conftest import screenshot
 from tests.browser.web_helpers import PASSWORD, log_in
 from tests.tournaments.factories import running_race
 
@@ -129,3 +134,102 @@ def test_a_race_game_stops_following_when_the_stream_is_refused(
     assert page.evaluate("() => document.querySelector('#board').dataset.gameEvents") == str(
         entry.game_id
     )
+
+
+class _Stream(http.server.BaseHTTPRequestHandler):
+    """An event stream that stays open until the test ends it (``SERVER.done``): what the
+    ASGI server does between events.  The live server here is WSGI (it refuses streams)."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        self.wfile.write(b'retry: 300\nid: 1\nevent: snapshot\ndata: {"race": {}}\n\n')
+        self.wfile.flush()
+        self.server.done.wait(30)  # type: ignore[attr-defined]
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+PAUSED = {
+    "fr": "Mises à jour en direct interrompues — reconnexion…",
+    "es": "Actualizaciones en directo en pausa — reconectando…",
+    "de": "Live-Aktualisierung unterbrochen — Verbindung wird wiederhergestellt…",
+}
+
+#: The live notice's text and its changes, recorded from the page's first paint.
+NOTE_RECORDER = """
+(() => {
+  window.__notes = [];
+  document.addEventListener("DOMContentLoaded", () => {
+    const note = document.getElementById("live-note");
+    new MutationObserver(() => window.__notes.push(note.textContent))
+      .observe(note, { childList: true, characterData: true, subtree: true });
+  });
+})();
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_race_page_says_while_its_live_connection_is_down(live_server: Any, page: Any) -> None:
+    """The race's stream is served by a stand-in that keeps it open (as the ASGI server
+    does); it drops once and the server stays unreachable for a while: the page says
+    "Live updates paused — reconnecting…" (a polite live region) until the stream is open
+    again, then says nothing; it gave no sign before (and stopped following for good)."""
+    race = running_race(name="Live race")
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Stream)
+    server.done = threading.Event()  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    stand_in = f"http://127.0.0.1:{server.server_address[1]}/events"
+    state = {"connections": 0, "down": False}
+
+    def stream(route: Any) -> None:
+        state["connections"] += 1
+        if state["down"]:
+            route.abort("connectionrefused")
+        elif state["connections"] == 1:  # opens, then drops at once
+            state["down"] = True
+            route.fulfill(
+                status=200,
+                content_type="text/event-stream",
+                body='retry: 300\nid: 1\nevent: snapshot\ndata: {"race": {}}\n\n',
+            )
+        else:
+            route.continue_(url=stand_in)
+
+    try:
+        page.add_init_script(NOTE_RECORDER)
+        page.route(f"**/api/v1/races/{race.id}/events", stream)
+        page.goto(f"{live_server.url}/races/{race.id}/")
+        note = page.locator("#live-note")
+        expect(note).to_have_text("Live updates paused — reconnecting…")
+        expect(note).to_be_visible()
+        expect(note).to_have_attribute("aria-live", "polite")
+        screenshot(page, "race-live-paused", full_page=False)
+        # The standings still come, by polling, while the stream is down.
+        expect(page.locator("#race-live")).to_contain_text("Nobody has joined yet.")
+        for _ in range(100):  # a reconnect refused, and still reconnecting after it
+            if state["connections"] >= 3:
+                break
+            page.wait_for_timeout(100)
+        expect(note).to_have_text("Live updates paused — reconnecting…")
+        state["down"] = False
+        expect(note).to_have_text("", timeout=10_000)
+        expect(note).to_be_hidden()
+        assert page.evaluate("() => document.getElementById('race-live').dataset.stream") == (
+            "open"
+        )
+        notes = page.evaluate("() => window.__notes")
+        assert notes[0] == "Live updates paused — reconnecting…"
+        assert notes[-1] == ""
+        assert state["connections"] >= 4  # the first, refused tries, the one that held
+        # In the other languages of the pages too.
+        for language, words in PAUSED.items():
+            html = Client().get(f"/races/{race.id}/", HTTP_ACCEPT_LANGUAGE=language)
+            assert f'aria-live="polite" data-paused="{words}"' in html.content.decode()
+    finally:
+        server.done.set()  # type: ignore[attr-defined]
+        server.shutdown()
+        server.server_close()

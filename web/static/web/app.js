@@ -148,22 +148,55 @@
     // fragment once, by a conditional request, so the server renders it through the same
     // selectors as ever (the events' own data is not used).  While the stream is open the
     // poll slows to a 15 s safety net; when the stream is refused or drops (the WSGI
-    // server, a Redis outage, the race over) polling at most once a second takes over.
+    // server, a Redis outage, the race over) polling at most once a second takes over,
+    // and a dropped stream is reconnected (with a notice on the page meanwhile).
     poll(el);
     var race = el.dataset.race;
     // A race already over has no events to follow (its stream would end at once).
     if (!race || !window.EventSource || isOver(el)) { return; }
     var fast = el.dataset.pollMs || "1000";
+    // A polite notice (data-live-note names it) says while a dropped stream reconnects.
+    var note = el.dataset.liveNote ? document.getElementById(el.dataset.liveNote) : null;
+    function paused(on) {
+      if (!note) { return; }
+      var text = on ? note.dataset.paused || "" : "";
+      if (note.textContent !== text) { note.textContent = text; }
+    }
     var source = new EventSource("/api/v1/races/" + encodeURIComponent(race) + "/events");
-    source.onopen = function () { el.dataset.pollMs = "15000"; el.dataset.stream = "open"; };
+    source.onopen = function () {
+      el.dataset.pollMs = "15000";
+      el.dataset.stream = "open";
+      paused(false);
+    };
     ["snapshot", "phase", "standings"].forEach(function (type) {
       source.addEventListener(type, function () { el.dispatchEvent(new Event("poll-now")); });
     });
+    // The race over, its stream ends: closed here, so that the end is not taken for a
+    // dropped connection (the browser would reconnect, to be answered 204).
+    source.addEventListener("phase", function (e) {
+      var p = null;
+      try { p = JSON.parse(e.data); } catch (err) { p = null; }
+      if (p && (p.phase === "finished" || p.phase === "cancelled")) {
+        source.close();
+        el.dataset.stream = "closed";
+        paused(false);
+      }
+    });
     source.onerror = function () {
-      source.close();
+      // Polling at most once a second stands in while the stream is down.  A dropped
+      // connection is reconnected by the browser (readyState CONNECTING: the notice
+      // shows until it is open again); a stream refused or ended for good (CLOSED: the
+      // WSGI server's 503, a Redis outage, 204) is given up, and polling goes on alone.
       el.dataset.pollMs = fast;
-      el.dataset.stream = "closed";
       el.dispatchEvent(new Event("poll-now"));
+      if (source.readyState === EventSource.CLOSED || isOver(el)) {
+        source.close();
+        el.dataset.stream = "closed";
+        paused(false);
+      } else {
+        el.dataset.stream = "reconnecting";
+        paused(true);
+      }
     };
   }
 
