@@ -115,6 +115,20 @@ def _game_told(entry: RaceEntry, change: str) -> None:
         )
 
 
+def _entry_locked_in_live_race(entry_id: Any, verb: str) -> RaceEntry:
+    """The entry ``entry_id`` locked after its race (the project's order: race, then
+    entry), inside the caller's transaction; the race must not be cancelled.  Raises
+    :class:`NotFound` and :class:`InvalidRace` ("its entries cannot be ``verb``")."""
+    try:
+        race_id = RaceEntry.objects.values_list("race_id", flat=True).get(id=entry_id)
+    except (RaceEntry.DoesNotExist, *MALFORMED_ID):
+        raise NotFound("no such race entry") from None
+    race = race_locked(race_id)  # an entry never changes race
+    if race.status == Race.Status.CANCELLED:
+        raise InvalidRace(f"the race is cancelled: its entries cannot be {verb}")
+    return RaceEntry.objects.select_for_update(no_key=True).get(id=entry_id)
+
+
 def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None) -> RaceEntry:
     """Disqualify an entry with a reason the entrant sees; the race and tournament re-score.
 
@@ -133,15 +147,8 @@ def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None)
         raise InvalidRace("a disqualification needs a reason")
     if len(reason) > MAX_REASON:
         raise InvalidRace(f"the reason is longer than {MAX_REASON} characters")
-    try:
-        race_id = RaceEntry.objects.values_list("race_id", flat=True).get(id=entry_id)
-    except (RaceEntry.DoesNotExist, *MALFORMED_ID):
-        raise NotFound("no such race entry") from None
     with transaction.atomic():
-        race = race_locked(race_id)  # an entry never changes race
-        if race.status == Race.Status.CANCELLED:
-            raise InvalidRace("the race is cancelled: its entries cannot be disqualified")
-        entry = RaceEntry.objects.select_for_update(no_key=True).get(id=entry_id)
+        entry = _entry_locked_in_live_race(entry_id, "disqualified")
         entry.disqualified = True
         entry.disqualified_reason = reason
         entry.save(update_fields=["disqualified", "disqualified_reason"])
@@ -152,12 +159,14 @@ def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None)
 
 
 def race_entry_reinstate(*, entry_id: Any, by: User | None = None) -> RaceEntry:
-    """Lift a disqualification (the reason is cleared); the race and tournament re-score."""
+    """Lift a disqualification (the reason is cleared); the race and tournament re-score.
+
+    Locks as :func:`race_entry_disqualify` does (race, then entry) and, as it does,
+    refuses an entry of a cancelled race.  Returns the entry afterwards.  Raises
+    :class:`InvalidRace` (cancelled race) and :class:`NotFound`.
+    """
     with transaction.atomic():
-        try:
-            entry = RaceEntry.objects.select_for_update(no_key=True).get(id=entry_id)
-        except (RaceEntry.DoesNotExist, *MALFORMED_ID):
-            raise NotFound("no such race entry") from None
+        entry = _entry_locked_in_live_race(entry_id, "reinstated")
         entry.disqualified = False
         entry.disqualified_reason = ""
         entry.save(update_fields=["disqualified", "disqualified_reason"])

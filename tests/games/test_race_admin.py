@@ -137,6 +137,22 @@ def test_disqualifying_an_entry_of_a_cancelled_race_is_refused() -> None:
     assert (entry.disqualified, entry.disqualified_reason) == (False, "")
 
 
+def test_reinstating_an_entry_of_a_cancelled_race_is_refused() -> None:
+    from games.models import RaceEntry
+    from games.services.race_admin import race_entry_disqualify, race_entry_reinstate
+    from tests.tournaments.factories import play, running_race
+
+    race = running_race()
+    entry = play(race, Result("ann", 30, 1000))
+    race_entry_disqualify(entry_id=entry.id, reason="bot")
+    race_cancel_now(race_id=race.id)
+    with pytest.raises(InvalidRace) as refused:
+        race_entry_reinstate(entry_id=entry.id)
+    assert refused.value.detail == "the race is cancelled: its entries cannot be reinstated"
+    entry = RaceEntry.objects.get(id=entry.id)
+    assert (entry.disqualified, entry.disqualified_reason) == (True, "bot")
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_disqualification_waits_for_a_concurrent_cancel_then_is_refused() -> None:
