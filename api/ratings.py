@@ -159,7 +159,8 @@ class RaceRatingView(serializers.Serializer[Any]):
     rated = serializers.BooleanField(help_text="organisers' switch: false keeps it out")
     status = serializers.ChoiceField(
         choices=["not_finished", "pending", "rated", "not_rated"],
-        help_text="pending: finished, being rated",
+        help_text="pending: finished, being rated (or re-rated after a disqualification, "
+        "a reinstatement or a change of its rated flag)",
     )
     reason = serializers.ChoiceField(
         choices=["unrated", "too_few_entries"], allow_null=True, help_text="why not rated"

@@ -151,14 +151,16 @@ def player_profile(*, player: User) -> dict[str, Any]:
 def race_rating(*, race: Race) -> dict[str, Any]:
     """How the race counts for ratings.
 
-    ``status``: ``not_finished``, ``pending`` (finished, not processed yet),
-    ``rated`` or ``not_rated`` (``reason``: ``unrated`` by an organiser, or
+    ``status``: ``not_finished``, ``pending`` (finished, not processed yet, or
+    changed since it was: a disqualification, a reinstatement, its rated flag;
+    ``Race.rating_stale``, until the ratings sweep re-rates it), ``rated`` or
+    ``not_rated`` (``reason``: ``unrated`` by an organiser, or
     ``too_few_entries``: fewer than two ranked entries).
     """
     record = RaceRating.objects.filter(race=race).select_related("pool").first()
     if race.status != Race.Status.FINISHED:
         status, reason = "not_finished", None
-    elif record is None:
+    elif record is None or race.rating_stale:
         status, reason = "pending", None
     else:
         status, reason = record.status, record.reason or None

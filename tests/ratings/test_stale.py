@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Race, RaceEntry, RaceRating
+from games.selectors.ratings import race_rating
 from games.services.race_admin import race_entry_disqualify, race_entry_reinstate
 from games.services.ratings import race_rate, race_set_rated, ratings_sweep
 from tests.ratings.helpers import Result, expected_fold, race_of, ranks_of, ratings
@@ -47,8 +48,11 @@ def test_a_disqualification_and_its_lifting_are_re_rated_by_the_sweep() -> None:
 
     race_entry_disqualify(entry_id=entry.id, reason="bot")
     assert stale(r2) is True
+    # What the race's rating page and GET /races/{id}/rating say meanwhile.
+    assert race_rating(race=Race.objects.get(id=r2.id))["status"] == "pending"
     assert ratings_sweep() == [f"{r2.id}:rated"]
     assert stale(r2) is False
+    assert race_rating(race=Race.objects.get(id=r2.id))["status"] == "rated"
     assert ranks_of(r2) == {"cat": 1, "ann": 2}
     assert_matches(expected_fold([ranks_of(r) for r in (r1, r2, r3)]))
     assert ratings()["bob"][2] == 1  # r1 only
