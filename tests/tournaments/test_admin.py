@@ -41,19 +41,7 @@ def test_organiser_creates_tournament_adds_races_closes_disqualifies_rescores() 
     c = client_for(org)
     resp = c.post(
         reverse("admin:games_tournament_add"),
-        {
-            "name": "Winter Cup",
-            "description": "three races",
-            "status": "open",
-            "scoring": "place_points",
-            "points_table": "[10, 6, 3]",
-            "points_per_card": 1,
-            "win_bonus": 20,
-            "entry": "open",
-            "max_entrants": "",
-            **{f"{p}-TOTAL_FORMS": 0 for p in ("standings", "races", "entrants")},
-            **{f"{p}-INITIAL_FORMS": 0 for p in ("standings", "races", "entrants")},
-        },
+        _tournament_form(name="Winter Cup", description="three races"),
     )
     assert resp.status_code == 302, resp.content.decode()[:3000]
     t = Tournament.objects.get(name="Winter Cup")
