@@ -120,6 +120,26 @@ class SelectionGuardAdmin(_ModelAdmin_Any):
         return super().changelist_view(request, extra_context)
 
 
+def guard_every_admin(site: admin.AdminSite) -> list[str]:
+    """Give every model admin registered on ``site`` that is not yet a
+    :class:`SelectionGuardAdmin` the guard (re-registered as a subclass of both), so
+    the third-party admins (django-axes', django-celery-beat's, Django's groups) drop
+    malformed selected ids too.  Called once, from ``games.apps.GamesConfig.ready``
+    (after the admin's autodiscovery).  Returns the labels of the models guarded here.
+    """
+    guarded = []
+    for model, model_admin in list(site._registry.items()):
+        if isinstance(model_admin, SelectionGuardAdmin):
+            continue
+        base = type(model_admin)
+        guard = type(f"Guarded{base.__name__}", (SelectionGuardAdmin, base), {})
+        guard.__module__ = base.__module__
+        site.unregister(model)
+        site.register(model, guard)
+        guarded.append(model._meta.label)
+    return guarded
+
+
 def seed_shown(race: Race) -> str:
     """The race's seed once it is finished or cancelled; a placeholder before."""
     return (race.deal.seed or "") if race.seed_revealed() else str(SEED_HIDDEN)

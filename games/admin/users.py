@@ -4,8 +4,10 @@ The API and the sign-up page refuse usernames made of dots only and letters from
 other scripts (:func:`games.services.accounts.username_validate`); staff adding or
 renaming an account in the admin get the same rules, so no account has a name
 whose page a browser cannot reach (``/players/../`` resolves to the lobby).
-Both admins here (users, groups) drop malformed selected ids before an action
-(:class:`~games.admin.common.SelectionGuardAdmin`), as every admin of ours does.
+The user admin drops malformed selected ids before an action
+(:class:`~games.admin.common.SelectionGuardAdmin`), as every admin of ours does (the
+groups' and the other third-party admins get it from
+:func:`~games.admin.common.guard_every_admin`).
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 
 from games.admin.common import SelectionGuardAdmin
 from games.services.accounts import username_validate
@@ -51,11 +53,5 @@ class PlayerAdmin(SelectionGuardAdmin, UserAdmin):  # type: ignore[type-arg]
     form = PlayerChangeForm
 
 
-class GroupsAdmin(SelectionGuardAdmin, GroupAdmin):
-    """Django's group admin; a malformed selected id is dropped, not a 500."""
-
-
 admin.site.unregister(User)
 admin.site.register(User, PlayerAdmin)
-admin.site.unregister(Group)
-admin.site.register(Group, GroupsAdmin)
