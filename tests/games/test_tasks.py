@@ -56,7 +56,7 @@ def test_the_scheduler_asks_for_the_pools_at_start(
 
 
 @pytest.mark.django_db
-def test_beat_rows_carry_each_schedule_entrys_expiry() -> None:
+def test_beat_rows_carry_each_schedule_entrys_expiry(monkeypatch: pytest.MonkeyPatch) -> None:
     """django-celery-beat's DatabaseScheduler copies ``CELERY_BEAT_SCHEDULE`` into
     ``PeriodicTask`` rows and sends from the rows; it keeps ``options.expire_seconds`` and
     drops ``options.expires``.  With the expiry dropped, beat queued a race sweep every
@@ -64,6 +64,9 @@ def test_beat_rows_carry_each_schedule_entrys_expiry() -> None:
     from django_celery_beat.models import PeriodicTask
     from django_celery_beat.schedulers import DatabaseScheduler
 
+    # The scheduler calls close_old_connections(), which closes a connection whose
+    # autocommit differs from the settings': the test's own transaction on PostgreSQL.
+    monkeypatch.setattr("django_celery_beat.schedulers.close_old_connections", lambda: None)
     scheduler = DatabaseScheduler(app=app)  # syncs the settings' schedule into the rows
     expiries = {
         row.name: row.expire_seconds
