@@ -19,6 +19,7 @@ from games.live.publish import game_changed_on_commit
 from games.models import Game, Race, RaceEntry, Tournament
 from games.services.errors import MALFORMED_ID, InvalidRace, NotFound, TournamentNotOpen
 from games.services.races import race_cancel, race_close, race_locked, race_rescore
+from games.services.ratings import race_rating_mark_stale
 from games.services.tournaments import tournament_rescore
 
 #: What an organiser is told before re-scoring a finished race (RULES.md 6 changed:
@@ -126,7 +127,9 @@ def _entry_locked_in_live_race(entry_id: Any, verb: str) -> RaceEntry:
     race = race_locked(race_id)  # an entry never changes race
     if race.status == Race.Status.CANCELLED:
         raise InvalidRace(f"the race is cancelled: its entries cannot be {verb}")
-    return RaceEntry.objects.select_for_update(no_key=True).get(id=entry_id)
+    entry = RaceEntry.objects.select_for_update(no_key=True).get(id=entry_id)
+    entry.race = race  # the locked row, for race_rating_mark_stale
+    return entry
 
 
 def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None) -> RaceEntry:
@@ -153,6 +156,9 @@ def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None)
         entry.disqualified_reason = reason
         entry.save(update_fields=["disqualified", "disqualified_reason"])
         _game_told(entry, "disqualified")
+        # The rating reads ``disqualified``: stale from this commit on, even if the
+        # re-score's own transaction below never commits.
+        race_rating_mark_stale(race=entry.race)
     race_rescore_all(race_id=entry.race_id)
     entry.refresh_from_db()
     return entry
@@ -171,6 +177,9 @@ def race_entry_reinstate(*, entry_id: Any, by: User | None = None) -> RaceEntry:
         entry.disqualified_reason = ""
         entry.save(update_fields=["disqualified", "disqualified_reason"])
         _game_told(entry, "reinstated")
+        # The rating reads ``disqualified``: stale from this commit on, even if the
+        # re-score's own transaction below never commits.
+        race_rating_mark_stale(race=entry.race)
     race_rescore_all(race_id=entry.race_id)
     entry.refresh_from_db()
     return entry

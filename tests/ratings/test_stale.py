@@ -111,3 +111,29 @@ def test_a_change_to_a_race_not_finished_marks_nothing() -> None:
     race_set_rated(race_id=race.id, rated=False)
     assert stale(race) is False
     assert ratings_sweep() == []
+
+
+@pytest.mark.parametrize("lift", [False, True])
+def test_a_disqualification_marks_the_race_stale_in_its_own_transaction(
+    monkeypatch: pytest.MonkeyPatch, lift: bool
+) -> None:
+    """The entry's ``disqualified`` flag (which the rating reads) commits before the
+    re-score's transaction: when that one fails, the race must still be stale."""
+    from games.services import race_admin
+
+    _r1, r2, _r3 = three_rated_races()
+    entry = RaceEntry.objects.get(race=r2, player__username="bob")
+    if lift:
+        race_entry_disqualify(entry_id=entry.id, reason="bot")
+        assert ratings_sweep() == [f"{r2.id}:rated"]
+
+    def crash(**kwargs: object) -> None:
+        raise RuntimeError("worker lost")
+
+    monkeypatch.setattr(race_admin, "race_rescore_all", crash)
+    change = race_entry_reinstate if lift else race_entry_disqualify
+    kwargs = {} if lift else {"reason": "bot"}
+    with pytest.raises(RuntimeError):
+        change(entry_id=entry.id, **kwargs)
+    assert RaceEntry.objects.get(id=entry.id).disqualified is not lift
+    assert stale(r2) is True
