@@ -203,6 +203,9 @@ def reserve_login_slot(request: Any, **credentials: Any) -> None:
         except ValueError:  # expired between add and incr
             cache.add(key, 1, LOGIN_SLOT_SECONDS)
             in_flight = max(in_flight, 1)
+        # The counter lives LOGIN_SLOT_SECONDS from its latest attempt, not its first:
+        # one that expired under a burst in flight forgot the burst.
+        cache.touch(key, LOGIN_SLOT_SECONDS)
     request._login_slots = keys
     failures = int(AxesProxyHandler.get_failures(request, axes_credentials))
     if failures + in_flight > int(settings.AXES_FAILURE_LIMIT):
@@ -220,7 +223,10 @@ def release_login_slot(request: Any) -> None:
     request._login_slots = []
     for key in keys:
         with contextlib.suppress(ValueError):  # ValueError: the slot expired
-            cache.decr(key)
+            if int(cache.decr(key)) < 0:
+                # The slot outlived its counter (expired, then created again by a
+                # later attempt): undo this decrement, which no later attempt owes.
+                cache.incr(key)
 
 
 def release_login_slot_on_failure(

@@ -123,3 +123,53 @@ def test_a_success_in_a_burst_releases_its_slot(monkeypatch: pytest.MonkeyPatch)
     assert cache.get("login-slot:username:frank") == 0
     # A later login with the right password is not held back by any slot.
     assert authenticate(_request("198.51.100.9"), username="frank", password=PASSWORD)
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_a_slot_key_does_not_expire_under_attempts_in_flight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The slot counter lived LOGIN_SLOT_SECONDS from its creation, however busy: a
+    burst in flight when it expired was forgotten (the next guess started from 1) and
+    its releases drove the new counter below zero (more guesses still)."""
+    import time
+
+    from canfield_site.security import LOGIN_SLOT_SECONDS
+
+    clock = [1_000_000.0]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    UserFactory(username="gina")
+    # An earlier login creates the username's counter (back to 0 once done).
+    assert authenticate(_request("198.51.100.50"), username="gina", password=PASSWORD)
+    clock[0] += LOGIN_SLOT_SECONDS - 0.5
+    original = User.check_password
+    checked: list[str] = []
+
+    def check_password(self: User, raw: str) -> bool:
+        checked.append(raw)
+        if len(checked) == 3:
+            clock[0] += 1  # the counter's first minute ends during the third check
+        if len(checked) < 6:
+            n = len(checked)
+            authenticate(_request(f"198.51.100.{n}"), username="gina", password=f"guess-{n}")
+        return bool(original(self, raw))
+
+    monkeypatch.setattr(User, "check_password", check_password)
+    authenticate(_request("198.51.100.0"), username="gina", password="guess-0")
+    assert checked == ["guess-0", "guess-1", "guess-2"]
+    assert cache.get("login-slot:username:gina") == 0
+
+
+def test_a_stray_release_does_not_take_the_counter_below_zero() -> None:
+    """A slot released after its counter expired and was created again (a request
+    that outlived LOGIN_SLOT_SECONDS) must not make room for extra guesses."""
+    from canfield_site.security import release_login_slot, reserve_login_slot
+
+    old, new = _request("198.51.100.60"), _request("198.51.100.60")
+    reserve_login_slot(old, username="hank", password="x")
+    cache.delete_many(["login-slot:username:hank", "login-slot:address:198.51.100.60"])
+    reserve_login_slot(new, username="hank", password="x")
+    release_login_slot(new)
+    release_login_slot(old)
+    assert cache.get("login-slot:username:hank") == 0
+    assert cache.get("login-slot:address:198.51.100.60") == 0
