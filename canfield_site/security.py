@@ -153,15 +153,34 @@ class LoginLockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]
 LOGIN_SLOT_SECONDS = 60
 
 
-def _slot_keys(request: Any, credentials: dict[str, Any]) -> list[str]:
-    keys = []
+def _slot_keys(request: Any, credentials: dict[str, Any]) -> dict[str, str]:
+    """Lockout parameter (``username``, ``ip_address``) -> the cache key of its slots."""
+    keys = {}
     username = login_username(None, credentials)
     if username:
-        keys.append(f"login-slot:username:{username}")
+        keys["username"] = f"login-slot:username:{username}"
     address = client_address(request)
     if address:
-        keys.append(f"login-slot:address:{address}")
+        keys["ip_address"] = f"login-slot:address:{address}"
     return keys
+
+
+def _failures_per_parameter(request: Any, credentials: dict[str, Any]) -> dict[str, int]:
+    """Lockout parameter -> the failures django-axes counts under it for this attempt."""
+    from axes.handlers.proxy import AxesProxyHandler
+    from axes.helpers import get_lockout_parameters
+    from django.db.models import Sum
+
+    AxesProxyHandler.update_request(request)
+    handler = AxesProxyHandler.get_implementation()
+    attempts_list = handler.get_user_attempts(request, credentials)
+    out: dict[str, int] = {}
+    for parameter, attempts in zip(
+        get_lockout_parameters(request, credentials), attempts_list, strict=True
+    ):
+        total = attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0
+        out[parameter if isinstance(parameter, str) else "+".join(parameter)] = int(total)
+    return out
 
 
 def reserve_login_slot(request: Any, **credentials: Any) -> None:
@@ -189,26 +208,29 @@ def reserve_login_slot(request: Any, **credentials: Any) -> None:
     refused.
     """
     from axes.exceptions import AxesBackendPermissionDenied
-    from axes.handlers.proxy import AxesProxyHandler
     from axes.helpers import get_credentials
     from django.core.cache import cache
 
     axes_credentials = get_credentials(**credentials)
     keys = _slot_keys(request, axes_credentials)
-    in_flight = 0
-    for key in keys:
+    in_flight: dict[str, int] = {}
+    for parameter, key in keys.items():
         cache.add(key, 0, LOGIN_SLOT_SECONDS)
         try:
-            in_flight = max(in_flight, int(cache.incr(key)))
+            in_flight[parameter] = int(cache.incr(key))
         except ValueError:  # expired between add and incr
             cache.add(key, 1, LOGIN_SLOT_SECONDS)
-            in_flight = max(in_flight, 1)
+            in_flight[parameter] = 1
         # The counter lives LOGIN_SLOT_SECONDS from its latest attempt, not its first:
         # one that expired under a burst in flight forgot the burst.
         cache.touch(key, LOGIN_SLOT_SECONDS)
-    request._login_slots = keys
-    failures = int(AxesProxyHandler.get_failures(request, axes_credentials))
-    if failures + in_flight > int(settings.AXES_FAILURE_LIMIT):
+    request._login_slots = list(keys.values())
+    # Per parameter, as django-axes locks out: a username's attempts in flight added to
+    # an address's failures (other accounts behind the same address) refused an account
+    # holder whom neither count stops.
+    failures = _failures_per_parameter(request, axes_credentials)
+    limit = int(settings.AXES_FAILURE_LIMIT)
+    if any(failures.get(parameter, 0) + n > limit for parameter, n in in_flight.items()):
         release_login_slot(request)
         request.axes_locked_out = True
         raise AxesBackendPermissionDenied("Too many login attempts in flight")

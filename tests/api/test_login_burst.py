@@ -173,3 +173,20 @@ def test_a_stray_release_does_not_take_the_counter_below_zero() -> None:
     release_login_slot(old)
     assert cache.get("login-slot:username:hank") == 0
     assert cache.get("login-slot:address:198.51.100.60") == 0
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_failures_and_attempts_in_flight_add_up_per_parameter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An account with no failure, logging in from two devices at once, one behind an
+    address with two failures of other usernames: neither the username (0 + 2 in
+    flight) nor that address (2 + 1) passes the limit of 3; adding the address's
+    failures to the username's attempts in flight refused the account holder."""
+    UserFactory(username="ivy")
+    for i in range(2):
+        authenticate(_request("198.51.100.70"), username=f"ghost{i}", password="guess")
+    outcomes, checked = _burst(
+        monkeypatch, [("ivy", PASSWORD, "198.51.100.71"), ("ivy", PASSWORD, "198.51.100.70")]
+    )
+    assert outcomes == ["user", "user"]
