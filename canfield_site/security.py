@@ -24,6 +24,7 @@ A successful login forgets that username's failures, and only those
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import ipaddress
 import math
 from typing import Any
@@ -82,9 +83,21 @@ def login_username(request: HttpRequest | None, credentials: dict[str, Any] | No
     return fold_username(str(raw)) if raw else ""
 
 
-def fold_username(username: str) -> str:
-    """``username`` as usernames compare (NFKC, case-less): the lockout's key."""
+#: Characters of a folded username the lockout keeps: django-axes' username column.
+LOCKOUT_USERNAME_MAX = 255
+
+
+def _fold(username: str) -> str:
     return str(get_user_model().normalize_username(username)).casefold()
+
+
+def fold_username(username: str) -> str:
+    """``username`` as usernames compare (NFKC, case-less), cut to its first
+    :data:`LOCKOUT_USERNAME_MAX` characters: the lockout's key.  Folding can lengthen a
+    name 18 times (U+FDFA), and a 150-character name past django-axes' 255-character
+    column was a 500 on PostgreSQL; names alike in their first 255 folded characters
+    share one count."""
+    return _fold(username)[:LOCKOUT_USERNAME_MAX]
 
 
 def forget_failed_logins(username: str) -> int:
@@ -153,15 +166,22 @@ class LoginLockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]
 LOGIN_SLOT_SECONDS = 60
 
 
+def slot_key(kind: str, value: str) -> str:
+    """The cache key of the login slots of one username (``kind`` ``"username"``, the
+    folded name) or one client address (``"address"``): the value's SHA-256, so any
+    name (spaces, 2,700 characters once folded) makes a short, valid key."""
+    return f"login-slot:{kind}:{hashlib.sha256(value.encode()).hexdigest()}"
+
+
 def _slot_keys(request: Any, credentials: dict[str, Any]) -> dict[str, str]:
     """Lockout parameter (``username``, ``ip_address``) -> the cache key of its slots."""
     keys = {}
     username = login_username(None, credentials)
     if username:
-        keys["username"] = f"login-slot:username:{username}"
+        keys["username"] = slot_key("username", username)
     address = client_address(request)
     if address:
-        keys["ip_address"] = f"login-slot:address:{address}"
+        keys["ip_address"] = slot_key("address", address)
     return keys
 
 
@@ -290,9 +310,7 @@ class UsernameAnyCaseBackend(ModelBackend):
             # value the lockout counts under): PostgreSQL's iexact also matched "victim"
             # spelt with dotless i (U+0131), a new lockout count for the same account
             # each time.
-            if stored is not None and login_username(None, {"username": username}) == (
-                login_username(None, {"username": stored})
-            ):
+            if stored is not None and _fold(username) == _fold(stored):
                 username = stored
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is not None and request is not None:

@@ -20,6 +20,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import RequestFactory, override_settings
 
+from canfield_site.security import slot_key
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -92,8 +93,8 @@ def test_a_burst_of_guesses_checks_at_most_the_limits_passwords(
     )
     assert sum(failures) == 6
     # Nothing is left in flight.
-    assert cache.get("login-slot:username:erin") == 0
-    assert cache.get("login-slot:address:198.51.100.0") == 0
+    assert cache.get(slot_key("username", "erin")) == 0
+    assert cache.get(slot_key("address", "198.51.100.0")) == 0
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)
@@ -106,7 +107,7 @@ def test_slots_count_per_address_too(monkeypatch: pytest.MonkeyPatch) -> None:
     assert checked == []
     assert outcomes == ["wrong", "wrong", "locked_out", "locked_out"]
     assert sum(AccessAttempt.objects.values_list("failures_since_start", flat=True)) == 4
-    assert cache.get("login-slot:address:203.0.113.66") == 0
+    assert cache.get(slot_key("address", "203.0.113.66")) == 0
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)
@@ -120,7 +121,7 @@ def test_a_success_in_a_burst_releases_its_slot(monkeypatch: pytest.MonkeyPatch)
     outcomes, checked = _burst(monkeypatch, attempts)
     assert checked == ["guess-0", PASSWORD, "guess-2"]
     assert outcomes == ["wrong", "user", "wrong"]
-    assert cache.get("login-slot:username:frank") == 0
+    assert cache.get(slot_key("username", "frank")) == 0
     # A later login with the right password is not held back by any slot.
     assert authenticate(_request("198.51.100.9"), username="frank", password=PASSWORD)
 
@@ -157,7 +158,7 @@ def test_a_slot_key_does_not_expire_under_attempts_in_flight(
     monkeypatch.setattr(User, "check_password", check_password)
     authenticate(_request("198.51.100.0"), username="gina", password="guess-0")
     assert checked == ["guess-0", "guess-1", "guess-2"]
-    assert cache.get("login-slot:username:gina") == 0
+    assert cache.get(slot_key("username", "gina")) == 0
 
 
 def test_a_stray_release_does_not_take_the_counter_below_zero() -> None:
@@ -167,12 +168,12 @@ def test_a_stray_release_does_not_take_the_counter_below_zero() -> None:
 
     old, new = _request("198.51.100.60"), _request("198.51.100.60")
     reserve_login_slot(old, username="hank", password="x")
-    cache.delete_many(["login-slot:username:hank", "login-slot:address:198.51.100.60"])
+    cache.delete_many([slot_key("username", "hank"), slot_key("address", "198.51.100.60")])
     reserve_login_slot(new, username="hank", password="x")
     release_login_slot(new)
     release_login_slot(old)
-    assert cache.get("login-slot:username:hank") == 0
-    assert cache.get("login-slot:address:198.51.100.60") == 0
+    assert cache.get(slot_key("username", "hank")) == 0
+    assert cache.get(slot_key("address", "198.51.100.60")) == 0
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)
@@ -190,3 +191,22 @@ def test_failures_and_attempts_in_flight_add_up_per_parameter(
         monkeypatch, [("ivy", PASSWORD, "198.51.100.71"), ("ivy", PASSWORD, "198.51.100.70")]
     )
     assert outcomes == ["user", "user"]
+
+
+def test_any_username_makes_a_valid_cache_key() -> None:
+    """A name with spaces, or one that folds to thousands of characters (U+FDFA is 18
+    once folded), was a key Django's cache warns about (memcached would refuse it); the
+    long one was also a 500 on PostgreSQL, past django-axes' 255-character column (the
+    lockout keeps the first 255 folded characters)."""
+    import warnings
+
+    from django.core.cache.backends.base import CacheKeyWarning
+
+    for name in ("two words", "\ufdfa" * 150):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", CacheKeyWarning)
+            user = authenticate(_request("198.51.100.70"), username=name, password="guess")
+        assert user is None
+        assert len(slot_key("username", name)) == len("login-slot:username:") + 64
+    lengths = sorted(len(u) for u in AccessAttempt.objects.values_list("username", flat=True))
+    assert lengths == [len("two words"), 255]
