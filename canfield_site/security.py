@@ -245,6 +245,10 @@ def reserve_login_slot(request: Any, **credentials: Any) -> None:
         # one that expired under a burst in flight forgot the burst.
         cache.touch(key, LOGIN_SLOT_SECONDS)
     request._login_slots = list(keys.values())
+    if all(n <= 1 for n in in_flight.values()):
+        # Only this attempt is in flight: django-axes' check, just passed, found every
+        # parameter's failures under the limit, so failures + 1 cannot pass it.
+        return
     # Per parameter, as django-axes locks out: a username's attempts in flight added to
     # an address's failures (other accounts behind the same address) refused an account
     # holder whom neither count stops.
