@@ -217,7 +217,9 @@ def reserve_login_slot(request: Any, **credentials: Any) -> None:
     one process), each for at most :data:`LOGIN_SLOT_SECONDS`.  The slot is released by
     :func:`release_login_slot`: on success by :class:`UsernameAnyCaseBackend`, on
     failure by the ``user_login_failed`` receiver that runs after django-axes has
-    counted the failure (:func:`release_login_slot_on_failure`).
+    counted the failure (:func:`release_login_slot_on_failure`), and when the check
+    raises (a database error) by whichever of this function and
+    :class:`UsernameAnyCaseBackend` it raises in.
 
     A refused attempt is answered as a lockout (429 ``login_locked_out``) and counted
     as a failed login, as an attempt during a lockout is; its password is never
@@ -252,7 +254,11 @@ def reserve_login_slot(request: Any, **credentials: Any) -> None:
     # Per parameter, as django-axes locks out: a username's attempts in flight added to
     # an address's failures (other accounts behind the same address) refused an account
     # holder whom neither count stops.
-    failures = _failures_per_parameter(request, axes_credentials)
+    try:
+        failures = _failures_per_parameter(request, axes_credentials)
+    except BaseException:
+        release_login_slot(request)
+        raise
     limit = int(settings.AXES_FAILURE_LIMIT)
     if any(failures.get(parameter, 0) + n > limit for parameter, n in in_flight.items()):
         release_login_slot(request)
@@ -302,7 +308,25 @@ class UsernameAnyCaseBackend(ModelBackend):
         **kwargs: Any,
     ) -> Any:
         """The user whose username matches ``username`` in any case and whose password is
-        ``password``; ``None`` otherwise (as :class:`ModelBackend`)."""
+        ``password``; ``None`` otherwise (as :class:`ModelBackend`).
+
+        Releases the attempt's login slot on success, and when the check raises (a
+        database error, say: no ``user_login_failed`` follows to release it, and the slot
+        held the account's logins back for :data:`LOGIN_SLOT_SECONDS`); the exception
+        propagates unchanged."""
+        try:
+            user = self._authenticate(request, username, password, **kwargs)
+        except BaseException:
+            if request is not None:
+                release_login_slot(request)
+            raise
+        if user is not None and request is not None:
+            release_login_slot(request)
+        return user
+
+    def _authenticate(
+        self, request: HttpRequest | None, username: str | None, password: str | None, **kwargs: Any
+    ) -> Any:
         if username is not None:
             model = get_user_model()
             stored = (
@@ -316,10 +340,7 @@ class UsernameAnyCaseBackend(ModelBackend):
             # each time.
             if stored is not None and _fold(username) == _fold(stored):
                 username = stored
-        user = super().authenticate(request, username=username, password=password, **kwargs)
-        if user is not None and request is not None:
-            release_login_slot(request)
-        return user
+        return super().authenticate(request, username=username, password=password, **kwargs)
 
 
 def lockout_seconds() -> int:

@@ -210,3 +210,63 @@ def test_any_username_makes_a_valid_cache_key() -> None:
         assert len(slot_key("username", name)) == len("login-slot:username:") + 64
     lengths = sorted(len(u) for u in AccessAttempt.objects.values_list("username", flat=True))
     assert lengths == [len("two words"), 255]
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_a_password_check_that_raises_releases_its_slot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A login whose password check raises (a database error) sends no
+    ``user_login_failed``, so nothing released its slot: with two failures counted, the
+    account holder's next correct login was refused as locked out (2 failures + 2 in
+    flight > 3) until the slot lapsed LOGIN_SLOT_SECONDS later."""
+    from django.db import DatabaseError
+
+    UserFactory(username="jill")
+    for i in range(2):
+        assert (
+            authenticate(_request("198.51.100.80"), username="jill", password=f"guess-{i}") is None
+        )
+    original = User.check_password
+
+    def broken(self: User, raw: str) -> bool:
+        raise DatabaseError("connection lost")
+
+    monkeypatch.setattr(User, "check_password", broken)
+    with pytest.raises(DatabaseError, match="connection lost"):
+        authenticate(_request("198.51.100.81"), username="jill", password=PASSWORD)
+    assert cache.get(slot_key("username", "jill")) == 0
+    assert cache.get(slot_key("address", "198.51.100.81")) == 0
+    # Not counted as a failure: the password was never checked.
+    failures = AccessAttempt.objects.filter(username="jill").values_list(
+        "failures_since_start", flat=True
+    )
+    assert sum(failures) == 2
+
+    monkeypatch.setattr(User, "check_password", original)
+    request = _request("198.51.100.81")
+    user = authenticate(request, username="jill", password=PASSWORD)
+    assert user is not None
+    assert user.username == "jill"
+    assert not getattr(request, "axes_locked_out", False)
+    assert cache.get(slot_key("username", "jill")) == 0
+
+
+def test_a_failure_count_that_raises_releases_the_slot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With another attempt in flight, reserving a slot reads the failures counted; when
+    that read raises (a database error), the slot just taken is released."""
+    from django.db import DatabaseError
+
+    from canfield_site import security
+
+    first, second = _request("198.51.100.90"), _request("198.51.100.90")
+    security.reserve_login_slot(first, username="kim", password="x")
+
+    def broken(request: Any, credentials: Any) -> dict[str, int]:
+        raise DatabaseError("connection lost")
+
+    monkeypatch.setattr(security, "_failures_per_parameter", broken)
+    with pytest.raises(DatabaseError):
+        security.reserve_login_slot(second, username="kim", password="x")
+    assert cache.get(slot_key("username", "kim")) == 1  # only the first is in flight
+    security.release_login_slot(first)
+    assert cache.get(slot_key("username", "kim")) == 0
+    assert cache.get(slot_key("address", "198.51.100.90")) == 0
