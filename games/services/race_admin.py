@@ -141,7 +141,10 @@ def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None)
     Disqualifying again replaces the reason.  ``reason``: 1 to :data:`MAX_REASON`
     characters once stripped.  Locks the race row, then the entry's (the project's
     order), before reading the race's status, so a concurrent close or cancel either
-    finishes first or waits for this.  Returns the entry afterwards.  Raises
+    finishes first or waits for this; then the tournament's, to re-score it (as
+    closing a race does).  One transaction: the flag, the race's ranks, the tournament
+    standings and the rating's stale mark commit together, or (an error) none of them.
+    Returns the entry afterwards.  Raises
     :class:`InvalidRace` (empty or too long reason, cancelled race) and
     :class:`NotFound`.
     """
@@ -156,10 +159,11 @@ def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None)
         entry.disqualified_reason = reason
         entry.save(update_fields=["disqualified", "disqualified_reason"])
         _game_told(entry, "disqualified")
-        # The rating reads ``disqualified``: stale from this commit on, even if the
-        # re-score's own transaction below never commits.
+        # The flag, the ranks and standings re-scored without the entry (or with it
+        # again) and the rating's stale mark commit together: no reader sees one
+        # without the others, and a failed re-score leaves nothing changed.
         race_rating_mark_stale(race=entry.race)
-    race_rescore_all(race_id=entry.race_id)
+        race_rescore_all(race_id=entry.race_id)
     entry.refresh_from_db()
     return entry
 
@@ -167,8 +171,9 @@ def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None)
 def race_entry_reinstate(*, entry_id: Any, by: User | None = None) -> RaceEntry:
     """Lift a disqualification (the reason is cleared); the race and tournament re-score.
 
-    Locks as :func:`race_entry_disqualify` does (race, then entry) and, as it does,
-    refuses an entry of a cancelled race.  Returns the entry afterwards.  Raises
+    Locks as :func:`race_entry_disqualify` does (race, then entry, then tournament),
+    commits everything in one transaction as it does and, as it does, refuses an entry
+    of a cancelled race.  Returns the entry afterwards.  Raises
     :class:`InvalidRace` (cancelled race) and :class:`NotFound`.
     """
     with transaction.atomic():
@@ -177,10 +182,11 @@ def race_entry_reinstate(*, entry_id: Any, by: User | None = None) -> RaceEntry:
         entry.disqualified_reason = ""
         entry.save(update_fields=["disqualified", "disqualified_reason"])
         _game_told(entry, "reinstated")
-        # The rating reads ``disqualified``: stale from this commit on, even if the
-        # re-score's own transaction below never commits.
+        # The flag, the ranks and standings re-scored without the entry (or with it
+        # again) and the rating's stale mark commit together: no reader sees one
+        # without the others, and a failed re-score leaves nothing changed.
         race_rating_mark_stale(race=entry.race)
-    race_rescore_all(race_id=entry.race_id)
+        race_rescore_all(race_id=entry.race_id)
     entry.refresh_from_db()
     return entry
 

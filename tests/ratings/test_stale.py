@@ -8,6 +8,8 @@ so only the stale mark and ``ratings_sweep`` can bring the ratings up to date.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.models import Race, RaceEntry, RaceRating
@@ -114,11 +116,13 @@ def test_a_change_to_a_race_not_finished_marks_nothing() -> None:
 
 
 @pytest.mark.parametrize("lift", [False, True])
-def test_a_disqualification_marks_the_race_stale_in_its_own_transaction(
+def test_a_disqualification_whose_re_score_fails_changes_nothing(
     monkeypatch: pytest.MonkeyPatch, lift: bool
 ) -> None:
-    """The entry's ``disqualified`` flag (which the rating reads) commits before the
-    re-score's transaction: when that one fails, the race must still be stale."""
+    """The entry's ``disqualified`` flag, the race's ranks and the stale mark commit in
+    one transaction: the flag used to commit before the re-score's own transaction, so a
+    reader saw the entry disqualified with its old rank, and a failed re-score left it
+    so.  Now a failed re-score rolls the flag back with it."""
     from games.services import race_admin
 
     _r1, r2, _r3 = three_rated_races()
@@ -126,14 +130,38 @@ def test_a_disqualification_marks_the_race_stale_in_its_own_transaction(
     if lift:
         race_entry_disqualify(entry_id=entry.id, reason="bot")
         assert ratings_sweep() == [f"{r2.id}:rated"]
+    before = (ranks_of(r2), RaceEntry.objects.get(id=entry.id).rank)
+    assert before == (({"cat": 1, "ann": 2}, None) if lift else ({"bob": 1, "cat": 2, "ann": 3}, 1))
 
-    def crash(**kwargs: object) -> None:
-        raise RuntimeError("worker lost")
+    real_rescore = race_admin.race_rescore
 
-    monkeypatch.setattr(race_admin, "race_rescore_all", crash)
+    def crash(**kwargs: Any) -> None:
+        real_rescore(**kwargs)  # the ranks are re-scored (and the race marked stale) ...
+        raise RuntimeError("worker lost")  # ... then the tournament's re-score fails
+
+    monkeypatch.setattr(race_admin, "race_rescore", crash)
     change = race_entry_reinstate if lift else race_entry_disqualify
     kwargs = {} if lift else {"reason": "bot"}
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="worker lost"):
         change(entry_id=entry.id, **kwargs)
-    assert RaceEntry.objects.get(id=entry.id).disqualified is not lift
+    after = RaceEntry.objects.get(id=entry.id)
+    assert (after.disqualified, after.disqualified_reason) == (
+        (True, "bot") if lift else (False, "")
+    )
+    assert (ranks_of(r2), after.rank) == before
+    assert stale(r2) is False
+    assert ratings_sweep() == []
+
+
+def test_after_a_disqualification_the_ranks_are_those_of_the_others() -> None:
+    """Once the disqualification returns, the entry has no rank and the others are
+    ranked again without it (1, 2), in the same commit as the flag and the stale mark."""
+    _r1, r2, _r3 = three_rated_races()
+    entry = RaceEntry.objects.get(race=r2, player__username="bob")
+    got = race_entry_disqualify(entry_id=entry.id, reason="bot")
+    assert (got.disqualified, got.disqualified_reason, got.rank) == (True, "bot", None)
+    assert ranks_of(r2) == {"cat": 1, "ann": 2}
     assert stale(r2) is True
+    got = race_entry_reinstate(entry_id=entry.id)
+    assert (got.disqualified, got.rank) == (False, 1)
+    assert ranks_of(r2) == {"bob": 1, "cat": 2, "ann": 3}
