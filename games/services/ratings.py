@@ -52,7 +52,9 @@ fail the change), so it can be lost.  Every change to what a finished race's
 rating reads (a disqualification or its lifting, a re-score: the race's ranks;
 an organiser's ``rated`` switch) therefore also sets ``Race.rating_stale`` in
 the change's own transaction, under the race's row lock
-(:func:`race_rating_mark_stale`).  :func:`race_rate` clears the mark under the
+(:func:`race_rating_mark_stale`); deleting an account, whose race entries go with
+it, marks every finished rated race it ran in (:func:`player_races_mark_stale`, in
+the deletion's transaction).  :func:`race_rate` clears the mark under the
 same lock (taken after the pool's) before it reads the results, so a change
 that commits later marks the race again and is never lost.  The beat task
 :func:`ratings_sweep` takes the races never processed and the stale ones
@@ -179,6 +181,39 @@ def race_rating_mark_stale(*, race: Race) -> None:
     if not race.rating_stale:
         race.rating_stale = True
         race.save(update_fields=["rating_stale"])
+
+
+def player_races_mark_stale(*, player_id: Any, using: str | None = None) -> int:
+    """Mark stale every finished, rated race with an entry of player ``player_id``.
+
+    For the deletion of an account (:func:`mark_races_stale_on_user_delete`, a
+    ``pre_delete`` receiver): the deletion cascades to the player's race entries and
+    rating history, which changes those races' results without a word to the ratings,
+    so :func:`ratings_sweep` re-rates them (oldest first: the pool is replayed from the
+    player's first race, as if they had never raced).  Runs in the caller's
+    transaction, the deletion's own, and locks the races' rows (in id order), so a
+    :func:`race_rate` running at the same time either finishes first (and the mark
+    stays for the sweep) or waits and reads the results without the player.
+    ``using``: the database alias (default: the router's choice).  Returns the races
+    marked.  Raises nothing of its own (a database error propagates).
+    """
+    races = Race.objects.db_manager(using)
+    entered = RaceEntry.objects.db_manager(using).filter(player_id=player_id).values("race_id")
+    ids = list(
+        races.select_for_update(no_key=True)
+        .filter(status=Race.Status.FINISHED, rated=True, id__in=entered)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    return int(races.filter(id__in=ids).update(rating_stale=True))
+
+
+def mark_races_stale_on_user_delete(
+    sender: Any, instance: Any, using: str | None = None, **kwargs: Any
+) -> None:
+    """``pre_delete`` receiver of the user model (``games.apps``): before an account is
+    deleted, in the deletion's transaction, :func:`player_races_mark_stale`."""
+    player_races_mark_stale(player_id=instance.pk, using=using)
 
 
 # ------------------------------------------------------------------ rating

@@ -165,3 +165,32 @@ def test_after_a_disqualification_the_ranks_are_those_of_the_others() -> None:
     got = race_entry_reinstate(entry_id=entry.id)
     assert (got.disqualified, got.rank) == (False, 1)
     assert ranks_of(r2) == {"bob": 1, "cat": 2, "ann": 3}
+
+
+@pytest.mark.parametrize("bulk", [False, True])
+def test_deleting_a_player_re_rates_their_races_without_them(bulk: bool) -> None:
+    """Deleting an account cascades to its race entries and rating history: its rated
+    races are marked stale in the deletion's transaction, and the sweep re-rates the
+    pool from the first of them as if the player had never raced.  ``bulk``: the
+    admin's "delete selected" (a queryset delete) rather than one account's page."""
+    from django.contrib.auth.models import User
+
+    r1, r2, r3 = three_rated_races()
+    unrated = race_of(Result("bob", 40, 1000), Result("dan", 30, 1000))
+    race_set_rated(race_id=unrated.id, rated=False)
+    assert ratings_sweep() == [f"{unrated.id}:not_rated"]
+    with_bob = ratings()
+    if bulk:
+        User.objects.filter(username="bob").delete()
+    else:
+        User.objects.get(username="bob").delete()
+    assert (stale(r1), stale(r2), stale(r3), stale(unrated)) == (True, True, False, False)
+    without_bob = expected_fold(
+        [{"ann": 1, "cat": 2}, {"cat": 1, "ann": 2}, {"cat": 1, "ann": 2, "dan": 3}]
+    )
+    assert with_bob["ann"][0] != pytest.approx(without_bob["ann"][0], abs=1e-6)
+    # r1's replay re-rates r2 and r3 from their stored results: r2 is then unchanged.
+    assert ratings_sweep() == [f"{r1.id}:rated", f"{r2.id}:unchanged"]
+    assert (stale(r1), stale(r2), stale(r3)) == (False, False, False)
+    assert_matches(without_bob)
+    assert ratings_sweep() == []
