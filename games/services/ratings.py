@@ -56,7 +56,8 @@ the change's own transaction, under the race's row lock
 it, marks every finished rated race it ran in (:func:`player_races_mark_stale`, in
 the deletion's transaction).  :func:`race_rate` clears the mark under the
 same lock (taken after the pool's) before it reads the results, so a change
-that commits later marks the race again and is never lost.  The beat task
+that commits later marks the race again and is never lost; :func:`pool_recompute`
+does the same for every race of its pool.  The beat task
 :func:`ratings_sweep` takes the races never processed and the stale ones
 together, oldest first in race order.  Re-rating the earliest changed race
 replays every later race of the pool from its stored results (the ratings are
@@ -424,8 +425,13 @@ def race_rate(*, race_id: Any, now: datetime | None = None) -> str:
 def pool_recompute(*, pool_id: Any, now: datetime | None = None) -> int:
     """Recompute a whole pool from its finished races, in race order; returns races rated.
 
-    Also takes in finished races of the pool never processed (a lost task).
-    One transaction under the pool's row lock.  Raises :class:`NotFound`.
+    Also takes in finished races of the pool never processed (a lost task), and
+    clears the stale mark (``Race.rating_stale``) of every race it re-rates, as
+    :func:`race_rate` does: under the pool's row lock, then the races' (in id order),
+    before it reads their results, so a change that commits later marks its race
+    again.  One transaction.  ``now``: stored as ``RaceRating.rated_at`` and
+    ``RatingPool.recomputed_at`` (default: the current time).  Raises
+    :class:`NotFound`.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -434,6 +440,14 @@ def pool_recompute(*, pool_id: Any, now: datetime | None = None) -> int:
         except (RatingPool.DoesNotExist, *MALFORMED_ID):
             raise NotFound("no such rating pool") from None
         extra = [r for r in _unprocessed_races() if _pool_key_of(r) == pool.key]
+        pool_races = RaceRating.objects.filter(pool=pool).values("race_id")
+        stale = list(
+            Race.objects.select_for_update(no_key=True)
+            .filter(Q(id__in=pool_races) | Q(id__in=[r.id for r in extra]), rating_stale=True)
+            .order_by("id")
+            .values_list("id", flat=True)
+        )
+        Race.objects.filter(id__in=stale).update(rating_stale=False)
         rated = _replay(pool=pool, since=None, extra=extra, now=now)
         pool.recomputed_at = now
         pool.save(update_fields=["recomputed_at"])

@@ -194,3 +194,35 @@ def test_deleting_a_player_re_rates_their_races_without_them(bulk: bool) -> None
     assert (stale(r1), stale(r2), stale(r3)) == (False, False, False)
     assert_matches(without_bob)
     assert ratings_sweep() == []
+
+
+def test_a_pool_recompute_clears_the_stale_marks_of_the_races_it_re_rates() -> None:
+    """``pool_recompute`` re-rates every race of the pool from its stored results, so
+    none is stale afterwards; it left the marks, and the sweep re-rated them again
+    (each found unchanged).  A stale race of another pool keeps its mark."""
+    from datetime import UTC, datetime
+
+    from games.models import RatingPool
+    from games.services.ratings import pool_recompute
+
+    r1, r2, r3 = three_rated_races()
+    other = race_of(Result("ann", 40, 1000), Result("bob", 30, 1000), variant="draw-one")
+    assert ratings_sweep() == [f"{other.id}:rated"]
+    race_entry_disqualify(
+        entry_id=RaceEntry.objects.get(race=r2, player__username="bob").id, reason="bot"
+    )
+    race_set_rated(race_id=r3.id, rated=False)
+    race_set_rated(race_id=other.id, rated=False)
+    assert (stale(r1), stale(r2), stale(r3), stale(other)) == (False, True, True, True)
+
+    now = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
+    assert pool_recompute(pool_id=RatingPool.objects.get(key="classic").id, now=now) == 2
+    assert (stale(r1), stale(r2), stale(r3), stale(other)) == (False, False, False, True)
+    assert RaceRating.objects.get(race=r3).reason == "unrated"
+    assert set(
+        RaceRating.objects.filter(pool__key="classic").values_list("rated_at", flat=True)
+    ) == {now}
+    assert_matches(expected_fold([ranks_of(r1), ranks_of(r2)]))
+    # Only the other pool's race is left for the sweep.
+    assert ratings_sweep() == [f"{other.id}:not_rated"]
+    assert ratings_sweep() == []
