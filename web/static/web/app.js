@@ -332,10 +332,19 @@
       credentials: "same-origin"
     })
       .then(function (r) {
-        return r.text().then(function (html) { return { status: r.status, html: html }; });
+        return r.text().then(function (html) {
+          return { status: r.status, html: html, redirect: r.headers.get("HX-Redirect") };
+        });
       }, function () { return null; })
       .then(function (answer) {
         sending = false;
+        // The server sends the page elsewhere (a race game before its race starts: 204
+        // with HX-Redirect to the race page, whose message says why), as htmx does for
+        // the typed move and the buttons; it showed an empty error instead.
+        if (answer && answer.redirect) {
+          window.location.assign(answer.redirect);
+          return;
+        }
         // No answer (the network), or a proxy's own error page instead of a board (502,
         // 503, 504: the server behind it did not answer): said as such, never as the
         // page's raw HTML.  Only the request is judged here: a failure while the board
