@@ -8,11 +8,13 @@ from __future__ import annotations
 import http.server
 import json
 import threading
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Game, RaceEntry
@@ -134,6 +136,58 @@ def test_a_race_game_stops_following_when_the_stream_is_refused(
     assert page.evaluate("() => document.querySelector('#board').dataset.gameEvents") == str(
         entry.game_id
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_game_stream_is_asked_for_by_one_timer_not_by_every_board(
+    live_server: Any, page: Any
+) -> None:
+    """After the server refused the game's stream (the WSGI server's 503 here, as during a
+    Redis outage), moves redraw the board without asking for the stream again (each
+    redrawn board opened a new one: a request per move); one timer asks again, 5 s later,
+    then 10 s after that (the page's clock is Playwright's, moved by the test)."""
+    race = running_race(name="Refused race")
+    player = User.objects.create_user("qia", password=PASSWORD)
+    entry = race_join(race_id=race.id, player=player).entry
+    connections: list[str] = []
+    page.on(
+        "request",
+        lambda request: connections.append(request.url) if "/events" in request.url else None,
+    )
+
+    def connections_reach(n: int) -> None:
+        for _ in range(100):
+            if len(connections) >= n:
+                return
+            page.wait_for_timeout(50)
+
+    log_in(page, live_server.url, "qia")
+    start = timezone.now()
+    page.clock.install(time=start)
+    page.clock.pause_at(start + timedelta(seconds=1))  # the page's timers wait for the test
+    page.goto(f"{live_server.url}/play/{entry.game_id}/")
+    connections_reach(1)
+    for number in range(1, 5):  # four draws: four boards drawn again
+        page.keyboard.press("d")
+        expect(page.locator("#board")).to_have_attribute("data-move-number", str(number))
+    page.wait_for_timeout(300)
+    assert len(connections) == 1
+    assert Game.objects.get(race_entry=entry).move_number == 4
+    page.clock.run_for(3000)  # the first wait (5 s) is not over
+    page.wait_for_timeout(300)
+    assert len(connections) == 1
+    page.clock.run_for(3000)
+    connections_reach(2)
+    assert len(connections) == 2
+    page.keyboard.press("d")
+    expect(page.locator("#board")).to_have_attribute("data-move-number", "5")
+    page.clock.run_for(8000)  # refused again: the next wait is 10 s
+    page.wait_for_timeout(300)
+    assert len(connections) == 2
+    page.clock.run_for(3000)
+    connections_reach(3)
+    assert len(connections) == 3
+    assert set(connections) == {f"{live_server.url}/api/v1/games/{entry.game_id}/events"}
 
 
 class _Stream(http.server.BaseHTTPRequestHandler):

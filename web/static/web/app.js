@@ -371,18 +371,29 @@
   // once (the server's fragment says why), not at the next refused move.  Without a
   // stream (the WSGI server, no live events) the next move's answer still says it.
   // The stream is closed once the game is over (its slot counts against the player's
-  // open streams), when a redrawn board no longer asks for it, or when the server ends
-  // it for good; a dropped connection is reconnected (followGame's onerror).
+  // open streams) or when a redrawn board no longer asks for it; a dropped connection is
+  // reconnected by the browser (followGame's onerror).  A stream the server refused or
+  // ended for good is asked for again by one timer, waiting twice as long each time
+  // (GAME_RETRY_MS up to GAME_RETRY_MAX_MS): the page holds at most one stream or one
+  // timer, however many boards are drawn meanwhile (each redrawn board opened a new
+  // stream after a refusal: one more request per move).
+  var GAME_RETRY_MS = 5000;
+  var GAME_RETRY_MAX_MS = 300000;
   var gameSource = null;
+  var gameRetry = null;  // the timer of the next try after a refusal
+  var gameRetryMs = GAME_RETRY_MS;
   function stopFollowing() {
     if (gameSource) { gameSource.close(); gameSource = null; }
+    if (gameRetry) { clearTimeout(gameRetry); gameRetry = null; }
+    gameRetryMs = GAME_RETRY_MS;
   }
   function followGame() {
     var b = board();
     var id = b && b.dataset.gameEvents;
     if (!id) { stopFollowing(); return; }
-    if (!window.EventSource || gameSource) { return; }
-    gameSource = new EventSource("/api/v1/games/" + encodeURIComponent(id) + "/events");
+    if (!window.EventSource || gameSource || gameRetry) { return; }
+    var source = new EventSource("/api/v1/games/" + encodeURIComponent(id) + "/events");
+    gameSource = source;
     function check(view) {
       var cur = board();
       if (!cur || !view) { return; }
@@ -393,20 +404,30 @@
       }
     }
     function parsed(e) { try { return JSON.parse(e.data); } catch (err) { return null; } }
-    gameSource.addEventListener("snapshot", function (e) {
+    source.onopen = function () {
+      if (gameSource === source) { gameRetryMs = GAME_RETRY_MS; }
+    };
+    source.addEventListener("snapshot", function (e) {
       var data = parsed(e);
       check(data && data.game);
     });
-    gameSource.addEventListener("game", function (e) { check(parsed(e)); });
+    source.addEventListener("game", function (e) { check(parsed(e)); });
     // A dropped connection (a proxy's idle timeout, a server restart, the network) is
     // an error with the source still CONNECTING: the browser reconnects by itself and the
-    // server's snapshot on reconnecting redraws whatever changed meanwhile.  Only a source
-    // the browser gave up (CLOSED: the server answered 204 after the game's last event,
-    // or refused the stream, as the WSGI server does) is dropped here; it stopped after
-    // the first error of any kind, and then missed a disqualification for good.
-    var source = gameSource;
-    gameSource.onerror = function () {
-      if (gameSource === source && source.readyState === EventSource.CLOSED) { stopFollowing(); }
+    // server's snapshot on reconnecting redraws whatever changed meanwhile.  A source the
+    // browser gave up (CLOSED: the server answered 204 after the game's last event, or
+    // refused the stream, as the WSGI server does or during a Redis outage) is closed
+    // here and asked for again after the back-off, if the board still asks for it.
+    source.onerror = function () {
+      if (gameSource !== source || source.readyState !== EventSource.CLOSED) { return; }
+      source.close();
+      gameSource = null;
+      var wait = gameRetryMs;
+      gameRetryMs = Math.min(gameRetryMs * 2, GAME_RETRY_MAX_MS);
+      gameRetry = setTimeout(function () {
+        gameRetry = null;
+        followGame();
+      }, wait);
     };
   }
 
