@@ -47,6 +47,34 @@ CURSOR_PARAMETERS = [
 ]
 
 
+#: The query parameters that page a list; a list that comes whole refuses them.
+PAGING_PARAMETERS = ("cursor", "page_size")
+
+#: How a list that comes whole answers ``?cursor=`` or ``?page_size=``, for the schema.
+NOT_PAGINATED = (
+    "not_paginated: the list comes whole, in one response; `cursor` and `page_size` "
+    "(the paginated lists' parameters) are refused, not ignored"
+)
+
+
+def refuse_paging(request: Any) -> None:
+    """400 ``not_paginated`` when ``request`` asks a list that comes whole for a page.
+
+    Race standings and the list of rating pools are answered whole (they are one
+    document with the phase or the rating rule, the same as the race stream's events).
+    Taking ``?cursor=``/``?page_size=`` as absent let a client believe it had a page of
+    them; refusing them also keeps the parameters free should these lists be paged one
+    day (no request accepted now would change meaning).
+    """
+    asked = [name for name in PAGING_PARAMETERS if name in request.query_params]
+    if asked:
+        raise ProblemError(
+            "not_paginated",
+            f"This list is not paginated: it comes whole. Leave out {' and '.join(asked)}.",
+            status=400,
+        )
+
+
 def _invalid_cursor() -> ProblemError:
     return ProblemError(
         "invalid_cursor",

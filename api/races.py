@@ -19,7 +19,12 @@ from rest_framework.views import APIView
 
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
-from api.pagination import CURSOR_PARAMETERS, SafeCursorPagination
+from api.pagination import (
+    CURSOR_PARAMETERS,
+    NOT_PAGINATED,
+    SafeCursorPagination,
+    refuse_paging,
+)
 from api.permissions import IsOrganiser
 from api.ratings import RaceRatingView, RatingChangeView
 from api.serializers import (
@@ -400,12 +405,27 @@ class RaceStartView(APIView):
 
 
 class RaceStandingsView(APIView):
-    """``GET /api/v1/races/{id}/standings``: live or final standings (counts only, no cards)."""
+    """``GET /api/v1/races/{id}/standings``: live or final standings (counts only, no cards).
+
+    Every entrant in one response (not paginated: 400 ``not_paginated`` for ``?cursor=``
+    or ``?page_size=``)."""
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: StandingsView, **_PROBLEMS}, tags=["races"], auth=[])
+    @extend_schema(
+        description="Every entrant's line in one response (the race stream's `standings` "
+        "event carries the same body). Not paginated: `cursor` and `page_size` are refused "
+        "(400 `not_paginated`), not ignored.",
+        responses={
+            200: StandingsView,
+            400: OpenApiResponse(ProblemSerializer, description=NOT_PAGINATED),
+            **_PROBLEMS,
+        },
+        tags=["races"],
+        auth=[],
+    )
     def get(self, request: Request, race_id: UUID) -> Response:
+        refuse_paging(request)
         race = race_get(race_id=race_id, include_drafts=_drafts(request))
         return Response(
             {

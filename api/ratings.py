@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
-from api.pagination import CURSOR_PARAMETERS, page_size_param
+from api.pagination import CURSOR_PARAMETERS, NOT_PAGINATED, page_size_param, refuse_paging
 from api.permissions import IsOrganiser
 from api.serializers import StrictBooleanField, StrictSerializer
 from games.permissions import OrganiserAction, may_see_drafts
@@ -204,17 +204,28 @@ def _bool_filter(request: Request, name: str) -> bool | None:
 
 
 class LeaderboardsView(APIView):
-    """``GET /api/v1/leaderboards``: every rating pool (its key names its leaderboard)."""
+    """``GET /api/v1/leaderboards``: every rating pool (its key names its leaderboard).
+
+    All of them in one response (not paginated: 400 ``not_paginated`` for ``?cursor=``
+    or ``?page_size=``); each pool's leaderboard is paginated."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: PoolsView, 429: ProblemSerializer},
+        description="Every rating pool in one response, by key; each pool's players are "
+        "listed, paginated, by `GET /leaderboards/{pool}`. Not paginated: `cursor` and "
+        "`page_size` are refused (400 `not_paginated`), not ignored.",
+        responses={
+            200: PoolsView,
+            400: OpenApiResponse(ProblemSerializer, description=NOT_PAGINATED),
+            429: ProblemSerializer,
+        },
         tags=["ratings"],
         auth=[],
         operation_id="leaderboards_list",
     )
     def get(self, request: Request) -> Response:
+        refuse_paging(request)
         pools = [
             rating_selectors.pool_public(p, getattr(p, "players", None))
             for p in rating_selectors.pools_list()
