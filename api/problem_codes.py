@@ -13,7 +13,7 @@ PROBLEM_CODES: dict[str, str] = {
     "malformed_request": "400: the body is not valid JSON or not a JSON object.",
     "unknown_field": "400: the body has fields the endpoint does not declare; see `fields`.",
     "invalid_filter": "400: an unknown or empty value for a list filter (`phase`, `mode`, "
-    "`status`, `provisional`, an empty `pool`).",
+    "`status`, `provisional`, a `pool` that names no pool).",
     "bad_request": "400: the server refused the request (e.g. a `Host` it does not serve).",
     "csrf_failed": "403: a session request without a valid CSRF token (send `X-CSRFToken`, or "
     "use a token in `Authorization`).",

@@ -32,6 +32,7 @@ from games.selectors.keyset import InvalidCursor, Keyset
 from games.selectors.races import race_get
 from games.selectors.ratings import BOARD_ORDER, HISTORY_ORDER
 from games.services import ratings as rating_services
+from games.services.errors import NotFound
 
 # ------------------------------------------------------------------ keyset pagination
 
@@ -290,14 +291,24 @@ class PlayerHistoryView(APIView):
     """``GET /api/v1/players/{username}/history``: rating history, newest race first.
 
     ``?pool=`` keeps one pool.  Cursor-paginated on ``(race end, row id)``.
-    Errors: 404 ``not_found`` (player or pool), 400 ``invalid_cursor`` (an empty
-    ``?cursor=`` too), ``invalid_filter`` (an empty ``?pool=``).
+    Errors: 404 ``not_found`` (the player), 400 ``invalid_cursor`` (an empty
+    ``?cursor=`` too), ``invalid_filter`` (a ``?pool=`` that names no pool, an empty one
+    too: a wrong filter value, as on every list; it was a 404, which says that the
+    player does not exist).
     """
 
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("pool", str, description="a pool key"), *CURSOR_PARAMETERS],
+        parameters=[
+            OpenApiParameter(
+                "pool",
+                str,
+                description="a pool's key (`GET /leaderboards`); one that names no pool is "
+                "400 `invalid_filter`",
+            ),
+            *CURSOR_PARAMETERS,
+        ],
         responses={200: HistoryView, **_PROBLEMS},
         tags=["ratings"],
         auth=[],
@@ -305,9 +316,17 @@ class PlayerHistoryView(APIView):
     def get(self, request: Request, username: str) -> Response:
         player = rating_selectors.player_get(username=username)
         key = request.query_params.get("pool")
-        if key == "":
-            raise ProblemError("invalid_filter", "pool must be a pool key", status=400)
-        pool = rating_selectors.pool_get(key=key) if key is not None else None
+        pool = None
+        if key is not None:
+            try:
+                pool = rating_selectors.pool_get(key=key)
+            except NotFound:
+                raise ProblemError(
+                    "invalid_filter",
+                    f"pool must be the key of a rating pool (GET /api/v1/leaderboards); "
+                    f"there is no pool {key!r}",
+                    status=400,
+                ) from None
         rows, links = keyset_page(
             HISTORY_ORDER, rating_selectors.player_history(player=player, pool=pool), request
         )

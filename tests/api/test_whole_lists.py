@@ -1,9 +1,11 @@
-"""The two lists the API answers whole.
+"""The two lists the API answers whole, and a player's history filtered by pool.
 
 A race's standings and the rating pools come in one document (not paginated), while
 every other list is cursor-paginated: they took ``?cursor=`` and ``?page_size=`` as
 absent, so a client paging them saw a full "page" and no sign that nothing was paged.
-They now refuse both with ``400 not_paginated``.
+They now refuse both with ``400 not_paginated``.  A ``?pool=`` that names no pool on a
+player's history was a ``404 not_found`` (as if the player did not exist), where a wrong
+value of any other list filter is ``400 invalid_filter``.
 """
 
 from __future__ import annotations
@@ -53,3 +55,14 @@ def test_the_whole_lists_still_answer_their_rows(race_id: str) -> None:
     assert [row["player"] for row in standings["standings"]] == ["ann", "bob"]
     pools = client.get("/api/v1/leaderboards").json()
     assert [p["key"] for p in pools["pools"]] == ["classic"]
+
+
+@pytest.mark.parametrize("pool", ["x", "draw-one", "CLASSIC", ""])
+def test_a_history_pool_that_names_no_pool_is_an_invalid_filter(race_id: str, pool: str) -> None:
+    client = APIClient()
+    assert client.get("/api/v1/players/ann/history?pool=classic").status_code == 200
+    answer = client.get(f"/api/v1/players/ann/history?pool={pool}")
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["code"] == "invalid_filter"
+    # An unknown player is still 404, whatever the pool.
+    assert client.get(f"/api/v1/players/nobody/history?pool={pool}").status_code == 404

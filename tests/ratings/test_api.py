@@ -140,7 +140,10 @@ def test_player_profile_and_history() -> None:
     history, previous = all_pages(client, "/api/v1/players/ann/history?page_size=1")
     assert [h["race"] for h in history] == [str(r2.id), str(r1.id)]
     assert previous == [None, previous[1]]
-    assert client.get("/api/v1/players/ann/history?pool=draw-one").status_code == 404
+    # A pool key that names no pool is a filter's wrong value (it was a 404, as for a
+    # player who does not exist): tests/api/test_whole_lists.py.
+    unknown_pool = client.get("/api/v1/players/ann/history?pool=draw-one")
+    assert (unknown_pool.status_code, unknown_pool.json()["code"]) == (400, "invalid_filter")
     missing = client.get("/api/v1/players/nobody")
     assert missing.status_code == 404
     assert missing.json()["code"] == "not_found"
