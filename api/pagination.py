@@ -60,8 +60,9 @@ NOT_PAGINATED = (
 def refuse_paging(request: Any) -> None:
     """400 ``not_paginated`` when ``request`` asks a list that comes whole for a page.
 
-    Race standings and the list of rating pools are answered whole (they are one
-    document with the phase or the rating rule, the same as the race stream's events).
+    A race's standings and results, a player's results in a tournament and the list of
+    rating pools are answered whole (each is one document: with the phase, the seed
+    reveal or the rating rule; the standings are the race stream's event).
     Taking ``?cursor=``/``?page_size=`` as absent let a client believe it had a page of
     them; refusing them also keeps the parameters free should these lists be paged one
     day (no request accepted now would change meaning).

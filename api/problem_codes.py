@@ -20,7 +20,7 @@ PROBLEM_CODES: dict[str, str] = {
     "nul_character": "400: the path or the query holds a NUL character (`%00`).",
     "invalid_cursor": "400: the `cursor` is not one the list gave out; start without it.",
     "not_paginated": "400: `cursor` or `page_size` sent to a list that comes whole (a race's "
-    "standings, the rating pools); leave them out.",
+    "standings or results, your tournament results, the rating pools); leave them out.",
     "authentication_failed": "401: the token or session is invalid.",
     "not_authenticated": "401: the endpoint needs a token or a session.",
     "invalid_credentials": "400: unknown username or wrong password (the same for both).",

@@ -440,14 +440,19 @@ class RaceStandingsView(APIView):
 class RaceResultsView(APIView):
     """``GET /api/v1/races/{id}/results``: final ranks, times, scores, seed reveal, move lists.
 
-    409 ``race_not_finished`` until the race is finished for everyone.
+    409 ``race_not_finished`` until the race is finished for everyone.  Every entrant
+    in one response (not paginated: 400 ``not_paginated`` for ``?cursor=`` or
+    ``?page_size=``).
     """
 
     permission_classes = [AllowAny]
 
     @extend_schema(
+        description="Every entrant's result in one response. Not paginated: `cursor` and "
+        "`page_size` are refused (400 `not_paginated`), not ignored.",
         responses={
             200: ResultsView,
+            400: OpenApiResponse(ProblemSerializer, description=NOT_PAGINATED),
             409: OpenApiResponse(ProblemSerializer, description="race_not_finished"),
             **_PROBLEMS,
         },
@@ -455,6 +460,7 @@ class RaceResultsView(APIView):
         auth=[],
     )
     def get(self, request: Request, race_id: UUID) -> Response:
+        refuse_paging(request)
         return Response(
             race_results(race=race_get(race_id=race_id, include_drafts=_drafts(request)))
         )

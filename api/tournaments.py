@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
-from api.pagination import CURSOR_PARAMETERS, SafeCursorPagination
+from api.pagination import CURSOR_PARAMETERS, NOT_PAGINATED, SafeCursorPagination, refuse_paging
 from api.permissions import IsOrganiser
 from api.serializers import (
     NoInput,
@@ -344,12 +344,23 @@ class TournamentStandingsView(APIView):
 
 class TournamentMeView(APIView):
     """``GET /api/v1/tournaments/{id}/me``: your standing and your result in each race,
-    with the organisers' reason for any disqualification."""
+    with the organisers' reason for any disqualification.  In one response (not
+    paginated: 400 ``not_paginated`` for ``?cursor=`` or ``?page_size=``)."""
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: MyResultsView, **_PROBLEMS}, tags=["tournaments"])
+    @extend_schema(
+        description="Your standing and your result in each race, in one response. Not "
+        "paginated: `cursor` and `page_size` are refused (400 `not_paginated`), not ignored.",
+        responses={
+            200: MyResultsView,
+            400: OpenApiResponse(ProblemSerializer, description=NOT_PAGINATED),
+            **_PROBLEMS,
+        },
+        tags=["tournaments"],
+    )
     def get(self, request: Request, tournament_id: UUID) -> Response:
+        refuse_paging(request)
         t = tournament_get(tournament_id=tournament_id, viewer=request.user)
         return Response(tournament_player_results(tournament=t, player=player_of(request)))
 

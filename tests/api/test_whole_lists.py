@@ -1,9 +1,11 @@
-"""The two lists the API answers whole, and a player's history filtered by pool.
+"""The lists the API answers whole, and a player's history filtered by pool.
 
-A race's standings and the rating pools come in one document (not paginated), while
+A race's standings and results, a player's results in a tournament and the rating pools
+come in one document (not paginated), while
 every other list is cursor-paginated: they took ``?cursor=`` and ``?page_size=`` as
 absent, so a client paging them saw a full "page" and no sign that nothing was paged.
-They now refuse both with ``400 not_paginated``.  A ``?pool=`` that names no pool on a
+They now refuse both with ``400 not_paginated`` (the results and a player's
+tournament results too, the same way).  A ``?pool=`` that names no pool on a
 player's history was a ``404 not_found`` (as if the player did not exist), where a wrong
 value of any other list filter is ``400 invalid_filter``.
 """
@@ -11,10 +13,13 @@ value of any other list filter is ``400 invalid_filter``.
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from games.models import Tournament
 from games.services.ratings import race_rate
 from tests.ratings.helpers import Result, race_of
+from tests.tournaments.factories import finished_race
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +34,21 @@ def race_id() -> str:
 
 
 @pytest.mark.parametrize("query", PAGING)
-@pytest.mark.parametrize("path", ["/api/v1/races/{race}/standings", "/api/v1/leaderboards"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/races/{race}/standings",
+        "/api/v1/races/{race}/results",
+        "/api/v1/tournaments/{tournament}/me",
+        "/api/v1/leaderboards",
+    ],
+)
 def test_a_list_that_comes_whole_refuses_paging(race_id: str, path: str, query: str) -> None:
     client = APIClient()
-    url = path.format(race=race_id)
+    tournament = Tournament.objects.create(name="Cup", status=Tournament.Status.OPEN)
+    finished_race(tournament, Result("cy", 12, 900))
+    client.force_authenticate(User.objects.get(username="cy"))
+    url = path.format(race=race_id, tournament=tournament.id)
     whole = client.get(url)
     assert whole.status_code == 200
     assert "next" not in whole.json()  # one document, no pages
