@@ -32,7 +32,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
-from games.engine import Rules, random_seed
+from games.engine import Rules, new_game, random_seed, status
 from games.engine.solver import SolveResult
 from games.live.publish import game_topic, publish_on_commit, race_topic, tournament_topic
 from games.models import Game, Race, RaceEntry, Tournament
@@ -83,6 +83,36 @@ def _winnable_for_race(rules: Rules) -> tuple[str, SolveResult]:
         return winnable_seed(variant="classic", options=rules.to_dict())
 
 
+#: Fresh seeds :func:`race_seed` tries before it gives up on rules whose deals are all
+#: blocked at the deal (about 1 classic deal in 100 is; none of 64 in a row is, for
+#: rules where even half of them are, once in 10^19).
+LIVE_DEAL_ATTEMPTS = 64
+
+
+def race_seed(rules: Rules) -> str:
+    """A fresh secret seed whose deal is not blocked at the deal.
+
+    A deal where no move but ``draw`` and ``redeal`` exists in any position those two
+    reach (RULES.md 3.9, "blocked") ends every entrant's game at its first second with
+    the cards the deal put home: a race with nothing to race (19 of classic seeds
+    0..1999 are such deals, and as many of one-pass and superior; none of draw-one,
+    rainbow or storehouse).  So a race never gets one: seeds are drawn until one deals
+    a game that can move.  The check reads only the deal, from the seed kept secret
+    until the race ends (RULES.md 7), and nothing about a rejected seed is stored or
+    shown; the commitment is to the seed kept, and once it is revealed anyone can check
+    its deal.  Raises :class:`InvalidRace` when :data:`LIVE_DEAL_ATTEMPTS` seeds in a
+    row all deal blocked games (rules under which nearly every deal is dead).
+    """
+    for _attempt in range(LIVE_DEAL_ATTEMPTS):
+        seed = random_seed()
+        if status(new_game(rules, seed=seed)) != "blocked":
+            return seed
+    raise InvalidRace(
+        f"{LIVE_DEAL_ATTEMPTS} deals in a row under these rules were blocked at the deal "
+        "(no move but draw and redeal): choose other options"
+    )
+
+
 def race_create(
     *,
     name: str,
@@ -100,8 +130,9 @@ def race_create(
 ) -> Race:
     """Announce a race on a fresh secret seed; its commitment is public at once.
 
-    Scheduled mode: everyone plays from ``starts_at`` to ``ends_at``
-    (``time_limit_s`` is that span).  Window mode: each entrant gets
+    The seed's deal is never blocked at the deal (:func:`race_seed`); with
+    ``require_winnable`` it is proven winnable.  Scheduled mode: everyone plays from
+    ``starts_at`` to ``ends_at`` (``time_limit_s`` is that span).  Window mode: each entrant gets
     ``time_limit_s`` seconds from their own start, between ``starts_at`` and
     ``ends_at``.  ``late_join_s``: seconds after ``starts_at`` that joining stays
     open (``None``: until ``ends_at``); by default 0 for a scheduled race (joining
@@ -143,7 +174,7 @@ def race_create(
     if require_winnable:
         seed, proof = _winnable_for_race(rules)
     else:
-        seed = random_seed()
+        seed = race_seed(rules)
     with transaction.atomic():
         deal = deal_create(rules=rules, seed=seed)
         if proof is not None:
