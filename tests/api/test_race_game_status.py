@@ -35,9 +35,12 @@ def _dead_seed() -> str:
 
 def _dead_race(monkeypatch: pytest.MonkeyPatch, *, starts_in: timedelta) -> Any:
     """A scheduled race on :func:`_dead_seed`'s deal starting ``starts_in`` from now (an
-    hour long, joining open from two minutes ago, or before the start, until the end)."""
+    hour long, joining open from two minutes ago, or before the start, until the end).
+
+    New races never get such a deal (:func:`games.services.races.race_seed`), so the
+    race is made as one announced before that rule was: its seed source is replaced."""
     seed = _dead_seed()
-    monkeypatch.setattr("games.services.races.random_seed", lambda: seed)
+    monkeypatch.setattr("games.services.races.race_seed", lambda rules: seed)
     now = timezone.now()
     starts = now + starts_in
     return race_create(
@@ -159,7 +162,8 @@ def test_undo_before_the_start_says_only_not_started(
     answers = []
     for seed in (_dead_seed(), "alive-0"):
         assert (new_game("classic", seed=seed).status() == "blocked") is (seed != "alive-0")
-        monkeypatch.setattr("games.services.races.random_seed", lambda s=seed: s)
+        # As _dead_race: the dead deal of a race announced before race_seed's rule.
+        monkeypatch.setattr("games.services.races.race_seed", lambda rules, s=seed: s)
         race = race_create(
             name=f"Undo {seed}",
             opens_at=now - timedelta(minutes=1),
