@@ -93,7 +93,11 @@ def test_pool_leaderboard_values_match_openskill() -> None:
     assert "Previous page" not in page
     hidden = PageClient().get("/leaderboards/classic/?provisional=false").content.decode()
     assert rows_of(hidden) == []
-    assert "No player in this list yet." in hidden
+    # Everyone is provisional: the page says why the list is empty.
+    assert (
+        f"Nobody has played {PROVISIONAL_RACES} rated races in this pool yet, so every "
+        "rating here is still provisional." in hidden
+    )
 
 
 def test_pool_leaderboard_pages_follow_the_keyset_order(monkeypatch: Any) -> None:
