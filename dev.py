@@ -16,11 +16,13 @@ lock file and ``pyproject.toml``; while neither changes, later runs skip the ins
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import signal
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
 
@@ -131,18 +133,70 @@ def worker_command(python: Path, *, loglevel: str = "WARNING") -> list[str | Pat
     ]  # fmt: skip
 
 
-def _stop(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
-    """TERM ``proc``'s process group, then KILL it if it does not exit within ``timeout``."""
-    if proc.poll() is not None:
-        return
+class _Stopped(Exception):
+    """Raised by the SIGINT/SIGTERM handler of :func:`supervise` with the signal's number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_stopped(signum: int, frame: object) -> None:
+    raise _Stopped(signum)
+
+
+def _stop_all(children: list[subprocess.Popen[bytes]], signum: int, grace: float) -> None:
+    """Send ``signum`` to each child's process group, wait for them all up to ``grace``
+    seconds in total, then KILL the groups still running and reap them."""
+    for child in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signum)
+    deadline = time.monotonic() + grace
+    for child in children:
+        try:
+            child.wait(max(deadline - time.monotonic(), 0.0))
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+
+
+def supervise(
+    main: list[str | Path], others: list[list[str | Path]], *, grace: float = 10.0
+) -> int:
+    """Run ``others`` then ``main``, each in a process group of its own, until ``main``
+    exits or this process gets SIGINT or SIGTERM; then stop them all and return the exit
+    status (``main``'s own, or 128 + the signal's number).
+
+    A signal is forwarded to every child's group (Ctrl-C and ``kill -INT`` alike: the
+    children are in groups of their own, so only this process gets it from the terminal),
+    and each child gets ``grace`` seconds to stop before it is killed.  The handlers are
+    installed even where the signal was inherited as ignored (a shell's ``&`` ignores
+    SIGINT), so ``kill -INT`` always stops the server and everything it started.
+    """
+    stop_signals = (signal.SIGINT, signal.SIGTERM)
+    previous = {signum: signal.signal(signum, _raise_stopped) for signum in stop_signals}
+    children: list[subprocess.Popen[bytes]] = []
+    forward: int = signal.SIGTERM
     try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-    except ProcessLookupError:
-        pass
+        for cmd in [*others, main]:
+            children.append(
+                subprocess.Popen([str(c) for c in cmd], cwd=ROOT, start_new_session=True)
+            )
+        status = children[-1].wait()
+    except _Stopped as stopped:
+        forward = stopped.signum
+        status = 128 + stopped.signum
+    finally:
+        for signum in stop_signals:  # a second Ctrl-C must not cut the stop short
+            signal.signal(signum, signal.SIG_IGN)
+        try:
+            _stop_all(children, forward, grace)
+        finally:
+            for signum, handler in previous.items():
+                if handler is not None:
+                    signal.signal(signum, handler)
+    return 128 - status if status < 0 else status  # killed by a signal: as a shell says
 
 
 def cmd_serve(python: Path, args: list[str]) -> None:
@@ -150,7 +204,8 @@ def cmd_serve(python: Path, args: list[str]) -> None:
 
     ``args`` go to the web server (``python3 dev.py serve 8001`` or ``127.0.0.1:8001``);
     ``--no-worker`` leaves the worker out (when one runs elsewhere).  The worker is
-    stopped when the web server exits.
+    stopped when the web server exits; SIGINT (Ctrl-C) or SIGTERM stops both
+    (:func:`supervise`).
     """
     with_worker = NO_WORKER not in args
     args = [a for a in args if a != NO_WORKER]
@@ -178,19 +233,9 @@ def cmd_serve(python: Path, args: list[str]) -> None:
         ),
         flush=True,
     )
-    # A TERM (from a supervisor or ``timeout``) ends the server like Ctrl-C: the
-    # ``finally`` below then stops the worker, which runs in its own session.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    worker = None
-    if with_worker:
-        worker = subprocess.Popen(
-            [str(c) for c in worker_command(python)], cwd=ROOT, start_new_session=True
-        )
-    try:
-        _run(web_command(python, args))
-    finally:
-        if worker is not None:
-            _stop(worker)
+    status = supervise(web_command(python, args), [worker_command(python)] if with_worker else [])
+    if status:
+        sys.exit(status)
 
 
 def cmd_test(python: Path, args: list[str]) -> None:

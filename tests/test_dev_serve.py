@@ -1,0 +1,96 @@
+"""``python3 dev.py serve`` stops what it started: SIGINT or SIGTERM sent to ``dev.py``
+alone is forwarded to the web server and the worker, which it waits for.
+
+Real processes: ``dev.py``'s ``cmd_serve`` runs in a subprocess with the web server and
+the worker replaced by small Python programs that record their pid and the signal that
+stops them.  Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Stands in for uvicorn and the Celery worker: writes its pid, then on SIGINT or
+#: SIGTERM writes the signal's number and exits (as both servers stop gracefully).
+CHILD = """
+import os, signal, sys, time
+path = sys.argv[1]
+def stop(signum, frame):
+    with open(path + ".signal", "w") as f:
+        f.write(str(signum))
+    sys.exit(0)
+signal.signal(signal.SIGINT, stop)
+signal.signal(signal.SIGTERM, stop)
+with open(path + ".pid", "w") as f:
+    f.write(str(os.getpid()))
+time.sleep(60)
+"""
+
+#: ``dev.py serve`` without migrations or a superuser, serving the fake children.  SIGINT
+#: starts ignored, as for a command started with ``&`` by a non-interactive shell.
+DRIVER = """
+import signal, sys
+from pathlib import Path
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+sys.path.insert(0, sys.argv[1])
+import dev
+tmp, child = sys.argv[2], sys.argv[3]
+dev._manage = lambda *args: None
+dev.web_command = lambda python, args: [sys.executable, "-c", child, tmp + "/web"]
+dev.worker_command = lambda python, **kw: [sys.executable, "-c", child, tmp + "/worker"]
+dev.cmd_serve(Path(sys.executable), ["127.0.0.1:1"])
+"""
+
+
+def _wait_for(paths: list[Path], seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not all(p.exists() and p.read_text() for p in paths):
+        assert time.monotonic() < deadline, f"not written: {paths}"
+        time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_to_dev_py_stops_the_web_server_and_the_worker(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    driver = subprocess.Popen(
+        [sys.executable, "-c", DRIVER, str(ROOT), str(tmp_path), CHILD],
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    names = ("web", "worker")
+    pids: list[int] = []
+    try:
+        _wait_for([tmp_path / f"{name}.pid" for name in names])
+        pids = [int((tmp_path / f"{name}.pid").read_text()) for name in names]
+        os.kill(driver.pid, signum)  # dev.py alone, not its group
+        assert driver.wait(timeout=20) == 128 + signum
+        # Each child got the signal itself (a graceful stop, not a KILL) and is gone.
+        assert [(tmp_path / f"{name}.signal").read_text() for name in names] == [
+            str(int(signum))
+        ] * 2
+        assert [_alive(pid) for pid in pids] == [False, False]
+    finally:
+        for pid in [driver.pid, *pids]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            driver.wait(timeout=5)
