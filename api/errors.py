@@ -27,6 +27,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import page_not_found, server_error
 from rest_framework import exceptions, serializers, status
@@ -296,13 +297,37 @@ def api_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django ``handler404``: problem+json under ``/api/``, Django's page elsewhere."""
     if not request.path.startswith("/api/"):
         return page_not_found(request, exception)
+    detail = "No API resource at this address."
+    twin = _slash_twin(request)
+    if twin is not None:
+        detail = f"No API resource at this address; did you mean {twin}?"
     body = problem_body(
         status=404,
         code="not_found",
-        detail="No API resource at this address.",
+        detail=detail,
         instance=request.get_full_path(),
     )
     return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def _api_endpoint(path_info: str) -> bool:
+    """Whether ``path_info`` resolves to an API endpoint (not the catch-all 404)."""
+    try:
+        match = resolve(path_info)
+    except Resolver404:
+        return False
+    return match.view_name != "api:unknown"
+
+
+def _slash_twin(request: HttpRequest) -> str | None:
+    """The request's path without its trailing slash(es), or with one added, when that
+    addresses an API endpoint and the path itself does not (no redirect: a client that
+    sent a POST must send it again, to the right address)."""
+    path_info = request.path_info
+    twin = path_info.rstrip("/") if path_info.endswith("/") else f"{path_info}/"
+    if not twin or _api_endpoint(path_info) or not _api_endpoint(twin):
+        return None
+    return request.path[: len(request.path) - len(path_info)] + twin
 
 
 @csrf_exempt  # a 404 changes nothing: no CSRF refusal (HTML 403) before it

@@ -104,6 +104,37 @@ def test_unknown_api_path_is_problem_json() -> None:
     assert response.json()["code"] == "not_found"
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("method", "path", "twin"),
+    [
+        ("get", "/api/v1/games/", "/api/v1/games"),
+        ("post", "/api/v1/games/", "/api/v1/games"),  # named, not redirected
+        ("get", "/api/v1/races//", "/api/v1/races"),
+        (
+            "get",
+            "/api/v1/games/00000000-0000-0000-0000-000000000001/moves/",
+            "/api/v1/games/00000000-0000-0000-0000-000000000001/moves",
+        ),
+        ("get", "/api/v1/schem", None),  # no address one slash away
+        ("get", "/api/v1/no-such-thing/", None),
+        ("get", "/api/v1/", None),  # /api/v1 is no endpoint either
+    ],
+)
+def test_a_404_names_the_address_one_trailing_slash_away(
+    method: str, path: str, twin: str | None
+) -> None:
+    """An /api/ path that is no endpoint but would be without its trailing slash (or with
+    one) answers 404 naming that address; it is never redirected."""
+    response = getattr(APIClient(), method)(path, {}, format="json")
+    assert (response.status_code, response["Content-Type"]) == (404, PROBLEM_CONTENT_TYPE)
+    assert "Location" not in response
+    expected = "No API resource at this address."
+    if twin is not None:
+        expected = f"No API resource at this address; did you mean {twin}?"
+    assert (response.json()["code"], response.json()["detail"]) == ("not_found", expected)
+
+
 def test_reserved_members_are_refused() -> None:
     """Extension members may not overwrite the standard ones."""
     with pytest.raises(ValueError, match="reserved"):
