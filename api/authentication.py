@@ -20,6 +20,7 @@ keeps only a SHA-512 digest of each token and its first 15 characters for the lo
 from __future__ import annotations
 
 import binascii
+import re
 from datetime import timedelta
 from hmac import compare_digest
 from typing import Any
@@ -64,6 +65,34 @@ class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]
                 raise exceptions.AuthenticationFailed("User inactive or deleted.")
             return auth_token.user, auth_token
         raise exceptions.AuthenticationFailed(msg)
+
+
+#: What an ``Authorization`` scheme looks like, to be named in an answer (a bare key, with
+#: no scheme before it, is never repeated back).
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
+
+
+def unaccepted_scheme_hint(authorization: str) -> str | None:
+    """The ``detail`` of ``401 not_authenticated`` for a request whose ``Authorization``
+    header uses a scheme other than ``Token`` (``Bearer``, ``Basic``, a bare key): it names
+    the accepted scheme.  ``None`` without such a header.
+
+    Such a header is not refused by itself (it may be a proxy's ``Basic`` in front of a
+    session, and public endpoints ignore it); only an answer that is a 401 anyway says
+    which scheme would have worked.
+    """
+    parts = authorization.split()
+    if not parts or parts[0].lower() == "token":
+        return None
+    named = (
+        f"the '{parts[0]}' scheme"
+        if len(parts) > 1 and _SCHEME.fullmatch(parts[0])
+        else "that scheme"
+    )
+    return (
+        f"Authentication credentials were not provided: {named} is not accepted here. "
+        "Use 'Authorization: Token <key>' with a key from POST /api/v1/auth/token."
+    )
 
 
 def token_issue(*, user: User) -> tuple[str, AuthToken]:

@@ -260,6 +260,10 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         extra["errors"] = errors if isinstance(errors, dict) else {"non_field_errors": errors}
     elif isinstance(exc, exceptions.Throttled) and getattr(exc, "wait", None) is not None:
         extra["retry_after"] = int(exc.wait)  # type: ignore[attr-defined]
+    elif isinstance(exc, exceptions.NotAuthenticated) and request is not None:
+        from api.authentication import unaccepted_scheme_hint  # imports DRF settings
+
+        detail = unaccepted_scheme_hint(request.META.get("HTTP_AUTHORIZATION", "")) or detail
 
     headers = {
         key: response[key]

@@ -58,7 +58,11 @@ from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.utils.encoders import JSONEncoder
 
-from api.authentication import SessionAuthentication, TokenAuthentication
+from api.authentication import (
+    SessionAuthentication,
+    TokenAuthentication,
+    unaccepted_scheme_hint,
+)
 from api.errors import SERVICE_ERROR_STATUS
 from api.refusals import problem_json
 from canfield_site.security import client_address
@@ -488,7 +492,8 @@ async def _open(
             request,
             status=401,
             code="not_authenticated",
-            detail="This stream needs a session or a token (Authorization: Token <key>).",
+            detail=unaccepted_scheme_hint(request.META.get("HTTP_AUTHORIZATION", ""))
+            or "This stream needs a session or a token (Authorization: Token <key>).",
             WWW_Authenticate="Token",
         )
     try:

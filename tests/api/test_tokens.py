@@ -247,3 +247,32 @@ def test_the_migration_moves_drf_tokens_into_knox(bob: User) -> None:
         cursor.execute("SELECT COUNT(*) FROM authtoken_token")
         assert cursor.fetchone()[0] == 0
         cursor.execute("DROP TABLE authtoken_token")
+
+
+@pytest.mark.parametrize(
+    ("scheme", "named"),
+    [("Bearer", "the 'Bearer' scheme"), ("bearer", "the 'bearer' scheme"), ("", "that scheme")],
+)
+def test_another_authorization_scheme_is_told_to_use_token(
+    bob: User, scheme: str, named: str
+) -> None:
+    """A valid token sent with another scheme (or none) is not accepted, and the 401 says
+    which scheme is: ``Authorization: Token <key>``.  A bare key is not repeated back."""
+    token = login("bob").json()["token"]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"{scheme} {token}".strip())
+    resp = client.get("/api/v1/games")
+    assert (resp.status_code, resp["WWW-Authenticate"]) == (401, "Token")
+    assert resp.json()["code"] == "not_authenticated"
+    assert resp.json()["detail"] == (
+        f"Authentication credentials were not provided: {named} is not accepted here. "
+        "Use 'Authorization: Token <key>' with a key from POST /api/v1/auth/token."
+    )
+    assert token not in resp.content.decode()
+    # Nothing else changes: without a header the text is DRF's, a public endpoint ignores
+    # the header, and the same key with the Token scheme works.
+    assert APIClient().get("/api/v1/games").json()["detail"] == (
+        "Authentication credentials were not provided."
+    )
+    assert client.get("/api/v1/races").status_code == 200
+    assert works(token)

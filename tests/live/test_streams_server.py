@@ -357,6 +357,11 @@ def test_problems_before_the_stream_starts(live: Live) -> None:
         (live.stream(f"games/{game['id']}/events", "bad-token"), 401, "authentication_failed"),
         (live.stream(f"games/{game['id']}/events", emil), 404, "not_found"),
     ]
+    # A token sent with another scheme: the 401 names the scheme that works.
+    bearer = live.stream(f"games/{game['id']}/events", Authorization=f"Bearer {dora}")
+    assert (bearer.status, bearer.problem()["code"]) == (401, "not_authenticated")
+    assert "Use 'Authorization: Token <key>'" in bearer.problem()["detail"]
+    bearer.close()
     for reader, status, code in cases:
         assert reader.status == status
         assert reader.response_headers["content-type"] == "application/problem+json"
