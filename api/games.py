@@ -261,12 +261,21 @@ class GameUndoView(APIView):
             403: OpenApiResponse(ProblemSerializer, description="undo_not_allowed, disqualified"),
             409: OpenApiResponse(
                 ProblemSerializer,
-                description="nothing_to_undo, stale_move_number, game_over, race_closed, "
-                "race_not_started",
+                description="nothing_to_undo, stale_move_number (with current_move_number), "
+                "game_over, race_closed, race_not_started",
             ),
             **_PROBLEMS,
         },
         tags=["games"],
+        description=(
+            "Take back the last move: practice games, and race games whose race allows undo "
+            "(403 `undo_not_allowed` otherwise). Send `expected_move_number` (the moves played "
+            "before this undo, as for a move): a mismatch is 409 `stale_move_number` with "
+            "`current_move_number` and nothing is undone, so an undo retried after a lost "
+            "answer takes back one move, not two. Without it the last move is undone whatever "
+            "the number. Errors: 409 `nothing_to_undo`, `game_over`, `race_closed` or "
+            "`race_not_started`, 403 `disqualified`."
+        ),
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         data = ExpectedMoveInput(data=request.data)

@@ -267,7 +267,13 @@ class NoInput(StrictSerializer):
 class ExpectedMoveInput(StrictSerializer):
     """Optional ``{"expected_move_number": N}`` for undo."""
 
-    expected_move_number = StrictIntegerField(required=False, min_value=0)
+    expected_move_number = StrictIntegerField(
+        required=False,
+        min_value=0,
+        help_text="Moves played as the client believes (the move number before this undo); "
+        "a mismatch is 409 stale_move_number and nothing is undone. Send it: a retried undo "
+        "then takes back one move, not two.",
+    )
 
 
 class ReserveView(serializers.Serializer[Any]):

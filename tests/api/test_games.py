@@ -260,6 +260,22 @@ def test_undo_restores_previous_view_and_keeps_the_row(player: APIClient) -> Non
     assert play(player, game, "draw", expected_move_number=0).status_code == 201
 
 
+def test_a_retried_undo_with_its_move_number_takes_back_one_move(player: APIClient) -> None:
+    """The client did not get the first answer and sends the same undo again: the second
+    is 409 stale_move_number (with the current number) and undoes nothing."""
+    game = start(player, seed="0")
+    for n in range(3):
+        assert play(player, game, "draw", expected_move_number=n).status_code == 201
+    url = f"/api/v1/games/{game['id']}/undo"
+    first = player.post(url, {"expected_move_number": 3}, format="json")
+    assert (first.status_code, first.json()["move_number"]) == (200, 2)
+    retry = player.post(url, {"expected_move_number": 3}, format="json")
+    assert retry.status_code == 409
+    assert (retry.json()["code"], retry.json()["current_move_number"]) == ("stale_move_number", 2)
+    assert player.get(f"/api/v1/games/{game['id']}").json()["move_number"] == 2
+    assert Move.objects.filter(undone_at__isnull=True).count() == 2
+
+
 def test_resign_ends_the_game_and_reveals_the_deal(player: APIClient) -> None:
     game = start(player, seed="12345")
     assert player.get(f"/api/v1/games/{game['id']}/export").status_code == 409

@@ -119,3 +119,15 @@ def test_docs_pages_load_their_assets_from_this_server() -> None:
     body = bundle.content
     assert b"cdn.redoc.ly" not in body
     assert b"Redoc" in body
+
+
+def test_undo_documents_expected_move_number(tmp_path: Path) -> None:
+    """Undo's ``expected_move_number`` is described as the moves' is: the 409 it answers
+    on a mismatch, and why to send it."""
+    schema = generate(tmp_path)
+    undo = schema["paths"]["/api/v1/games/{game_id}/undo"]["post"]
+    assert "expected_move_number" in undo["description"]
+    assert "stale_move_number" in undo["description"]
+    assert "stale_move_number" in undo["responses"]["409"]["description"]
+    field = schema["components"]["schemas"]["ExpectedMoveInput"]["properties"]
+    assert "stale_move_number" in field["expected_move_number"]["description"]
