@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
+import json
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -79,3 +80,55 @@ def _superuser() -> Any:
     from django.contrib.auth.models import User
 
     return User(username="root", is_staff=True, is_superuser=True, is_active=True)
+
+
+def _race_example() -> tuple[str, str, dict[str, Any]]:
+    """The organisers' worked example: its login, its curl line and its body, whose
+    ``$(at N)`` (UTC, N minutes from now) are left as they are."""
+    section = README.split("### Races\n", 1)[1].split("\n### ", 1)[0]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    login = re.search(r"-d '(\{\"username\".*?\})'", block)
+    assert login is not None, block
+    body = block.split("<<EOF\n", 1)[1].split("\nEOF\n", 1)[0]
+    return login.group(1), block, {"body": body}
+
+
+@pytest.mark.django_db
+def test_the_organisers_race_example_creates_a_race(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's ``POST /api/v1/races`` example, sent as it stands (times filled in) by
+    the development superuser after logging in as it shows, creates the race it
+    describes; a wrong password at that login is 400 invalid_credentials, as it says."""
+    from django.contrib.auth.models import User
+
+    import dev
+
+    now = datetime(2030, 1, 4, 18, 0, tzinfo=UTC)  # the server's clock, pinned
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    login, block, parts = _race_example()
+    credentials = json.loads(login)
+    assert credentials == {"username": dev.DEV_ADMIN_USER, "password": dev.DEV_ADMIN_PASSWORD}
+    User.objects.create_superuser(dev.DEV_ADMIN_USER, password=dev.DEV_ADMIN_PASSWORD)
+    anon = APIClient()
+    wrong = anon.post("/api/v1/auth/token", {**credentials, "password": "x"}, format="json")
+    assert (wrong.status_code, wrong.json()["code"]) == (400, "invalid_credentials")
+    assert "`400 invalid_credentials`" in README
+    token = anon.post("/api/v1/auth/token", credentials, format="json").json()["token"]
+    assert "Authorization: Token $ADMIN" in block
+    assert "-X POST $B/races" in block
+
+    at = {m: (now + timedelta(minutes=int(m))).strftime("%Y-%m-%dT%H:%M:%SZ")
+          for m in re.findall(r"\$\(at (\d+)\)", parts["body"])}  # fmt: skip
+    body = re.sub(r"\$\(at (\d+)\)", lambda m: at[m.group(1)], parts["body"])
+    organiser = APIClient()
+    organiser.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    resp = organiser.post("/api/v1/races", body, content_type="application/json")
+    assert resp.status_code == 201, resp.content
+    race, sent = resp.json(), json.loads(body)
+    assert {key: race[key] for key in sent} == sent
+    assert (race["phase"], len(race["commitment"])) == ("open", 64)
+    # The same body from an account without games.add_race is refused.
+    other = User.objects.create_user("pat", password="a long pass phrase")
+    player = APIClient()
+    player.force_authenticate(other)
+    refused = player.post("/api/v1/races", body, content_type="application/json")
+    assert (refused.status_code, refused.json()["code"]) == (403, "permission_denied")
