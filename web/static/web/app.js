@@ -213,6 +213,24 @@
     m.textContent = text;
   }
 
+  // Screen readers hear each outcome from #announcer, a live region outside the board
+  // that stays on the page (the board's own message is swapped whole with the board, and a
+  // region added to the page is not read).  The same words twice in a row (a second
+  // identical refusal) get a trailing no-break space, so that the region changes and is
+  // read again.
+  function announce(text) {
+    var a = document.getElementById("announcer");
+    if (!a) { return; }
+    if (text && a.textContent === text) { text += "\u00a0"; }
+    a.textContent = text;
+  }
+
+  // The board's message, as the page shows it.
+  function boardWords(b) {
+    var m = b && b.querySelector("#board-message");
+    return m ? m.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
   function clearSelection() {
     var b = board();
     if (b) {
@@ -299,9 +317,7 @@
     if (window.htmx) { window.htmx.process(fresh); }  // its hx- attributes (polls) work too
     selected = null;
     // The board (and its message) is new: say the outcome through a region that stays.
-    var announcer = document.getElementById("announcer");
-    var msg = fresh.querySelector("#board-message");
-    if (announcer && msg) { announcer.textContent = msg.textContent.trim(); }
+    announce(boardWords(fresh));
     localize(fresh);
     tickCountdowns();
     syncControls(fresh);
@@ -606,6 +622,19 @@
       var cfg = e.detail && e.detail.requestConfig;
       var form = cfg && cfg.elt && cfg.elt.closest && cfg.elt.closest("form[data-typed-move]");
       var b = board();
+      // A board answered to the player's typed move, Undo, Hint or Resign says its outcome
+      // through #announcer, as a clicked move does (replaceBoard).  A board the page asked
+      // for by itself (a pending hint asking again, a game over waiting for the results)
+      // is said only when its words changed: the same note every few seconds is noise.
+      var polled = cfg && cfg.elt && cfg.elt.matches &&
+        cfg.elt.matches("[data-hint-poll], [data-await-results]");
+      if (b && cfg && e.detail.elt === b) {
+        var words = boardWords(b);
+        var heard = document.getElementById("announcer");
+        if (!polled || (heard && heard.textContent.replace(/\u00a0$/, "") !== words)) {
+          announce(words);
+        }
+      }
       if (form && b && !b.querySelector(".message.error")) {
         var input = form.querySelector('input[name="move"]');
         if (input) { input.value = ""; input.focus(); }
