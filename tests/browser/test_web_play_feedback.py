@@ -1,6 +1,7 @@
 """What the play page tells a player after each action, in Chromium, as a new user's
 trial found it: every outcome is said through the page's lasting live region (not only
-through the board's message, which is swapped with the board)."""
+through the board's message, which is swapped with the board), and focus is never left
+on the page's body after Undo."""
 
 from __future__ import annotations
 
@@ -83,3 +84,43 @@ def test_every_outcome_is_said_in_the_lasting_live_region(
     page.get_by_role("button", name="Resign").click()
     expect(page.locator('[data-stat="status"]')).to_have_text("resigned")
     _expect_announced(page, "You resigned.")
+
+
+def test_focus_stays_on_the_page_after_undo(
+    live_server: Any, page: Any, transactional_db: Any
+) -> None:
+    """After Undo (the U key or the button) focus fell to the page's body: a keyboard
+    user had to Tab from the top of the page again.  It goes to the Undo button while
+    there is a move to take back, then to the board's first card."""
+    player = User.objects.create_user("uma", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed="e2e-5")
+    log_in(page, live_server.url, "uma")
+    page.goto(f"{live_server.url}/play/{game.id}/")
+    undo = page.get_by_role("button", name="Undo")
+    page.keyboard.press("d")
+    page.wait_for_selector('#board[data-move-number="1"]')
+    page.keyboard.press("d")
+    page.wait_for_selector('#board[data-move-number="2"]')
+    page.keyboard.press("w")  # the waste's top card, focused
+    expect(page.locator("#board button[data-from=waste]")).to_be_focused()
+    page.keyboard.press("u")
+    page.wait_for_selector('#board[data-move-number="1"]')
+    expect(undo).to_be_focused()
+    # The keyboard goes on from there: Enter takes back the move before.
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board[data-move-number="0"]')
+    expect(undo).to_be_disabled()  # nothing left to take back: the board's first card
+    first = page.locator("#board button[data-card]").first
+    expect(first).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(first).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("() => document.activeElement !== document.body")
+    # The button clicked with the mouse keeps focus on the page too.
+    page.keyboard.press("Escape")
+    page.keyboard.press("d")
+    page.wait_for_selector('#board[data-move-number="1"]')
+    page.keyboard.press("d")
+    page.wait_for_selector('#board[data-move-number="2"]')
+    undo.click()
+    page.wait_for_selector('#board[data-move-number="1"]')
+    expect(undo).to_be_focused()

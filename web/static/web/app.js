@@ -231,6 +231,21 @@
     return m ? m.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
+  // Focus that a redrawn board left on the page's body (the focused card was swapped with
+  // the board, or Undo switched itself off at the first move) goes back where a keyboard
+  // user can go on: the Undo button while there is a move to take back, else the board's
+  // first card (or other button), else its message.
+  function refocus(b) {
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active) &&
+        !active.disabled && active.getClientRects().length) { return; }
+    var undo = document.querySelector('[data-action="undo"]');
+    var target = undo && !undo.disabled && undo.getClientRects().length ? undo
+      : b.querySelector("button[data-card], button:not([disabled])") ||
+        b.querySelector("#board-message");
+    if (target) { target.focus(); }
+  }
+
   function clearSelection() {
     var b = board();
     if (b) {
@@ -635,6 +650,8 @@
           announce(words);
         }
       }
+      // After Undo (its button or the U key), Hint or Resign, focus stays on the page.
+      if (b && cfg && e.detail.elt === b && !form && !polled) { refocus(b); }
       if (form && b && !b.querySelector(".message.error")) {
         var input = form.querySelector('input[name="move"]');
         if (input) { input.value = ""; input.focus(); }
