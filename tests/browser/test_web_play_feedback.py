@@ -1,7 +1,8 @@
 """What the play page tells a player after each action, in Chromium, as a new user's
 trial found it: every outcome is said through the page's lasting live region (not only
-through the board's message, which is swapped with the board), and focus is never left
-on the page's body after Undo."""
+through the board's message, which is swapped with the board), focus is never left on
+the page's body after Undo, and the phone's message band leaves the header and the
+links alone."""
 
 from __future__ import annotations
 
@@ -13,8 +14,13 @@ from playwright.sync_api import expect
 
 from games.models import Solve
 from games.services.games import game_start
+from games.services.races import race_join
 from games.services.solver import solve_run
-from tests.browser.web_helpers import PASSWORD, log_in
+from tests.browser.conftest import screenshot
+from tests.browser.web_helpers import PASSWORD, log_in, serious_violations
+from tests.tournaments.factories import running_race
+
+PHONE = {"width": 390, "height": 844}
 
 
 def _said(page: Any) -> str:
@@ -124,3 +130,94 @@ def test_focus_stays_on_the_page_after_undo(
     undo.click()
     page.wait_for_selector('#board[data-move-number="1"]')
     expect(undo).to_be_focused()
+
+
+def _uncovered(page: Any, locator: Any) -> bool:
+    """Whether the middle of ``locator``'s element is drawn on top there (not under the
+    message band or anything else)."""
+    box = locator.bounding_box()
+    assert box is not None
+    return bool(
+        page.evaluate(
+            "([x, y, el]) => el.contains(document.elementFromPoint(x, y))",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, locator.element_handle()],
+        )
+    )
+
+
+def _band_at_the_top_when_scrolled(page: Any) -> None:
+    """Scrolled to the page's end, the message band is at the screen's top edge, or at
+    the board's top while that is still on the screen (a short page)."""
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    board = page.locator("#board").bounding_box()
+    band = page.locator("#board-message").bounding_box()
+    assert board is not None
+    assert band is not None
+    assert 0 <= band["y"] <= max(0, board["y"]) + 8, (band, board)  # + the board's padding
+    assert band["y"] + band["height"] <= PHONE["height"], band
+
+
+def test_the_phone_message_band_leaves_the_header_and_links_uncovered(
+    live_server: Any, chromium: Any, transactional_db: Any
+) -> None:
+    """On a 390 x 844 phone the board's message band sat at the screen's top edge until
+    the next action, over the site's header (its home link) and, scrolled, over the
+    page's heading and its "Race page and standings" link ("You resigned." stayed there
+    for good).  It now sits below them while they are on the screen, at the top edge once
+    they are scrolled away, and it can be closed."""
+    race = running_race(name="Phone race")
+    player = User.objects.create_user("pia", password=PASSWORD)
+    game_id = race_join(race_id=race.id, player=player).entry.game_id
+    ctx = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB")
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "pia")
+        page.goto(f"{live_server.url}/play/{game_id}/")
+        message = page.locator("#board-message")
+        home = page.locator("header.site .brand")
+        heading = page.get_by_role("heading", level=1)
+        race_link = page.get_by_role("link", name="Race page and standings")
+        page.locator("#board .reserve .card:not(.back)").tap()  # "... choose a destination"
+        expect(message).not_to_be_empty()
+        expect(message).to_be_visible()
+        for what in (home, heading, race_link):
+            assert _uncovered(page, what), what
+        band = message.bounding_box()
+        link = race_link.bounding_box()
+        assert band is not None
+        assert link is not None
+        assert band["y"] >= link["y"] + link["height"] - 1, (band, link)
+        screenshot(page, "web-play-phone-band-top", full_page=False)
+        # Scrolled a little (the header gone, the heading and link still on the screen).
+        page.evaluate("window.scrollTo(0, 60)")
+        for what in (heading, race_link):
+            assert _uncovered(page, what), what
+        # Scrolled down: the band is at the screen's top edge, where the player looks.
+        _band_at_the_top_when_scrolled(page)
+        # It can be closed by a tap (a phone has no Escape key).
+        close = page.get_by_role("button", name="Hide this message")
+        expect(close).to_be_visible()
+        assert _uncovered(page, close)
+        close.tap()
+        expect(message).to_be_hidden()
+        expect(close).to_be_hidden()
+        # An ended game's last word ("You resigned.") does not cover them either.
+        page.evaluate("window.scrollTo(0, 0)")
+        page.once("dialog", lambda d: d.accept())
+        page.locator("button.danger").tap()
+        expect(message).to_have_text("You resigned.")
+        for what in (home, heading, race_link):
+            assert _uncovered(page, what), what
+        screenshot(page, "web-play-phone-band-resigned", full_page=False)
+        page.evaluate("window.scrollTo(0, 60)")
+        for what in (heading, race_link):
+            assert _uncovered(page, what), what
+        _band_at_the_top_when_scrolled(page)
+        assert serious_violations(page) == []
+        page.get_by_role("button", name="Hide this message").tap()
+        expect(message).to_be_hidden()
+        page.evaluate("window.scrollTo(0, 0)")
+        race_link.tap()
+        page.wait_for_url(f"{live_server.url}/races/{race.id}/")
+    finally:
+        ctx.close()

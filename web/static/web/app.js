@@ -240,8 +240,10 @@
     if (active && active !== document.body && document.contains(active) &&
         !active.disabled && active.getClientRects().length) { return; }
     var undo = document.querySelector('[data-action="undo"]');
-    var target = undo && !undo.disabled && undo.getClientRects().length ? undo
-      : b.querySelector("button[data-card], button:not([disabled])") ||
+    var shown = function (el) { return !el.disabled && el.getClientRects().length > 0; };
+    var target = undo && shown(undo) ? undo
+      : b.querySelector("button[data-card]") ||
+        Array.prototype.filter.call(b.querySelectorAll("button"), shown)[0] ||
         b.querySelector("#board-message");
     if (target) { target.focus(); }
   }
@@ -491,6 +493,16 @@
     }
   }
 
+  // The close button of the phone's message band (a phone has no Escape key) empties
+  // the board's message; focus it held goes on to the board.
+  function onDismiss(e) {
+    var btn = e.target.closest && e.target.closest('[data-action="dismiss-message"]');
+    if (!btn) { return; }
+    var had = document.activeElement === btn;
+    say("");
+    if (had && board()) { refocus(board()); }
+  }
+
   function onDblClick(e) {
     var b = board();
     var btn = e.target.closest && e.target.closest("button[data-card]");
@@ -506,7 +518,9 @@
 
   function onKey(e) {
     var b = board();
-    if (!b || !b.dataset.moveUrl) { return; }
+    if (!b) { return; }
+    // Escape takes the message away on an ended board too ("You resigned.").
+    if (!b.dataset.moveUrl) { if (e.key === "Escape") { say(""); } return; }
     if (e.ctrlKey || e.metaKey || e.altKey) { return; }
     var tag = (e.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "select" || tag === "textarea") { return; }
@@ -619,6 +633,7 @@
       setTimeout(function () { window.location.reload(); }, seconds * 1000);
     });
     document.addEventListener("click", onClick);
+    document.addEventListener("click", onDismiss);
     document.addEventListener("dblclick", onDblClick);
     document.addEventListener("keydown", onKey);
     document.addEventListener("keydown", onReplayKey);
