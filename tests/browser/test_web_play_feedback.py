@@ -1,18 +1,21 @@
 """What the play page tells a player after each action, in Chromium, as a new user's
 trial found it: every outcome is said through the page's lasting live region (not only
 through the board's message, which is swapped with the board), focus is never left on
-the page's body after Undo, and the phone's message band leaves the header and the
-links alone."""
+the page's body after Undo, the phone's message band leaves the header and the links
+alone, and a game out of time says so."""
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
 from typing import Any
 from unittest import mock
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 from playwright.sync_api import expect
 
-from games.models import Solve
+from games.models import Game, Solve
 from games.services.games import game_start
 from games.services.races import race_join
 from games.services.solver import solve_run
@@ -221,3 +224,29 @@ def test_the_phone_message_band_leaves_the_header_and_links_uncovered(
         page.wait_for_url(f"{live_server.url}/races/{race.id}/")
     finally:
         ctx.close()
+
+
+def test_a_race_game_out_of_time_says_so(
+    live_server: Any, page: Any, transactional_db: Any
+) -> None:
+    """When a race game's time ran out, only "Status: timed out" changed: the message
+    area stayed empty.  The page's clock is Playwright's (no waiting for real time)."""
+    race = running_race(name="Short race")
+    player = User.objects.create_user("tom", password=PASSWORD)
+    game_id = race_join(race_id=race.id, player=player).entry.game_id
+    assert game_id is not None
+    log_in(page, live_server.url, "tom")
+    page.clock.install()
+    page.goto(f"{live_server.url}/play/{game_id}/")
+    expect(page.locator("#board [data-countdown]")).to_have_text(re.compile(r"\d:\d\d"))
+    expect(page.locator("#board-message")).to_be_empty()
+    # The server's clock passes the game's deadline; the page's countdown reaches zero.
+    Game.objects.filter(id=game_id).update(deadline=timezone.now() - timedelta(seconds=1))
+    page.clock.run_for("06:00")
+    expect(page.locator('[data-stat="status"]')).to_have_text("timed out")
+    home = Game.objects.get(id=game_id).cards_home
+    words = f"Time is up: your game has ended with {home} card{'s' if home != 1 else ''} home."
+    _expect_announced(page, words)
+    page.reload()
+    expect(page.locator("#board-message")).to_have_text(words)
+    screenshot(page, "web-play-timed-out", full_page=False)

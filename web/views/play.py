@@ -98,6 +98,9 @@ def play_context(
     if view["status"] == Game.Status.WON and not message and not error:
         # A won game says so in the board's message: on the move that won and after.
         message = won_words(view)
+    elif view["status"] == Game.Status.TIMED_OUT and not message and not error:
+        # So does a game out of time (only its status changed, the message stayed empty).
+        message = timed_out_words(view)
     return {
         "game": game,
         "view": view,
@@ -138,6 +141,17 @@ def won_words(view: dict[str, Any]) -> str:
         "You won: all 52 cards are home, in %(moves)s moves and %(seconds)s seconds.",
         moves,
     ) % {"moves": moves, "seconds": seconds(ms)}
+
+
+def timed_out_words(view: dict[str, Any]) -> str:
+    """ "Time is up: your game has ended with 17 cards home." for a timed-out
+    :func:`game_view`."""
+    home = int(view["cards_home"])
+    return ngettext(
+        "Time is up: your game has ended with %(home)s card home.",
+        "Time is up: your game has ended with %(home)s cards home.",
+        home,
+    ) % {"home": home}
 
 
 @login_required
