@@ -2,7 +2,8 @@
 trial found it: every outcome is said through the page's lasting live region (not only
 through the board's message, which is swapped with the board), focus is never left on
 the page's body after Undo, the phone's message band leaves the header and the links
-alone, and a game out of time says so."""
+alone, and a game out of time says so; and the lobby tells a visitor how to get a
+practice game."""
 
 from __future__ import annotations
 
@@ -250,3 +251,27 @@ def test_a_race_game_out_of_time_says_so(
     page.reload()
     expect(page.locator("#board-message")).to_have_text(words)
     screenshot(page, "web-play-timed-out", full_page=False)
+
+
+def test_the_lobby_tells_a_visitor_how_to_play_a_practice_game(
+    live_server: Any, page: Any, transactional_db: Any
+) -> None:
+    """A logged-out visitor saw neither the practice form nor that an account gives one."""
+    User.objects.create_user("vic", password=PASSWORD)
+    page.goto(f"{live_server.url}/")
+    practice = page.get_by_role("region", name="Practice")
+    expect(practice).to_contain_text("Sign up or log in to play a practice game.")
+    expect(practice.get_by_role("link", name="Sign up")).to_have_attribute(
+        "href", "/accounts/signup/"
+    )
+    expect(practice.get_by_role("link", name="log in")).to_have_attribute(
+        "href", "/accounts/login/"
+    )
+    assert serious_violations(page) == []
+    screenshot(page, "web-lobby-anonymous-practice", full_page=False)
+    practice.get_by_role("link", name="log in").click()
+    page.fill("#id_username", "vic")
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    expect(page.get_by_role("region", name="Practice").locator("form")).to_be_visible()
