@@ -42,7 +42,10 @@ def test_the_play_page_says_when_time_is_up(pages: PageClient, player: Any) -> N
     assert game is not None
     Game.objects.filter(id=game.id).update(deadline=timezone.now() - timedelta(seconds=1))
     html = pages.get(f"/play/{game.id}/").content.decode()
-    assert "Time is up. Your game is over." in html
+    assert "Time is up: your game has ended with 1 card home." in html  # the base card
+    # Said once: the closing line under the board no longer repeats "Time is up."
+    assert html.count("Time is up") == 1
+    assert "Your game is over. The results, the seed and the replays appear" in html
     # The board asks again every 10 s, to show the results link once the race is scored.
     assert f'data-await-results hx-get="/play/{game.id}/board" hx-trigger="every 10s"' in html
     assert "Time left" not in html
