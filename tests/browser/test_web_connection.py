@@ -35,6 +35,16 @@ GATEWAY_PAGE = (
 )
 
 
+def _stream_requests(page: Any) -> list[str]:
+    """The addresses of the event-stream requests ``page`` sends from now on, as a list
+    that grows while the test runs."""
+    urls: list[str] = []
+    page.on(
+        "request", lambda request: urls.append(request.url) if "/events" in request.url else None
+    )
+    return urls
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("failure", ["no answer", "gateway error"])
 def test_the_server_did_not_answer_goes_once_a_move_is_answered(
@@ -124,11 +134,7 @@ def test_a_race_game_stops_following_when_the_stream_is_refused(
     race = running_race(name="Quiet race")
     player = User.objects.create_user("pia", password=PASSWORD)
     entry = race_join(race_id=race.id, player=player).entry
-    connections: list[str] = []
-    page.on(
-        "request",
-        lambda request: connections.append(request.url) if "/events" in request.url else None,
-    )
+    connections = _stream_requests(page)
     log_in(page, live_server.url, "pia")
     page.goto(f"{live_server.url}/play/{entry.game_id}/")
     page.wait_for_timeout(1500)
@@ -149,11 +155,7 @@ def test_a_refused_game_stream_is_asked_for_by_one_timer_not_by_every_board(
     race = running_race(name="Refused race")
     player = User.objects.create_user("qia", password=PASSWORD)
     entry = race_join(race_id=race.id, player=player).entry
-    connections: list[str] = []
-    page.on(
-        "request",
-        lambda request: connections.append(request.url) if "/events" in request.url else None,
-    )
+    connections = _stream_requests(page)
 
     def connections_reach(n: int) -> None:
         for _ in range(100):

@@ -5,6 +5,7 @@ re-score; the seed never shows before the end; non-staff are refused."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -21,6 +22,29 @@ from tests.tournaments.factories import Result, TournamentFactory, play, running
 YEAR = timezone.now().year + 3
 
 pytestmark = pytest.mark.django_db
+
+
+INLINES = ("standings", "races", "entrants")
+
+
+def tournament_post(**fields: Any) -> dict[str, Any]:
+    """The tournament add/change form's POST data, with empty inlines unless given."""
+    data: dict[str, Any] = {
+        "name": "Spring Cup",
+        "description": "",
+        "status": "open",
+        "scoring": "place_points",
+        "points_table": "[10, 6, 3]",
+        "points_per_card": 1,
+        "win_bonus": 20,
+        "entry": "open",
+        "max_entrants": "",
+    }
+    for p in INLINES:
+        data[f"{p}-TOTAL_FORMS"] = 0
+        data[f"{p}-INITIAL_FORMS"] = 0
+    data.update(fields)
+    return data
 
 
 def organiser() -> User:
@@ -41,7 +65,7 @@ def test_organiser_creates_tournament_adds_races_closes_disqualifies_rescores() 
     c = client_for(org)
     resp = c.post(
         reverse("admin:games_tournament_add"),
-        _tournament_form(name="Winter Cup", description="three races"),
+        tournament_post(name="Winter Cup", description="three races"),
     )
     assert resp.status_code == 302, resp.content.decode()[:3000]
     t = Tournament.objects.get(name="Winter Cup")
@@ -267,31 +291,15 @@ def test_staff_without_organiser_permissions_cannot_run_tournaments() -> None:
     assert c.get(reverse("admin:games_tournament_add_races", args=[t.pk])).status_code == 403
 
 
-def _tournament_form(**fields: object) -> dict[str, object]:
-    """The admin's tournament form (no inline rows), with ``fields``."""
-    return {
-        "name": "Deep",
-        "description": "",
-        "status": "open",
-        "scoring": "place_points",
-        "points_table": "[10, 6, 3]",
-        "points_per_card": 1,
-        "win_bonus": 20,
-        "entry": "open",
-        "max_entrants": "",
-        **{f"{p}-TOTAL_FORMS": 0 for p in ("standings", "races", "entrants")},
-        **{f"{p}-INITIAL_FORMS": 0 for p in ("standings", "races", "entrants")},
-        **fields,
-    }
-
-
 @pytest.mark.parametrize("depth", [1000, 5000, 30000])
 def test_a_points_table_nested_too_deeply_is_a_form_error(depth: int) -> None:
     """``[[[[...]]]]`` raised RecursionError from the JSON field (a 500), when cleaning
     the field and again when showing the form with its error."""
     c = client_for(organiser())
     deep = "[" * depth + "]" * depth
-    added = c.post(reverse("admin:games_tournament_add"), _tournament_form(points_table=deep))
+    added = c.post(
+        reverse("admin:games_tournament_add"), tournament_post(name="Deep", points_table=deep)
+    )
     assert added.status_code == 200
     assert list(added.context["adminform"].form.errors) == ["points_table"]
     assert not Tournament.objects.filter(name="Deep").exists()
@@ -299,7 +307,7 @@ def test_a_points_table_nested_too_deeply_is_a_form_error(depth: int) -> None:
     t: Tournament = TournamentFactory(name="Shallow")
     changed = c.post(
         reverse("admin:games_tournament_change", args=[t.pk]),
-        _tournament_form(name="Shallow", points_table=deep),
+        tournament_post(name="Shallow", points_table=deep),
     )
     assert changed.status_code == 200
     assert list(changed.context["adminform"].form.errors) == ["points_table"]
@@ -364,7 +372,7 @@ def test_a_tampered_inline_row_is_a_form_error_and_changes_nothing(
     answer = c.post(
         reverse("admin:games_tournament_change", args=[t.pk]),
         {
-            **_tournament_form(name="Mine", description="after"),
+            **tournament_post(name="Mine", description="after"),
             **_inline_rows(prefix, posted_id, **values),
         },
     )

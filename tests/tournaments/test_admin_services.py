@@ -24,31 +24,9 @@ from games.services.tournament_admin import tournament_delete, tournament_entran
 from games.services.tournaments import tournament_admit
 from tests.factories import UserFactory
 from tests.tournaments.factories import Result, TournamentFactory, play, running_race
-from tests.tournaments.test_admin import client_for, organiser
+from tests.tournaments.test_admin import client_for, organiser, tournament_post
 
 pytestmark = pytest.mark.django_db
-
-INLINES = ("standings", "races", "entrants")
-
-
-def tournament_post(**fields: Any) -> dict[str, Any]:
-    """The add/change form's POST data, with empty inlines unless given."""
-    data: dict[str, Any] = {
-        "name": "Spring Cup",
-        "description": "",
-        "status": "open",
-        "scoring": "place_points",
-        "points_table": "[10, 6, 3]",
-        "points_per_card": 1,
-        "win_bonus": 20,
-        "entry": "open",
-        "max_entrants": "",
-    }
-    for p in INLINES:
-        data[f"{p}-TOTAL_FORMS"] = 0
-        data[f"{p}-INITIAL_FORMS"] = 0
-    data.update(fields)
-    return data
 
 
 def messages_of(resp: Any) -> list[str]:
