@@ -8,6 +8,12 @@ The user admin drops malformed selected ids before an action
 (:class:`~games.admin.common.SelectionGuardAdmin`), as every admin of ours does (the
 groups' and the other third-party admins get it from
 :func:`~games.admin.common.guard_every_admin`).
+
+Deleting an account (its page, or "delete selected") deletes its race entries,
+tournament standings rows and rating rows with it, records whose own admins refuse
+every delete (results change only through the services); the deletion re-scores the
+races and tournaments they counted for (:mod:`games.services.accounts`), so
+:meth:`PlayerAdmin.get_deleted_objects` does not ask for a delete permission on them.
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.contrib.auth.models import User
+from django.http import HttpRequest
 
 from games.admin.common import SelectionGuardAdmin
+from games.models import PlayerRating, RaceEntry, RatingChange, TournamentStanding
 from games.services.accounts import username_validate
 
 
@@ -51,6 +59,18 @@ class PlayerAdmin(SelectionGuardAdmin, UserAdmin):  # type: ignore[type-arg]
 
     add_form = PlayerCreationForm
     form = PlayerChangeForm
+
+    #: What goes with an account and is re-scored by its deletion; their admins refuse
+    #: deleting them one by one, which made every account that had raced undeletable
+    #: (403 on the delete page and on "delete selected").
+    GOES_WITH_THE_ACCOUNT = (RaceEntry, TournamentStanding, PlayerRating, RatingChange)
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        """Django's list of what the deletion takes, without a delete permission needed on
+        :attr:`GOES_WITH_THE_ACCOUNT` (every other related object still needs one)."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        exempt = {str(model._meta.verbose_name) for model in self.GOES_WITH_THE_ACCOUNT}
+        return deleted, counts, {p for p in perms_needed if str(p) not in exempt}, protected
 
 
 admin.site.unregister(User)

@@ -1,12 +1,23 @@
-"""Account services: registration (issue 18.6).
+"""Account services: registration (issue 18.6), and what deleting an account re-scores.
 
 Usernames are unique without regard to case.  The database enforces it (a unique
 index on ``LOWER(username)``, migration ``games.0007_username_case_insensitive_unique``),
 so two concurrent registrations of ``Alice`` and ``alice`` cannot both succeed: the
 check below gives the friendly error, the index settles the race.
+
+Deleting an account (one account's page, the admin's "delete selected", any code that
+deletes users) deletes its games, race entries, tournament standings and rating history
+with it.  Two receivers of the user model's delete signals (``games.apps``) keep what
+those entries counted for in step, in the deletion's transaction: before the delete,
+:func:`account_delete_prepare` locks the races it ran in (race rows first, the
+project's lock order) and marks the rated ones stale; after it,
+:func:`account_delete_rescore` ranks each finished one again without the player and
+recomputes its tournament's standings, as a disqualification does.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -51,3 +62,45 @@ def user_register(*, username: str, password: str, email: str = "") -> User:
         raise UsernameTaken(f"The username {username!r} is taken.") from None
     assert isinstance(user, User)
     return user
+
+
+# ------------------------------------------------------------------ deletion
+
+#: Where :func:`account_delete_prepare` leaves the deleted account's races for
+#: :func:`account_delete_rescore` (an attribute of the instance being deleted).
+_RESULTS = "_canfield_results_to_rescore"
+
+
+def account_delete_prepare(
+    sender: Any, instance: Any, using: str | None = None, **kwargs: Any
+) -> None:
+    """``pre_delete`` receiver of the user model (connected in ``games.apps``).
+
+    Every deletion of an account goes through it, one account's page, the admin's
+    "delete selected" (a queryset delete) or a service, in the deletion's transaction
+    and before the account's race entries are deleted with it: locks the races the
+    account has entries in and marks the rated ones stale
+    (:func:`games.services.race_admin.player_results_lock`), and keeps them on
+    ``instance`` for :func:`account_delete_rescore`.  Raises nothing of its own.
+    """
+    from games.services.race_admin import player_results_lock
+
+    setattr(instance, _RESULTS, player_results_lock(player_id=instance.pk, using=using))
+
+
+def account_delete_rescore(
+    sender: Any, instance: Any, using: str | None = None, **kwargs: Any
+) -> None:
+    """``post_delete`` receiver of the user model (connected in ``games.apps``).
+
+    In the deletion's transaction, once the account's entries are gone: re-ranks the
+    finished races it ran in and recomputes the standings of their tournaments
+    (:func:`games.services.race_admin.player_results_rescore`), so the published ranks
+    have no gap and the standings are those without the player.  Raises nothing of
+    its own.
+    """
+    from games.services.race_admin import player_results_rescore
+
+    results = instance.__dict__.pop(_RESULTS, None)
+    if results is not None:
+        player_results_rescore(results)

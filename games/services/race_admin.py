@@ -1,5 +1,6 @@
 """Organisers' race actions (admin and staff API): open or close now, cancel, re-score,
-disqualify, rename, move to another tournament.
+disqualify, rename, move to another tournament; and the re-score of a deleted player's
+races (:func:`player_results_lock`, :func:`player_results_rescore`).
 
 Each keeps the race's tournament standings in step: whatever changes a race
 result re-scores the tournament (:func:`games.services.tournaments.tournament_rescore`).
@@ -7,6 +8,7 @@ result re-scores the tournament (:func:`games.services.tournaments.tournament_re
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,11 +17,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.live.publish import game_changed_on_commit
-from games.models import Game, Race, RaceEntry, Tournament
+from games.live.publish import game_changed_on_commit, publish_on_commit, race_topic
+from games.models import Game, Race, RaceEntry, Tournament, TournamentStanding
 from games.services.errors import MALFORMED_ID, InvalidRace, NotFound, TournamentNotOpen
 from games.services.races import race_cancel, race_close, race_locked, race_rescore
-from games.services.ratings import race_rating_mark_stale
+from games.services.ratings import player_races_mark_stale, race_rating_mark_stale
 from games.services.tournaments import tournament_rescore
 
 #: What an organiser is told before re-scoring a finished race (RULES.md 6 changed:
@@ -250,3 +252,91 @@ def race_move(*, race_id: Any, tournament_id: Any | None) -> Race:
         race.tournament_id = None if tournament_id is None else locked[str(tournament_id)].id
         race.save(update_fields=["tournament"])
         return race
+
+
+# ------------------------------------------------------------------ a deleted player
+
+
+@dataclass(frozen=True)
+class PlayerResults:
+    """What deleting a player's account changes, found (and locked) before the deletion.
+
+    ``finished``: ids of the finished races with an entry of the player, in race order
+    (``ends_at``, then id: the order their ratings are folded in); ``running``: ids of
+    the races with an entry still to be scored (``scheduled`` or ``closing``);
+    ``tournaments``: ids of the tournaments whose standings count one of those finished
+    races or list the player, in id order.
+    """
+
+    finished: tuple[Any, ...] = ()
+    running: tuple[Any, ...] = ()
+    tournaments: tuple[Any, ...] = ()
+
+
+def player_results_lock(*, player_id: Any, using: str | None = None) -> PlayerResults:
+    """Lock the races of player ``player_id`` before their account is deleted.
+
+    For the ``pre_delete`` receiver of the user model
+    (:func:`games.services.accounts.account_delete_prepare`), in the deletion's
+    transaction: locks the row of every race not cancelled with an entry of the
+    player, in id order and waiting for each (``FOR NO KEY UPDATE``), before the
+    deletion removes the entries (the project's order: race, then entry, then
+    tournament); a closer arriving meanwhile skips the race (``busy``) and the sweeper
+    takes it after the commit.  Marks the finished rated ones stale for the ratings
+    (:func:`games.services.ratings.player_races_mark_stale`).  ``using``: the database
+    alias.  Returns what :func:`player_results_rescore` re-scores once the entries
+    are gone.  Raises nothing of its own (a database error propagates).
+    """
+    entered = RaceEntry.objects.db_manager(using).filter(player_id=player_id).values("race_id")
+    races = list(
+        Race.objects.db_manager(using)
+        .select_for_update(no_key=True)
+        .filter(id__in=entered)
+        .exclude(status=Race.Status.CANCELLED)
+        .order_by("id")
+        .values_list("id", "status", "ends_at", "tournament_id")
+    )
+    player_races_mark_stale(player_id=player_id, using=using)
+    finished = sorted(
+        (
+            (ends_at, race_id)
+            for race_id, status, ends_at, _t in races
+            if status == Race.Status.FINISHED
+        ),
+        key=lambda row: (row[0], str(row[1])),
+    )
+    listed = TournamentStanding.objects.db_manager(using).filter(player_id=player_id)
+    tournaments = {
+        t for _r, status, _e, t in races if status == Race.Status.FINISHED and t is not None
+    }
+    tournaments.update(listed.values_list("tournament_id", flat=True))
+    return PlayerResults(
+        finished=tuple(race_id for _ends_at, race_id in finished),
+        running=tuple(
+            race_id for race_id, status, _e, _t in races if status != Race.Status.FINISHED
+        ),
+        tournaments=tuple(sorted(tournaments, key=str)),
+    )
+
+
+def player_results_rescore(results: PlayerResults) -> None:
+    """Re-score what a deleted player's entries counted for, once they are gone.
+
+    For the ``post_delete`` receiver of the user model
+    (:func:`games.services.accounts.account_delete_rescore`), in the deletion's
+    transaction, with the races still locked by :func:`player_results_lock`.  As a
+    disqualification does (:func:`race_entry_disqualify`), each finished race is
+    ranked again from its games (:func:`games.services.races.race_rescore`, RULES.md 6:
+    the others close the gap, 1, 3 becoming 1, 2; its rating is marked stale and
+    queued, in race order), then each tournament's standings are recomputed once
+    (:func:`games.services.tournaments.tournament_rescore`, after every race: the
+    project's lock order).  A running race ranks its entrants live from their games,
+    so the entry is simply gone; its stream subscribers are told to fetch the
+    standings again after the commit.  Raises nothing of its own.
+    """
+    for race_id in results.finished:
+        race_rescore(race_id=race_id)
+    for tournament_id in results.tournaments:
+        tournament_rescore(tournament_id=tournament_id)
+    if results.running:
+        publish_on_commit(*((race_topic(race_id), "standings", {}) for race_id in results.running))

@@ -187,11 +187,12 @@ def race_rating_mark_stale(*, race: Race) -> None:
 def player_races_mark_stale(*, player_id: Any, using: str | None = None) -> int:
     """Mark stale every finished, rated race with an entry of player ``player_id``.
 
-    For the deletion of an account (:func:`mark_races_stale_on_user_delete`, a
-    ``pre_delete`` receiver): the deletion cascades to the player's race entries and
+    For the deletion of an account (:func:`games.services.race_admin.player_results_lock`,
+    from a ``pre_delete`` receiver): the deletion cascades to the player's race entries and
     rating history, which changes those races' results without a word to the ratings,
     so :func:`ratings_sweep` re-rates them (oldest first: the pool is replayed from the
-    player's first race, as if they had never raced).  Runs in the caller's
+    player's first race, as if they had never raced); the deletion then re-scores those
+    races, which queues their tasks too.  Runs in the caller's
     transaction, the deletion's own, and locks the races' rows (in id order), so a
     :func:`race_rate` running at the same time either finishes first (and the mark
     stays for the sweep) or waits and reads the results without the player.
@@ -207,14 +208,6 @@ def player_races_mark_stale(*, player_id: Any, using: str | None = None) -> int:
         .values_list("id", flat=True)
     )
     return int(races.filter(id__in=ids).update(rating_stale=True))
-
-
-def mark_races_stale_on_user_delete(
-    sender: Any, instance: Any, using: str | None = None, **kwargs: Any
-) -> None:
-    """``pre_delete`` receiver of the user model (``games.apps``): before an account is
-    deleted, in the deletion's transaction, :func:`player_races_mark_stale`."""
-    player_races_mark_stale(player_id=instance.pk, using=using)
 
 
 # ------------------------------------------------------------------ rating

@@ -184,14 +184,23 @@ def test_deleting_a_player_re_rates_their_races_without_them(bulk: bool) -> None
         User.objects.filter(username="bob").delete()
     else:
         User.objects.get(username="bob").delete()
-    assert (stale(r1), stale(r2), stale(r3), stale(unrated)) == (True, True, False, False)
+    # Each race bob ran in is ranked again without him, so its results changed: the
+    # unrated one too (it is processed again, and still does not count).
+    assert (stale(r1), stale(r2), stale(r3), stale(unrated)) == (True, True, False, True)
+    assert (ranks_of(r1), ranks_of(r2), ranks_of(unrated)) == (
+        {"ann": 1, "cat": 2},
+        {"cat": 1, "ann": 2},
+        {"dan": 1},
+    )
     without_bob = expected_fold(
         [{"ann": 1, "cat": 2}, {"cat": 1, "ann": 2}, {"cat": 1, "ann": 2, "dan": 3}]
     )
     assert with_bob["ann"][0] != pytest.approx(without_bob["ann"][0], abs=1e-6)
-    # r1's replay re-rates r2 and r3 from their stored results: r2 is then unchanged.
-    assert ratings_sweep() == [f"{r1.id}:rated", f"{r2.id}:unchanged"]
-    assert (stale(r1), stale(r2), stale(r3)) == (False, False, False)
+    # r1's replay re-rates the later races of the pool from their stored results (the
+    # unrated one included): r2 and the unrated race are then unchanged.
+    assert ratings_sweep() == [f"{r1.id}:rated", f"{r2.id}:unchanged", f"{unrated.id}:unchanged"]
+    assert (stale(r1), stale(r2), stale(r3), stale(unrated)) == (False, False, False, False)
+    assert RaceRating.objects.get(race=unrated).reason == "unrated"
     assert_matches(without_bob)
     assert ratings_sweep() == []
 
