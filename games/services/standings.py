@@ -9,7 +9,10 @@ tournament race and :func:`tournament_rescore` when a tournament race finishes;
 
 Lock order (every path takes row locks in this order, so none deadlocks):
 race row, then tournament row, then the standings rows.  ``race_close`` locks the
-race, then :func:`tournament_rescore` locks the tournament;
+race, then :func:`tournament_rescore` locks the tournament; cancelling a tournament
+(``tournament_set_status``) locks its unfinished races, then the tournament; deleting
+an account locks its races, deletes its entries, then re-scores (race, entry,
+tournament);
 ``tournament_races_add`` locks the tournament and only creates races (new rows, no
 race lock); :func:`tournament_admit` locks the tournament only.
 

@@ -39,6 +39,15 @@ The standings are a recomputation from the race results
 re-scoring any race re-scores the tournament identically.  It runs when a
 tournament race finishes (:func:`games.services.races.race_close`), after a
 disqualification, and on demand (admin, API).
+
+Finished and cancelled tournaments
+----------------------------------
+
+Neither keeps a race that could still finish: finishing is refused while a race is
+``scheduled`` or ``closing``, and cancelling cancels those races
+(:func:`tournament_set_status`).  Their standings are therefore those of the races
+finished by then, and change only through a change to one of those races' results
+(a disqualification or its lifting, a re-score, a deleted account).
 """
 
 from __future__ import annotations
@@ -54,10 +63,12 @@ from django.db import transaction
 from games.live.publish import publish_on_commit, tournament_topic
 from games.models import Race, Tournament
 from games.services.errors import (
+    MALFORMED_ID,
     InvalidTournament,
+    NotFound,
     TournamentNotOpen,
 )
-from games.services.races import LATE_JOIN_DEFAULT, race_create
+from games.services.races import LATE_JOIN_DEFAULT, race_cancel, race_create
 from games.services.standings import COUNTED as COUNTED
 from games.services.standings import DEFAULT_POINTS_TABLE as DEFAULT_POINTS_TABLE
 from games.services.standings import _tournament_locked
@@ -294,7 +305,21 @@ def tournament_races_add(
         return races
 
 
-def tournament_set_status(*, tournament_id: Any, status: str) -> Tournament:
+#: Races still to be played or scored (``scheduled``: upcoming or running; ``closing``).
+_UNFINISHED = (Race.Status.SCHEDULED, Race.Status.CLOSING)
+
+#: Tries of a cancellation whose tournament gained a race between the locks.
+_CANCEL_TRIES = 5
+
+
+class _RacesChanged(Exception):
+    """A race was added to or moved into the tournament between locking its races and
+    locking it: the cancellation's transaction is rolled back and tried again."""
+
+
+def tournament_set_status(
+    *, tournament_id: Any, status: str, now: datetime | None = None
+) -> Tournament:
     """Publish (``open``), finish or cancel a tournament; finishing re-scores it first.
 
     ``status``: ``open``, ``finished`` or ``cancelled``.  Allowed: draft -> open,
@@ -302,10 +327,31 @@ def tournament_set_status(*, tournament_id: Any, status: str) -> Tournament:
     Finishing is refused while any race of the tournament is still ``scheduled``
     (to be played, or running) or ``closing`` (being scored): its result would change
     the final standings afterwards; close or cancel it first.  Checked under the
-    tournament's row lock, which adding or moving a race in also takes.  Returns
-    the tournament.  Raises :class:`InvalidTournament` (a transition not allowed, or
-    races not finished) and :class:`NotFound`.
+    tournament's row lock, which adding or moving a race in also takes.
+
+    Cancelling cancels every race of the tournament not finished yet, in the same
+    transaction (:func:`games.services.races.race_cancel`: running games end as timed
+    out, the seed is revealed, nothing is ranked or rated), and re-scores the standings
+    from the finished races: a cancelled tournament, like a finished one, has no race
+    left whose result could change its standings afterwards (a race still running used
+    to close later and re-score the cancelled tournament).  Locks in the project's order:
+    those races (id order), then the tournament; a race added or moved in between the
+    two is seen under the tournament's lock and the whole is tried again.  ``now``: the
+    cancelled games' end (default: the current time).
+
+    Returns the tournament.  Raises :class:`InvalidTournament` (a transition not allowed,
+    races not finished, or races still being added after several tries) and
+    :class:`NotFound`.
     """
+    for _try in range(_CANCEL_TRIES):
+        try:
+            return _set_status(tournament_id=tournament_id, status=status, now=now)
+        except _RacesChanged:
+            continue
+    raise InvalidTournament("races are being added to the tournament: try again")
+
+
+def _set_status(*, tournament_id: Any, status: str, now: datetime | None) -> Tournament:
     allowed = {
         Tournament.Status.OPEN: {Tournament.Status.DRAFT, Tournament.Status.OPEN},
         Tournament.Status.FINISHED: {
@@ -320,19 +366,36 @@ def tournament_set_status(*, tournament_id: Any, status: str) -> Tournament:
         },
     }
     with transaction.atomic():
+        locked: list[Any] = []
+        if status == Tournament.Status.CANCELLED:
+            # The races first (the project's order: race, then tournament).
+            try:
+                locked = list(
+                    Race.objects.select_for_update(no_key=True)
+                    .filter(tournament_id=tournament_id, status__in=_UNFINISHED)
+                    .order_by("id")
+                    .values_list("id", flat=True)
+                )
+            except MALFORMED_ID:
+                raise NotFound("no such tournament") from None
         t = _tournament_locked(tournament_id)
         if status not in allowed or t.status not in allowed[Tournament.Status(status)]:
             raise InvalidTournament(f"a {t.status} tournament cannot become {status}")
         if status == Tournament.Status.FINISHED:
-            pending = t.races.filter(
-                status__in=[Race.Status.SCHEDULED, Race.Status.CLOSING]
-            ).count()
+            pending = t.races.filter(status__in=_UNFINISHED).count()
             if pending:
                 raise InvalidTournament(
                     f"{pending} race(s) of the tournament are not finished (scheduled or "
                     "closing): close or cancel them before finishing it"
                 )
             tournament_rescore(tournament_id=t.id)
+        if status == Tournament.Status.CANCELLED and t.status != Tournament.Status.CANCELLED:
+            unfinished = set(t.races.filter(status__in=_UNFINISHED).values_list("id", flat=True))
+            if unfinished - set(locked):
+                raise _RacesChanged  # rolls this transaction back
+            for race_id in sorted(unfinished, key=str):
+                race_cancel(race_id=race_id, now=now)
+            tournament_rescore(tournament_id=t.id, now=now)
         t.status = status
         t.save(update_fields=["status"])
         return t

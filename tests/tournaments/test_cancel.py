@@ -1,0 +1,185 @@
+# mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, assignment, misc, return-value"
+"""Cancelling a tournament cancels its races not finished yet (tournament_set_status).
+
+A tournament cancelled while one of its races was running kept that race: it closed
+later and its scoring re-computed the cancelled tournament's standings.  Now a cancelled
+tournament, like a finished one, has no race left whose result could change them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games.models import Game, Race, RaceEntry, Tournament
+from games.services.errors import InvalidRace, InvalidTournament
+from games.services.race_admin import race_close_now
+from games.services.races import race_close, races_due
+from games.services.tournaments import tournament_rescore, tournament_set_status
+from tests.tournaments.factories import Result, TournamentFactory, finished_race, play, running_race
+from tests.tournaments.test_admin import client_for, organiser
+from tests.tournaments.test_admin_services import later_race
+from tests.tournaments.test_scoring import table
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+def a_tournament_mid_race() -> tuple[Tournament, Race, Race]:
+    """ann won the first race; in the running one ben leads, which would put him first."""
+    t = TournamentFactory()
+    finished_race(t, Result("ann", 30, 1000), Result("ben", 20, 1000))
+    running = running_race(t, name="running")
+    play(running, Result("ben", 40, 1000))
+    play(running, Result("ann", 10, 1000))
+    upcoming = later_race(t, name="upcoming")
+    return t, running, upcoming
+
+
+def test_cancelling_cancels_the_unfinished_races_and_a_late_close_changes_nothing() -> None:
+    t, running, upcoming = a_tournament_mid_race()
+    before = table(t)
+    assert before == [("ann", 1, 10, 0, 1, 30, 1000), ("ben", 2, 8, 0, 1, 20, 1000)]
+
+    assert tournament_set_status(tournament_id=t.id, status="cancelled", now=NOW).status == (
+        "cancelled"
+    )
+
+    statuses = dict(Race.objects.filter(tournament=t).values_list("name", "status"))
+    assert statuses == {"race": "finished", "running": "cancelled", "upcoming": "cancelled"}
+    games = Game.objects.filter(race_entry__race=running).order_by("player__username")
+    assert [(g.player.username, g.status, g.finished_at) for g in games] == [
+        ("ann", "timed_out", NOW),
+        ("ben", "timed_out", NOW),
+    ]
+    assert table(t) == before
+    # The race's end comes: nothing closes it, nothing re-scores the tournament.
+    assert running.id not in races_due(now=running.ends_at)
+    assert race_close(race_id=running.id, now=running.ends_at) == "cancelled"
+    with pytest.raises(InvalidRace, match="the race is cancelled"):
+        race_close_now(race_id=running.id, now=running.ends_at)
+    assert RaceEntry.objects.filter(race=running, rank__isnull=False).count() == 0
+    assert table(t) == before
+    # Re-scoring the cancelled tournament gives the same table (only finished races count).
+    assert tournament_rescore(tournament_id=t.id) == 2
+    assert table(t) == before
+    # Cancelling again changes nothing.
+    assert tournament_set_status(tournament_id=t.id, status="cancelled").status == "cancelled"
+    assert table(t) == before
+
+
+def test_a_race_being_scored_is_cancelled_too() -> None:
+    t, running, _upcoming = a_tournament_mid_race()
+    Race.objects.filter(id=running.id).update(status=Race.Status.CLOSING)
+    tournament_set_status(tournament_id=t.id, status="cancelled", now=NOW)
+    assert race_close(race_id=running.id, now=running.ends_at) == "cancelled"
+    assert [row[:3] for row in table(t)] == [("ann", 1, 10), ("ben", 2, 8)]
+
+
+def test_the_admin_cancel_action_cancels_the_unfinished_races() -> None:
+    t, running, upcoming = a_tournament_mid_race()
+    resp = client_for(organiser()).post(
+        reverse("admin:games_tournament_changelist"),
+        {"action": "cancel", "_selected_action": [str(t.pk)]},
+    )
+    assert resp.status_code == 302
+    assert set(Race.objects.filter(id__in=[running.id, upcoming.id]).values_list("status")) == {
+        ("cancelled",)
+    }
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.CANCELLED
+
+
+def test_a_finished_tournament_cannot_be_cancelled_and_keeps_its_races() -> None:
+    t = TournamentFactory()
+    finished_race(t, Result("ann", 30, 1000))
+    tournament_set_status(tournament_id=t.id, status="finished")
+    with pytest.raises(InvalidTournament, match="a finished tournament cannot become cancelled"):
+        tournament_set_status(tournament_id=t.id, status="cancelled")
+    assert list(Race.objects.filter(tournament=t).values_list("status", flat=True)) == ["finished"]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_race_added_between_the_locks_is_cancelled_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The races are locked before the tournament (the project's order); a race added
+    by another transaction in between (committed while the cancellation had not locked
+    the tournament yet) is seen under the tournament's lock: the cancellation starts
+    over and cancels it too."""
+    import threading
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services import tournaments
+
+    t, running, upcoming = a_tournament_mid_race()
+    real = tournaments._tournament_locked
+    tries: list[Any] = []
+    added: list[Any] = []
+
+    def add_races() -> None:
+        try:
+            schedule = tournaments.RaceSchedule(
+                count=1,
+                first_starts_at=timezone.now() + timedelta(hours=2),
+                duration=timedelta(minutes=5),
+            )
+            added.extend(tournaments.tournament_races_add(tournament_id=t.id, schedule=schedule))
+        finally:
+            connection.close()
+
+    def lock_after_a_race_is_added(tournament_id: Any) -> Tournament:
+        if threading.current_thread() is not threading.main_thread():
+            return real(tournament_id)  # the adder's own lock
+        tries.append(tournament_id)
+        if len(tries) == 1:  # another organiser's transaction adds a race and commits
+            adder = threading.Thread(target=add_races)
+            adder.start()
+            adder.join(timeout=30)
+            assert len(added) == 1
+        return real(tournament_id)
+
+    monkeypatch.setattr(tournaments, "_tournament_locked", lock_after_a_race_is_added)
+    tournament_set_status(tournament_id=t.id, status="cancelled", now=NOW)
+    assert len(tries) == 2
+    statuses = Race.objects.filter(id__in=[running.id, upcoming.id, added[0].id])
+    assert sorted(statuses.values_list("status", flat=True)) == ["cancelled"] * 3
+
+
+@pytest.mark.postgres
+def test_cancelling_locks_the_races_then_the_tournament() -> None:
+    t, running, upcoming = a_tournament_mid_race()
+    with CaptureQueriesContext(connection) as ctx:
+        tournament_set_status(tournament_id=t.id, status="cancelled", now=NOW)
+    locks = [
+        q["sql"].split("WHERE")[0] for q in ctx.captured_queries if "FOR NO KEY UPDATE" in q["sql"]
+    ]
+    assert '"games_race"' in locks[0]
+    assert '"games_tournament"' in locks[1]
+
+
+def test_the_migration_cancels_the_races_a_tournament_cancelled_before_left_running() -> None:
+    t, running, upcoming = a_tournament_mid_race()
+    Tournament.objects.filter(id=t.id).update(status=Tournament.Status.CANCELLED)  # as before
+    before = table(t)
+    migration = importlib.import_module(
+        "games.migrations.0017_cancel_races_of_cancelled_tournaments"
+    )
+    migration.cancel_unfinished(apps, None)
+    assert set(Race.objects.filter(id__in=[running.id, upcoming.id]).values_list("status")) == {
+        ("cancelled",)
+    }
+    assert set(Game.objects.filter(race_entry__race=running).values_list("status")) == {
+        ("timed_out",)
+    }
+    assert race_close(race_id=running.id, now=running.ends_at) == "cancelled"
+    assert table(t) == before
