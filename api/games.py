@@ -136,7 +136,11 @@ class GamesView(APIView):
         tags=["games"],
         description=(
             "Start a practice game: `variant` (a preset), optional `options` overrides, and a "
-            "`seed` (game number) or an explicit 52-card `deck`; neither deals at random. "
+            "`seed` (game number) or an explicit 52-card `deck`, dealt exactly as asked even "
+            "when the deal is blocked (RULES.md 3.9: no move but draw and redeal; the game "
+            "then starts `blocked`). Neither deals at random, never a deal blocked at the "
+            "deal: seeds are drawn until one can move (rules whose deals are blocked 64 times "
+            "in a row: 400 `invalid_options`). "
             "`winnable: true` takes a proven-winnable deal at once from a pool the solver "
             "workers fill ahead of time (503 `no_winnable_deal` with `Retry-After` while the "
             "pool of these rules is empty; 422 `no_winnable_deal_found` once "

@@ -225,7 +225,9 @@ class GameStartInput(StrictSerializer):
     seed = StrictCharField(
         required=False,
         max_length=64,
-        help_text="Game number or seed: 1-64 characters of [A-Za-z0-9_-]. Omit for a random deal.",
+        help_text="Game number or seed: 1-64 characters of [A-Za-z0-9_-], dealt as asked (even "
+        "blocked at the deal). Omit (with no deck) for a random deal, never blocked at the deal "
+        "(RULES.md 3.9).",
     )
     winnable = StrictBooleanField(
         default=False,

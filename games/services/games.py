@@ -61,6 +61,7 @@ from games.services.errors import (
     StaleMoveNumber,
     UndoNotAllowed,
 )
+from games.services.seeds import live_seed
 from games.services.solutions import deal_record_verdict
 from games.services.winnable_pool import winnable_draw, winnable_pool_request
 
@@ -171,13 +172,20 @@ def game_start(
 ) -> Game:
     """Start a practice game (RULES.md 2, 4): preset + overrides, from a seed, a deck or at random.
 
+    With neither ``seed`` nor ``deck`` the server draws a fresh secret seed whose deal
+    is not blocked at the deal (RULES.md 3.9: no move but draw and redeal;
+    :func:`games.services.seeds.live_seed`, the rule races follow); a ``seed`` or
+    ``deck`` given is dealt exactly as asked, even when it is blocked (the game is
+    then stored ``blocked``, over at once).
+
     ``winnable`` asks for a deal the solver proved winnable: a secret seed
     drawn at once from the pool of these rules (``games.services.winnable_pool``;
     the proof is cached on the deal); an empty pool raises
     :class:`NoWinnableDeal` (``retry_after``) and asks the solver queue for a
-    refill.  Raises :class:`InvalidOptions`, :class:`InvalidDeal`, or
-    :class:`DealInRace` when
-    the seed or deck is that of a race that is not over.
+    refill.  Raises :class:`InvalidOptions` (also when the rules' deals are all
+    blocked: :data:`games.services.seeds.LIVE_DEAL_ATTEMPTS` drawn in a row were),
+    :class:`InvalidDeal`, or :class:`DealInRace` when the seed or deck is that of a race
+    that is not over.
     """
     rules = rules_build(variant=variant, options=options)
     if winnable:
@@ -195,9 +203,13 @@ def game_start(
         except NoWinnableDeal:
             winnable_pool_request(rules=rules)
             raise
+    asked = seed is not None or deck is not None
+    if not asked:
+        # Drawn here, never blocked at the deal (RULES.md 3.9), as a race's seed is.
+        seed = live_seed(rules, draw=random_seed)
     with transaction.atomic():
         deal = deal_create(rules=rules, seed=seed, deck=deck)
-        if (seed is not None or deck is not None) and deal_in_open_race(deal):
+        if asked and deal_in_open_race(deal):
             # Compares only the opening cards every entrant sees (RULES.md 7; deal_guard).
             raise DealInRace("this deal opens like a race that is not over")
         return game_create(player=player, deal=deal)

@@ -32,7 +32,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
-from games.engine import Rules, new_game, random_seed, status
+from games.engine import Rules, random_seed
 from games.engine.solver import SolveResult
 from games.live.publish import game_topic, publish_on_commit, race_topic, tournament_topic
 from games.models import Game, Race, RaceEntry, Tournament
@@ -42,6 +42,7 @@ from games.ranking import rank_order_sql
 from games.services.errors import (
     MALFORMED_ID,
     EntryDisqualified,
+    InvalidOptions,
     InvalidRace,
     NotFound,
     NoWinnableDeal,
@@ -51,6 +52,8 @@ from games.services.errors import (
 )
 from games.services.games import deal_create, game_create, rules_build
 from games.services.ratings import race_rating_enqueue, race_rating_mark_stale
+from games.services.seeds import LIVE_DEAL_ATTEMPTS as LIVE_DEAL_ATTEMPTS  # re-exported
+from games.services.seeds import live_seed
 from games.services.solutions import deal_record_verdict, winnable_seed
 from games.services.standings import tournament_admit, tournament_rescore
 from games.services.winnable_pool import winnable_draw
@@ -83,34 +86,24 @@ def _winnable_for_race(rules: Rules) -> tuple[str, SolveResult]:
         return winnable_seed(variant="classic", options=rules.to_dict())
 
 
-#: Fresh seeds :func:`race_seed` tries before it gives up on rules whose deals are all
-#: blocked at the deal (about 1 classic deal in 100 is; none of 64 in a row is, for
-#: rules where even half of them are, once in 10^19).
-LIVE_DEAL_ATTEMPTS = 64
-
-
 def race_seed(rules: Rules) -> str:
-    """A fresh secret seed whose deal is not blocked at the deal.
+    """A fresh secret seed whose deal is not blocked at the deal (RULES.md 3.9).
 
-    A deal where no move but ``draw`` and ``redeal`` exists in any position those two
-    reach (RULES.md 3.9, "blocked") ends every entrant's game at its first second with
-    the cards the deal put home: a race with nothing to race (19 of classic seeds
-    0..1999 are such deals, and as many of one-pass and superior; none of draw-one,
-    rainbow or storehouse).  So a race never gets one: seeds are drawn until one deals
-    a game that can move.  The check reads only the deal, from the seed kept secret
-    until the race ends (RULES.md 7), and nothing about a rejected seed is stored or
-    shown; the commitment is to the seed kept, and once it is revealed anyone can check
-    its deal.  Raises :class:`InvalidRace` when :data:`LIVE_DEAL_ATTEMPTS` seeds in a
-    row all deal blocked games (rules under which nearly every deal is dead).
+    A blocked deal (no move but ``draw`` and ``redeal`` in any position those two
+    reach) ends every entrant's game at its first second with the cards the deal put
+    home: a race with nothing to race.  So a race never gets one: seeds are drawn from
+    this module's :func:`random_seed` until one deals a game that can move
+    (:func:`games.services.seeds.live_seed`, the rule practice games drawn at random
+    follow too).  The check reads only the deal, from the seed kept secret until the
+    race ends (RULES.md 7), and nothing about a rejected seed is stored or shown; the
+    commitment is to the seed kept, and once it is revealed anyone can check its deal.
+    Raises :class:`InvalidRace` when :data:`LIVE_DEAL_ATTEMPTS` seeds in a row all deal
+    blocked games (rules under which nearly every deal is dead).
     """
-    for _attempt in range(LIVE_DEAL_ATTEMPTS):
-        seed = random_seed()
-        if status(new_game(rules, seed=seed)) != "blocked":
-            return seed
-    raise InvalidRace(
-        f"{LIVE_DEAL_ATTEMPTS} deals in a row under these rules were blocked at the deal "
-        "(no move but draw and redeal): choose other options"
-    )
+    try:
+        return live_seed(rules, draw=random_seed)
+    except InvalidOptions as exc:
+        raise InvalidRace(exc.detail) from None
 
 
 def race_create(
