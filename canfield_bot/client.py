@@ -341,6 +341,35 @@ class CanfieldClient:
         """``POST /games/{id}/resign``."""
         return dict(await self._json("POST", f"games/{game_id}/resign"))
 
+    async def undo(self, game_id: str, expected_move_number: int | None = None) -> dict[str, Any]:
+        """``POST /games/{id}/undo``: take back the last move; returns the game view after it.
+
+        ``expected_move_number``: the moves played before this undo (the view's
+        ``move_number``).  Send it: the server then undoes nothing unless the game
+        still stands at that number, so this client's own resend after a ``5xx`` or a
+        transport error (the retry rules above) never takes back two moves; such a
+        resend of an undo the server had already done comes back as ``409
+        stale_move_number`` with ``current_move_number`` one less.  ``None``: the last
+        move is undone whatever the number.  Allowed in practice games and in race
+        games whose race was created with ``allow_undo``.
+
+        The view is the dict of ``GET /games/{id}`` (``move_number``, ``legal_moves``,
+        ``status``, ...).  Raises :class:`ApiError` with the problem ``code`` (and the
+        whole problem in ``body``): ``403 undo_not_allowed``, ``403 disqualified``
+        (``body["reason"]``), ``409 stale_move_number`` (``body["current_move_number"]``;
+        nothing was undone: re-read the game), ``409 nothing_to_undo``, ``409 game_over``,
+        ``409 race_closed``, ``409 race_not_started``, ``404 not_found`` (not your game),
+        ``401``; and as every request, when ``429`` waits or ``5xx`` retries run out.
+        """
+        body = (
+            {} if expected_move_number is None else {"expected_move_number": expected_move_number}
+        )
+        response = await self.request("POST", f"games/{game_id}/undo", json=body, route="undo")
+        if response.status_code != 200:
+            problem = _problem(response)
+            raise ApiError(response.status_code, str(problem.get("code")), problem)
+        return dict(response.json())
+
     async def play(self, game_id: str, move: str, expected_move_number: int) -> MoveResult:
         """``POST /games/{id}/moves`` with ``expected_move_number``.
 
