@@ -67,11 +67,15 @@ PROBLEM_CODES: dict[str, str] = {
     "race_not_open": "409: joining or starting outside the race's window.",
     "race_not_started": "409: the race has not started yet (its deal stays hidden).",
     "race_not_finished": "409: results are published once the race is finished for everyone.",
-    "no_winnable_deal": "503: no proven-winnable deal is ready for these rules yet (the pool "
-    "is being refilled); retry after `retry_after` seconds (`Retry-After`).",
+    "no_winnable_deal": "503: no proven-winnable deal is ready for these rules yet: a "
+    "practice game with `winnable`, or a race (or a batch of tournament races) with "
+    "`require_winnable`, found the rules' pool empty (or, for a batch, short). Nothing was "
+    "created; a refill of the pool is queued on the solver queue (the solver never runs in "
+    "the request): retry after `retry_after` seconds (`Retry-After`).",
     "no_winnable_deal_found": "422: the pool's fills proved the last `tried` fresh deals of "
     "these rules lost, in a row (`WINNABLE_GIVE_UP_AFTER` or more): a winnable deal of these "
-    "rules is not to be expected; start a game without `winnable`.",
+    "rules is not to be expected; start a game without `winnable` (a race without "
+    "`require_winnable`).",
     "too_many_solves": "429: you already have the most solves waiting that a player may; retry "
     "after `retry_after` seconds (`Retry-After`).",
     # Tournaments.

@@ -139,7 +139,11 @@ class RaceCreateInput(StrictSerializer):
     ends_at = StrictDateTimeField()
     time_limit_s = StrictIntegerField(required=False, min_value=1, help_text="window mode")
     allow_undo = StrictBooleanField(default=False)
-    require_winnable = StrictBooleanField(default=False)
+    require_winnable = StrictBooleanField(
+        default=False,
+        help_text="take a deal proven winnable from the pool the solver queue keeps ready for "
+        "these rules; an empty pool is 503 no_winnable_deal with Retry-After (no race created)",
+    )
     rated = StrictBooleanField(default=True, help_text="false: the race never counts for ratings")
     late_join_s = StrictIntegerField(
         required=False,
@@ -311,14 +315,23 @@ class RacesView(APIView):
             403: ProblemSerializer,
             **_PROBLEMS,
             422: OpenApiResponse(ProblemSerializer, description="no_winnable_deal_found"),
-            503: OpenApiResponse(ProblemSerializer, description="no_winnable_deal"),
+            503: OpenApiResponse(
+                ProblemSerializer,
+                description="no_winnable_deal: `require_winnable` and the rules' pool of "
+                "proven-winnable deals is empty; no race was created, a refill is queued: "
+                "retry after `Retry-After` seconds",
+            ),
         },
         tags=["races"],
         description="Organisers only (`games.add_race`; `is_staff` alone is not enough). "
         "Errors: 400 `invalid_race`, `invalid_options`; "
-        "503 `no_winnable_deal` when `require_winnable` finds none (the rules' winnable "
-        "pool is empty and no fresh seed was proved winnable in `WINNABLE_ATTEMPTS`); 422 "
-        "`no_winnable_deal_found` when the rules' recent deals were all proved lost.",
+        "`require_winnable: true` takes a deal the solver has already proven winnable from "
+        "the pool of the race's rules (filled ahead of time on the `solver` queue; the "
+        "solver never runs in this request): when that pool is empty the race is not "
+        "created, the answer is 503 `no_winnable_deal` with `Retry-After` "
+        "(`WINNABLE_RETRY_AFTER_SECONDS`) and a refill of the pool is queued, so the same "
+        "request succeeds once it is done; 422 `no_winnable_deal_found` when the rules' "
+        "recent deals were all proved lost (no refill: do not retry with `require_winnable`).",
     )
     def post(self, request: Request) -> Response:
         data = RaceCreateInput(data=request.data)

@@ -43,28 +43,46 @@ def _say(text: str) -> None:
     print(f"[demo] {text}", flush=True)
 
 
+#: Times the demo asks for a proven-winnable race while the winnable pool is still being
+#: filled (``503 no_winnable_deal``: a fresh database's pool fills within seconds of the
+#: worker's start), each after the answer's ``Retry-After`` (at most
+#: :data:`POOL_WAIT_CAP_S`), before it settles for a random deal.
+WINNABLE_TRIES = 4
+POOL_WAIT_CAP_S = 5.0
+
+
 async def create_race(url: str, token: str, *, start_in: float, seconds: int) -> dict[str, Any]:
-    """A scheduled race, proven winnable if the solver finds a deal in time."""
+    """A scheduled race, proven winnable if the server's winnable pool has a deal in time.
+
+    The server never solves in the request: an empty pool answers ``503
+    no_winnable_deal`` (with ``retry_after``) and starts a refill, so the demo asks
+    again up to :data:`WINNABLE_TRIES` times, then creates a race on a random deal.
+    """
     async with CanfieldClient(url, token=token, timeout=60, max_retries=0) as staff:
         for winnable in (True, False):
-            starts = datetime.now(UTC) + timedelta(seconds=start_in)
-            fields = {
-                "name": f"Demo race {starts:%H:%M:%S}",
-                "mode": "scheduled",
-                "variant": "classic",
-                "starts_at": starts.isoformat(),
-                "ends_at": (starts + timedelta(seconds=seconds)).isoformat(),
-                "require_winnable": winnable,
-                # Proving a deal winnable can take longer than the lead time: let the
-                # bots join a little after the start.
-                "late_join_s": min(15, seconds),
-            }
-            try:
-                return await staff.create_race(**fields)
-            except ApiError as exc:
-                if not winnable:
-                    raise
-                _say(f"no deal proven winnable quickly ({exc}); using a random deal")
+            for attempt in range(WINNABLE_TRIES if winnable else 1):
+                starts = datetime.now(UTC) + timedelta(seconds=start_in)
+                fields = {
+                    "name": f"Demo race {starts:%H:%M:%S}",
+                    "mode": "scheduled",
+                    "variant": "classic",
+                    "starts_at": starts.isoformat(),
+                    "ends_at": (starts + timedelta(seconds=seconds)).isoformat(),
+                    "require_winnable": winnable,
+                    # Let the bots join a little after the start too.
+                    "late_join_s": min(15, seconds),
+                }
+                try:
+                    return await staff.create_race(**fields)
+                except ApiError as exc:
+                    if not winnable:
+                        raise
+                    if exc.code == "no_winnable_deal" and attempt + 1 < WINNABLE_TRIES:
+                        wait = float(exc.body.get("retry_after") or 1)
+                        await asyncio.sleep(min(POOL_WAIT_CAP_S, max(0.5, wait)))
+                        continue
+                    _say(f"no deal proven winnable quickly ({exc}); using a random deal")
+                    break
     raise AssertionError("unreachable")
 
 

@@ -214,7 +214,11 @@ class AddRacesForm(forms.Form):
     require_winnable = forms.BooleanField(
         label=_("Require winnable"),
         required=False,
-        help_text=_("draw seeds until the solver proves the deal winnable"),
+        help_text=_(
+            "each race takes a deal the solver has already proven winnable, from the pool "
+            "the solver queue keeps ready for its rules; with too few ready, no race is "
+            "added and the pool is refilled: try again shortly"
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -229,6 +233,34 @@ class AddRacesForm(forms.Form):
         if not 2000 <= value.year <= 2099:
             raise forms.ValidationError(gettext("Use a date between 2000 and 2099."))
         return value
+
+
+def _race_refusal(exc: ServiceError) -> str:
+    """What the *Add scheduled races* form says for a refusal, in the admin's language.
+
+    The winnable-pool refusals (``tournament_races_add``: the API's ``503
+    no_winnable_deal``, ``422 no_winnable_deal_found`` and the batch limit) are worded
+    here; any other keeps the service's detail.
+    """
+    if exc.code == "no_winnable_deal":
+        return gettext(
+            "No race was added: the solver queue has not proven enough deals of these rules "
+            "winnable yet (each race takes one from the pool it keeps ready, and the solver "
+            "never runs while this page waits). A refill has been asked for: try again in "
+            "%(seconds)d seconds, add fewer races, or untick “Require winnable”."
+        ) % {"seconds": int(exc.extra.get("retry_after", 0))}
+    if exc.code == "no_winnable_deal_found":
+        return gettext(
+            "No race was added: the solver proved every recent deal of these rules lost, so "
+            "a winnable deal of them is not to be expected. Untick “Require winnable” or "
+            "choose other rules."
+        )
+    if exc.why == "winnable_batch_too_large":
+        return gettext(
+            "Races that require a winnable deal are added at most %(most)d at a time (the "
+            "pool of proven-winnable deals holds that many): add the rest in another batch."
+        ) % {"most": exc.facts["most"]}
+    return exc.detail
 
 
 class StandingInline(_TabularInline_TournamentStanding_Tournament):
@@ -496,7 +528,7 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                         % {"ends_at": exc.facts["ends_at"].isoformat(sep=" ")},
                     )
                 else:
-                    form.add_error(None, exc.detail)
+                    form.add_error(None, _race_refusal(exc))
             else:
                 names = ", ".join(r.name for r in races)
                 added = ngettext(

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from games.engine import Rules, random_seed
-from games.engine.solver import SolveResult
 from games.live.publish import game_topic, publish_on_commit, race_topic, tournament_topic
 from games.models import Game, Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
@@ -54,9 +54,9 @@ from games.services.games import deal_create, game_create, rules_build
 from games.services.ratings import race_rating_enqueue, race_rating_mark_stale
 from games.services.seeds import LIVE_DEAL_ATTEMPTS as LIVE_DEAL_ATTEMPTS  # re-exported
 from games.services.seeds import live_seed
-from games.services.solutions import deal_record_verdict, winnable_seed
+from games.services.solutions import deal_record_verdict
 from games.services.standings import tournament_admit, tournament_rescore
-from games.services.winnable_pool import winnable_draw
+from games.services.winnable_pool import winnable_draw, winnable_pool_request
 
 log = logging.getLogger(__name__)
 
@@ -69,21 +69,6 @@ LATE_JOIN_DEFAULT = object()
 #: The SQL order of the ranking key (RULES.md 6), derived from its one definition
 #: :data:`games.engine.ranking.RANK_KEY`: more cards home, then earlier; moves never count.
 RANK_ORDER_SQL = rank_order_sql()
-
-
-def _winnable_for_race(rules: Rules) -> tuple[str, SolveResult]:
-    """A proven-winnable seed for a new race, with its proof: the oldest of the rules'
-    winnable pool (:func:`winnable_draw`, no solving), or, with the pool empty, fresh
-    seeds solved here (:func:`winnable_seed`: at most ``WINNABLE_ATTEMPTS`` of
-    ``WINNABLE_BUDGET_SECONDS`` each; organisers only, so a player's request never
-    solves).  A pool row drawn for a race that then fails to be created is not put back
-    (the draw commits on its own when no transaction is open).  Raises
-    :class:`NoWinnableDeal`, :class:`WinnableNotFound`."""
-    try:
-        with transaction.atomic():
-            return winnable_draw(rules=rules)
-    except NoWinnableDeal:
-        return winnable_seed(variant="classic", options=rules.to_dict())
 
 
 def race_seed(rules: Rules) -> str:
@@ -123,14 +108,21 @@ def race_create(
 ) -> Race:
     """Announce a race on a fresh secret seed; its commitment is public at once.
 
-    The seed's deal is never blocked at the deal (:func:`race_seed`); with
-    ``require_winnable`` it is proven winnable.  Scheduled mode: everyone plays from
+    The seed's deal is never blocked at the deal (:func:`race_seed`).  With
+    ``require_winnable`` it is proven winnable: the oldest deal of the rules' winnable
+    pool (:func:`games.services.winnable_pool.winnable_draw`), taken in the race's
+    transaction; the solver never runs here (solver work runs on the ``solver`` queue).
+    When that pool is empty the race is not created: a refill is asked for
+    (:func:`games.services.winnable_pool.winnable_pool_request`) and
+    :class:`NoWinnableDeal` is raised with ``retry_after`` (seconds,
+    ``WINNABLE_RETRY_AFTER_SECONDS``); when the rules' recent deals were all proved lost,
+    :class:`WinnableNotFound` (no refill).  Scheduled mode: everyone plays from
     ``starts_at`` to ``ends_at`` (``time_limit_s`` is that span).  Window mode: each entrant gets
     ``time_limit_s`` seconds from their own start, between ``starts_at`` and
     ``ends_at``.  ``late_join_s``: seconds after ``starts_at`` that joining stays
     open (``None``: until ``ends_at``); by default 0 for a scheduled race (joining
     closes at the start) and ``None`` for a window race.  Raises :class:`InvalidRace`,
-    :class:`InvalidOptions`, :class:`NoWinnableDeal`.
+    :class:`InvalidOptions`, :class:`NoWinnableDeal`, :class:`WinnableNotFound`.
     """
     if not (opens_at <= starts_at < ends_at):
         raise InvalidRace("times must satisfy opens_at <= starts_at < ends_at")
@@ -163,29 +155,42 @@ def race_create(
             raise InvalidRace(
                 "joining would never be open: set opens_at before starts_at or late_join_s > 0"
             )
-    proof = None
-    if require_winnable:
-        seed, proof = _winnable_for_race(rules)
-    else:
-        seed = race_seed(rules)
-    with transaction.atomic():
-        deal = deal_create(rules=rules, seed=seed)
-        if proof is not None:
-            deal_record_verdict(deal=deal, result=proof)
-        return Race.objects.create(
-            name=name,
-            deal=deal,
-            mode=mode,
-            time_limit_s=limit,
-            opens_at=opens_at,
-            starts_at=starts_at,
-            ends_at=ends_at,
-            allow_undo=allow_undo,
-            require_winnable=require_winnable,
-            late_join_s=late_join_s,
-            commitment=deal.commitment,
-            created_by=created_by,
-        )
+    seed = None if require_winnable else race_seed(rules)
+    try:
+        with transaction.atomic():
+            proof = None
+            if seed is None:
+                # Taken from the pool the solver queue fills ahead of time, in this
+                # transaction (the row comes back if the race is not created): no
+                # solving in the organiser's request.
+                seed, proof = winnable_draw(rules=rules)
+            deal = deal_create(rules=rules, seed=seed)
+            if proof is not None:
+                deal_record_verdict(deal=deal, result=proof)
+            race = Race.objects.create(
+                name=name,
+                deal=deal,
+                mode=mode,
+                time_limit_s=limit,
+                opens_at=opens_at,
+                starts_at=starts_at,
+                ends_at=ends_at,
+                allow_undo=allow_undo,
+                require_winnable=require_winnable,
+                late_join_s=late_join_s,
+                commitment=deal.commitment,
+                created_by=created_by,
+            )
+    except NoWinnableDeal as exc:
+        winnable_pool_request(rules=rules)
+        retry_after = exc.extra.get("retry_after", settings.WINNABLE_RETRY_AFTER_SECONDS)
+        raise NoWinnableDeal(
+            "no proven-winnable deal of these rules is ready for the race: the race was not "
+            "created, and a refill of the rules' pool has been asked of the solver queue; "
+            f"retry in {retry_after} s, or create the race without require_winnable",
+            retry_after=retry_after,
+        ) from None
+    return race
 
 
 @dataclass(frozen=True)

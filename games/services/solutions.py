@@ -1,53 +1,17 @@
-"""The solver in the product (issue [solver] item 5): proven-winnable deals and solutions.
+"""The solver's verdicts on deals (issue [solver] item 5).
 
-* :func:`winnable_seed` draws secret seeds until the solver proves one winnable.
-* :func:`deal_record_verdict` caches a verdict and one winning line on the
-  :class:`~games.models.Deal` (solving itself runs on the solver queue:
-  ``games.services.solver``; winnable practice deals come from
-  ``games.services.winnable_pool``).
-
-Budgets come from settings: ``WINNABLE_BUDGET_SECONDS`` per seed drawn (at most
-``WINNABLE_ATTEMPTS`` seeds).
+:func:`deal_record_verdict` caches a verdict and one winning line on the
+:class:`~games.models.Deal`.  Solving itself never runs in a web request: solutions
+and hints run on the solver queue (``games.services.solver``), and proven-winnable
+deals, for practice games and for races with ``require_winnable``, come from the pool
+that queue fills ahead of time (``games.services.winnable_pool``).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.conf import settings
-
-from games.engine import new_game, random_seed
-from games.engine.solver import SolveResult, solve
+from games.engine.solver import SolveResult
 from games.engine.tidy import tidy_line
 from games.models import Deal
-from games.services.errors import NoWinnableDeal
-
-
-def winnable_seed(
-    *,
-    variant: str,
-    options: dict[str, Any],
-    budget_seconds: float | None = None,
-    attempts: int | None = None,
-) -> tuple[str, SolveResult]:
-    """A fresh secret seed whose deal the solver proves winnable, with the proof.
-
-    Each seed gets ``budget_seconds`` (default ``WINNABLE_BUDGET_SECONDS``);
-    raises :class:`NoWinnableDeal` after ``attempts`` seeds (default
-    ``WINNABLE_ATTEMPTS``).  The proof's moves replay to 52 cards home (the
-    solver verifies every win with the engine before returning it).
-    """
-    budget = settings.WINNABLE_BUDGET_SECONDS if budget_seconds is None else budget_seconds
-    tries = settings.WINNABLE_ATTEMPTS if attempts is None else attempts
-    for _ in range(tries):
-        seed = random_seed()
-        result = solve(new_game(variant, seed=seed, **options), max_seconds=budget)
-        if result.result == "won":
-            return seed, result
-    raise NoWinnableDeal(
-        f"no deal proven winnable in {tries} attempts of {budget:g} s: try again, or "
-        "relax the options"
-    )
 
 
 def deal_record_verdict(*, deal: Deal, result: SolveResult) -> None:

@@ -57,6 +57,7 @@ from datetime import datetime, timedelta
 from itertools import pairwise
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
@@ -66,6 +67,7 @@ from games.services.errors import (
     MALFORMED_ID,
     InvalidTournament,
     NotFound,
+    NoWinnableDeal,
     TournamentNotOpen,
 )
 from games.services.races import LATE_JOIN_DEFAULT, race_cancel, race_create
@@ -264,16 +266,69 @@ def tournament_races_add(
 
     Each race is made by :func:`race_create`: its own fresh secret seed and its
     commitment.  Names are ``"<prefix> race <n>"`` numbered after the races the
-    tournament already has.  Raises :class:`InvalidTournament`,
-    :class:`TournamentNotOpen`, :class:`NotFound` and whatever
-    :func:`race_create` raises (:class:`InvalidRace`, :class:`InvalidOptions`).
+    tournament already has.  With ``require_winnable`` each race takes one deal from
+    the rules' pool of proven-winnable deals (no solving here), so a batch adds at most
+    ``WINNABLE_POOL_SIZE`` races (more: :class:`InvalidTournament`, ``why``
+    ``winnable_batch_too_large``, ``facts`` ``{"most": n}``), and a pool holding fewer
+    deals than the batch needs adds none: :class:`NoWinnableDeal` (``retry_after``
+    seconds; a refill has been asked of the solver queue).  Raises
+    :class:`InvalidTournament`, :class:`TournamentNotOpen`, :class:`NotFound` and
+    whatever :func:`race_create` raises (:class:`InvalidRace`, :class:`InvalidOptions`,
+    :class:`NoWinnableDeal`, :class:`WinnableNotFound`).
     """
     if not 1 <= schedule.count <= MAX_RACES_PER_BATCH:
         raise InvalidTournament(f"add 1 to {MAX_RACES_PER_BATCH} races at a time")
+    most = settings.WINNABLE_POOL_SIZE
+    if require_winnable and schedule.count > most:
+        raise InvalidTournament(
+            f"races that require a winnable deal are added at most {most} at a time "
+            "(WINNABLE_POOL_SIZE: each takes a deal from the pool of proven-winnable deals "
+            "kept ready for its rules)"
+        ).because("winnable_batch_too_large", {"most": most})
     if schedule.duration <= timedelta(0):
         raise InvalidTournament("the race duration must be positive")
     if schedule.gap < timedelta(0) or schedule.opens_before < timedelta(0):
         raise InvalidTournament("the gap and the joining lead time cannot be negative")
+    try:
+        return _races_add(
+            tournament_id=tournament_id,
+            schedule=schedule,
+            variant=variant,
+            options=options,
+            mode=mode,
+            time_limit_s=time_limit_s,
+            allow_undo=allow_undo,
+            require_winnable=require_winnable,
+            late_join_s=late_join_s,
+            name_prefix=name_prefix,
+            created_by=created_by,
+        )
+    except NoWinnableDeal as exc:  # race_create asked for the refill
+        retry_after = exc.extra.get("retry_after", settings.WINNABLE_RETRY_AFTER_SECONDS)
+        raise NoWinnableDeal(
+            f"the pool of proven-winnable deals of these rules holds fewer than the "
+            f"{schedule.count} races need (one each): no race was added, and a refill has "
+            f"been asked of the solver queue; retry in {retry_after} s, add fewer races, or "
+            "add them without require_winnable",
+            retry_after=retry_after,
+        ) from None
+
+
+def _races_add(
+    *,
+    tournament_id: Any,
+    schedule: RaceSchedule,
+    variant: str,
+    options: dict[str, Any] | None,
+    mode: str,
+    time_limit_s: int | None,
+    allow_undo: bool,
+    require_winnable: bool,
+    late_join_s: int | None | object,
+    name_prefix: str,
+    created_by: User | None,
+) -> list[Race]:
+    """:func:`tournament_races_add` once its arguments are checked: one transaction."""
     with transaction.atomic():
         t = _tournament_locked(tournament_id)
         if t.status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN):

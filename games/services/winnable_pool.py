@@ -1,6 +1,7 @@
 """The pool of proven-winnable deals (issue 18 item 6): filled ahead of time, drawn at once.
 
-``POST /games {"winnable": true}`` never runs the solver: :func:`winnable_draw`
+Neither ``POST /games {"winnable": true}`` nor a race with ``require_winnable``
+(``games.services.races.race_create``) runs the solver: :func:`winnable_draw`
 takes the oldest proven seed for the game's rules from the pool (one row of
 :class:`~games.models.WinnableDeal`, deleted as it is taken, in the caller's
 transaction).  When the pool of those rules is empty it raises

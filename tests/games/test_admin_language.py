@@ -355,7 +355,7 @@ def test_the_add_races_form_in_french(cup: dict[str, Any]) -> None:
         "combien de temps après chaque départ les inscriptions restent ouvertes "
         f"(0:00{NNBSP}: elles ferment au départ{NNBSP}; la durée de la course ou plus{NNBSP}: "
         f"jusqu\u2019à la fin). Vide{NNBSP}: la valeur par défaut du mode",
-        "tirer des graines jusqu\u2019à ce que le solveur prouve la donne gagnable",
+        "chaque course prend une donne que le solveur a déjà prouvée gagnable",
     ):
         assert words in text, words
     assert 'placeholder="AAAA-MM-JJ HH:MM"' in page

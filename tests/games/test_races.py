@@ -267,29 +267,16 @@ def test_disqualified_entry_keeps_facts_but_no_rank() -> None:
 
 
 @pytest.mark.django_db
-def test_required_winnable_deal_is_proven_won() -> None:
-    from games.engine.solver import solve
-
-    race = running_race(require_winnable=True)
-    assert race.require_winnable
-    state = race.deal.new_state()
-    proof = solve(state.copy(), max_seconds=None, max_nodes=200_000)
-    assert proof.result == "won"
-    for move in proof.moves:
-        state.play(move)
-    assert state.cards_home == 52
-
-
-@pytest.mark.django_db
 def test_a_winnable_race_takes_its_deal_from_the_pool_without_solving(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """An attack timed 10.7 s for an organiser's ``require_winnable`` race (fresh deals
-    solved in the request): a deal proven winnable ahead of time is taken instead, and
-    solving here is left for an empty pool."""
+    solved in the request): a deal proven winnable ahead of time is taken instead (an
+    empty pool refuses the race: tests/games/test_race_winnable_pool.py)."""
     from games.engine import make_rules, new_game
     from games.engine.solver import solve
     from games.models import WinnableDeal
+    from games.services import winnable_pool
     from games.services.winnable_pool import rules_key
     from tests.conftest import _winnable_seeds
 
@@ -306,14 +293,22 @@ def test_a_winnable_race_takes_its_deal_from_the_pool_without_solving(
         seconds=proof.seconds,
     )
 
-    def no_solving(**kw: Any) -> Any:
+    def no_solving(*args: Any, **kw: Any) -> Any:
         raise AssertionError("solved in the request")
 
-    monkeypatch.setattr("games.services.races.winnable_seed", no_solving)
+    monkeypatch.setattr(winnable_pool, "solve", no_solving)
+    monkeypatch.setattr(winnable_pool, "winnable_pool_request", lambda **kw: True)
     race = running_race(require_winnable=True)
+    assert race.require_winnable
     assert race.deal.seed == seed
     assert race.deal.solver_result == "won"
     assert not WinnableDeal.objects.exists()
+    # The proof stored with the deal wins it (a fresh solve agrees).
+    state = race.deal.new_state()
+    for move in race.deal.solver_moves:
+        state.play(move)
+    assert state.cards_home == 52
+    assert solve(race.deal.new_state(), max_seconds=None, max_nodes=200_000).result == "won"
 
 
 @pytest.mark.django_db
