@@ -132,3 +132,36 @@ def test_the_organisers_race_example_creates_a_race(monkeypatch: pytest.MonkeyPa
     player.force_authenticate(other)
     refused = player.post("/api/v1/races", body, content_type="application/json")
     assert (refused.status_code, refused.json()["code"]) == (403, "permission_denied")
+
+
+def _headings() -> list[str]:
+    """The README's headings in order, as written ("## API"), outside code blocks."""
+    out, fenced = [], False
+    for line in README.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and re.match(r"#{1,6} ", line):
+            out.append(line)
+    return out
+
+
+def test_playing_in_the_browser_comes_right_after_set_up() -> None:
+    """A new user found "Playing in the browser" after every API section: it follows
+    "Set up" (and its subsections) now, before the configuration and the API."""
+    headings = _headings()
+    at = headings.index("## Playing in the browser")
+    assert headings[at - 2 : at] == ["## Set up", "### Tests and the real servers"]
+    assert headings[at + 1] == "## Configuration"
+    assert at < headings.index("## API")
+
+
+def test_the_readmes_links_to_its_own_sections_lead_somewhere() -> None:
+    """Every ``](#anchor)`` link names a heading (GitHub's anchors: lower case, spaces as
+    hyphens, punctuation dropped); there are none today, and a moved section must not
+    leave one dangling."""
+    anchors = {
+        re.sub(r"[^\w\- ]", "", h.lstrip("#").strip().lower()).replace(" ", "-")
+        for h in _headings()
+    }
+    links = set(re.findall(r"\]\(#([^)]+)\)", README))
+    assert links <= anchors, links - anchors
