@@ -1,0 +1,86 @@
+"""What a new user reported, as a person sees it in Chromium (phone and desktop): a draw
+now names the card it left on the waste and Undo the move it took back, both in the
+board's message and through the lasting live region (#announcer); a refusal reads as a
+sentence; the replay's pile headings read as headings, not buttons; the standings'
+time column says what it counts.  Page-level checks: tests/web/test_new_user_wording.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from games.services.games import game_end, game_start, move_play
+from tests.browser.conftest import horizontal_overflow, screenshot
+from tests.browser.web_helpers import PASSWORD, log_in, serious_violations
+
+WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
+
+
+def _expect_said(page: Any, text: str) -> None:
+    """The board's message reads ``text``, and the live region that stays says it too."""
+    expect(page.locator("#board-message")).to_have_text(text)
+    expect(page.locator("#announcer")).to_have_text(text)
+
+
+def _context(chromium: Any, width: str) -> Any:
+    phone = width == "phone"
+    return chromium.new_context(
+        viewport=WIDTHS[width], has_touch=phone, is_mobile=phone, locale="en-GB"
+    )
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+def test_replay_pile_headings_read_as_headings(
+    live_server: Any, chromium: Any, transactional_db: Any, width: str
+) -> None:
+    player = User.objects.create_user("remy", password=PASSWORD)
+    game = game_start(player=player, seed="7")
+    move_play(game_id=game.id, player=player, move="draw", expected_move_number=0)
+    move_play(game_id=game.id, player=player, move="KH>t2", expected_move_number=1)
+    game_end(game_id=game.id, player=player)
+    ctx = _context(chromium, width)
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "remy")
+        page.goto(f"{live_server.url}/replay/{game.id}/?step=2")
+        headings = page.get_by_role("heading", level=3, name="Pile")
+        expect(headings).to_have_count(4)
+        expect(page.locator("#board").get_by_role("button")).to_have_count(0)
+        style = page.evaluate(
+            """() => [...document.querySelectorAll('#board h3')].map(h => {
+                const s = getComputedStyle(h);
+                return [s.backgroundColor, s.borderTopWidth, s.borderLeftWidth,
+                        s.borderRightWidth, s.borderTopLeftRadius, s.cursor, s.color,
+                        s.borderBottomStyle];
+            })"""
+        )
+        # No fill, no box, no rounded corners, no pointer: a white heading on the felt
+        # over a rule (as the other headings of the board), not a button.
+        assert (
+            style
+            == [
+                [
+                    "rgba(0, 0, 0, 0)",
+                    "0px",
+                    "0px",
+                    "0px",
+                    "0px",
+                    "default",
+                    "rgb(255, 255, 255)",
+                    "solid",
+                ]
+            ]
+            * 4
+        )
+        assert serious_violations(page) == []  # colour contrast included
+        assert horizontal_overflow(page) == 0
+        screenshot(page, f"wording-replay-{width}")
+        page.goto(f"{live_server.url}/play/{game.id}/")  # the game over: the same headings
+        expect(page.get_by_role("heading", level=3, name="Pile")).to_have_count(4)
+        assert serious_violations(page) == []
+        screenshot(page, f"wording-play-over-{width}")
+    finally:
+        ctx.close()

@@ -1,0 +1,59 @@
+"""What a new user reported about the pages' words: a draw did not say which card it
+turned ("draw from the stock"), Undo did not say what it took back ("Move taken back."),
+"Last card home at (s)" read as a riddle, the replay's pile headings looked like
+buttons, and refusals began now with a capital ("The stock is not empty: ..."), now
+without ("ace of clubs cannot go on ...").  What a person sees in a browser is in
+tests/browser/test_web_new_user_wording.py."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.services.games import game_end, game_start, move_play
+from tests.web.conftest import PageClient
+
+pytestmark = pytest.mark.django_db
+
+NNBSP = "\u202f"
+APP_CSS = Path(__file__).resolve().parents[2] / "web" / "static" / "web" / "app.css"
+
+
+def said(resp: Any) -> str:
+    """The board's message in an answer, as a person reads it."""
+    found = re.search(r'id="board-message"[^>]*>(.*?)</div>', resp.content.decode(), re.S)
+    assert found is not None, "no board message"
+    text = unescape(re.sub(r"<[^>]+>", "", found.group(1)))
+    return re.sub(r"[ \t\n]+", " ", text).strip()  # keeps French no-break spaces
+
+
+def post(
+    pages: PageClient, game: Any, action: str, number: int, move: str = "", lang: str = "en"
+) -> Any:
+    """An htmx post of the board (``move`` or ``undo``) at move ``number``, in ``lang``."""
+    data = {"expected_move_number": number, **({"move": move} if move else {})}
+    return pages.post(f"/play/{game.id}/{action}", data, htmx=True, HTTP_ACCEPT_LANGUAGE=lang)
+
+
+def test_the_pile_headings_of_a_replay_are_headings_not_buttons(
+    pages: PageClient, player: Any
+) -> None:
+    game = game_start(player=player, seed="7")
+    move_play(game_id=game.id, player=player, move="draw", expected_move_number=0)
+    game_end(game_id=game.id, player=player)
+    for url in (f"/replay/{game.id}/?step=1", f"/play/{game.id}/"):  # both take no moves
+        page = pages.get(url).content.decode()
+        headings = re.findall(r'<h3 class="pilehead">Pile (\d) \(\d cards?\)</h3>', page)
+        assert headings == ["1", "2", "3", "4"], url
+        assert "pilebtn" not in page, url
+    rule = re.search(r"\.pilehead \{([^}]*)\}", APP_CSS.read_text())
+    assert rule is not None
+    assert "background" not in rule.group(1)
+    assert "border-radius" not in rule.group(1)
+    playing = game_start(player=player, seed="8")
+    page = pages.get(f"/play/{playing.id}/").content.decode()
+    assert page.count('<button type="button" class="pilebtn"') == 4  # a live board's piles
