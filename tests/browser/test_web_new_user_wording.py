@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from games.services.games import game_end, game_start, move_play
 from tests.browser.conftest import horizontal_overflow, screenshot
 from tests.browser.web_helpers import PASSWORD, log_in, serious_violations
+from tests.tournaments.factories import Result, finished_race
 
 WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 
@@ -82,5 +83,29 @@ def test_replay_pile_headings_read_as_headings(
         expect(page.get_by_role("heading", level=3, name="Pile")).to_have_count(4)
         assert serious_violations(page) == []
         screenshot(page, f"wording-play-over-{width}")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+def test_results_say_what_the_time_column_counts(
+    live_server: Any, chromium: Any, transactional_db: Any, width: str
+) -> None:
+    race = finished_race(None, Result("ann", 30, 254_300), Result("bob", 1, 0), name="Wording race")
+    ctx = _context(chromium, width)
+    page = ctx.new_page()
+    try:
+        for url, name in ((f"/races/{race.id}/results", "results"), (f"/races/{race.id}/", "race")):
+            page.goto(live_server.url + url)
+            header = page.get_by_role(
+                "columnheader", name="Last card home (seconds after the start)"
+            )
+            expect(header).to_have_count(1)
+            row = page.get_by_role("row", name="ann")
+            expect(row).to_contain_text("254.3")
+            expect(page.locator("body")).not_to_contain_text("(s)")
+            assert serious_violations(page) == []
+            assert horizontal_overflow(page) == 0
+            screenshot(page, f"wording-{name}-{width}")
     finally:
         ctx.close()

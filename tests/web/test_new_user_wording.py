@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from games.services.games import game_end, game_start, move_play
+from tests.tournaments.factories import Result, finished_race
 from tests.web.conftest import PageClient
 
 pytestmark = pytest.mark.django_db
@@ -37,6 +38,25 @@ def post(
     """An htmx post of the board (``move`` or ``undo``) at move ``number``, in ``lang``."""
     data = {"expected_move_number": number, **({"move": move} if move else {})}
     return pages.post(f"/play/{game.id}/{action}", data, htmx=True, HTTP_ACCEPT_LANGUAGE=lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "label"),
+    [
+        ("en", "Last card home (seconds after the start)"),
+        ("fr", "Dernière carte posée (secondes après le début)"),
+        ("es", "Última carta a la fundación (segundos desde el inicio)"),
+        ("de", "Letzte Karte abgelegt (Sekunden nach dem Start)"),
+    ],
+)
+def test_the_time_of_the_last_card_home_says_what_it_counts(
+    pages: PageClient, lang: str, label: str
+) -> None:
+    race = finished_race(None, Result("ann", 30, 4200), name="Done")
+    for url in (f"/races/{race.id}/results", f"/races/{race.id}/", f"/races/{race.id}/live"):
+        page = unescape(pages.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+        assert f'<th scope="col" class="time">{label}</th>' in page, url
+        assert "(s)" not in page, url
 
 
 def test_the_pile_headings_of_a_replay_are_headings_not_buttons(
