@@ -116,15 +116,36 @@ def _words(facts: dict[str, Any]) -> dict[str, Any]:
 
 
 def refusal_words(exc: ServiceError) -> str:
-    """What a page says for ``exc`` in the active language (module doc).
+    """What a page says for ``exc`` in the active language (module doc), as a sentence
+    (:func:`sentence`).
 
     The template of ``exc.why`` filled with ``exc.facts`` in words, else
     ``exc.detail`` (English: a refusal with no template yet, or a fact missing).
     """
     template = REFUSAL_TEXT.get(exc.why)
     if template is None:
-        return exc.detail
+        return sentence(exc.detail)
     try:
-        return str(template) % _words(exc.facts)
+        return sentence(str(template) % _words(exc.facts))
     except (KeyError, TypeError, ValueError):
-        return exc.detail
+        return sentence(exc.detail)
+
+
+#: What may end a sentence already (a full stop, a question, an ellipsis).
+_ENDS = (".", "!", "?", "\u2026")
+
+
+def sentence(text: str) -> str:
+    """``text`` in sentence case, as every refusal on the pages reads: its first letter a
+    capital and a full stop at the end (``"queen of hearts: already on its foundation"``
+    -> ``"Queen of hearts: already on its foundation."``).  A template that starts with a
+    card's name ("%(card)s cannot go on ...") otherwise began in lower case in English,
+    French and Spanish while the others began with a capital; the API's English
+    ``detail`` (a refusal with no template) has no full stop.  Only the first letter
+    changes: card names and the rest keep their case."""
+    text = text.strip()
+    if not text:
+        return text
+    if not text.endswith(_ENDS):
+        text += "."
+    return text[0].upper() + text[1:]

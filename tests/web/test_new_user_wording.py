@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from games.services.errors import IllegalMove, ServiceError
 from games.services.games import game_end, game_start, move_play
 from tests.tournaments.factories import Result, finished_race
 from tests.web.conftest import PageClient
+from web.refusals import refusal_words
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +79,33 @@ def test_the_pile_headings_of_a_replay_are_headings_not_buttons(
     playing = game_start(player=player, seed="8")
     page = pages.get(f"/play/{playing.id}/").content.decode()
     assert page.count('<button type="button" class="pilebtn"') == 4  # a live board's piles
+
+
+def test_a_refusal_is_a_sentence_in_every_language(pages: PageClient, player: Any) -> None:
+    game = game_start(player=player, seed="7")
+    for lang, refused in {
+        "en": "Refused: Ace of clubs cannot go on nine of clubs, only on a red card of rank two.",
+        "fr": f"Refusé{NNBSP}: As de trèfle ne va pas sur neuf de trèfle, seulement sur une "
+        "carte rouge de rang deux.",
+        "es": "Rechazado: As de tréboles no va sobre nueve de tréboles, solo sobre una "
+        "carta roja de rango dos.",
+        "de": "Abgelehnt: Kreuz-Ass passt nicht auf Kreuz-Neun, nur auf eine rote Karte vom Rang "
+        "Zwei.",
+    }.items():
+        resp = post(pages, game, "move", 0, move="AC>t4", lang=lang)
+        assert said(resp) == refused, lang
+
+
+def test_a_refusal_with_no_template_is_a_sentence_too() -> None:
+    """The API's English ``detail`` (a refusal no template words yet) has no capital and
+    no full stop; the page shows it as a sentence.  The API's problem body is not
+    changed: its ``detail`` stays the engine's text."""
+    from web.refusals import sentence
+
+    assert refusal_words(ServiceError("stock is empty: redeal first")) == (
+        "Stock is empty: redeal first."
+    )
+    assert refusal_words(IllegalMove("x").because("build_colour", {"card": "AC"})) == "X."
+    assert sentence("Is it?") == "Is it?"
+    assert sentence("wait\u2026") == "Wait\u2026"
+    assert sentence("  ") == ""

@@ -63,6 +63,9 @@ def test_every_refusal_has_words_and_names_no_more_than_the_reason(seed: int, st
                 words = refusal_words(IllegalMove(exc.reason).because(exc.why, exc.facts))
             assert words != exc.reason, (lang, move, exc.reason)  # a template was used
             assert not CARD.findall(words), (lang, words)  # cards in words, not codes
+            # A sentence, as every other refusal: a capital first, a full stop last.
+            assert words[0].isupper(), (lang, words)
+            assert words.endswith("."), (lang, words)
 
 
 def test_a_malformed_move_and_the_facts_of_one_refusal() -> None:
@@ -86,12 +89,12 @@ def test_a_malformed_move_and_the_facts_of_one_refusal() -> None:
     [
         (
             "en",
-            "Refused: ace of clubs cannot go on nine of clubs, only on a red card of rank two.",
+            "Refused: Ace of clubs cannot go on nine of clubs, only on a red card of rank two.",
             "Refused: The stock is not empty: redeal only once it is.",
         ),
         (
             "fr",
-            "Refusé : as de trèfle ne va pas sur neuf de trèfle, seulement sur une carte rouge "
+            "Refusé : As de trèfle ne va pas sur neuf de trèfle, seulement sur une carte rouge "
             "de rang deux.",
             "Refusé : Le talon n\u2019est pas vide : on ne redonne qu\u2019une fois "
             "qu\u2019il l\u2019est.",
