@@ -134,6 +134,28 @@ def move_words(notation: str) -> str:
     return _("%(card)s to pile %(pile)s") % {"card": card_label(code), "pile": dest[1:]}
 
 
+def draw_words(turned: list[str]) -> str:
+    """What a draw did, naming the card it left on top of the waste (RULES.md 3.6):
+    ``["7H"]`` -> ``"Drew the seven of hearts to the waste."``, ``["4C", "9D", "7H"]``
+    -> ``"Drew 3 cards to the waste; the seven of hearts is on top."``.
+
+    ``turned``: the codes of the cards the draw turned, in order
+    (:meth:`games.engine.GameState.last_draw`); they lie face up on the waste, so
+    naming them shows nothing hidden (RULES.md 7).  Empty: ``"Drew from the stock."``.
+    """
+    if not turned:
+        return _("Drew from the stock.")
+    top = card_label(turned[-1])
+    if len(turned) == 1:
+        return _("Drew the %(card)s to the waste.") % {"card": top}
+    # Two or three cards (draw three): "one card" is the sentence above.
+    return ngettext(
+        "Drew %(n)s card to the waste; the %(card)s is on top.",
+        "Drew %(n)s cards to the waste; the %(card)s is on top.",
+        len(turned),
+    ) % {"n": len(turned), "card": top}
+
+
 #: The options each preset's sentence in :data:`PRESET_TEXT` already states, which
 #: :func:`rules_words` does not say a second time ("draw three cards at a time" and then
 #: "Draw 3 cards at a time.").

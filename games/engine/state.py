@@ -198,6 +198,20 @@ class GameState:
         pile = rec[2]
         return pile + 1, CARD_NAMES[self.tableau[pile][0]]
 
+    def last_draw(self) -> list[str] | None:
+        """The cards the last move played on this object turned onto the waste (RULES.md
+        3.6): their codes in the order turned, the last one now the waste's top card
+        (``["4C", "9D", "7H"]``; one to three cards), when that move was ``draw``, else
+        ``None`` (also for a position loaded with :meth:`from_dict`, which keeps no
+        history).  They lie face up on the waste, so naming them shows nothing hidden
+        (RULES.md 7)."""
+        if not self.history:
+            return None
+        rec = self.history[-1]
+        if rec[0] != DRAW:
+            return None
+        return [CARD_NAMES[c] for c in self.waste[len(self.waste) - rec[1] :]]
+
     @property
     def cards_home(self) -> int:
         """Cards on the foundations, 1..52 (RULES.md 6; the dealt base card counts)."""

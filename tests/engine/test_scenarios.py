@@ -723,3 +723,29 @@ def test_last_autofill_names_the_pile_and_the_reserve_card() -> None:
     assert state.to_dict()["tableau"][pile - 1] == [reserve_top]
     state.play("draw")
     assert state.last_autofill() is None  # the last move filled nothing
+
+
+def test_last_draw_names_the_cards_turned_onto_the_waste() -> None:
+    """RULES.md 3.6: draw turns the next three cards (fewer when fewer remain); the last
+    one turned is the waste's top card.  Seed 7's stock turns 7H 5D JS first and, 34
+    cards being 11 draws of three and one more, KS alone at the twelfth draw."""
+    state = new_game("classic", seed="7")
+    assert state.last_draw() is None  # nothing played yet
+    state.play("draw")
+    assert state.last_draw() == ["7H", "5D", "JS"]
+    assert state.to_dict()["waste"][-1] == "JS"
+    for _ in range(10):
+        state.play("draw")
+    assert state.last_draw() == ["3D", "9H", "6D"]
+    state.play("draw")
+    assert state.last_draw() == ["KS"]  # the last card of the stock, alone
+    state.play("KH>t2")
+    assert state.last_draw() is None  # the last move drew nothing
+    state.undo()
+    assert state.last_draw() == ["KS"]  # the draw before it is the last move again
+    state.play("redeal")
+    assert state.last_draw() is None
+    one = new_game("draw-one", seed="7")
+    one.play("draw")
+    assert one.last_draw() == ["7H"]
+    assert GameState.from_dict(one.to_dict()).last_draw() is None  # no history loaded

@@ -18,6 +18,7 @@ from games.services.errors import IllegalMove, ServiceError
 from games.services.games import game_end, game_start, move_play
 from tests.tournaments.factories import Result, finished_race
 from tests.web.conftest import PageClient
+from tests.web.test_hidden_information import assert_hides
 from web.refusals import refusal_words
 
 pytestmark = pytest.mark.django_db
@@ -40,6 +41,37 @@ def post(
     """An htmx post of the board (``move`` or ``undo``) at move ``number``, in ``lang``."""
     data = {"expected_move_number": number, **({"move": move} if move else {})}
     return pages.post(f"/play/{game.id}/{action}", data, htmx=True, HTTP_ACCEPT_LANGUAGE=lang)
+
+
+@pytest.mark.parametrize(
+    ("variant", "lang", "words"),
+    [
+        # Seed 7 turns 7H 5D JS first (tests/engine/test_scenarios.py).
+        ("classic", "en", "Drew 3 cards to the waste; the jack of spades is on top."),
+        ("draw-one", "en", "Drew the seven of hearts to the waste."),
+        ("draw-one", "fr", f"Carte tirée sur le rebut{NNBSP}: sept de cœur."),
+        ("classic", "es", "3 cartas robadas al descarte; jota de picas queda encima."),
+        ("draw-one", "de", "Herz-Sieben auf den Abwurf gezogen."),
+    ],
+)
+def test_a_draw_names_the_card_it_left_on_the_waste(
+    pages: PageClient, player: Any, variant: str, lang: str, words: str
+) -> None:
+    game = game_start(player=player, variant=variant, seed="7")
+    resp = post(pages, game, "move", 0, move="draw", lang=lang)
+    assert resp.status_code == 200
+    assert said(resp) == words
+    assert_hides(game.id, resp.content.decode())  # the cards named are on the waste now
+
+
+def test_the_last_single_card_of_a_draw_three_stock_is_named_alone(
+    pages: PageClient, player: Any
+) -> None:
+    game = game_start(player=player, seed="7")
+    for n in range(11):
+        move_play(game_id=game.id, player=player, move="draw", expected_move_number=n)
+    resp = post(pages, game, "move", 11, move="draw")
+    assert said(resp) == "Drew the king of spades to the waste."
 
 
 @pytest.mark.parametrize(

@@ -39,7 +39,14 @@ from games.services.errors import (
     TooManySolves,
 )
 from games.services.solver import game_solution_request
-from web.board import RULES_TEXT, board_context, card_label, move_words, rules_words
+from web.board import (
+    RULES_TEXT,
+    board_context,
+    card_label,
+    draw_words,
+    move_words,
+    rules_words,
+)
 from web.forms import ExpectedForm, MoveForm, PracticeForm
 from web.refusals import refusal_words
 from web.templatetags.web_tags import seconds
@@ -261,6 +268,10 @@ def move(request: HttpRequest, game_id: Any) -> HttpResponse:
         return _answer(request, game_id, game=None, message=text, error=True, status=status)
     won = outcome.game.status == Game.Status.WON  # the board then says so (play_context)
     note = "" if outcome.replayed or won else move_words(outcome.move.notation)
+    if note and outcome.move.notation == "draw":
+        # The card(s) turned, face up on the waste now (RULES.md 3.6, 7).
+        turned = outcome.state.last_draw() if outcome.state is not None else None
+        note = draw_words(turned or [])
     fill = outcome.state.last_autofill() if note and outcome.state is not None else None
     if fill is not None:  # the move's other half (RULES.md 3.7), else seen only on the board
         note = _("%(move)s; the reserve's %(card)s fills pile %(pile)s") % {
