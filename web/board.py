@@ -156,6 +156,21 @@ def draw_words(turned: list[str]) -> str:
     ) % {"n": len(turned), "card": top}
 
 
+def undo_words(notation: str | None) -> str:
+    """What Undo took back, from the move's notation (RULES.md 5): ``"QH>t2"`` ->
+    ``"Took back queen of hearts to pile 2."`` (:func:`move_words`); ``draw`` and
+    ``redeal`` are not named by card (``"Took back the draw."``): the cards go back
+    face down into the stock, whose order is hidden (RULES.md 7).  ``None`` (not
+    known): ``"Move taken back."``."""
+    if notation is None:
+        return _("Move taken back.")
+    if notation == "draw":
+        return _("Took back the draw.")
+    if notation == "redeal":
+        return _("Took back the redeal.")
+    return _("Took back %(move)s.") % {"move": move_words(notation)}
+
+
 #: The options each preset's sentence in :data:`PRESET_TEXT` already states, which
 #: :func:`rules_words` does not say a second time ("draw three cards at a time" and then
 #: "Draw 3 cards at a time.").

@@ -397,6 +397,15 @@ def move_play(
     return MoveOutcome(game=game, move=stored, replayed=False, state=state)
 
 
+@dataclass(frozen=True)
+class UndoOutcome:
+    """Result of :func:`game_undo_outcome`: the game after the undo and the move taken
+    back (its row, ``undone_at`` set; ``move.notation`` says which move it was)."""
+
+    game: Game
+    move: Move
+
+
 def game_undo(
     *,
     game_id: Any,
@@ -404,7 +413,22 @@ def game_undo(
     expected_move_number: int | None = None,
     now: datetime | None = None,
 ) -> Game:
-    """Take back the last live move (practice games, or races that allow undo).
+    """Take back the last live move; the game after it (:func:`game_undo_outcome`, which
+    says what it raises, without the move taken back)."""
+    return game_undo_outcome(
+        game_id=game_id, player=player, expected_move_number=expected_move_number, now=now
+    ).game
+
+
+def game_undo_outcome(
+    *,
+    game_id: Any,
+    player: User,
+    expected_move_number: int | None = None,
+    now: datetime | None = None,
+) -> UndoOutcome:
+    """Take back the last live move (practice games, or races that allow undo): the game
+    after it and the move taken back (:class:`UndoOutcome`).
 
     The move's row stays with ``undone_at`` set.  Raises :class:`NotFound`,
     :class:`UndoNotAllowed`, :class:`StaleMoveNumber`, :class:`GameOver`
@@ -484,7 +508,7 @@ def game_undo(
         game.state = state.to_dict()
         game.save(update_fields=_PROGRESS_FIELDS)
         _changed(game, "undo")
-    return game
+    return UndoOutcome(game=game, move=last)
 
 
 def game_end(

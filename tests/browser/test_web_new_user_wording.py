@@ -34,6 +34,52 @@ def _context(chromium: Any, width: str) -> Any:
 
 
 @pytest.mark.parametrize("width", sorted(WIDTHS))
+def test_draw_and_undo_say_which_cards(
+    live_server: Any, chromium: Any, transactional_db: Any, width: str
+) -> None:
+    player = User.objects.create_user("dora", password=PASSWORD)
+    game = game_start(player=player, variant="draw-one", seed="7")  # 7H first in the stock
+    ctx = _context(chromium, width)
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "dora")
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        page.locator('#board [data-action="stock"]').click()
+        page.wait_for_selector('#board[data-move-number="1"]')
+        _expect_said(page, "Drew the seven of hearts to the waste.")
+        expect(page.locator("#board button[data-from=waste]")).to_have_attribute(
+            "aria-label", "seven of hearts"
+        )
+        screenshot(page, f"wording-play-drew-{width}", full_page=False)
+        # King of hearts (pile 1) onto the ace of clubs (pile 2): the reserve's 5C fills pile
+        # 1 (RULES.md 3.7); then taken back, both.
+        page.locator('#board button[data-card="KH"]').click()
+        page.locator('#board [data-dest="t2"]').click()
+        page.wait_for_selector('#board[data-move-number="2"]')
+        _expect_said(page, "king of hearts to pile 2; the reserve's five of clubs fills pile 1")
+        page.get_by_role("button", name="Undo").click()
+        page.wait_for_selector('#board[data-move-number="1"]')
+        _expect_said(page, "Took back king of hearts to pile 2.")
+        screenshot(page, f"wording-play-took-back-{width}", full_page=False)
+        # Taking back the draw does not name the card that goes back face down.
+        page.get_by_role("button", name="Undo").click()
+        page.wait_for_selector('#board[data-move-number="0"]')
+        _expect_said(page, "Took back the draw.")
+        expect(page.locator("#board")).not_to_contain_text("seven of hearts")
+        # A refusal is a sentence: a capital after "Refused:", a full stop at the end.
+        page.locator('#board button[data-card="AC"]').click()
+        page.locator('#board [data-dest="t4"]').click()
+        _expect_said(
+            page,
+            "Refused: Ace of clubs cannot go on nine of clubs, only on a red card of rank two.",
+        )
+        screenshot(page, f"wording-play-refused-{width}", full_page=False)
+        assert serious_violations(page) == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
 def test_replay_pile_headings_read_as_headings(
     live_server: Any, chromium: Any, transactional_db: Any, width: str
 ) -> None:

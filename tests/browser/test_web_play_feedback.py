@@ -72,13 +72,13 @@ def test_every_outcome_is_said_in_the_lasting_live_region(
     # Undo, with the button and with the U key.
     page.get_by_role("button", name="Undo").click()
     page.wait_for_selector('#board[data-move-number="0"]')
-    _expect_announced(page, "Move taken back.")
+    _expect_announced(page, "Took back the draw.")
     page.keyboard.press("d")
     page.wait_for_selector('#board[data-move-number="1"]')
-    expect(announcer).not_to_have_text("Move taken back.")
+    expect(announcer).to_have_text(played)  # the same draw, said again
     page.keyboard.press("u")
     page.wait_for_selector('#board[data-move-number="0"]')
-    _expect_announced(page, "Move taken back.")
+    _expect_announced(page, "Took back the draw.")
     # Hint: the solver's "working" note, then the hint when the board asks again.
     with mock.patch("games.services.solver.enqueue_now"):  # no worker takes it yet
         page.get_by_role("button", name="Hint").click()

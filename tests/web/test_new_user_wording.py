@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from games.engine import new_game
+from games.models import Game
 from games.services.errors import IllegalMove, ServiceError
 from games.services.games import game_end, game_start, move_play
 from tests.tournaments.factories import Result, finished_race
@@ -72,6 +74,45 @@ def test_the_last_single_card_of_a_draw_three_stock_is_named_alone(
         move_play(game_id=game.id, player=player, move="draw", expected_move_number=n)
     resp = post(pages, game, "move", 11, move="draw")
     assert said(resp) == "Drew the king of spades to the waste."
+
+
+def test_undo_names_the_move_it_took_back(pages: PageClient, player: Any) -> None:
+    game = game_start(player=player, seed="7")
+    post(pages, game, "move", 0, move="KH>t2")
+    resp = post(pages, game, "undo", 1)
+    assert resp.status_code == 200
+    assert said(resp) == "Took back king of hearts to pile 2."
+    # 9C home empties pile 4, which the reserve's 5C fills (RULES.md 3.7); both go back.
+    post(pages, game, "move", 0, move="9C>f")
+    fr = post(pages, game, "undo", 1, lang="fr")
+    assert said(fr) == f"Coup annulé{NNBSP}: neuf de trèfle sur sa fondation."
+    back = Game.objects.get(id=game.id).engine_state().to_dict()
+    assert back == new_game("classic", seed="7").to_dict()  # 5C back on the reserve
+    # Without htmx (no script) the words come after the redirect, among the messages.
+    post(pages, game, "move", 0, move="KH>t2")
+    plain = pages.post(f"/play/{game.id}/undo", {"expected_move_number": 1}, follow=True)
+    assert "Took back king of hearts to pile 2." in unescape(plain.content.decode())
+
+
+def test_undoing_a_draw_or_a_redeal_names_no_card(pages: PageClient, player: Any) -> None:
+    """The cards a draw turned go back face down into the stock, whose order is hidden
+    (RULES.md 7): the answer does not name them."""
+    game = game_start(player=player, seed="7")
+    post(pages, game, "move", 0, move="draw")
+    resp = post(pages, game, "undo", 1)
+    assert said(resp) == "Took back the draw."
+    html = resp.content.decode()
+    assert_hides(game.id, html)  # 7H, 5D and JS are stock cards again
+    for name in ("seven of hearts", "five of diamonds", "jack of spades"):
+        assert name not in html.lower()
+    assert said(post(pages, game, "undo", 0)) == "Refused: There is nothing to take back."
+    for n in range(12):
+        move_play(game_id=game.id, player=player, move="draw", expected_move_number=n)
+    move_play(game_id=game.id, player=player, move="redeal", expected_move_number=12)
+    redeal = post(pages, game, "undo", 13, lang="de")
+    assert said(redeal) == "Neu geben zurückgenommen."
+    assert_hides(game.id, redeal.content.decode())
+    assert said(post(pages, game, "undo", 12)) == "Took back the draw."
 
 
 @pytest.mark.parametrize(

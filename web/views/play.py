@@ -46,6 +46,7 @@ from web.board import (
     draw_words,
     move_words,
     rules_words,
+    undo_words,
 )
 from web.forms import ExpectedForm, MoveForm, PracticeForm
 from web.refusals import refusal_words
@@ -212,7 +213,7 @@ def _answer(
         return render(request, "web/_board.html", context)
     if not error:
         # Without htmx (no script): after the redirect the page shows the words
-        # (a hint, "Move taken back.") among its messages.
+        # (a hint, "Took back the draw.") among its messages.
         if message:
             messages.info(request, message)
         return redirect("web:play", game_id=game.id)
@@ -287,7 +288,8 @@ def move(request: HttpRequest, game_id: Any) -> HttpResponse:
 @_until_started
 @throttled("moves", _too_fast)
 def undo(request: HttpRequest, game_id: Any) -> HttpResponse:
-    """``POST /play/<id>/undo``: take back the last move where the game allows it."""
+    """``POST /play/<id>/undo``: take back the last move where the game allows it; the
+    board's message says which (:func:`web.board.undo_words`)."""
     form = ExpectedForm(request.POST)
     if not form.is_valid():  # a garbled number must not undo blindly
         return _answer(
@@ -295,13 +297,15 @@ def undo(request: HttpRequest, game_id: Any) -> HttpResponse:
         )
     expected = form.cleaned_data["expected_move_number"]
     try:
-        game = game_services.game_undo(
+        undone = game_services.game_undo_outcome(
             game_id=game_id, player=_user(request), expected_move_number=expected
         )
     except ServiceError as exc:
         text, status = _refusal(exc)
         return _answer(request, game_id, game=None, message=text, error=True, status=status)
-    return _answer(request, game_id, game=game, message=_("Move taken back."))
+    # "Took back queen of hearts to pile 2."; a draw or redeal is not named by card.
+    message = undo_words(undone.move.notation)
+    return _answer(request, game_id, game=undone.game, message=message)
 
 
 @login_required
