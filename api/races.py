@@ -51,7 +51,6 @@ from games.selectors.races import (
     race_standings,
 )
 from games.services import races as race_services
-from games.services import ratings as rating_services
 from games.services.races import MAX_RACE_SECONDS
 
 #: The OpenAPI text of ``ranking_rule`` (RULES.md 6).
@@ -338,10 +337,9 @@ class RacesView(APIView):
         data.is_valid(raise_exception=True)
         v = dict(data.validated_data)
         v.setdefault("opens_at", min(timezone.now(), v["starts_at"]))
-        rated = v.pop("rated")
+        # ``rated`` goes in the race's own transaction: a failure after the create can
+        # no longer leave an announced race rated that was asked for unrated.
         race = race_services.race_create(created_by=player_of(request), **v)
-        if not rated:
-            race = rating_services.race_set_rated(race_id=race.id, rated=False)
         return Response(race_public(race, viewer=request.user), status=status.HTTP_201_CREATED)
 
 

@@ -105,6 +105,7 @@ def race_create(
     require_winnable: bool = False,
     late_join_s: int | None | object = LATE_JOIN_DEFAULT,
     created_by: User | None = None,
+    rated: bool = True,
 ) -> Race:
     """Announce a race on a fresh secret seed; its commitment is public at once.
 
@@ -121,8 +122,10 @@ def race_create(
     ``time_limit_s`` seconds from their own start, between ``starts_at`` and
     ``ends_at``.  ``late_join_s``: seconds after ``starts_at`` that joining stays
     open (``None``: until ``ends_at``); by default 0 for a scheduled race (joining
-    closes at the start) and ``None`` for a window race.  Raises :class:`InvalidRace`,
-    :class:`InvalidOptions`, :class:`NoWinnableDeal`, :class:`WinnableNotFound`.
+    closes at the start) and ``None`` for a window race.  ``rated``: ``False`` creates
+    the race unrated (it never counts for ratings), in the same transaction.  Raises
+    :class:`InvalidRace`, :class:`InvalidOptions`, :class:`NoWinnableDeal`,
+    :class:`WinnableNotFound`.
     """
     if not (opens_at <= starts_at < ends_at):
         raise InvalidRace("times must satisfy opens_at <= starts_at < ends_at")
@@ -180,6 +183,7 @@ def race_create(
                 late_join_s=late_join_s,
                 commitment=deal.commitment,
                 created_by=created_by,
+                rated=rated,
             )
     except NoWinnableDeal as exc:
         winnable_pool_request(rules=rules)
