@@ -178,6 +178,26 @@ def no_stray_pool_refill(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             assert not thread.is_alive(), "a winnable-pool refill thread outlived its test"
 
 
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Tasks are sent to a broker no worker reads yet: recorded ``(task name, kwargs)``,
+    not run (solver jobs and winnable-pool refills, as with a real worker)."""
+    from canfield_site.celery import app
+    from games.services import solver as solver_services
+    from games.services import winnable_pool
+
+    monkeypatch.setattr(app.conf, "CELERY_TASK_ALWAYS_EAGER", False)
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    def record(task_name: str, *, kwargs: dict[str, Any]) -> bool:
+        sent.append((task_name, kwargs))
+        return True
+
+    monkeypatch.setattr(solver_services, "enqueue_now", record)
+    monkeypatch.setattr(winnable_pool, "enqueue_now", record)
+    return sent
+
+
 @pytest.fixture(autouse=True)
 def default_language() -> Iterator[None]:
     """Every test starts and ends in the default language (English).

@@ -59,23 +59,6 @@ def in_process(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
-    """Tasks are sent to a broker no worker reads yet: recorded, not run."""
-    from canfield_site.celery import app
-
-    monkeypatch.setattr(app.conf, "CELERY_TASK_ALWAYS_EAGER", False)
-    sent: list[tuple[str, dict[str, Any]]] = []
-
-    def record(task_name: str, *, kwargs: dict[str, Any]) -> bool:
-        sent.append((task_name, kwargs))
-        return True
-
-    monkeypatch.setattr(solver_services, "enqueue_now", record)
-    monkeypatch.setattr(winnable_pool, "enqueue_now", record)
-    return sent
-
-
-@pytest.fixture
 def no_solving(monkeypatch: pytest.MonkeyPatch) -> None:
     """Any solver call fails the test: the code under test must not solve."""
 

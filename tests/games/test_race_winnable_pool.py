@@ -27,7 +27,6 @@ from rest_framework.test import APIClient
 import games.engine.solver as engine_solver
 from games.engine import make_rules, new_game
 from games.models import Deal, Race, Tournament, WinnableDeal, WinnableStreak
-from games.services import winnable_pool
 from games.services.errors import NoWinnableDeal
 from games.services.races import race_create
 from games.services.winnable_pool import rules_key
@@ -60,19 +59,9 @@ def no_solver(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
-def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
-    """Tasks go to a broker no worker reads: recorded, not run (as with a real worker)."""
-    from canfield_site.celery import app
-
-    monkeypatch.setattr(app.conf, "CELERY_TASK_ALWAYS_EAGER", False)
-    sent: list[tuple[str, dict[str, Any]]] = []
-
-    def record(task_name: str, *, kwargs: dict[str, Any]) -> bool:
-        sent.append((task_name, kwargs))
-        return True
-
-    monkeypatch.setattr(winnable_pool, "enqueue_now", record)
-    return sent
+def _no_worker(queued: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """Every test here runs with tasks recorded, not run (``queued``, tests/conftest.py)."""
+    return queued
 
 
 def fill_pool(count: int) -> list[str]:

@@ -20,9 +20,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import Race, RaceEntry, Tournament, TournamentStanding
+from games.models import Race, RaceEntry
 from games.selectors.races import race_standings
 from tests.tournaments.factories import Result, TournamentFactory, finished_race, play, running_race
+from tests.tournaments.test_scoring import table
 
 pytestmark = pytest.mark.django_db
 
@@ -45,24 +46,6 @@ def ranks(race: Race) -> list[tuple[str, int | None]]:
     return [
         (e.player.username, e.rank)
         for e in RaceEntry.objects.filter(race=race).select_related("player").order_by("rank")
-    ]
-
-
-def table(t: Tournament) -> list[tuple[str, int, int, int, int, int, int]]:
-    """The stored standings: ``(player, rank, points, wins, played, cards, ms)``."""
-    return [
-        (
-            s.player.username,
-            s.rank,
-            s.points,
-            s.wins,
-            s.races_played,
-            s.cards_home_total,
-            s.time_ms_total,
-        )
-        for s in TournamentStanding.objects.filter(tournament=t)
-        .select_related("player")
-        .order_by("rank", "player__username")
     ]
 
 
