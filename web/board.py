@@ -156,19 +156,33 @@ def draw_words(turned: list[str]) -> str:
     ) % {"n": len(turned), "card": top}
 
 
+def redeal_words() -> str:
+    """What a redeal did, as a sentence: ``"Redealt: the waste is turned over as the new
+    stock."`` (RULES.md 3.6; it names no card: the stock's order is hidden, RULES.md 7)."""
+    return _("Redealt: the waste is turned over as the new stock.")
+
+
 def undo_words(notation: str | None) -> str:
-    """What Undo took back, from the move's notation (RULES.md 5): ``"QH>t2"`` ->
-    ``"Took back queen of hearts to pile 2."`` (:func:`move_words`); ``draw`` and
-    ``redeal`` are not named by card (``"Took back the draw."``): the cards go back
-    face down into the stock, whose order is hidden (RULES.md 7).  ``None`` (not
-    known): ``"Move taken back."``."""
+    """What Undo took back, as a sentence, from the move's notation (RULES.md 5):
+    ``"QH>t2"`` -> ``"Took back moving the queen of hearts to pile 2."``, ``"9C>f"`` ->
+    ``"Took back moving the nine of clubs to its foundation."``; ``draw`` and ``redeal``
+    are not named by card (``"Took back the draw."``): the cards go back face down into
+    the stock, whose order is hidden (RULES.md 7).  ``None`` (not known):
+    ``"Move taken back."``.  Each language words the whole sentence (French "Coup
+    annulé : reine de cœur sur la colonne 2."), not "Took back" before a fragment."""
     if notation is None:
         return _("Move taken back.")
     if notation == "draw":
         return _("Took back the draw.")
     if notation == "redeal":
         return _("Took back the redeal.")
-    return _("Took back %(move)s.") % {"move": move_words(notation)}
+    code, _sep, dest = notation.partition(">")
+    if dest == "f":
+        return _("Took back moving the %(card)s to its foundation.") % {"card": card_label(code)}
+    return _("Took back moving the %(card)s to pile %(pile)s.") % {
+        "card": card_label(code),
+        "pile": dest[1:],
+    }
 
 
 #: The options each preset's sentence in :data:`PRESET_TEXT` already states, which

@@ -1,8 +1,9 @@
 """What a new user reported, as a person sees it in Chromium (phone and desktop): a draw
 now names the card it left on the waste and Undo the move it took back, both in the
-board's message and through the lasting live region (#announcer); a refusal reads as a
-sentence; the replay's pile headings read as headings, not buttons; the standings'
-time column says what it counts.  Page-level checks: tests/web/test_new_user_wording.py."""
+board's message and through the lasting live region (#announcer); every message of the
+board, a refusal, a played move and a selection too, reads as a sentence; the replay's
+pile headings read as headings, not buttons; the standings' time column says what it
+counts.  Page-level checks: tests/web/test_new_user_wording.py."""
 
 from __future__ import annotations
 
@@ -53,13 +54,19 @@ def test_draw_and_undo_say_which_cards(
         screenshot(page, f"wording-play-drew-{width}", full_page=False)
         # King of hearts (pile 1) onto the ace of clubs (pile 2): the reserve's 5C fills pile
         # 1 (RULES.md 3.7); then taken back, both.
+        # Every message is a sentence: a capital first, a full stop last (a played move
+        # said "king of hearts to pile 2; ... fills pile 1"; the selection too).
         page.locator('#board button[data-card="KH"]').click()
+        expect(page.locator("#board-message")).to_have_text(
+            "King of hearts — now choose a destination."
+        )
         page.locator('#board [data-dest="t2"]').click()
         page.wait_for_selector('#board[data-move-number="2"]')
-        _expect_said(page, "king of hearts to pile 2; the reserve's five of clubs fills pile 1")
+        _expect_said(page, "King of hearts to pile 2; the reserve's five of clubs fills pile 1.")
+        screenshot(page, f"wording-play-moved-{width}", full_page=False)
         page.get_by_role("button", name="Undo").click()
         page.wait_for_selector('#board[data-move-number="1"]')
-        _expect_said(page, "Took back king of hearts to pile 2.")
+        _expect_said(page, "Took back moving the king of hearts to pile 2.")
         screenshot(page, f"wording-play-took-back-{width}", full_page=False)
         # Taking back the draw does not name the card that goes back face down.
         page.get_by_role("button", name="Undo").click()

@@ -81,7 +81,7 @@ def test_undo_names_the_move_it_took_back(pages: PageClient, player: Any) -> Non
     post(pages, game, "move", 0, move="KH>t2")
     resp = post(pages, game, "undo", 1)
     assert resp.status_code == 200
-    assert said(resp) == "Took back king of hearts to pile 2."
+    assert said(resp) == "Took back moving the king of hearts to pile 2."
     # 9C home empties pile 4, which the reserve's 5C fills (RULES.md 3.7); both go back.
     post(pages, game, "move", 0, move="9C>f")
     fr = post(pages, game, "undo", 1, lang="fr")
@@ -91,7 +91,7 @@ def test_undo_names_the_move_it_took_back(pages: PageClient, player: Any) -> Non
     # Without htmx (no script) the words come after the redirect, among the messages.
     post(pages, game, "move", 0, move="KH>t2")
     plain = pages.post(f"/play/{game.id}/undo", {"expected_move_number": 1}, follow=True)
-    assert "Took back king of hearts to pile 2." in unescape(plain.content.decode())
+    assert "Took back moving the king of hearts to pile 2." in unescape(plain.content.decode())
 
 
 def test_undoing_a_draw_or_a_redeal_names_no_card(pages: PageClient, player: Any) -> None:
@@ -110,9 +110,92 @@ def test_undoing_a_draw_or_a_redeal_names_no_card(pages: PageClient, player: Any
         move_play(game_id=game.id, player=player, move="draw", expected_move_number=n)
     move_play(game_id=game.id, player=player, move="redeal", expected_move_number=12)
     redeal = post(pages, game, "undo", 13, lang="de")
-    assert said(redeal) == "Neu geben zurückgenommen."
+    assert said(redeal) == "Neugeben zurückgenommen."
     assert_hides(game.id, redeal.content.decode())
     assert said(post(pages, game, "undo", 12)) == "Took back the draw."
+
+
+@pytest.mark.parametrize(
+    ("lang", "moved", "filled", "undone", "redealt"),
+    [
+        (
+            "en",
+            "Ten of clubs to pile 1.",
+            "King of hearts to pile 2; the reserve's five of clubs fills pile 1.",
+            "Took back moving the king of hearts to pile 2.",
+            "Redealt: the waste is turned over as the new stock.",
+        ),
+        (
+            "fr",
+            "Dix de trèfle sur la colonne 1.",
+            f"Roi de cœur sur la colonne 2{NNBSP}; cinq de trèfle, de la réserve, remplit la "
+            "colonne 1.",
+            f"Coup annulé{NNBSP}: roi de cœur sur la colonne 2.",
+            f"Redonne{NNBSP}: le rebut, retourné, devient le nouveau talon.",
+        ),
+        (
+            "es",
+            "Diez de tréboles a la columna 1.",
+            "Rey de corazones a la columna 2; cinco de tréboles, de la reserva, ocupa la "
+            "columna 1.",
+            "Jugada deshecha: rey de corazones a la columna 2.",
+            "Redistribuido: el descarte, vuelto del revés, es el nuevo mazo.",
+        ),
+        (
+            "de",
+            "Kreuz-Zehn auf Stapel 1.",
+            "Herz-König auf Stapel 2; die Reservekarte Kreuz-Fünf füllt Stapel 1.",
+            "Zug zurückgenommen: Herz-König auf Stapel 2.",
+            "Neu gegeben: Der Abwurf wird umgedreht zum neuen Talon.",
+        ),
+    ],
+)
+def test_every_message_of_the_board_is_a_sentence(
+    pages: PageClient, player: Any, lang: str, moved: str, filled: str, undone: str, redealt: str
+) -> None:
+    """A played move said "king of hearts to pile 2; the reserve's five of clubs fills
+    pile 1" (lower case, no full stop) beside "Drew the seven of hearts to the waste."
+    and "Refused: Ace of clubs cannot go on ...": every message of the board is now a
+    sentence, in every language; Undo names the card with the move ("Took back moving
+    the king of hearts to pile 2.", was "Took back king of hearts to pile 2."), and a
+    redeal says what it did (was "redeal")."""
+    reserve_move = game_start(player=player, seed="8")  # the reserve's ten of clubs to pile 1
+    assert reserve_move.state["reserve"][-1] == "TC"
+    assert said(post(pages, reserve_move, "move", 0, move="TC>t1", lang=lang)) == moved
+    game = game_start(player=player, seed="7")
+    # King of hearts (pile 1) onto the ace of clubs (pile 2): the reserve's five of clubs
+    # fills pile 1 (RULES.md 3.7).
+    assert said(post(pages, game, "move", 0, move="KH>t2", lang=lang)) == filled
+    assert said(post(pages, game, "undo", 1, lang=lang)) == undone
+    for n in range(12):  # the stock of seed 7, three cards at a time, then empty
+        move_play(game_id=game.id, player=player, move="draw", expected_move_number=n)
+    redeal = post(pages, game, "move", 12, move="redeal", lang=lang)
+    assert said(redeal) == redealt
+    assert_hides(game.id, redeal.content.decode())
+    # Without htmx (no script) the same sentence comes after the redirect, in the messages.
+    post(pages, reserve_move, "undo", 1)
+    plain = pages.post(
+        f"/play/{reserve_move.id}/move",
+        {"move": "TC>t1", "expected_move_number": 0},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )
+    assert f'<ul class="messages" role="status"><li>{moved}</li>' in unescape(
+        plain.content.decode()
+    )
+
+
+def test_the_moves_of_a_list_stay_fragments(pages: PageClient, player: Any) -> None:
+    """Where moves are items of a list (a hint, the replay's "Move 2 of 2: ..."), they keep
+    their words as a fragment, each alike: only the board's message is a sentence."""
+    game = game_start(player=player, seed="7")
+    move_play(game_id=game.id, player=player, move="draw", expected_move_number=0)
+    move_play(game_id=game.id, player=player, move="KH>t2", expected_move_number=1)
+    game_end(game_id=game.id, player=player)
+    replay = unescape(pages.get(f"/replay/{game.id}/?step=2").content.decode())
+    assert "Move 2 of 2: king of hearts to pile 2</p>" in replay
+    first = unescape(pages.get(f"/replay/{game.id}/?step=1").content.decode())
+    assert "Move 1 of 2: draw from the stock</p>" in first
 
 
 @pytest.mark.parametrize(

@@ -45,11 +45,12 @@ from web.board import (
     card_label,
     draw_words,
     move_words,
+    redeal_words,
     rules_words,
     undo_words,
 )
 from web.forms import ExpectedForm, MoveForm, PracticeForm
-from web.refusals import refusal_words
+from web.refusals import refusal_words, sentence
 from web.templatetags.web_tags import seconds
 from web.throttling import throttled
 from web.views.common import is_htmx, not_found, post_or_page, server_now_ms
@@ -109,6 +110,9 @@ def play_context(
     elif view["status"] == Game.Status.TIMED_OUT and not message and not error:
         # So does a game out of time (only its status changed, the message stayed empty).
         message = timed_out_words(view)
+    # Every message of the board is a sentence, a move's words too ("King of hearts to
+    # pile 2.", where a list of moves keeps "king of hearts to pile 2").
+    message = sentence(message)
     return {
         "game": game,
         "view": view,
@@ -205,6 +209,7 @@ def _answer(
     if game is None:
         game = _game(request, game_id)
     context = play_context(game, state=state, message=message, error=error)
+    message = context["message"]  # as the board says it (a sentence)
     context["hint_poll"] = hint_poll
     context["hint_poll_seconds"] = HINT_POLL_SECONDS
     context["hint_move"] = hint_move
@@ -268,18 +273,24 @@ def move(request: HttpRequest, game_id: Any) -> HttpResponse:
         text, status = _refusal(exc)
         return _answer(request, game_id, game=None, message=text, error=True, status=status)
     won = outcome.game.status == Game.Status.WON  # the board then says so (play_context)
-    note = "" if outcome.replayed or won else move_words(outcome.move.notation)
-    if note and outcome.move.notation == "draw":
+    notation = outcome.move.notation
+    if outcome.replayed or won:
+        note = ""
+    elif notation == "draw":
         # The card(s) turned, face up on the waste now (RULES.md 3.6, 7).
         turned = outcome.state.last_draw() if outcome.state is not None else None
         note = draw_words(turned or [])
-    fill = outcome.state.last_autofill() if note and outcome.state is not None else None
-    if fill is not None:  # the move's other half (RULES.md 3.7), else seen only on the board
-        note = _("%(move)s; the reserve's %(card)s fills pile %(pile)s") % {
-            "move": note,
-            "card": card_label(fill[1]),
-            "pile": fill[0],
-        }
+    elif notation == "redeal":
+        note = redeal_words()
+    else:
+        note = move_words(notation)  # a sentence on the board (play_context)
+        fill = outcome.state.last_autofill() if outcome.state is not None else None
+        if fill is not None:  # the move's other half (RULES.md 3.7), else seen only on the board
+            note = _("%(move)s; the reserve's %(card)s fills pile %(pile)s.") % {
+                "move": note,
+                "card": card_label(fill[1]),
+                "pile": fill[0],
+            }
     return _answer(request, game_id, game=outcome.game, state=outcome.state, message=note)
 
 
@@ -303,7 +314,8 @@ def undo(request: HttpRequest, game_id: Any) -> HttpResponse:
     except ServiceError as exc:
         text, status = _refusal(exc)
         return _answer(request, game_id, game=None, message=text, error=True, status=status)
-    # "Took back queen of hearts to pile 2."; a draw or redeal is not named by card.
+    # "Took back moving the queen of hearts to pile 2."; a draw or redeal is not named
+    # by card.
     message = undo_words(undone.move.notation)
     return _answer(request, game_id, game=undone.game, message=message)
 

@@ -213,6 +213,16 @@
     m.textContent = text;
   }
 
+  // A message as a sentence, as the server words every other one (web.refusals.sentence):
+  // its first letter a capital, a full stop at the end ("queen of hearts — now choose a
+  // destination" -> "Queen of hearts — now choose a destination.").
+  function sentence(text) {
+    text = (text || "").trim();
+    if (!text) { return text; }
+    if (!/[.!?\u2026]$/.test(text)) { text += "."; }
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
   // Screen readers hear each outcome from #announcer, a live region outside the board
   // that stays on the page (the board's own message is swapped whole with the board, and a
   // region added to the page is not read).  The same words twice in a row (a second
@@ -279,7 +289,8 @@
         b.querySelectorAll(where).forEach(function (d) { d.classList.add("target"); });
       }
     });
-    say(btn.getAttribute("aria-label") + " — " + (body.dataset.chooseText || "choose a destination"));
+    say(sentence(btn.getAttribute("aria-label") + " — " +
+      (body.dataset.chooseText || "now choose a destination")));
   }
 
   function syncControls(b) {
