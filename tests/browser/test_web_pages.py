@@ -444,15 +444,19 @@ def test_the_play_buttons_stay_on_a_phone_screen(
         assert last is not None
         assert last["y"] + last["height"] <= bar["y"], (last, bar)
         # Tapping a tableau card down there: what the board says shows at the screen's
-        # top edge (it was at the board's top, off the screen).
+        # top (it was at the board's top, off the screen), under the board's counts,
+        # which stay at the top edge (tests/browser/test_web_play_feedback.py).
         card = page.locator("#board .tableau .card").last
         before = card.bounding_box()
         card.tap()
         message = page.locator("#board-message")
         expect(message).not_to_be_empty()
         box = message.bounding_box()
+        head = page.locator("#board .board-head").bounding_box()
         assert box is not None
-        assert 0 <= box["y"] <= 5, box
+        assert head is not None
+        assert 0 <= head["y"] <= 5, head
+        assert abs(box["y"] - (head["y"] + head["height"])) <= 1, (box, head)
         # The message takes no room in the page: the cards stay where they were (but
         # for a selection's 3 px lift), here and at the page's top, where a two-line
         # band in the page's flow pushed the board 56 px down between two taps.
@@ -486,13 +490,16 @@ def test_the_play_buttons_stay_on_a_phone_screen(
         page.reload()
         expect(page.locator(".controls")).to_be_hidden()
         expect(page.locator("details.typed")).to_be_hidden()
-        # The over board's message band stays on the screen's top edge when scrolled (a
-        # filter on the board made the board its box: it scrolled away, over the counts).
+        # The over board's message band stays at the screen's top when scrolled, under
+        # the counts (a filter on the board made the board its box: it scrolled away).
         page.evaluate("document.getElementById('board-message').textContent = 'Gagné'")
         message = page.locator("#board-message")
         page.evaluate("window.scrollTo(0, 400)")
         band = message.bounding_box()
+        head = page.locator("#board .board-head").bounding_box()
         assert band is not None
-        assert 0 <= band["y"] <= 5, band
+        assert head is not None
+        assert 0 <= head["y"] <= 5, head
+        assert abs(band["y"] - (head["y"] + head["height"])) <= 1, (band, head)
     finally:
         ctx.close()

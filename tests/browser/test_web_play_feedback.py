@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 from unittest import mock
 
+import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -150,15 +151,32 @@ def _uncovered(page: Any, locator: Any) -> bool:
 
 
 def _band_at_the_top_when_scrolled(page: Any) -> None:
-    """Scrolled to the page's end, the message band is at the screen's top edge, or at
-    the board's top while that is still on the screen (a short page)."""
+    """Scrolled to the page's end, the board's counts are at the screen's top edge (or at
+    the board's top while that is still on the screen: a short page), the message band
+    right under them, and nothing of the counts is under the band."""
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     board = page.locator("#board").bounding_box()
+    head = page.locator("#board .board-head").bounding_box()
     band = page.locator("#board-message").bounding_box()
     assert board is not None
+    assert head is not None
     assert band is not None
-    assert 0 <= band["y"] <= max(0, board["y"]) + 8, (band, board)  # + the board's padding
+    assert 0 <= head["y"] <= max(0, board["y"]) + 1, (head, board)
+    assert abs(band["y"] - (head["y"] + head["height"])) <= 1, (band, head)
     assert band["y"] + band["height"] <= PHONE["height"], band
+    _counts_in_sight(page)
+
+
+def _counts_in_sight(page: Any) -> None:
+    """Every count of the board (cards home, ..., a race's time left) is on the screen
+    and drawn on top: not under the message band."""
+    counts = page.locator("#board dl.stats > div")
+    assert counts.count() >= 5
+    for i in range(counts.count()):
+        box = counts.nth(i).bounding_box()
+        assert box is not None
+        assert box["y"] >= 0, (i, box)
+        assert _uncovered(page, counts.nth(i)), counts.nth(i).inner_text()
 
 
 def test_the_phone_message_band_leaves_the_header_and_links_uncovered(
@@ -167,8 +185,10 @@ def test_the_phone_message_band_leaves_the_header_and_links_uncovered(
     """On a 390 x 844 phone the board's message band sat at the screen's top edge until
     the next action, over the site's header (its home link) and, scrolled, over the
     page's heading and its "Race page and standings" link ("You resigned." stayed there
-    for good).  It now sits below them while they are on the screen, at the top edge once
-    they are scrolled away, and it can be closed."""
+    for good).  It now sits below them while they are on the screen, at the top once
+    they are scrolled away (under the board's counts, which stay in sight:
+    :func:`test_the_time_left_stays_in_sight_under_the_message_band`), and it can be
+    closed."""
     race = running_race(name="Phone race")
     player = User.objects.create_user("pia", password=PASSWORD)
     game_id = race_join(race_id=race.id, player=player).entry.game_id
@@ -196,7 +216,8 @@ def test_the_phone_message_band_leaves_the_header_and_links_uncovered(
         page.evaluate("window.scrollTo(0, 60)")
         for what in (heading, race_link):
             assert _uncovered(page, what), what
-        # Scrolled down: the band is at the screen's top edge, where the player looks.
+        # Scrolled down: the band is at the screen's top, where the player looks, under
+        # the board's counts.
         _band_at_the_top_when_scrolled(page)
         # It can be closed by a tap (a phone has no Escape key).
         close = page.get_by_role("button", name="Hide this message")
@@ -223,6 +244,92 @@ def test_the_phone_message_band_leaves_the_header_and_links_uncovered(
         page.evaluate("window.scrollTo(0, 0)")
         race_link.tap()
         page.wait_for_url(f"{live_server.url}/races/{race.id}/")
+    finally:
+        ctx.close()
+
+
+def _card_places(page: Any) -> dict[str, float]:
+    """Each card's top in the page (not the screen): where a tap finds it."""
+    places: dict[str, float] = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#board [data-card]')]
+            .map(c => [c.dataset.card, c.getBoundingClientRect().top + window.scrollY]))"""
+    )
+    return places
+
+
+def _moved(before: dict[str, float], after: dict[str, float], lifted: str = "") -> list[str]:
+    """The cards whose place changed (``lifted``, a selected card, rises 3 px)."""
+    return [
+        code
+        for code, y in before.items()
+        if abs(after.get(code, y) - y) > (4 if code == lifted else 0.5)
+    ]
+
+
+@pytest.mark.parametrize("kind", ["race", "practice"])
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_time_left_stays_in_sight_under_the_message_band(
+    live_server: Any, chromium: Any, transactional_db: Any, width: int, kind: str
+) -> None:
+    """On a phone the message band was sticky at the screen's top edge: scrolled, it
+    covered the board's counts, a race's time left among them, until the player closed
+    it or acted again.  The counts now stay at the screen's top edge (sticky) with the
+    band under them, over the cards; neither takes room in the page, so no card moves
+    when a message comes or goes."""
+    height = 740 if width == 360 else 844
+    player = User.objects.create_user(f"rae{width}{kind}", password=PASSWORD)
+    if kind == "race":
+        race = running_race(name="Phone race")
+        game_id = race_join(race_id=race.id, player=player).entry.game_id
+    else:
+        game_id = game_start(player=player, variant="classic", seed="7").id
+    ctx = chromium.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        locale="en-GB",
+    )
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, f"rae{width}{kind}")
+        page.goto(f"{live_server.url}/play/{game_id}/")
+        message = page.locator("#board-message")
+        clock = page.locator("#board [data-countdown]")
+        if kind == "race":
+            expect(clock).to_have_text(re.compile(r"\d:\d\d"))
+        else:
+            expect(clock).to_have_count(0)
+        # A card tapped: "... — now choose a destination." over the board, under the counts.
+        places = _card_places(page)
+        reserve = page.locator("#board .reserve button[data-card]")
+        lifted = reserve.get_attribute("data-card") or ""
+        reserve.tap()
+        expect(message).to_have_text(re.compile(r"^[A-Z].* — now choose a destination\.$"))
+        assert _moved(places, _card_places(page), lifted) == []
+        _counts_in_sight(page)
+        if kind == "race":
+            assert _uncovered(page, clock)
+        screenshot(page, f"web-play-counts-{kind}-{width}-top", full_page=False)
+        page.keyboard.press("Escape")
+        expect(message).to_be_empty()
+        assert _moved(places, _card_places(page)) == []
+        # Scrolled to the end: a draw's words come, the counts stay in sight above them.
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        assert page.evaluate("window.scrollY") > 0  # the board is taller than the screen
+        page.locator('#board [data-action="stock"]').tap()
+        page.wait_for_selector('#board[data-move-number="1"]')
+        expect(message).to_have_text(re.compile(r"^Drew .*\.$"))
+        _band_at_the_top_when_scrolled(page)
+        if kind == "race":
+            assert _uncovered(page, clock)
+            expect(clock).to_have_text(re.compile(r"\d:\d\d"))
+        screenshot(page, f"web-play-counts-{kind}-{width}-scrolled", full_page=False)
+        # The message closed: no card moves (the draw moved only the waste's cards).
+        places = _card_places(page)
+        page.get_by_role("button", name="Hide this message").tap()
+        expect(message).to_be_empty()
+        assert _moved(places, _card_places(page)) == []
+        assert serious_violations(page) == []
     finally:
         ctx.close()
 
