@@ -9,8 +9,9 @@ Deleting an account (one account's page, the admin's "delete selected", any code
 deletes users) deletes its games, race entries, tournament standings and rating history
 with it.  Two receivers of the user model's delete signals (``games.apps``) keep what
 those entries counted for in step, in the deletion's transaction: before the delete,
-:func:`account_delete_prepare` locks the races it ran in (race rows first, the
-project's lock order) and marks the rated ones stale; after it,
+:func:`account_delete_prepare` locks the races it ran in or created, then their
+tournaments (race rows first, then tournament rows: the project's lock order) and
+marks the rated ones stale; after it,
 :func:`account_delete_rescore` ranks each finished one again without the player and
 recomputes its tournament's standings, as a disqualification does.
 """

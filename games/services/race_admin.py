@@ -278,19 +278,31 @@ def player_results_lock(*, player_id: Any, using: str | None = None) -> PlayerRe
 
     For the ``pre_delete`` receiver of the user model
     (:func:`games.services.accounts.account_delete_prepare`), in the deletion's
-    transaction: locks the row of every race not cancelled with an entry of the
-    player, in id order and waiting for each (``FOR NO KEY UPDATE``), before the
-    deletion removes the entries (the project's order: race, then entry, then
-    tournament); a closer arriving meanwhile skips the race (``busy``) and the sweeper
-    takes it after the commit.  Marks the finished rated ones stale for the ratings
-    (:func:`games.services.ratings.player_races_mark_stale`).  ``using``: the database
-    alias.  Returns what :func:`player_results_rescore` re-scores once the entries
-    are gone.  Raises nothing of its own (a database error propagates).
+    transaction: locks the row of every race with an entry of the player or created by
+    them (its ``created_by`` becomes NULL), in id order and waiting for each (``FOR NO
+    KEY UPDATE``), then the row of every tournament to re-score or created by them, in
+    id order, before the deletion removes the entries and standings rows (the
+    project's order: race, then tournament, then standings rows; a race closing
+    meanwhile, holding its tournament while it replaces the standings rows, would
+    otherwise deadlock with the deletion); a closer arriving meanwhile skips the race
+    (``busy``) and the sweeper takes it after the commit.  Marks the finished rated ones
+    stale for the ratings (:func:`games.services.ratings.player_races_mark_stale`).
+    ``using``: the database alias.  Returns what :func:`player_results_rescore`
+    re-scores once the entries are gone.  Raises nothing of its own (a database error propagates).
     """
     entered = RaceEntry.objects.db_manager(using).filter(player_id=player_id).values("race_id")
-    races = list(
+    # The races the deletion writes to as well: those the account created (their
+    # ``created_by`` is set to NULL, a row lock), taken in the same id order now rather
+    # than after the entries and standings rows are gone.
+    list(
         Race.objects.db_manager(using)
         .select_for_update(no_key=True)
+        .filter(Q(id__in=entered) | Q(created_by_id=player_id))
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    races = list(
+        Race.objects.db_manager(using)
         .filter(id__in=entered)
         .exclude(status=Race.Status.CANCELLED)
         .order_by("id")
@@ -310,6 +322,17 @@ def player_results_lock(*, player_id: Any, using: str | None = None) -> PlayerRe
         t for _r, status, _e, t in races if status == Race.Status.FINISHED and t is not None
     }
     tournaments.update(listed.values_list("tournament_id", flat=True))
+    # The tournaments next (race, then tournament, then standings rows): the deletion
+    # deletes the account's standings rows and sets ``created_by`` of the tournaments it
+    # created to NULL before its re-score locks them; a race closing meanwhile holds the
+    # tournament and replaces its standings rows, which would deadlock.
+    list(
+        Tournament.objects.db_manager(using)
+        .select_for_update(no_key=True)
+        .filter(Q(id__in=tournaments) | Q(created_by_id=player_id))
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
     return PlayerResults(
         finished=tuple(race_id for _ends_at, race_id in finished),
         running=tuple(

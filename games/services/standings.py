@@ -11,8 +11,8 @@ Lock order (every path takes row locks in this order, so none deadlocks):
 race row, then tournament row, then the standings rows.  ``race_close`` locks the
 race, then :func:`tournament_rescore` locks the tournament; cancelling a tournament
 (``tournament_set_status``) locks its unfinished races, then the tournament; deleting
-an account locks its races, deletes its entries, then re-scores (race, entry,
-tournament);
+an account locks its races and those it created, then its tournaments and those it
+created, then deletes its entries and standings rows and re-scores;
 ``tournament_races_add`` locks the tournament and only creates races (new rows, no
 race lock); :func:`tournament_admit` locks the tournament only.
 

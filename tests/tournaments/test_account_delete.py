@@ -175,10 +175,12 @@ def test_a_failed_re_score_keeps_the_account(monkeypatch: pytest.MonkeyPatch) ->
 
 
 @pytest.mark.postgres
-def test_the_deletion_locks_the_races_then_deletes_the_entries_then_locks_the_tournament() -> None:
-    """The project's lock order (race, entry, tournament), as closing a race and
-    disqualifying an entry take it: the race rows are locked before the deletion
-    touches their entries, the tournament's only after."""
+def test_the_deletion_locks_the_races_then_the_tournament_then_deletes_the_rows() -> None:
+    """The project's lock order (race, tournament, standings rows), as closing a race
+    takes it: the race rows are locked before the deletion touches their entries, the
+    tournament's before it deletes the player's standings rows (a closer holding the
+    tournament replaces them: the other order deadlocked,
+    test_account_delete_locks.py)."""
     t = TournamentFactory()
     finished_race(t, *FIRST)
     bob = User.objects.get(username="bob")
@@ -194,4 +196,6 @@ def test_the_deletion_locks_the_races_then_deletes_the_entries_then_locks_the_to
     tournament_lock = first_index(
         lambda s: "FOR NO KEY UPDATE" in s and 'FROM "games_tournament"' in s
     )
-    assert race_lock < entry_delete < tournament_lock
+    standings_delete = first_index(lambda s: s.startswith('DELETE FROM "games_tournamentstanding"'))
+    assert race_lock < tournament_lock < entry_delete
+    assert tournament_lock < standings_delete

@@ -1,0 +1,144 @@
+# mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, assignment, misc"
+"""Deleting an account while races close or are rated, on PostgreSQL with threads.
+
+The deletion deletes the account's standings rows and sets ``created_by`` of the races
+and tournaments it created to NULL (row locks), and a race closing at the same time
+holds its race, then its tournament, while it replaces the standings rows.  The
+deletion took the tournament only after those rows, and the created races never in
+the project's order: both ways one of the two transactions died of a deadlock.  Now
+the deletion locks those races, then those tournaments, before it deletes anything
+(games.services.race_admin.player_results_lock).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection, transaction
+
+from games.models import Race, Tournament
+from games.services import race_admin, races
+from games.services.races import race_close
+from tests.tournaments.factories import Result, TournamentFactory, finished_race, play, running_race
+from tests.tournaments.test_account_delete import table
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+class Worker(threading.Thread):
+    """Runs ``work`` on its own connection; keeps its backend pid, result and error."""
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        super().__init__(daemon=True)
+        self.work = work
+        self.pid: int | None = None
+        self.started_work = threading.Event()
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            with connection.cursor() as cur:
+                cur.execute("SELECT pg_backend_pid()")
+                self.pid = cur.fetchone()[0]
+            self.started_work.set()
+            self.result = self.work()
+        except BaseException as exc:
+            self.error = exc
+        finally:
+            self.started_work.set()
+            connection.close()
+
+
+def wait_until_blocked(worker: Worker) -> None:
+    """Until the worker's transaction waits for a row lock (at most 10 s)."""
+    assert worker.started_work.wait(10)
+    with connection.cursor() as cur:
+        for _ in range(500):
+            cur.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [worker.pid])
+            row = cur.fetchone()
+            if row and row[0] == "Lock":
+                return
+            assert worker.is_alive(), worker.error
+            time.sleep(0.02)
+    raise AssertionError("the worker never waited for a lock")
+
+
+def closing(race: Race) -> Callable[[], str]:
+    return lambda: race_close(race_id=race.id, now=race.ends_at + timedelta(seconds=1))
+
+
+def test_a_race_closing_while_the_deletion_re_scores_does_not_deadlock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The deletion has deleted bob's standings rows; another race of the tournament
+    closes and re-scores it before the deletion's own re-score locks it."""
+    t = TournamentFactory()
+    finished_race(t, Result("ann", 30, 1000), Result("bob", 20, 1000))
+    other = running_race(t, name="other")
+    play(other, Result("cat", 10, 1000))
+    closer = Worker(closing(other))
+    real = race_admin.player_results_rescore
+
+    def rescore_once_the_closer_waits(results: Any) -> None:
+        closer.start()
+        wait_until_blocked(closer)
+        real(results)
+
+    monkeypatch.setattr(race_admin, "player_results_rescore", rescore_once_the_closer_waits)
+    with transaction.atomic():
+        User.objects.get(username="bob").delete()
+    closer.join(30)
+    assert closer.error is None
+    assert closer.result == "finished"
+    assert [row[:3] for row in table(t)] == [("ann", 1, 10), ("cat", 2, 10)]
+
+
+def test_deleting_an_organiser_while_a_race_they_created_closes_does_not_deadlock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """bob raced in the tournament and created its other race, which is being scored
+    (its race row held) when the deletion starts; it then re-scores the tournament."""
+    t = TournamentFactory()
+    finished_race(t, Result("ann", 30, 1000), Result("bob", 20, 1000))
+    bob = User.objects.get(username="bob")
+    other = running_race(t, name="other")
+    Race.objects.filter(id=other.id).update(created_by=bob)
+    Tournament.objects.filter(id=t.id).update(created_by=bob)
+    play(other, Result("cat", 10, 1000))
+    holding = threading.Event()
+    go = threading.Event()
+    real = races.tournament_rescore
+
+    def rescore_when_told(**kwargs: Any) -> int:
+        holding.set()  # the closer holds its race row
+        assert go.wait(30)
+        return real(**kwargs)
+
+    monkeypatch.setattr(races, "tournament_rescore", rescore_when_told)
+    closer = Worker(closing(other))
+    closer.start()
+    assert holding.wait(30)
+
+    def delete_bob() -> None:
+        with transaction.atomic():
+            User.objects.get(username="bob").delete()
+
+    deleter = Worker(delete_bob)
+    deleter.start()
+    wait_until_blocked(deleter)
+    go.set()
+    closer.join(30)
+    deleter.join(30)
+    assert (closer.error, deleter.error) == (None, None)
+    assert closer.result == "finished"
+    other.refresh_from_db()
+    assert other.created_by_id is None
+    assert Tournament.objects.get(id=t.id).created_by_id is None
+    assert [row[:3] for row in table(t)] == [("ann", 1, 10), ("cat", 2, 10)]
