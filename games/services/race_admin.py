@@ -21,7 +21,11 @@ from games.live.publish import game_changed_on_commit, publish_on_commit, race_t
 from games.models import Game, Race, RaceEntry, Tournament, TournamentStanding
 from games.services.errors import MALFORMED_ID, InvalidRace, NotFound, TournamentNotOpen
 from games.services.races import race_cancel, race_close, race_locked, race_rescore
-from games.services.ratings import player_races_mark_stale, race_rating_mark_stale
+from games.services.ratings import (
+    player_pools_lock,
+    player_races_mark_stale,
+    race_rating_mark_stale,
+)
 from games.services.tournaments import tournament_rescore
 
 #: What an organiser is told before re-scoring a finished race (RULES.md 6 changed:
@@ -278,7 +282,9 @@ def player_results_lock(*, player_id: Any, using: str | None = None) -> PlayerRe
 
     For the ``pre_delete`` receiver of the user model
     (:func:`games.services.accounts.account_delete_prepare`), in the deletion's
-    transaction: locks the row of every race with an entry of the player or created by
+    transaction: locks the player's rating pools first
+    (:func:`games.services.ratings.player_pools_lock`: pool, then race, as rating a race
+    does), then the row of every race with an entry of the player or created by
     them (its ``created_by`` becomes NULL), in id order and waiting for each (``FOR NO
     KEY UPDATE``), then the row of every tournament to re-score or created by them, in
     id order, before the deletion removes the entries and standings rows (the
@@ -290,6 +296,7 @@ def player_results_lock(*, player_id: Any, using: str | None = None) -> PlayerRe
     ``using``: the database alias.  Returns what :func:`player_results_rescore`
     re-scores once the entries are gone.  Raises nothing of its own (a database error propagates).
     """
+    player_pools_lock(player_id=player_id, using=using)  # the ratings' order: pool, race
     entered = RaceEntry.objects.db_manager(using).filter(player_id=player_id).values("race_id")
     # The races the deletion writes to as well: those the account created (their
     # ``created_by`` is set to NULL, a row lock), taken in the same id order now rather

@@ -142,3 +142,54 @@ def test_deleting_an_organiser_while_a_race_they_created_closes_does_not_deadloc
     assert other.created_by_id is None
     assert Tournament.objects.get(id=t.id).created_by_id is None
     assert [row[:3] for row in table(t)] == [("ann", 1, 10), ("cat", 2, 10)]
+
+
+def test_deleting_a_player_while_their_pool_is_re_rated_does_not_deadlock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rating task replays the pool from an earlier race: it has removed bob's history
+    row of a later race and is about to write bob's rating back when the deletion
+    starts; the deletion removed bob's rating row first, then his history rows, the
+    other order.  Now the deletion takes the pool's row lock first, as the task does
+    (pool, then race)."""
+    from games.models import PlayerRating, RaceRating, RatingChange
+    from games.services import ratings
+    from games.services.ratings import race_rate
+    from tests.ratings.helpers import race_of
+
+    earlier = race_of(Result("ann", 30, 1000), Result("cat", 20, 1000))
+    later = race_of(Result("ann", 30, 1000), Result("bob", 20, 1000))
+    for race in (earlier, later):
+        race_rate(race_id=race.id)
+    assert RatingChange.objects.filter(player__username="bob").count() == 1
+    RaceRating.objects.filter(race=earlier).update(fingerprint="changed")  # re-rate it
+    holding = threading.Event()
+    go = threading.Event()
+    real = ratings._store_ratings
+
+    def store_when_told(**kwargs: Any) -> None:
+        holding.set()  # the task has removed the history rows from the earlier race on
+        assert go.wait(30)
+        real(**kwargs)
+
+    monkeypatch.setattr(ratings, "_store_ratings", store_when_told)
+    rater = Worker(lambda: race_rate(race_id=earlier.id))
+    rater.start()
+    assert holding.wait(30)
+
+    def delete_bob() -> None:
+        with transaction.atomic():
+            User.objects.get(username="bob").delete()
+
+    deleter = Worker(delete_bob)
+    deleter.start()
+    wait_until_blocked(deleter)
+    go.set()
+    rater.join(30)
+    deleter.join(30)
+    assert (rater.error, deleter.error) == (None, None)
+    assert rater.result == "rated"
+    assert not PlayerRating.objects.filter(player__username="bob").exists()
+    assert not User.objects.filter(username="bob").exists()
+    later.refresh_from_db()
+    assert later.rating_stale  # the sweep re-rates the later race without bob
