@@ -25,6 +25,7 @@ from django.contrib.auth.models import User
 from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from games.services.errors import UsernameTaken
@@ -72,6 +73,11 @@ def user_register(*, username: str, password: str, email: str = "") -> User:
 _RESULTS = "_canfield_results_to_rescore"
 
 
+#: Where :func:`account_delete_prepare` notes, on a deletion's ``origin`` (the queryset
+#: deleted), that every account of it is locked already.
+_LOCKED = "_canfield_accounts_locked"
+
+
 def account_delete_prepare(
     sender: Any, instance: Any, using: str | None = None, **kwargs: Any
 ) -> None:
@@ -79,14 +85,32 @@ def account_delete_prepare(
 
     Every deletion of an account goes through it, one account's page, the admin's
     "delete selected" (a queryset delete) or a service, in the deletion's transaction
-    and before the account's race entries are deleted with it: locks the races the
-    account has entries in and marks the rated ones stale
-    (:func:`games.services.race_admin.player_results_lock`), and keeps them on
-    ``instance`` for :func:`account_delete_rescore`.  Raises nothing of its own.
+    and before the account's race entries are deleted with it: locks what the deletion
+    writes to (:func:`games.services.race_admin.players_lock`: rating pools, races,
+    tournaments) and marks the rated races it ran in stale
+    (:func:`games.services.race_admin.player_results_lock`), and keeps what to re-score
+    on ``instance`` for :func:`account_delete_rescore`.  A queryset delete
+    (``kwargs["origin"]``, the queryset of users deleted) locks for all its accounts
+    at the first one, in one order: account after account took a tournament before the
+    next account's races (a deadlock with a race closing meanwhile).  Raises nothing of
+    its own.
     """
-    from games.services.race_admin import player_results_lock
+    from games.services.race_admin import player_results_lock, players_lock
 
-    setattr(instance, _RESULTS, player_results_lock(player_id=instance.pk, using=using))
+    origin = kwargs.get("origin")
+    locked = False
+    if isinstance(origin, QuerySet) and issubclass(origin.model, sender):
+        locked = getattr(origin, _LOCKED, False)
+        if not locked:
+            ids = {*origin.values_list("pk", flat=True), instance.pk}
+            players_lock(player_ids=sorted(ids), using=using)
+            setattr(origin, _LOCKED, True)
+            locked = True
+    setattr(
+        instance,
+        _RESULTS,
+        player_results_lock(player_id=instance.pk, using=using, locked=locked),
+    )
 
 
 def account_delete_rescore(

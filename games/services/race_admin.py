@@ -1,6 +1,6 @@
 """Organisers' race actions (admin and staff API): open or close now, cancel, re-score,
 disqualify, rename, move to another tournament; and the re-score of a deleted player's
-races (:func:`player_results_lock`, :func:`player_results_rescore`).
+races (:func:`players_lock`, :func:`player_results_lock`, :func:`player_results_rescore`).
 
 Each keeps the race's tournament standings in step: whatever changes a race
 result re-scores the tournament (:func:`games.services.tournaments.tournament_rescore`).
@@ -8,6 +8,7 @@ result re-scores the tournament (:func:`games.services.tournaments.tournament_re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -277,37 +278,68 @@ class PlayerResults:
     tournaments: tuple[Any, ...] = ()
 
 
-def player_results_lock(*, player_id: Any, using: str | None = None) -> PlayerResults:
-    """Lock the races of player ``player_id`` before their account is deleted.
+def players_lock(*, player_ids: Sequence[Any], using: str | None = None) -> None:
+    """Lock, for the deletion of the accounts ``player_ids``, every row it writes to.
 
-    For the ``pre_delete`` receiver of the user model
-    (:func:`games.services.accounts.account_delete_prepare`), in the deletion's
-    transaction: locks the player's rating pools first
+    In the deletion's transaction, before it deletes anything, in the project's order,
+    each kind in id order and waiting for each row (``FOR NO KEY UPDATE``): the rating
+    pools the players have a rating or history row in
     (:func:`games.services.ratings.player_pools_lock`: pool, then race, as rating a race
-    does), then the row of every race with an entry of the player or created by
-    them (its ``created_by`` becomes NULL), in id order and waiting for each (``FOR NO
-    KEY UPDATE``), then the row of every tournament to re-score or created by them, in
-    id order, before the deletion removes the entries and standings rows (the
-    project's order: race, then tournament, then standings rows; a race closing
-    meanwhile, holding its tournament while it replaces the standings rows, would
-    otherwise deadlock with the deletion); a closer arriving meanwhile skips the race
-    (``busy``) and the sweeper takes it after the commit.  Marks the finished rated ones
-    stale for the ratings (:func:`games.services.ratings.player_races_mark_stale`).
-    ``using``: the database alias.  Returns what :func:`player_results_rescore`
-    re-scores once the entries are gone.  Raises nothing of its own (a database error propagates).
+    does), then every race with an entry of one of them or created by one of them (its
+    ``created_by`` becomes NULL), then every tournament whose standings list one of them
+    or count a finished race of theirs, or created by one of them.  The deletion then
+    removes the entries and standings rows and re-scores: a race closing meanwhile
+    (race, then tournament, then standings rows) waits for it instead of deadlocking
+    with it, and a closer arriving meanwhile skips its race (``busy``; the sweeper takes
+    it after the commit).  All the accounts of one deletion (the admin's "delete
+    selected") are locked together: one after the other took a tournament before the
+    next account's races.  ``using``: the database alias.  Raises nothing of its own (a
+    database error propagates).
     """
-    player_pools_lock(player_id=player_id, using=using)  # the ratings' order: pool, race
-    entered = RaceEntry.objects.db_manager(using).filter(player_id=player_id).values("race_id")
-    # The races the deletion writes to as well: those the account created (their
-    # ``created_by`` is set to NULL, a row lock), taken in the same id order now rather
-    # than after the entries and standings rows are gone.
+    ids = list(player_ids)
+    player_pools_lock(player_ids=ids, using=using)
+    entered = RaceEntry.objects.db_manager(using).filter(player_id__in=ids).values("race_id")
+    races = Race.objects.db_manager(using).select_for_update(no_key=True)
     list(
-        Race.objects.db_manager(using)
-        .select_for_update(no_key=True)
-        .filter(Q(id__in=entered) | Q(created_by_id=player_id))
+        races.filter(Q(id__in=entered) | Q(created_by_id__in=ids))
         .order_by("id")
         .values_list("id", flat=True)
     )
+    counted = Race.objects.db_manager(using).filter(
+        id__in=entered, status=Race.Status.FINISHED, tournament__isnull=False
+    )
+    listed = TournamentStanding.objects.db_manager(using).filter(player_id__in=ids)
+    list(
+        Tournament.objects.db_manager(using)
+        .select_for_update(no_key=True)
+        .filter(
+            Q(id__in=counted.values("tournament_id"))
+            | Q(id__in=listed.values("tournament_id"))
+            | Q(created_by_id__in=ids)
+        )
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+
+
+def player_results_lock(
+    *, player_id: Any, using: str | None = None, locked: bool = False
+) -> PlayerResults:
+    """Lock what deleting player ``player_id``'s account writes to, and find what it
+    re-scores.
+
+    For the ``pre_delete`` receiver of the user model
+    (:func:`games.services.accounts.account_delete_prepare`), in the deletion's
+    transaction: unless ``locked`` (the receiver already called :func:`players_lock`
+    for every account of the deletion), :func:`players_lock` for this player.  Marks the
+    finished rated races they ran in stale for the ratings
+    (:func:`games.services.ratings.player_races_mark_stale`).  ``using``: the database
+    alias.  Returns what :func:`player_results_rescore` re-scores once the entries are
+    gone.  Raises nothing of its own (a database error propagates).
+    """
+    if not locked:
+        players_lock(player_ids=[player_id], using=using)
+    entered = RaceEntry.objects.db_manager(using).filter(player_id=player_id).values("race_id")
     races = list(
         Race.objects.db_manager(using)
         .filter(id__in=entered)
@@ -329,17 +361,6 @@ def player_results_lock(*, player_id: Any, using: str | None = None) -> PlayerRe
         t for _r, status, _e, t in races if status == Race.Status.FINISHED and t is not None
     }
     tournaments.update(listed.values_list("tournament_id", flat=True))
-    # The tournaments next (race, then tournament, then standings rows): the deletion
-    # deletes the account's standings rows and sets ``created_by`` of the tournaments it
-    # created to NULL before its re-score locks them; a race closing meanwhile holds the
-    # tournament and replaces its standings rows, which would deadlock.
-    list(
-        Tournament.objects.db_manager(using)
-        .select_for_update(no_key=True)
-        .filter(Q(id__in=tournaments) | Q(created_by_id=player_id))
-        .order_by("id")
-        .values_list("id", flat=True)
-    )
     return PlayerResults(
         finished=tuple(race_id for _ends_at, race_id in finished),
         running=tuple(

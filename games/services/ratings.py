@@ -184,20 +184,21 @@ def race_rating_mark_stale(*, race: Race) -> None:
         race.save(update_fields=["rating_stale"])
 
 
-def player_pools_lock(*, player_id: Any, using: str | None = None) -> list[Any]:
-    """Lock the row of every pool player ``player_id`` has a rating or history row in.
+def player_pools_lock(*, player_ids: Iterable[Any], using: str | None = None) -> list[Any]:
+    """Lock the row of every pool the players ``player_ids`` have a rating or history row in.
 
-    For the deletion of an account (:func:`games.services.race_admin.player_results_lock`,
-    from a ``pre_delete`` receiver), first of all its locks: the deletion removes the
-    player's rating rows, then their history rows, while :func:`race_rate` and
+    For the deletion of accounts (:func:`games.services.race_admin.players_lock`, from a
+    ``pre_delete`` receiver), first of all its locks: the deletion removes the players'
+    rating rows, then their history rows, while :func:`race_rate` and
     :func:`pool_recompute`, under the pool's lock, remove history rows, then write
-    ratings back, the other order; a task replaying the pool through the player's races
-    then deadlocked with the deletion.  Under the pools' locks (id order, waiting for
+    ratings back, the other order; a task replaying the pool through a deleted player's
+    races deadlocked with the deletion.  Under the pools' locks (id order, waiting for
     each, before any race: the ratings' order, pool then race) a task runs wholly before
     or after the deletion.  ``using``: the database alias.  Returns the pool ids.
     """
-    ratings = PlayerRating.objects.db_manager(using).filter(player_id=player_id)
-    changes = RatingChange.objects.db_manager(using).filter(player_id=player_id)
+    ids = list(player_ids)
+    ratings = PlayerRating.objects.db_manager(using).filter(player_id__in=ids)
+    changes = RatingChange.objects.db_manager(using).filter(player_id__in=ids)
     return list(
         RatingPool.objects.db_manager(using)
         .select_for_update(no_key=True)

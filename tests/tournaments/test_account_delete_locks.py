@@ -193,3 +193,44 @@ def test_deleting_a_player_while_their_pool_is_re_rated_does_not_deadlock(
     assert not User.objects.filter(username="bob").exists()
     later.refresh_from_db()
     assert later.rating_stale  # the sweep re-rates the later race without bob
+
+
+def test_deleting_two_players_at_once_while_a_race_of_the_second_closes_does_not_deadlock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The admin's "delete selected" deletes ann and bob in one query: the receiver ran
+    for ann (her races, then her tournament) before bob (his races), a tournament lock
+    before a race lock; bob's race, closing meanwhile, held its race and waited for the
+    tournament.  Now the races of every account deleted are locked first."""
+    t = TournamentFactory()
+    finished_race(t, Result("ann", 30, 1000), Result("cat", 20, 1000))
+    other = running_race(t, name="other")
+    play(other, Result("bob", 10, 1000))
+    play(other, Result("cat", 5, 1000))
+    holding = threading.Event()
+    go = threading.Event()
+    real = races.tournament_rescore
+
+    def rescore_when_told(**kwargs: Any) -> int:
+        holding.set()
+        assert go.wait(30)
+        return real(**kwargs)
+
+    monkeypatch.setattr(races, "tournament_rescore", rescore_when_told)
+    closer = Worker(closing(other))
+    closer.start()
+    assert holding.wait(30)
+
+    def delete_both() -> None:
+        with transaction.atomic():
+            User.objects.filter(username__in=["ann", "bob"]).order_by("pk").delete()
+
+    deleter = Worker(delete_both)
+    deleter.start()
+    wait_until_blocked(deleter)
+    go.set()
+    closer.join(30)
+    deleter.join(30)
+    assert (closer.error, deleter.error) == (None, None)
+    assert closer.result == "finished"
+    assert [row[:3] for row in table(t)] == [("cat", 1, 20)]
