@@ -6,8 +6,9 @@ and tournaments it created to NULL (row locks), and a race closing at the same t
 holds its race, then its tournament, while it replaces the standings rows.  The
 deletion took the tournament only after those rows, and the created races never in
 the project's order: both ways one of the two transactions died of a deadlock.  Now
-the deletion locks those races, then those tournaments, before it deletes anything
-(games.services.race_admin.player_results_lock).
+the deletion locks the players' rating pools (a rating task replays a pool under its
+lock), then those races, then those tournaments, for every account of the deletion
+together, before it deletes anything (games.services.race_admin.players_lock).
 """
 
 from __future__ import annotations
