@@ -23,6 +23,7 @@ re-scores the tournament inside step 2); see :mod:`games.services.standings`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -483,6 +484,36 @@ def race_cancel(*, race_id: Any, now: datetime | None = None) -> Race:
             race.save(update_fields=["status"])
             publish_on_commit((race_topic(race.id), "phase", {"status": "cancelled"}))
     return race
+
+
+def races_cancel(*, race_ids: Iterable[Any], now: datetime | None = None) -> list[Any]:
+    """Cancel the races ``race_ids`` not finished yet, together (as :func:`race_cancel`).
+
+    For cancelling a tournament (``games.services.tournaments.tournament_set_status``),
+    whose caller has locked the races already: in one transaction, locks those still
+    ``scheduled`` or ``closing`` (id order), ends their games still playing as timed out
+    at ``now`` (default: the current time), marks them ``cancelled`` (their seeds are
+    revealed, RULES.md 7: no one can play them any more) and tells each race's stream
+    after the commit.  A fixed number of queries whatever the number of races (one by
+    one, some thousands outlasted a web request).  Finished or cancelled races are left
+    alone.  Returns the ids cancelled, in id order.  Raises nothing of its own.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        ids = list(
+            Race.objects.select_for_update(no_key=True)
+            .filter(id__in=list(race_ids), status__in=[Race.Status.SCHEDULED, Race.Status.CLOSING])
+            .order_by("id")
+            .values_list("id", flat=True)
+        )
+        if not ids:
+            return []
+        Game.objects.filter(race_entry__race_id__in=ids, status=Game.Status.PLAYING).update(
+            status=Game.Status.TIMED_OUT, finished_at=now, updated_at=now
+        )
+        Race.objects.filter(id__in=ids).update(status=Race.Status.CANCELLED)
+        publish_on_commit(*((race_topic(i), "phase", {"status": "cancelled"}) for i in ids))
+    return ids
 
 
 def races_due(*, now: datetime | None = None, limit: int = 50) -> list[Any]:

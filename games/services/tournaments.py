@@ -70,7 +70,7 @@ from games.services.errors import (
     NoWinnableDeal,
     TournamentNotOpen,
 )
-from games.services.races import LATE_JOIN_DEFAULT, race_cancel, race_create
+from games.services.races import LATE_JOIN_DEFAULT, race_create, races_cancel
 from games.services.standings import COUNTED as COUNTED
 from games.services.standings import DEFAULT_POINTS_TABLE as DEFAULT_POINTS_TABLE
 from games.services.standings import _tournament_locked
@@ -385,7 +385,8 @@ def tournament_set_status(
     tournament's row lock, which adding or moving a race in also takes.
 
     Cancelling cancels every race of the tournament not finished yet, in the same
-    transaction (:func:`games.services.races.race_cancel`: running games end as timed
+    transaction (:func:`games.services.races.races_cancel`, all together, as
+    :func:`games.services.races.race_cancel` does one: running games end as timed
     out, the seed is revealed, nothing is ranked or rated), and re-scores the standings
     from the finished races: a cancelled tournament, like a finished one, has no race
     left whose result could change its standings afterwards (a race still running used
@@ -448,8 +449,7 @@ def _set_status(*, tournament_id: Any, status: str, now: datetime | None) -> Tou
             unfinished = set(t.races.filter(status__in=_UNFINISHED).values_list("id", flat=True))
             if unfinished - set(locked):
                 raise _RacesChanged  # rolls this transaction back
-            for race_id in sorted(unfinished, key=str):
-                race_cancel(race_id=race_id, now=now)
+            races_cancel(race_ids=unfinished, now=now)
             tournament_rescore(tournament_id=t.id, now=now)
         t.status = status
         t.save(update_fields=["status"])
