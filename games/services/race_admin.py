@@ -21,7 +21,13 @@ from django.utils import timezone
 from games.live.publish import game_changed_on_commit, publish_on_commit, race_topic
 from games.models import Game, Race, RaceEntry, Tournament, TournamentStanding
 from games.services.errors import MALFORMED_ID, InvalidRace, NotFound, TournamentNotOpen
-from games.services.races import race_cancel, race_close, race_locked, race_rescore
+from games.services.races import (
+    race_cancel,
+    race_close,
+    race_locked,
+    race_rescore,
+    races_rescore,
+)
 from games.services.ratings import (
     player_pools_lock,
     player_races_mark_stale,
@@ -377,7 +383,8 @@ def player_results_rescore(results: PlayerResults) -> None:
     (:func:`games.services.accounts.account_delete_rescore`), in the deletion's
     transaction, with the races still locked by :func:`player_results_lock`.  As a
     disqualification does (:func:`race_entry_disqualify`), each finished race is
-    ranked again from its games (:func:`games.services.races.race_rescore`, RULES.md 6:
+    ranked again from its games, all of them together
+    (:func:`games.services.races.races_rescore`, as ``race_rescore`` does one; RULES.md 6:
     the others close the gap, 1, 3 becoming 1, 2; its rating is marked stale and
     queued, in race order), then each tournament's standings are recomputed once
     (:func:`games.services.tournaments.tournament_rescore`, after every race: the
@@ -385,8 +392,7 @@ def player_results_rescore(results: PlayerResults) -> None:
     so the entry is simply gone; its stream subscribers are told to fetch the
     standings again after the commit.  Raises nothing of its own.
     """
-    for race_id in results.finished:
-        race_rescore(race_id=race_id)
+    races_rescore(race_ids=results.finished)
     for tournament_id in results.tournaments:
         tournament_rescore(tournament_id=tournament_id)
     if results.running:

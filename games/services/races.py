@@ -23,7 +23,7 @@ re-scores the tournament inside step 2); see :mod:`games.services.standings`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -402,13 +402,21 @@ def race_score(*, race: Race) -> None:
     Entrants who never started get status ``did_not_start`` and no rank;
     disqualified entries keep their facts and get no rank.
     """
+    _score([race.pk])
+
+
+def _score(race_ids: Sequence[Any]) -> None:
+    """:func:`race_score` for every race of ``race_ids`` at once (each ranked on its own)."""
+    if not race_ids:
+        return
     qn = connection.ops.quote_name
     entry_t = qn(RaceEntry._meta.db_table)
     game_t = qn(Game._meta.db_table)
     race_pk = Race._meta.pk
     assert race_pk is not None
-    # The field converts the id for the backend (a UUID, or hex text on SQLite).
-    race_key = race_pk.get_db_prep_value(race.pk, connection)
+    # The field converts the ids for the backend (UUIDs, or hex text on SQLite).
+    keys = [race_pk.get_db_prep_value(race_id, connection) for race_id in race_ids]
+    among = ", ".join(["%s"] * len(keys))
     with connection.cursor() as cur:
         # One write per entry: facts and rank together.  Disqualified entries are
         # ranked in a partition of their own and then given no rank.
@@ -418,23 +426,23 @@ def race_score(*, race: Race) -> None:
                SET status = r.status, cards_home = r.cards_home, moves = r.moves,
                    elapsed_ms = r.elapsed_ms, won = (r.status = 'won'),
                    rank = CASE WHEN r.disqualified THEN NULL ELSE r.rnk END
-              FROM (SELECT s.*, RANK() OVER (PARTITION BY s.disqualified
+              FROM (SELECT s.*, RANK() OVER (PARTITION BY s.race_id, s.disqualified
                                              ORDER BY {RANK_ORDER_SQL}) AS rnk
-                      FROM (SELECT e.id, e.disqualified, g.status, g.cards_home,
+                      FROM (SELECT e.id, e.race_id, e.disqualified, g.status, g.cards_home,
                                    g.move_number AS moves, g.cards_home_ms AS elapsed_ms
                               FROM {entry_t} e JOIN {game_t} g ON g.id = e.game_id
-                             WHERE e.race_id = %s) s) r
+                             WHERE e.race_id IN ({among})) s) r
              WHERE {entry_t}.id = r.id
             """,  # noqa: S608 - quoted table names from model metadata; the order is a constant
-            [race_key],
+            keys,
         )
         cur.execute(
             f"""
             UPDATE {entry_t} SET status = 'did_not_start', cards_home = NULL, moves = NULL,
                    elapsed_ms = NULL, won = FALSE, rank = NULL
-             WHERE race_id = %s AND game_id IS NULL
+             WHERE race_id IN ({among}) AND game_id IS NULL
             """,  # noqa: S608
-            [race_key],
+            keys,
         )
 
 
@@ -466,6 +474,33 @@ def race_rescore(*, race_id: Any) -> None:
             race_score(race=race)
             race_rating_mark_stale(race=race)
             race_rating_enqueue(race_id=race.id)
+
+
+def races_rescore(*, race_ids: Sequence[Any]) -> list[Any]:
+    """:func:`race_rescore` for many races at once, in a fixed number of queries.
+
+    For the deletion of an account (``games.services.race_admin.player_results_rescore``),
+    whose caller holds the races' locks: locks them (id order), re-ranks those finished
+    from their games under the current rule (RULES.md 6, each race on its own), marks
+    their ratings stale and queues their tasks after the commit in the order of
+    ``race_ids`` (race order: the ratings are folded in that order).  Races not
+    finished are left alone.  Returns the ids re-scored, in the order of ``race_ids``.
+    Raises nothing of its own (one by one, a player of some thousands of races could
+    not be deleted within a web request).
+    """
+    with transaction.atomic():
+        finished = set(
+            Race.objects.select_for_update(no_key=True)
+            .filter(id__in=list(race_ids), status=Race.Status.FINISHED)
+            .order_by("id")
+            .values_list("id", flat=True)
+        )
+        ordered = [race_id for race_id in race_ids if race_id in finished]
+        _score(ordered)
+        Race.objects.filter(id__in=ordered, rating_stale=False).update(rating_stale=True)
+        for race_id in ordered:
+            race_rating_enqueue(race_id=race_id)
+    return ordered
 
 
 def race_cancel(*, race_id: Any, now: datetime | None = None) -> Race:
