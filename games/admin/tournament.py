@@ -21,7 +21,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
-from django.utils.text import format_lazy
+from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext, ngettext, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -441,6 +441,25 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 player=entrant.player,
                 invited_by=request.user,  # type: ignore[arg-type]
             )
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        """Django's list of what the deletion takes; a draft's races nobody entered go
+        with it (:func:`games.services.tournament_admin.tournament_delete`), so they are
+        listed as deleted, not as protected, and need no delete permission on races."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        objs = list(objs)
+        drafts_free = all(
+            t.status == Tournament.Status.DRAFT
+            and not t.races.filter(entries__isnull=False).exists()
+            for t in objs
+        )
+        races = [race for t in objs for race in t.races.order_by("starts_at", "id")]
+        if not objs or not drafts_free or not races:
+            return deleted, counts, perms_needed, protected
+        race_name = str(Race._meta.verbose_name)
+        deleted = [*deleted, *(f"{capfirst(race_name)}: {race}" for race in races)]
+        counts = {**counts, str(Race._meta.verbose_name_plural): len(races)}
+        return deleted, counts, {p for p in perms_needed if str(p) != race_name}, []
 
     def delete_model(self, request: HttpRequest, obj: Tournament) -> None:
         tournament_delete(tournament_id=obj.pk)

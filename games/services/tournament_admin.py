@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.models import Tournament, TournamentEntrant
+from games.models import Deal, Race, Tournament, TournamentEntrant
 from games.services.errors import MALFORMED_ID, InvalidTournament, NotFound, TournamentNotOpen
 from games.services.standings import _tournament_locked, tournament_rescore
 from games.services.tournaments import tournament_validate
@@ -113,15 +113,39 @@ def tournament_entrant_remove(*, entrant_id: Any) -> None:
 
 
 def tournament_delete(*, tournament_id: Any) -> None:
-    """Delete a tournament that has no races (a mistaken draft, say).
+    """Delete a tournament that has no races, or a draft whose races nobody entered.
 
-    A tournament with races is cancelled instead (its races and results are
-    kept).  Raises :class:`InvalidTournament` and :class:`NotFound`.
+    A draft was never shown to players (its races answer them 404), so a mistaken draft
+    goes with its races (and their deals) as long as no race has an entrant; a draft
+    cannot be cancelled instead, since a cancelled tournament and its races' seeds are
+    public (:func:`games.services.tournaments.tournament_set_status`).  A published
+    tournament with races is cancelled instead (its races and results are kept).
+    Locks: the draft's races (id order), then the tournament, the project's order.
+    Raises :class:`InvalidTournament` (races to keep) and :class:`NotFound`.
     """
     with transaction.atomic():
+        try:
+            race_ids = list(
+                Race.objects.select_for_update(of=("self",))
+                .filter(tournament_id=tournament_id, tournament__status=Tournament.Status.DRAFT)
+                .order_by("id")
+                .values_list("id", flat=True)
+            )
+        except MALFORMED_ID:
+            raise NotFound("no such tournament") from None
         t = _tournament_locked(tournament_id)
         races = t.races.count()
-        if races:
+        if races and t.status == Tournament.Status.DRAFT:
+            entered = t.races.filter(entries__isnull=False).distinct().count()
+            if entered or races != len(race_ids):
+                raise InvalidTournament(
+                    f"{entered} race(s) of the draft have entrants: publish and cancel the "
+                    "tournament, or leave it a draft (players never see it)"
+                )
+            deal_ids = list(t.races.values_list("deal_id", flat=True))
+            t.races.all().delete()
+            Deal.objects.filter(id__in=deal_ids, games__isnull=True, races__isnull=True).delete()
+        elif races:
             raise InvalidTournament(
                 f"the tournament has {races} race(s): cancel it instead of deleting it"
             )

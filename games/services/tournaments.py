@@ -378,7 +378,9 @@ def tournament_set_status(
     """Publish (``open``), finish or cancel a tournament; finishing re-scores it first.
 
     ``status``: ``open``, ``finished`` or ``cancelled``.  Allowed: draft -> open,
-    draft/open -> finished or cancelled, and the same status again (idempotent).
+    draft/open -> finished, open -> cancelled, and the same status again (idempotent).
+    A draft is not cancelled (that would publish it and its races' seeds) but deleted
+    (:func:`games.services.tournament_admin.tournament_delete`).
     Finishing is refused while any race of the tournament is still ``scheduled``
     (to be played, or running) or ``closing`` (being scored): its result would change
     the final standings afterwards; close or cancel it first.  Checked under the
@@ -416,7 +418,6 @@ def _set_status(*, tournament_id: Any, status: str, now: datetime | None) -> Tou
             Tournament.Status.FINISHED,
         },
         Tournament.Status.CANCELLED: {
-            Tournament.Status.DRAFT,
             Tournament.Status.OPEN,
             Tournament.Status.CANCELLED,
         },
@@ -435,6 +436,12 @@ def _set_status(*, tournament_id: Any, status: str, now: datetime | None) -> Tou
             except MALFORMED_ID:
                 raise NotFound("no such tournament") from None
         t = _tournament_locked(tournament_id)
+        if status == Tournament.Status.CANCELLED and t.status == Tournament.Status.DRAFT:
+            # Cancelled, it would be public with its races' seeds; a draft was never shown.
+            raise InvalidTournament(
+                "a draft tournament was never published: delete it (its races go with it) "
+                "rather than cancel it, which would make it and its races' seeds public"
+            )
         if status not in allowed or t.status not in allowed[Tournament.Status(status)]:
             raise InvalidTournament(f"a {t.status} tournament cannot become {status}")
         if status == Tournament.Status.FINISHED:

@@ -16,12 +16,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Race, RaceEntry, Tournament, TournamentEntrant
+from games.models import Deal, Race, RaceEntry, Tournament, TournamentEntrant
 from games.services.errors import InvalidRace, InvalidTournament, NotFound, TournamentNotOpen
 from games.services.race_admin import race_move
 from games.services.races import race_create
 from games.services.tournament_admin import tournament_delete, tournament_entrant_remove
-from games.services.tournaments import tournament_admit
+from games.services.tournaments import tournament_admit, tournament_set_status
 from tests.factories import UserFactory
 from tests.tournaments.factories import Result, TournamentFactory, play, running_race
 from tests.tournaments.test_admin import client_for, organiser, tournament_post
@@ -377,3 +377,51 @@ def test_the_finish_action_says_why_a_tournament_is_not_finished() -> None:
     ]
     t.refresh_from_db()
     assert t.status == Tournament.Status.OPEN
+
+
+def test_a_draft_is_deleted_with_its_races_nobody_entered() -> None:
+    """A draft was never shown to players: it goes with its races and their deals, on
+    the admin's delete page (listed, not protected) as through the service."""
+    c = client_for(organiser())
+    t = TournamentFactory(status=Tournament.Status.DRAFT, name="Mistaken draft")
+    heats = [later_race(t, name="Heat 1"), later_race(t, name="Heat 2")]
+    deals = [race.deal_id for race in heats]
+    page = c.get(reverse("admin:games_tournament_delete", args=[t.pk])).content.decode()
+    assert "Cannot delete tournament" not in page
+    assert "Race: Heat 1" in page
+    assert "Race: Heat 2" in page
+    resp = c.post(reverse("admin:games_tournament_delete", args=[t.pk]), {"post": "yes"})
+    assert (resp.status_code, resp["Location"]) == (
+        302,
+        reverse("admin:games_tournament_changelist"),
+    )
+    assert not Tournament.objects.filter(pk=t.pk).exists()
+    assert not Race.objects.filter(id__in=[race.id for race in heats]).exists()
+    assert not Deal.objects.filter(id__in=deals).exists()
+
+
+def test_a_draft_whose_race_has_an_entrant_is_kept() -> None:
+    t = TournamentFactory(status=Tournament.Status.DRAFT)
+    later_race(t, name="Heat 1")
+    tried = running_race(t, name="Tried by staff")
+    RaceEntry.objects.create(race=tried, player=UserFactory(username="staffer"))
+    with pytest.raises(InvalidTournament) as exc:
+        tournament_delete(tournament_id=t.pk)
+    assert exc.value.detail == (
+        "1 race(s) of the draft have entrants: publish and cancel the tournament, or leave "
+        "it a draft (players never see it)"
+    )
+    assert Race.objects.filter(tournament=t).count() == 2
+    page = client_for(organiser()).get(reverse("admin:games_tournament_delete", args=[t.pk]))
+    assert "<h1>Cannot delete tournament</h1>" in page.content.decode()
+
+
+def test_a_draft_is_not_cancelled_which_would_publish_its_seeds() -> None:
+    t = TournamentFactory(status=Tournament.Status.DRAFT)
+    race = later_race(t)
+    with pytest.raises(InvalidTournament) as exc:
+        tournament_set_status(tournament_id=t.pk, status="cancelled")
+    assert exc.value.detail.startswith("a draft tournament was never published: delete it")
+    t.refresh_from_db()
+    race.refresh_from_db()
+    assert (t.status, race.status) == ("draft", "scheduled")
