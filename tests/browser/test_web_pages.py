@@ -138,8 +138,10 @@ def test_every_page_passes_axe_and_fits(
             page.goto(f"{base}/play/{game.id}/")
             _check(page, f"web-play-{variant}-{width}")
         page.goto(f"{base}/play/{world['games']['superior'].id}/")
-        # Superior: the whole reserve is face up, every card drawn and named.
-        assert page.locator("#board [data-from=reserve]").count() == 13
+        # Superior: the whole reserve is face up, every card drawn and named; only its
+        # top card is a button (the others cannot be played).
+        assert page.locator("#board .reserve .card[role=img]").count() == 12
+        assert page.locator("#board [data-from=reserve]").count() == 1
         page.goto(f"{base}/play/{classic.id}/")
         page.locator("#shortcuts summary").click()
         _check(page, f"web-play-help-{width}")
