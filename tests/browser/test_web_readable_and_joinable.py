@@ -48,3 +48,45 @@ def test_every_superior_reserve_card_shows_its_rank_and_suit(
         screenshot(page, f"web-superior-reserve-{width}")
     finally:
         ctx.close()
+
+
+def test_long_typed_text_wraps_on_a_phone(
+    live_server: Any, chromium: Any, transactional_db: Any
+) -> None:
+    """A 300-character disqualification reason without a space made a phone's race page
+    2,868 px wide; long race, tournament and player names did the same.  Every page stays
+    within the screen's 390 px."""
+    from games.services.race_admin import race_entry_disqualify
+    from tests.tournaments.factories import Result, TournamentFactory, finished_race, play
+
+    long_name = "W" * 150  # the longest username
+    player = User.objects.create_user(long_name, password=PASSWORD)
+    cup = TournamentFactory(name="T" * 120)
+    done = finished_race(cup, Result(player, 30, 4200), name="R" * 120)
+    entry = done.entries.get(player=player)
+    race_entry_disqualify(entry_id=entry.id, reason="x" * 300)
+    from tests.tournaments.factories import running_race
+
+    running = running_race(cup, name="N" * 120)
+    mine = play(running, Result(player, 3, 1000))
+    ctx = chromium.new_context(viewport={"width": 390, "height": 800})
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, long_name)
+        for name, url in (
+            ("lobby", "/"),
+            ("race-dq", f"/races/{done.id}/"),
+            ("results", f"/races/{done.id}/results"),
+            ("race-running", f"/races/{running.id}/"),
+            ("play", f"/play/{mine.game_id}/"),
+            ("tournament", f"/tournaments/{cup.id}/"),
+            ("player", f"/players/{long_name}/"),
+        ):
+            page.goto(live_server.url + url)
+            screenshot(page, f"web-long-text-{name}-390")
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert (name, wide) == (name, 390)
+        page.goto(f"{live_server.url}/races/{done.id}/")
+        expect(page.locator("main")).to_contain_text("x" * 300)
+    finally:
+        ctx.close()
