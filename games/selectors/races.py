@@ -16,7 +16,7 @@ from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
-from games.models import Game, Move, Race, RaceEntry, Tournament
+from games.models import Game, Move, Race, RaceEntry, Tournament, TournamentEntrant
 from games.ranking import RANKING_RULE, rank_order_by
 from games.selectors.games import NOT_OVER, game_status_seen
 from games.services.errors import MALFORMED_ID, NotFound, RaceNotFinished
@@ -309,3 +309,66 @@ def race_results(*, race: Race) -> dict[str, Any]:
         ],
         "rating": race_rating(race=race),
     }
+
+
+#: Why a viewer may not join a race (:func:`race_join_barriers`).
+JOIN_CLOSED = "closed"
+JOIN_INVITE_ONLY = "invite_only"
+JOIN_FULL = "full"
+
+
+def race_join_barriers(
+    races: list[Race], *, viewer: Any, now: datetime | None = None
+) -> dict[Any, str | None]:
+    """Whether ``viewer`` may join each race now, as :func:`games.services.races.race_join`
+    and :func:`games.services.standings.tournament_admit` would decide it.
+
+    Returns ``{race.id: None}`` when a Join button would be taken (or the viewer is
+    already in the race: joining again is a no-op), else one reason: :data:`JOIN_CLOSED`
+    (joining is not open, or the tournament takes no more entrants),
+    :data:`JOIN_INVITE_ONLY` (an invite-only tournament the viewer was not invited to)
+    or :data:`JOIN_FULL` (the tournament has ``max_entrants`` players, the viewer not
+    among them).  An anonymous viewer gets the same answers (a log-in does not change
+    them, an invitation aside).  Two queries whatever the number of races.
+    """
+    now = now or timezone.now()
+    ids = [r.id for r in races]
+    tournament_ids = {r.tournament_id for r in races if r.tournament_id is not None}
+    joined: set[Any] = set()
+    admitted: set[Any] = set()
+    if viewer is not None and viewer.is_authenticated:
+        joined = set(
+            RaceEntry.objects.filter(race_id__in=ids, player=viewer).values_list(
+                "race_id", flat=True
+            )
+        )
+        if tournament_ids:
+            admitted = set(
+                TournamentEntrant.objects.filter(
+                    tournament_id__in=tournament_ids, player=viewer
+                ).values_list("tournament_id", flat=True)
+            )
+    counts = dict(
+        TournamentEntrant.objects.filter(tournament_id__in=tournament_ids)
+        .values("tournament_id")
+        .annotate(n=Count("id"))
+        .values_list("tournament_id", "n")
+    )
+    out: dict[Any, str | None] = {}
+    for r in races:
+        t = r.tournament if r.tournament_id is not None else None
+        if r.id in joined:
+            out[r.id] = None
+        elif not r.joining_open(now) or (t is not None and not t.takes_entries):
+            out[r.id] = JOIN_CLOSED
+        elif t is None or t.id in admitted:
+            out[r.id] = None
+        elif t.status != Tournament.Status.OPEN:
+            out[r.id] = JOIN_CLOSED
+        elif t.entry == Tournament.Entry.INVITE:
+            out[r.id] = JOIN_INVITE_ONLY
+        elif t.max_entrants is not None and counts.get(t.id, 0) >= t.max_entrants:
+            out[r.id] = JOIN_FULL
+        else:
+            out[r.id] = None
+    return out

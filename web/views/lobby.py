@@ -14,7 +14,7 @@ from games.engine import PRESETS
 from games.models import Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
 from games.selectors.games import NOT_OVER, deal_revealed, game_list, game_status_seen
-from games.selectors.races import race_list
+from games.selectors.races import race_join_barriers, race_list
 from games.selectors.tournaments import tournament_list
 from web.board import PRESET_TEXT
 from web.forms import PracticeForm
@@ -54,20 +54,20 @@ def race_rows(request: HttpRequest, lists: dict[str, list[Race]], now: Any) -> d
             games[entry.race_id] = entry.game_id
             if entry.game is not None and game_status_seen(entry.game, now=now) not in NOT_OVER:
                 over.add(entry.race_id)
-    # A Join button only while joining is open (a running race past its late-join time
-    # offered one that answered "cannot join now").
-    joinable = {
-        r.id
-        for rows in lists.values()
-        for r in rows
-        if r.joining_open(now) and (r.tournament is None or r.tournament.takes_entries)
-    }
+    # A Join button only where a join would be taken (a running race past its late-join
+    # time, an invite-only or full tournament's race offered one that was refused); else
+    # the reason, "closed", "invite_only" or "full" (games.selectors.races).
+    barriers = race_join_barriers(
+        [r for rows in lists.values() for r in rows], viewer=request.user, now=now
+    )
+    joinable = {rid for rid, why in barriers.items() if why is None}
     return {
         "races": lists,
         "joined": joined,
         "race_games": games,
         "over": over,
         "joinable": joinable,
+        "join_barriers": barriers,
         "server_now": server_now_ms(),
     }
 

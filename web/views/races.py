@@ -25,7 +25,13 @@ from games.engine import OPTION_NAMES, PRESETS
 from games.models import Game, Race, RaceEntry
 from games.permissions import may_see_drafts
 from games.selectors.games import NOT_OVER, deal_revealed, game_view, move_history
-from games.selectors.races import race_get, race_public, race_results, race_standings
+from games.selectors.races import (
+    race_get,
+    race_join_barriers,
+    race_public,
+    race_results,
+    race_standings,
+)
 from games.selectors.ratings import pool_get
 from games.services.errors import NotFound, ServiceError
 from games.services.races import race_join, race_start
@@ -86,6 +92,8 @@ def _race_context(request: HttpRequest, race: Race, error: str = "") -> dict[str
         # as the standings' "finished" (games.selectors.games.NOT_OVER).
         "my_game_over": public["game_status"] is not None and public["game_status"] not in NOT_OVER,
         "error": error,
+        # None, or why the viewer may not join: "closed", "invite_only", "full".
+        "join_barrier": race_join_barriers([race], viewer=request.user, now=now)[race.id],
         "server_now": server_now_ms(),
     }
 
