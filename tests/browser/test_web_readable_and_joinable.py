@@ -91,3 +91,63 @@ def test_long_typed_text_wraps_on_a_phone(
         expect(page.locator("main")).to_contain_text("x" * 300)
     finally:
         ctx.close()
+
+
+# A stand-in for the browser's EventSource: the test says what the server's stream sends.
+FAKE_EVENTS = """
+window.__sources = [];
+window.EventSource = function (url) {
+  this.url = url; this.readyState = 1; this.listeners = {}; window.__sources.push(this);
+};
+window.EventSource.CONNECTING = 0; window.EventSource.OPEN = 1; window.EventSource.CLOSED = 2;
+window.EventSource.prototype.addEventListener = function (t, f) {
+  (this.listeners[t] = this.listeners[t] || []).push(f);
+};
+window.EventSource.prototype.close = function () { this.readyState = 2; };
+window.__emit = function (part, type, data) {
+  window.__sources.filter(function (s) { return s.url.indexOf(part) >= 0; }).forEach(
+    function (s) { (s.listeners[type] || []).forEach(function (f) {
+      f({ data: JSON.stringify(data) }); }); });
+};
+"""
+
+
+def test_the_play_page_shows_the_results_once_the_race_is_finished(
+    live_server: Any, page: Any, transactional_db: Any
+) -> None:
+    """The only entrant, out of time, read "the results appear when the race is finished
+    for everyone" after it was, without a results link until a reload.  The race's event
+    stream saying it is finished brings the link at once (the board's poll asks only
+    every 10 s), and "Time is up" is said once."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game
+    from games.services.race_admin import race_close_now
+    from games.services.races import race_join
+    from tests.tournaments.factories import running_race
+
+    player = User.objects.create_user("solo", password=PASSWORD)
+    race = running_race(None, name="Short race")
+    game_id = race_join(race_id=race.id, player=player).entry.game_id
+    Game.objects.filter(id=game_id).update(deadline=timezone.now() - timedelta(seconds=1))
+    page.add_init_script(FAKE_EVENTS)
+    log_in(page, live_server.url, "solo")
+    page.goto(f"{live_server.url}/play/{game_id}/")
+    board = page.locator("#board")
+    expect(board).to_contain_text("appear when the race is finished for everyone")
+    expect(page.get_by_text("Time is up", exact=False)).to_have_count(1)
+    events = f"/api/v1/races/{race.id}/events"
+    # (wait_for_function evaluates a string: the pages' CSP refuses it)
+    asked = "window.__sources.map(s => new URL(s.url, location.href).pathname)"
+    for _ in range(30):
+        if events in page.evaluate(asked):
+            break
+        page.wait_for_timeout(100)
+    assert events in page.evaluate(asked)
+    race_close_now(race_id=race.id)
+    page.evaluate(f"window.__emit('{events}', 'phase', {{phase: 'finished'}})")
+    expect(board.get_by_role("link", name="Results")).to_be_visible(timeout=3_000)
+    expect(board).not_to_contain_text("appear when the race is finished")
+    screenshot(page, "web-play-race-finished")

@@ -46,8 +46,12 @@ def test_the_play_page_says_when_time_is_up(pages: PageClient, player: Any) -> N
     # Said once: the closing line under the board no longer repeats "Time is up."
     assert html.count("Time is up") == 1
     assert "Your game is over. The results, the seed and the replays appear" in html
-    # The board asks again every 10 s, to show the results link once the race is scored.
-    assert f'data-await-results hx-get="/play/{game.id}/board" hx-trigger="every 10s"' in html
+    # The board follows the race's event stream, and asks again every 10 s where the
+    # stream is refused, to show the results link once the race is scored.
+    assert (
+        f'data-await-results data-race-events="{race.id}" hx-get="/play/{game.id}/board" '
+        'hx-trigger="every 10s"'
+    ) in html
     assert "Time left" not in html
 
 

@@ -350,6 +350,7 @@
     tickCountdowns();
     syncControls(fresh);
     followGame();
+    awaitResults();
     if (focusKey) {
       var f = fresh.querySelector('[data-key="' + focusKey + '"]');
       if (!f && focusKey.indexOf("-") > 0) {
@@ -472,6 +473,44 @@
         gameRetry = null;
         followGame();
       }, wait);
+    };
+  }
+
+  // A race game over before the race is: the board waits for the results.  The race's
+  // event stream (/api/v1/races/{id}/events) says when the race is finished, and the
+  // board is drawn again at once, with its results link (a walkthrough's only entrant
+  // still read "the results appear when the race is finished" after it was, until a
+  // reload).  Where the stream is refused (the WSGI server) the board's poll stands in.
+  var raceSource = null;
+  var raceRefused = null;  // the race whose stream the server refused: not asked again
+  function stopAwaiting() {
+    if (raceSource) { raceSource.close(); raceSource = null; }
+  }
+  function awaitResults() {
+    var b = board();
+    var wait = b && b.querySelector("[data-await-results][data-race-events]");
+    var id = wait && wait.dataset.raceEvents;
+    if (!id) { stopAwaiting(); return; }
+    if (!window.EventSource || raceSource || raceRefused === id) { return; }
+    var source = new EventSource("/api/v1/races/" + encodeURIComponent(id) + "/events");
+    raceSource = source;
+    function parsed(e) { try { return JSON.parse(e.data); } catch (err) { return null; } }
+    function done(p) {
+      if (!p || (p.phase !== "finished" && p.phase !== "cancelled")) { return; }
+      if (raceSource === source) { raceSource = null; }
+      source.close();
+      refreshBoard();
+    }
+    source.addEventListener("phase", function (e) { done(parsed(e)); });
+    source.addEventListener("snapshot", function (e) {
+      var s = parsed(e);
+      done(s && s.race);
+    });
+    source.onerror = function () {
+      if (source.readyState !== EventSource.CLOSED) { return; }  // reconnecting by itself
+      if (raceSource === source) { raceSource = null; }
+      source.close();
+      raceRefused = id;
     };
   }
 
@@ -655,7 +694,7 @@
       markScrollers(document);
       tickCountdowns();
       var b = board();
-      if (b) { syncControls(b); markHint(b); followGame(); }
+      if (b) { syncControls(b); markHint(b); followGame(); awaitResults(); }
     });
     // A typed move that was played clears its field; a refused one stays to be fixed.
     // After settling: until then htmx keeps the old message's classes on the new one.
@@ -686,6 +725,7 @@
     syncControls(board());
     markHint(board());
     followGame();
+    awaitResults();
   }
 
   if (document.readyState === "loading") {
