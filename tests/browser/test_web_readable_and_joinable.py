@@ -1,4 +1,4 @@
-# mypy: disable-error-code="no-untyped-call, arg-type, attr-defined"
+# mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, misc"
 """What a new user's walkthrough saw: a superior reserve whose suits were covered, a long
 disqualification reason that widened the race page, Join buttons where joining was
 impossible, and a play page that never noticed its race had finished."""

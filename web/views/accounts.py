@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -63,7 +63,21 @@ login_view = throttled("auth")(
         next_page=reverse_lazy("web:lobby"),
     )
 )
-logout_view = auth_views.LogoutView.as_view(next_page=reverse_lazy("web:lobby"))
+_logout = auth_views.LogoutView.as_view(next_page=reverse_lazy("web:lobby"))
+
+
+def logout_view(request: HttpRequest) -> HttpResponseBase:
+    """``POST /accounts/logout/``: log out, to the lobby.  ``GET`` (a typed or bookmarked
+    address; Django's view answered a blank 405): a page asking to confirm with a Log out
+    button (the POST), or the lobby for a visitor who is not logged in.  Other methods:
+    405."""
+    if request.method == "GET":
+        if not request.user.is_authenticated:
+            return redirect("web:lobby")
+        return render(request, "web/accounts/logout.html")
+    return _logout(request)
+
+
 # The old password is checked here too: the same "auth" budget as the API's
 # POST /auth/password (an attack guessed 35 passwords in a row through this page).
 password_change = throttled("auth")(
