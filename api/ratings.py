@@ -88,7 +88,9 @@ class PoolsView(serializers.Serializer[Any]):
 class LeaderboardRow(serializers.Serializer[Any]):
     """One player on a leaderboard."""
 
-    position = serializers.IntegerField(help_text="1-based place in this list")
+    position = serializers.IntegerField(
+        help_text="1-based place in this list; equal display ratings share a place (1, 1, 3)"
+    )
     player = serializers.CharField()
     rating = serializers.IntegerField(help_text="round(1000 + 20 * (mu - 3 * sigma))")
     mu = serializers.FloatField()
@@ -260,14 +262,15 @@ class LeaderboardView(APIView):
             pool=found, provisional=_bool_filter(request, "provisional")
         )
         rows, links = keyset_page(BOARD_ORDER, board, request)
-        start = rating_selectors.leaderboard_position(board=board, row=rows[0]) if rows else 1
+        places = rating_selectors.leaderboard_places(board=board, rows=list(rows))
         return Response(
             {
                 "pool": rating_selectors.pool_public(found),
                 "rating_rule": rating_selectors.RATING_RULE,
                 **links,
                 "results": [
-                    rating_selectors.rating_public(r, start + i) for i, r in enumerate(rows)
+                    rating_selectors.rating_public(r, place)
+                    for r, place in zip(rows, places, strict=True)
                 ],
             }
         )

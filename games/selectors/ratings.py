@@ -69,11 +69,30 @@ def leaderboard(*, pool: RatingPool, provisional: bool | None = None) -> QuerySe
 
 
 def leaderboard_position(*, board: QuerySet[PlayerRating], row: PlayerRating) -> int:
-    """1-based place of ``row`` in ``board`` (rows strictly ahead of it, plus one)."""
-    ahead = board.filter(
-        Q(ordinal__gt=row.ordinal) | Q(ordinal=row.ordinal, player_id__lt=row.player_id)
+    """1-based place of ``row`` in ``board``: the rows with a higher display rating, plus
+    one.  Equal display ratings share a place (standard competition ranking, 1, 1, 3):
+    the board reads as its ratings do (two players both shown 1069 were placed 1 and 2 by
+    ``ordinal`` digits nobody sees).  ``rating`` is ``round(1000 + 20 * ordinal)``, so
+    the board's order by ``ordinal`` is also by display rating."""
+    return int(board.filter(rating__gt=row.rating).count()) + 1
+
+
+def leaderboard_places(*, board: QuerySet[PlayerRating], rows: list[PlayerRating]) -> list[int]:
+    """The places (:func:`leaderboard_position`) of ``rows``, a page of ``board`` in its
+    order: two queries whatever the page size."""
+    if not rows:
+        return []
+    first = rows[0]
+    # Rows strictly ahead of the page in the board's total order (ordinal, player id).
+    index = 1 + int(
+        board.filter(
+            Q(ordinal__gt=first.ordinal) | Q(ordinal=first.ordinal, player_id__lt=first.player_id)
+        ).count()
     )
-    return int(ahead.count()) + 1
+    places = [leaderboard_position(board=board, row=first)]
+    for i in range(1, len(rows)):
+        places.append(places[-1] if rows[i].rating == rows[i - 1].rating else index + i)
+    return places
 
 
 def rating_public(r: PlayerRating, position: int) -> dict[str, Any]:

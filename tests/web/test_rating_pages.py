@@ -120,7 +120,9 @@ def test_pool_leaderboard_pages_follow_the_keyset_order(monkeypatch: Any) -> Non
         .values_list("player__username", "rating")
     )
     assert [(r[1], int(r[2].split()[0])) for r in seen] == expected
-    assert [r[0] for r in seen] == [str(i) for i in range(1, 8)]
+    # Equal display ratings share a place (1, 1, 3): one more than the ratings above.
+    ratings = [rating for _, rating in expected]
+    assert [r[0] for r in seen] == [str(1 + sum(x > y for x in ratings)) for y in ratings]
     assert len(pages) == 4
     assert 'rel="prev"' not in pages[0]
     assert all('rel="prev"' in p for p in pages[1:])
@@ -223,7 +225,7 @@ def test_leaderboard_in_french() -> None:
     client = PageClient()
     page = client.get("/leaderboards/classic/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert '<html lang="fr">' in page
-    assert "<h1>Tableau des cotes\u202f: Classique</h1>" in page
+    assert "<h1>Classement général\u202f: Classique</h1>" in page
     assert '<span class="badge">provisoire</span>' in page
     assert "Masquer les joueurs provisoires" in page
     assert "Leaderboard:" not in page

@@ -17,6 +17,7 @@ from games.selectors.keyset import InvalidCursor
 from games.selectors.ratings import (
     BOARD_ORDER,
     leaderboard,
+    leaderboard_places,
     leaderboard_position,
     pool_get,
     pool_public,
@@ -77,8 +78,8 @@ def pool_leaderboard(request: HttpRequest, pool: str) -> HttpResponse:
     except InvalidCursor:
         status, error = 400, "cursor"
         page = BOARD_ORDER.window(board, cursor=None, size=PAGE_SIZE)
-    start = leaderboard_position(board=board, row=page.rows[0]) if page.rows else 1
-    rows = [rating_public(r, start + i) for i, r in enumerate(page.rows)]
+    places = leaderboard_places(board=board, rows=list(page.rows))
+    rows = [rating_public(r, place) for r, place in zip(page.rows, places, strict=True)]
     mine = None
     if request.user.is_authenticated:
         own = board.filter(player=request.user).first()
