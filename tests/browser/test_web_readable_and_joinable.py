@@ -151,3 +151,40 @@ def test_the_play_page_shows_the_results_once_the_race_is_finished(
     expect(board.get_by_role("link", name="Results")).to_be_visible(timeout=3_000)
     expect(board).not_to_contain_text("appear when the race is finished")
     screenshot(page, "web-play-race-finished")
+
+
+def test_no_join_button_for_an_invite_only_race_and_a_logout_page(
+    live_server: Any, chromium: Any, transactional_db: Any
+) -> None:
+    """A race of an invite-only tournament offered Join, which answered "This tournament
+    is for invited players only." with the button still there; GET /accounts/logout/ was
+    a blank 405 page."""
+    from games.models import Tournament
+    from tests.tournaments.factories import TournamentFactory, running_race
+
+    User.objects.create_user("paul", password=PASSWORD)
+    cup = TournamentFactory(name="Members' cup", entry=Tournament.Entry.INVITE)
+    race = running_race(cup, name="Members' night")
+    ctx = chromium.new_context(viewport={"width": 390, "height": 800}, locale="fr-FR")
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "paul")
+        page.goto(f"{live_server.url}/")
+        row = page.locator("li.race", has_text="Members' night")
+        expect(row.get_by_role("button")).to_have_count(0)
+        expect(row).to_contain_text("Réservé aux joueurs invités")
+        screenshot(page, "web-lobby-invite-only-390-fr")
+        page.goto(f"{live_server.url}/races/{race.id}/")
+        expect(page.locator("#race-live").get_by_role("button")).to_have_count(0)
+        expect(page.locator("[data-joining=invite_only]")).to_be_visible()
+        screenshot(page, "web-race-invite-only-390-fr")
+        page.goto(f"{live_server.url}/accounts/logout/")
+        expect(page.locator("main h1")).to_have_text("Se déconnecter")
+        screenshot(page, "web-logout-get-390-fr")
+        page.locator("main").get_by_role("button", name="Se déconnecter").click()
+        page.wait_for_url(f"{live_server.url}/")
+        expect(
+            page.get_by_role("navigation").get_by_role("link", name="Se connecter")
+        ).to_be_visible()
+    finally:
+        ctx.close()
