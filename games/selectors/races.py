@@ -12,7 +12,7 @@ import hashlib
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models import Count, F, Max, Q, QuerySet, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
@@ -372,3 +372,26 @@ def race_join_barriers(
         else:
             out[r.id] = None
     return out
+
+
+def join_barriers_key(*, tournament_id: Any = None) -> str:
+    """A fingerprint of what :func:`race_join_barriers` reads besides the races: each
+    tournament's status, entry rule, ``max_entrants`` and admitted players (one
+    tournament's, or every published one not finished or cancelled).  A page's ETag includes it,
+    so an invitation or a tournament filling up redraws the Join buttons."""
+    # Never a draft's: a draft tournament must not move anyone's ETag (it is secret).
+    qs = Tournament.objects.exclude(
+        status__in=(
+            Tournament.Status.FINISHED,
+            Tournament.Status.CANCELLED,
+            Tournament.Status.DRAFT,
+        )
+    )
+    if tournament_id is not None:
+        qs = Tournament.objects.filter(id=tournament_id)
+    rows = (
+        qs.annotate(admitted=Count("entrants"), last=Max("entrants__id"))
+        .order_by("id")
+        .values_list("id", "status", "entry", "max_entrants", "admitted", "last")[:100]
+    )
+    return ";".join(":".join(str(v) for v in row) for row in rows)

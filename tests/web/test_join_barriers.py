@@ -78,3 +78,20 @@ def test_barriers_follow_the_join_rules(player: Any) -> None:
     got = race_join_barriers([open_race, invite, full, over], viewer=player)
     assert got == {open_race.id: None, invite.id: "invite_only", full.id: "full", over.id: "closed"}
     assert TournamentEntrant.objects.count() == 0
+
+
+def test_an_invitation_redraws_the_join_buttons(pages: PageClient, player: Any) -> None:
+    """The lobby's and the race page's polled parts answer 304 while nothing changed;
+    an invitation changes them (their ETag reads the tournament's admissions)."""
+    race = _race(entry=Tournament.Entry.INVITE)
+    urls = ("/lobby/races", f"/races/{race.id}/live")
+    tags = {u: pages.get(u)["ETag"] for u in urls}
+    for u in urls:
+        assert pages.get(u, HTTP_IF_NONE_MATCH=tags[u]).status_code == 304
+    boss = User.objects.create_user("boss")
+    tournament_admit(tournament_id=race.tournament_id, player=player, invited_by=boss)
+    for u in urls:
+        again = pages.get(u, HTTP_IF_NONE_MATCH=tags[u])
+        assert again.status_code == 200
+    assert JOIN_LOBBY in pages.get("/lobby/races").content.decode()
+    assert JOIN_RACE in pages.get(f"/races/{race.id}/live").content.decode()

@@ -14,7 +14,7 @@ from games.engine import PRESETS
 from games.models import Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
 from games.selectors.games import NOT_OVER, deal_revealed, game_list, game_status_seen
-from games.selectors.races import race_join_barriers, race_list
+from games.selectors.races import join_barriers_key, race_join_barriers, race_list
 from games.selectors.tournaments import tournament_list
 from web.board import PRESET_TEXT
 from web.forms import PracticeForm
@@ -74,7 +74,7 @@ def race_rows(request: HttpRequest, lists: dict[str, list[Race]], now: Any) -> d
 
 def lobby_etag(request: HttpRequest) -> str:
     """ETag of the lobby's race lists: every race not finished long ago, its status and
-    entrant count, the clock phase of each, and the viewer."""
+    entrant count, the clock phase of each, the tournaments' admissions, and the viewer."""
     now = timezone.now()
     races = Race.objects.exclude(status=Race.Status.CANCELLED)
     entries_qs = RaceEntry.objects.filter(race__status=Race.Status.SCHEDULED)
@@ -89,7 +89,8 @@ def lobby_etag(request: HttpRequest) -> str:
         race = Race(status=status, opens_at=opens, starts_at=starts, ends_at=ends, late_join_s=late)
         phases.append(f"{rid}:{race.phase(now)}:{race.joining_open(now)}")
     entries = entries_qs.count()
-    return etag_of(request.user.pk, get_language(), entries, *phases)
+    # Invitations and tournaments filling up change the Join buttons (race_join_barriers).
+    return etag_of(request.user.pk, get_language(), entries, join_barriers_key(), *phases)
 
 
 @require_GET

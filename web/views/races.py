@@ -26,6 +26,7 @@ from games.models import Game, Race, RaceEntry
 from games.permissions import may_see_drafts
 from games.selectors.games import NOT_OVER, deal_revealed, game_view, move_history
 from games.selectors.races import (
+    join_barriers_key,
     race_get,
     race_join_barriers,
     race_public,
@@ -76,6 +77,8 @@ def race_etag(race: Race) -> str:
         agg["ranked"],
         agg["out"],
         agg["due"],
+        # An invitation or the tournament filling up changes the Join button.
+        join_barriers_key(tournament_id=race.tournament_id) if race.tournament_id else "",
     )
 
 
