@@ -78,6 +78,8 @@ SERVICE_ERROR_STATUS: dict[str, int] = {
     "race_not_open": 409,
     "race_not_started": 409,
     "race_not_finished": 409,
+    "race_cancelled": 409,
+    "not_entered": 403,
     "no_winnable_deal": 503,
     "no_winnable_deal_found": 422,
     "too_many_solves": 429,
@@ -117,6 +119,21 @@ def problem_body(
             raise ValueError(f"problem extension member {key!r} is reserved")
         body[key] = value
     return body
+
+
+class ProblemJsonResponse(JsonResponse):
+    """A problem document answered outside DRF (Django's handlers, the middleware, the
+    streams, the login lockout), serialised exactly as DRF's ``JSONRenderer`` writes the
+    others: compact (no spaces after ``,`` and ``:``) and UTF-8, not ``\\u`` escapes."""
+
+    def __init__(self, body: dict[str, Any], *, status: int) -> None:
+        """``body``: a :func:`problem_body`; ``status``: its HTTP status."""
+        super().__init__(
+            body,
+            status=status,
+            content_type=PROBLEM_CONTENT_TYPE,
+            json_dumps_params={"separators": (",", ":"), "ensure_ascii": False},
+        )
 
 
 class ProblemResponse(Response):
@@ -311,7 +328,7 @@ def api_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
         detail=detail,
         instance=request.get_full_path(),
     )
-    return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
+    return ProblemJsonResponse(body, status=404)
 
 
 def _api_endpoint(path_info: str) -> bool:
@@ -351,4 +368,4 @@ def api_server_error(request: HttpRequest) -> HttpResponse:
         detail="The server failed to process the request.",
         instance=request.get_full_path(),
     )
-    return JsonResponse(body, status=500, content_type=PROBLEM_CONTENT_TYPE)
+    return ProblemJsonResponse(body, status=500)

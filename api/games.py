@@ -277,8 +277,14 @@ class GameUndoView(APIView):
             "before this undo, as for a move): a mismatch is 409 `stale_move_number` with "
             "`current_move_number` and nothing is undone, so an undo retried after a lost "
             "answer takes back one move, not two. Without it the last move is undone whatever "
-            "the number. Errors: 409 `nothing_to_undo`, `game_over`, `race_closed` or "
-            "`race_not_started`, 403 `disqualified`."
+            "the number. A `blocked` game (RULES.md 3.9: declared by the server, not chosen "
+            "by the player) may be undone: the move that led into the blocked position is "
+            "taken back and the game is `playing` again; in a race only while the race is "
+            "running and before your deadline. The game view's `undo_allowed` says whether "
+            "an undo would be accepted now. Errors: 409 `nothing_to_undo`, `game_over` (won, "
+            "resigned or timed out), `race_closed` (your "
+            "deadline passed, or the race closed or was cancelled) or `race_not_started`, "
+            "403 `disqualified`."
         ),
     )
     def post(self, request: Request, game_id: UUID) -> Response:
@@ -293,7 +299,10 @@ class GameUndoView(APIView):
 
 
 class GameResignView(APIView):
-    """``POST /api/v1/games/{id}/resign``: give up; the game ends as ``resigned`` (idempotent)."""
+    """``POST /api/v1/games/{id}/resign``: give up; the game ends as ``resigned`` (idempotent).
+
+    A ``blocked`` game that could still be undone ends ``resigned`` too (for good: its
+    deal is then revealed once that is allowed, a practice game's at once)."""
 
     throttle_scope = "moves"
 
@@ -307,6 +316,11 @@ class GameResignView(APIView):
             **_PROBLEMS,
         },
         tags=["games"],
+        description="Give up: a playing game ends `resigned`, and so does a `blocked` game "
+        "whose last move could still be taken back (`undo_allowed` true): it is then over "
+        "for good, and its deal is revealed once that is allowed (a practice game at once; "
+        "a race game when its race is finished). Any other game already over is returned "
+        "unchanged (200).",
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         NoInput(data=request.data).is_valid(raise_exception=True)  # before anything changes

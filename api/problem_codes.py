@@ -66,7 +66,12 @@ PROBLEM_CODES: dict[str, str] = {
     "words); its game takes no moves, undo or resignation unless they lift it.",
     "race_not_open": "409: joining or starting outside the race's window.",
     "race_not_started": "409: the race has not started yet (its deal stays hidden).",
-    "race_not_finished": "409: results are published once the race is finished for everyone.",
+    "race_not_finished": "409: results are published once the race is finished for everyone; "
+    "retry later.",
+    "race_cancelled": "409: the race was cancelled: it has no results, ranks or rating, and "
+    "never will (do not retry).",
+    "not_entered": "403: you are not entered in this race and it takes no more entrants "
+    "(joining has closed).",
     "no_winnable_deal": "503: no proven-winnable deal is ready for these rules yet: a "
     "practice game with `winnable`, or a race (or a batch of tournament races) with "
     "`require_winnable`, found the rules' pool empty (or, for a batch, short). Nothing was "

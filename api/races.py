@@ -136,7 +136,13 @@ class RaceCreateInput(StrictSerializer):
     )
     starts_at = StrictDateTimeField()
     ends_at = StrictDateTimeField()
-    time_limit_s = StrictIntegerField(required=False, min_value=1, help_text="window mode")
+    time_limit_s = StrictIntegerField(
+        required=False,
+        min_value=1,
+        help_text="window mode: seconds each entrant may play (required). A scheduled race "
+        "lasts from starts_at to ends_at: leave it out (any other value than that span is "
+        "400 validation_error on time_limit_s)",
+    )
     allow_undo = StrictBooleanField(default=False)
     require_winnable = StrictBooleanField(
         default=False,
@@ -153,6 +159,23 @@ class RaceCreateInput(StrictSerializer):
         "scheduled race (joining closes at the start), null (until ends_at) for a window race. "
         "A join after that is 409 race_not_open.",
     )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """A scheduled race's time limit is its span: another one is refused, not ignored."""
+        limit = attrs.get("time_limit_s")
+        if attrs.get("mode", Race.Mode.SCHEDULED) == Race.Mode.SCHEDULED and limit is not None:
+            span = int((attrs["ends_at"] - attrs["starts_at"]).total_seconds())
+            if limit != span:
+                raise serializers.ValidationError(
+                    {
+                        "time_limit_s": [
+                            f"a scheduled race lasts from starts_at to ends_at ({span} s) for "
+                            "every entrant: leave time_limit_s out (or use mode window for a "
+                            "time limit per entrant)"
+                        ]
+                    }
+                )
+        return attrs
 
 
 class JoinView(serializers.Serializer[Any]):
@@ -392,8 +415,10 @@ class RaceStartView(APIView):
     """``POST /api/v1/races/{id}/start``: start your clock (window mode) and get your game.
 
     Joins first if needed; idempotent.  In scheduled mode it returns your game
-    once the race has started.  Errors: 409 ``race_not_started``, ``race_not_open``;
-    403 ``disqualified`` (a disqualified entrant's clock does not start).
+    once the race has started.  Errors: 409 ``race_not_started``, ``race_not_open``
+    (joining not open yet; an entrant's start after the end); 403 ``not_entered`` (you
+    never joined and the race takes no more entrants), 403 ``disqualified`` (a
+    disqualified entrant's clock does not start).
     """
 
     throttle_scope = "games"
@@ -403,7 +428,10 @@ class RaceStartView(APIView):
         responses={
             200: GameView,
             400: ProblemSerializer,
-            403: OpenApiResponse(ProblemSerializer, description="disqualified"),
+            403: OpenApiResponse(
+                ProblemSerializer,
+                description="not_entered (you never joined and joining has closed), disqualified",
+            ),
             409: OpenApiResponse(ProblemSerializer, description="race_not_started, race_not_open"),
             **_PROBLEMS,
         },
@@ -451,7 +479,8 @@ class RaceStandingsView(APIView):
 class RaceResultsView(APIView):
     """``GET /api/v1/races/{id}/results``: final ranks, times, scores, seed reveal, move lists.
 
-    409 ``race_not_finished`` until the race is finished for everyone.  Every entrant
+    409 ``race_not_finished`` until the race is finished for everyone (retry later);
+    409 ``race_cancelled`` for a cancelled race (no results will ever come).  Every entrant
     in one response (not paginated: 400 ``not_paginated`` for ``?cursor=`` or
     ``?page_size=``).
     """
@@ -464,7 +493,11 @@ class RaceResultsView(APIView):
         responses={
             200: ResultsView,
             400: OpenApiResponse(ProblemSerializer, description=NOT_PAGINATED),
-            409: OpenApiResponse(ProblemSerializer, description="race_not_finished"),
+            409: OpenApiResponse(
+                ProblemSerializer,
+                description="race_not_finished: not over yet, retry later; race_cancelled: "
+                "the race was cancelled, it has no results and never will (stop polling)",
+            ),
             **_PROBLEMS,
         },
         tags=["races"],

@@ -162,11 +162,16 @@ class RaceRatingView(serializers.Serializer[Any]):
     rated = serializers.BooleanField(help_text="organisers' switch: false keeps it out")
     status = serializers.ChoiceField(
         choices=["not_finished", "pending", "rated", "not_rated"],
-        help_text="pending: finished, being rated (or re-rated after a disqualification, "
-        "a reinstatement or a change of its rated flag)",
+        help_text="not_finished: the race is not over yet (ask again later); pending: "
+        "finished, being rated (or re-rated after a disqualification, a reinstatement or a "
+        "change of its rated flag); rated; not_rated: see reason (final unless an organiser "
+        "marks the race rated again)",
     )
     reason = serializers.ChoiceField(
-        choices=["unrated", "too_few_entries"], allow_null=True, help_text="why not rated"
+        choices=["unrated", "too_few_entries", "cancelled"],
+        allow_null=True,
+        help_text="why not rated: unrated (an organiser's switch), too_few_entries (fewer "
+        "than two ranked entries), cancelled (the race was cancelled: never rated)",
     )
     pool = serializers.CharField(allow_null=True)
     entries_rated = serializers.IntegerField()

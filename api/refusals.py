@@ -24,10 +24,10 @@ import logging
 from collections.abc import Callable
 from http import HTTPStatus
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.views import csrf, defaults
 
-from api.errors import PROBLEM_CONTENT_TYPE, problem_body
+from api.errors import PROBLEM_CONTENT_TYPE, ProblemJsonResponse, problem_body
 
 logger = logging.getLogger(__name__)
 
@@ -57,13 +57,13 @@ def is_api(request: HttpRequest) -> bool:
 
 def problem_json(
     request: HttpRequest, *, status: int, code: str, detail: str, **headers: str
-) -> JsonResponse:
+) -> ProblemJsonResponse:
     """A problem+json answer (RFC 9457; :func:`api.errors.problem_body`) with ``status``,
     the stable ``code`` (:data:`api.problem_codes.PROBLEM_CODES`) and ``detail``, its
     ``instance`` the request's path; ``headers`` are set on it, ``_`` read as ``-``
     (``Retry_After="5"``)."""
     body = problem_body(status=status, code=code, detail=detail, instance=request.get_full_path())
-    response = JsonResponse(body, status=status, content_type=PROBLEM_CONTENT_TYPE)
+    response = ProblemJsonResponse(body, status=status)
     for name, value in headers.items():
         response[name.replace("_", "-")] = value
     return response

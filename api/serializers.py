@@ -39,13 +39,14 @@ class StrictSerializer(serializers.Serializer[Any]):
             )
         unknown = sorted(set(data) - set(self.fields))
         if unknown:
+            allowed = (
+                "Allowed: " + ", ".join(sorted(self.fields)) + "."
+                if self.fields
+                else "This endpoint takes no body fields: send no body, or {}."
+            )
             raise ProblemError(
                 "unknown_field",
-                "Unknown field(s): "
-                + ", ".join(unknown)
-                + ". Allowed: "
-                + ", ".join(sorted(self.fields))
-                + ".",
+                "Unknown field(s): " + ", ".join(unknown) + ". " + allowed,
                 status=400,
                 fields=unknown,
             )
@@ -306,7 +307,11 @@ class DealView(serializers.Serializer[Any]):
     options = serializers.DictField(child=serializers.JSONField())
     commitment = serializers.CharField(help_text="hex(SHA-256(seed)) (RULES.md 7)")
     seed = serializers.CharField(allow_null=True)
-    revealed = serializers.BooleanField()
+    revealed = serializers.BooleanField(
+        help_text="a practice game's deal once it is over for good (a blocked game whose "
+        "last move may still be undone is not: undo, or resign it), a race game's once "
+        "its race is finished or cancelled (RULES.md 7)"
+    )
 
 
 class GameView(serializers.Serializer[Any]):
@@ -328,7 +333,13 @@ class GameView(serializers.Serializer[Any]):
     redeals_left = serializers.IntegerField(allow_null=True, help_text="null: unlimited")
     legal_moves = serializers.ListField(child=serializers.CharField())
     deal = DealView()
-    undo_allowed = serializers.BooleanField()
+    undo_allowed = serializers.BooleanField(
+        help_text="whether POST /undo would take back the last move now: the game allows "
+        "undo (practice games; race games of a race with allow_undo), has a move to take "
+        "back, is playing or blocked (a blocked game's blocking move may be taken back; "
+        "never a won, resigned or timed-out game), and, for a race game, its deadline has "
+        "not passed and its race is still running; false otherwise"
+    )
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)

@@ -541,7 +541,9 @@ async def _open(
     if over and saw_end:
         await h.leave(stream)
         await h.slot_release(key, stream)
-        return HttpResponse(status=204)
+        done = HttpResponse(status=204)
+        del done["Content-Type"]  # no body, so no type (Django's default said text/html)
+        return done
 
     async def signed_in() -> bool:
         # Revoked credentials end the stream (a reconnect then answers 401): checked
@@ -671,7 +673,8 @@ async def game_events(request: HttpRequest, game_id: UUID) -> Any:
         topic=game_topic(gid),
         needs_login=True,
         snapshot=lambda user: {"game": game_payload(gid, user)},
-        is_over=lambda s: s["game"]["status"] != "playing",
+        # A blocked game whose last move may still be taken back goes on (undo_allowed).
+        is_over=lambda s: s["game"]["status"] != "playing" and not s["game"]["undo_allowed"],
         make_handler=TopicHandler,
         render=lambda user, update: game_payload(gid, user),
         render_event="game",

@@ -306,12 +306,14 @@ class CanfieldClient:
         return dict(await self._json("GET", f"races/{race_id}/standings"))
 
     async def results(self, race_id: str) -> dict[str, Any] | None:
-        """``GET /races/{id}/results``, or ``None`` while the race is not finished."""
+        """``GET /races/{id}/results``, or ``None`` while the race is not finished
+        (``409 race_not_finished``); a cancelled race, which never has results
+        (``409 race_cancelled``), raises :class:`ApiError` as any other refusal."""
         response = await self.request("GET", f"races/{race_id}/results", route="results")
-        if response.status_code == 409:
-            return None
         if response.status_code != 200:
             body = _problem(response)
+            if response.status_code == 409 and body.get("code") == "race_not_finished":
+                return None
             raise ApiError(response.status_code, str(body.get("code")), body)
         return dict(response.json())
 

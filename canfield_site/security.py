@@ -36,7 +36,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import PasswordChangeForm
 from django.contrib.auth.views import PasswordChangeView
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
 
 #: The problem code of a locked-out login (``api.problem_codes``).
@@ -369,7 +369,7 @@ def lockout_response(
     """
     seconds = lockout_seconds()
     if request.path.startswith("/api/"):
-        from api.errors import PROBLEM_CONTENT_TYPE, problem_body
+        from api.errors import ProblemJsonResponse, problem_body
 
         body = problem_body(
             status=429,
@@ -378,7 +378,7 @@ def lockout_response(
             instance=request.get_full_path(),
             extra={"retry_after": seconds},
         )
-        response: HttpResponse = JsonResponse(body, status=429, content_type=PROBLEM_CONTENT_TYPE)
+        response: HttpResponse = ProblemJsonResponse(body, status=429)
     else:
         response = HttpResponse(
             format_html(

@@ -254,10 +254,19 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"without_traceback": {"()": "canfield_site.log_filters.WithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    # Django's own "django" logger would print a second copy of each record.
-    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+    "loggers": {
+        # Django's own "django" logger would print a second copy of each record.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        # A Host outside ALLOWED_HOSTS: one line (the 400 answers it), no traceback.
+        "django.security.DisallowedHost": {
+            "handlers": [],
+            "filters": ["without_traceback"],
+            "propagate": True,
+        },
+    },
 }
 
 # ------------------------------------------------------------------ Django REST framework

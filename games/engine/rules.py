@@ -8,6 +8,7 @@ allowed values.
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final
 
@@ -84,9 +85,18 @@ class Rules:
 OPTION_NAMES: Final = tuple(f.name for f in fields(Rules))
 
 
+def _json_text(value: object) -> str:
+    """The value as a client sent it, in JSON (``true``, ``null``, ``"x"``), not Python
+    (``True``, ``None``, ``'x'``); ``repr`` for what JSON cannot write."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def _check(r: Rules) -> None:
     def bad(option: str, value: object, allowed: str) -> RulesError:
-        return RulesError(f"invalid value {value!r} for option {option!r}: {allowed}")
+        return RulesError(f"invalid value {_json_text(value)} for option {option!r}: {allowed}")
 
     if type(r.draw) is not int or r.draw not in (1, 3):
         raise bad("draw", r.draw, "use 1 or 3")
@@ -141,7 +151,7 @@ def _normalise(option: str, value: Any) -> Any:
             return RANKS[parse_rank(str(value))]
         except CardError as exc:
             raise RulesError(
-                f"invalid value {value!r} for option 'base': use 'dealt' or a rank A..K"
+                f"invalid value {_json_text(value)} for option 'base': use 'dealt' or a rank A..K"
             ) from exc
     if option == "redeals" and isinstance(value, str) and value.lower() in ("unlimited", "none"):
         return None

@@ -11,19 +11,25 @@ from django.utils import timezone
 
 from games.engine import GameState, player_view
 from games.engine.record import GameRecord
-from games.models import Deal, Game, Move
+from games.models import Deal, Game, Move, Race
 
 
 def deal_revealed(game: Game) -> bool:
     """Whether the game's deal (seed and deck) may be shown to its player.
 
-    A practice game reveals its deal once it is over; a race game once it is over
-    and its race is finished for everyone or cancelled (RULES.md 7): a player
-    whose own game has ended still sees nothing while others play.
+    A practice game reveals its deal once it is over for good; a race game once it
+    is over and its race is finished for everyone or cancelled (RULES.md 7): a player
+    whose own game has ended still sees nothing while others play.  A ``blocked``
+    game whose blocking move may still be taken back (:func:`undo_open`) is not over
+    for good: its deal stays hidden, or a player could read the seed or the solution
+    and then undo and play the winning line (resigning it ends it for good, as
+    ``resigned``: :func:`games.services.games.game_end`).
     """
     if not game.is_over:
         # A game still playing cannot belong to a finished race: closing a race
         # times out every game still playing.  No query on the move path.
+        return False
+    if game.status == Game.Status.BLOCKED and undo_open(game):
         return False
     if game_status_seen(game) == "not_started":
         # A race game before its start: its stored "over" came from the secret deal, so
@@ -73,6 +79,40 @@ def game_status_seen(game: Game, *, now: datetime | None = None) -> str:
     return str(game.status)
 
 
+def undo_open(game: Game, *, now: datetime | None = None, race_status: str | None = None) -> bool:
+    """Whether :func:`games.services.games.game_undo` would take back the last move of
+    ``game`` at ``now`` (sent without ``expected_move_number``, or with the game's).
+
+    True when the game allows undo (practice games; race games of a race with
+    ``allow_undo``), has a live move, is not disqualified, and is ``playing`` or
+    ``blocked`` (RULES.md 3.9: declared by the engine, not chosen by the player, so
+    the move that led there may be taken back; never ``won``, ``resigned`` or
+    ``timed_out``); a race game only after its start, before its deadline and, when
+    blocked, while its race is still scheduled (not closing, finished or cancelled:
+    a race that closed settles every game).  ``race_status``: the race's stored
+    status when the caller has it (else one query, for a blocked race game only).
+    """
+    now = now or timezone.now()
+    if not game.undo_allowed or game.move_number == 0:
+        return False
+    if disqualified_reason(game) is not None:
+        return False
+    status = game_status_seen(game, now=now)
+    if status == Game.Status.PLAYING:
+        return True  # past the deadline it is seen timed_out; a closed race timed it out
+    if status != Game.Status.BLOCKED:
+        return False
+    if game.deadline is not None and now >= game.deadline:
+        return False
+    if game.kind != Game.Kind.RACE:
+        return True
+    if race_status is None:
+        race_status = (
+            Race.objects.filter(entries__game=game).values_list("status", flat=True).first()
+        )
+    return race_status == Race.Status.SCHEDULED
+
+
 def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
     """The player's view of ``game`` (the shape of ``GameViewSerializer``).
 
@@ -92,7 +132,8 @@ def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
         "move_number": game.move_number,
         **view,
         "deal": deal_public(game.deal, revealed=deal_revealed(game)),
-        "undo_allowed": game.undo_allowed,
+        # Whether an undo would be accepted now (not only whether the game allows undo).
+        "undo_allowed": undo_open(game),
         "started_at": game.started_at,
         # Past the deadline the game is over (timed out) before the sweeper stores it.
         "finished_at": game.finished_at
@@ -120,14 +161,14 @@ def disqualified_reason(game: Game) -> str | None:
 def game_get(*, game_id: Any, player: Any) -> Game:
     """The player's own game; raises ``NotFound`` (absent or another player's: ids leak
     nothing) or ``RaceNotStarted`` (a race game before its start: the deal stays hidden)."""
-    from games.services.errors import MALFORMED_ID, NotFound, RaceNotStarted
+    from games.services.errors import MALFORMED_ID, NotFound, RaceNotStarted, utc_text
 
     try:
         game = Game.objects.select_related("deal", "race_entry").get(id=game_id, player=player)
     except (Game.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such game") from None
     if game.kind == Game.Kind.RACE and timezone.now() < game.started_at:
-        raise RaceNotStarted(f"the race starts at {game.started_at.isoformat()}")
+        raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
     return game
 
 

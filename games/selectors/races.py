@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from games.models import Game, Move, Race, RaceEntry, Tournament, TournamentEntrant
 from games.ranking import RANKING_RULE, rank_order_by
-from games.selectors.games import NOT_OVER, game_status_seen
-from games.services.errors import MALFORMED_ID, NotFound, RaceNotFinished
+from games.selectors.games import NOT_OVER, game_status_seen, undo_open
+from games.services.errors import MALFORMED_ID, NotFound, RaceCancelled, RaceNotFinished
 
 
 def _visible(qs: QuerySet[Race], include_drafts: bool) -> QuerySet[Race]:
@@ -181,12 +181,18 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
     """Standings: stored ranks once finished, otherwise live ranks from the games.
 
     Rows: ``rank``, ``player``, ``cards_home``, ``moves``, ``elapsed_ms``,
-    ``finished`` (the entrant can play no more), ``status``; never a card.  Before an
+    ``finished`` (the entrant can play no more: a ``blocked`` game whose last move may
+    still be taken back, in a race with ``allow_undo``, is not finished), ``status``;
+    never a card.  Before an
     entrant's game starts (a scheduled race not yet started, a window entrant who has not
     started) the row has no rank and no counts (``None``) and the status ``not_started``
     (it showed ``playing`` and a shared rank 1, then the counts of the stored deal).
+    A cancelled race is never ranked: every row has no rank, is ``finished`` (nobody
+    can play it any more), and an entrant who never started is ``did_not_start`` (as
+    in a finished race); the counts of those who played stay.
     """
     now = now or timezone.now()
+    cancelled = race.status == Race.Status.CANCELLED
     if race.status == Race.Status.FINISHED:
         rows = (
             RaceEntry.objects.filter(race=race)
@@ -226,14 +232,19 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
         # finished, even on a deal dead from the deal); past a deadline, timed_out.
         status = game_status_seen(g, now=now)
         started = status != "not_started"  # before it: no counts, as a window entrant's row
+        g.race_entry = e  # the entry is at hand: undo_open reads it without a query
+        # A blocked game whose last move may still be taken back is not finished.
+        going = status in NOT_OVER or undo_open(g, now=now, race_status=race.status)
+        if cancelled and not started:
+            status = "did_not_start"
         out.append(
             {
-                "rank": e.live_rank if started else None,
+                "rank": e.live_rank if started and not cancelled else None,
                 "player": e.player.get_username(),
                 "cards_home": g.cards_home if started else None,
                 "moves": g.move_number if started else None,
                 "elapsed_ms": g.cards_home_ms if started else None,
-                "finished": status not in NOT_OVER,
+                "finished": cancelled or not going,
                 "status": status,
             }
         )
@@ -249,8 +260,12 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
                 "cards_home": None,
                 "moves": None,
                 "elapsed_ms": None,
-                "finished": False,
-                "status": "disqualified" if other.disqualified else "not_started",
+                "finished": cancelled,
+                "status": "disqualified"
+                if other.disqualified
+                else "did_not_start"
+                if cancelled
+                else "not_started",
             }
         )
     return out
@@ -259,9 +274,14 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
 def race_results(*, race: Race) -> dict[str, Any]:
     """Final results with the seed reveal and every entrant's move list.
 
-    Raises :class:`RaceNotFinished` until the race is finished for everyone.
+    Raises :class:`RaceCancelled` for a cancelled race (it never has results) and
+    :class:`RaceNotFinished` until the race is finished for everyone.
     ``commitment_verified`` is ``sha256(seed) == commitment``, recomputed here.
     """
+    if race.status == Race.Status.CANCELLED:
+        raise RaceCancelled(
+            "the race was cancelled: it has no results, ranks or rating, and never will"
+        )
     if race.status != Race.Status.FINISHED:
         raise RaceNotFinished("results are published when the race is finished for everyone")
     seed = race.deal.seed or ""

@@ -170,14 +170,17 @@ def player_profile(*, player: User) -> dict[str, Any]:
 def race_rating(*, race: Race) -> dict[str, Any]:
     """How the race counts for ratings.
 
-    ``status``: ``not_finished``, ``pending`` (finished, not processed yet, or
-    changed since it was: a disqualification, a reinstatement, its rated flag;
-    ``Race.rating_stale``, until the ratings sweep re-rates it), ``rated`` or
-    ``not_rated`` (``reason``: ``unrated`` by an organiser, or
-    ``too_few_entries``: fewer than two ranked entries).
+    ``status``: ``not_finished`` (not over yet: ask again later), ``pending`` (finished,
+    not processed yet, or changed since it was: a disqualification, a reinstatement, its
+    rated flag; ``Race.rating_stale``, until the ratings sweep re-rates it), ``rated`` or
+    ``not_rated`` (``reason``: ``unrated`` by an organiser, ``too_few_entries``: fewer
+    than two ranked entries, or ``cancelled``: the race was cancelled and will never be
+    rated).
     """
     record = RaceRating.objects.filter(race=race).select_related("pool").first()
-    if race.status != Race.Status.FINISHED:
+    if race.status == Race.Status.CANCELLED:
+        status, reason = "not_rated", "cancelled"
+    elif race.status != Race.Status.FINISHED:
         status, reason = "not_finished", None
     elif record is None or race.rating_stale:
         status, reason = "pending", None

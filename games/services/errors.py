@@ -5,6 +5,7 @@ The API maps each code to an HTTP status (``api.errors``); services know nothing
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any, Final, Self
 
 from django.core.exceptions import ValidationError
@@ -14,6 +15,13 @@ from django.core.exceptions import ValidationError
 #: service and selector lookup catches these with the model's ``DoesNotExist`` and
 #: raises :class:`NotFound`, so a bad id reads as a missing object, never a crash.
 MALFORMED_ID: Final = (ValueError, ValidationError)
+
+
+def utc_text(moment: datetime) -> str:
+    """``moment`` as the API writes date-times: ISO 8601 in UTC with a ``Z``
+    (``2026-11-30T20:57:51.102674Z``, as DRF renders the JSON fields), for the
+    ``detail`` texts that name a time."""
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 class ServiceError(Exception):
@@ -161,6 +169,19 @@ class RaceNotFinished(RaceError):
     """Results are published only once the race is finished for everyone."""
 
     code = "race_not_finished"
+
+
+class RaceCancelled(RaceError):
+    """The race was cancelled: it has no results, no ranks and no rating, and never will."""
+
+    code = "race_cancelled"
+
+
+class NotEntered(RaceError):
+    """The player is not entered in the race and it takes no more entrants (joining has
+    closed): only its entrants may start or play it."""
+
+    code = "not_entered"
 
 
 class NoWinnableDeal(ServiceError):

@@ -41,8 +41,8 @@ from games.engine import (
 )
 from games.engine.cards import CARD_NAMES
 from games.live.publish import game_changed_on_commit
-from games.models import Deal, Game, Move
-from games.selectors.games import disqualified_reason
+from games.models import Deal, Game, Move, Race
+from games.selectors.games import disqualified_reason, undo_open
 from games.services.deal_guard import deal_in_open_race, opening_digest
 from games.services.errors import (
     MALFORMED_ID,
@@ -60,6 +60,7 @@ from games.services.errors import (
     RaceNotStarted,
     StaleMoveNumber,
     UndoNotAllowed,
+    utc_text,
 )
 from games.services.seeds import live_seed
 from games.services.solutions import deal_record_verdict
@@ -364,7 +365,7 @@ def move_play(
         if game.deadline is not None and now >= game.deadline:
             raise RaceClosed("the race is closed for you: your deadline has passed")
         if now < game.started_at:
-            raise RaceNotStarted(f"the race starts at {game.started_at.isoformat()}")
+            raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
         _refuse_if_disqualified(game)
         if game.status != Game.Status.PLAYING:
             raise GameOver(f"the game is over ({game.status.replace('_', ' ')})")
@@ -430,9 +431,13 @@ def game_undo_outcome(
     """Take back the last live move (practice games, or races that allow undo): the game
     after it and the move taken back (:class:`UndoOutcome`).
 
-    The move's row stays with ``undone_at`` set.  Raises :class:`NotFound`,
-    :class:`UndoNotAllowed`, :class:`StaleMoveNumber`, :class:`GameOver`
-    (the game is over: won, blocked, resigned or timed out), :class:`RaceClosed`,
+    The move's row stays with ``undone_at`` set.  A ``blocked`` game (RULES.md 3.9)
+    may be undone: the move that led into the blocked position is taken back and the
+    game plays on (``games.selectors.games.undo_open`` says when an undo is accepted).
+    Raises :class:`NotFound`, :class:`UndoNotAllowed`, :class:`StaleMoveNumber`,
+    :class:`GameOver` (the game is over: won, resigned or timed out, or a blocked game
+    its player ended for good with :func:`game_end`), :class:`RaceClosed` (past the
+    game's deadline; a blocked race game once its race is closing, finished or cancelled),
     :class:`NothingToUndo`, :class:`EntryDisqualified`, :class:`RaceNotStarted` (a race
     game before its start, checked first: its stored status was computed from the secret
     deal; RULES.md 7).
@@ -441,7 +446,7 @@ def game_undo_outcome(
     with transaction.atomic():
         game = _locked_game(game_id, player)
         if now < game.started_at:
-            raise RaceNotStarted(f"the race starts at {game.started_at.isoformat()}")
+            raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
         if not game.undo_allowed:
             raise UndoNotAllowed("undo is not allowed in this game")
         _refuse_if_disqualified(game)
@@ -451,12 +456,23 @@ def game_undo_outcome(
                 f"{game.move_number}",
                 current_move_number=game.move_number,
             )
-        if game.status != Game.Status.PLAYING:
+        if game.status not in (Game.Status.PLAYING, Game.Status.BLOCKED):
             # A finished game shows its deal and solution: taking moves back would
-            # let a player read the winning line and then play it.
+            # let a player read the winning line and then play it.  A blocked game
+            # (RULES.md 3.9: the engine declares it, the player did not choose it)
+            # keeps its deal hidden while its last move may be taken back
+            # (games.selectors.games.deal_revealed), so it may be.
             raise GameOver(f"the game is over ({game.status.replace('_', ' ')})")
         if game.deadline is not None and now >= game.deadline:
             raise RaceClosed("the race is closed for you: your deadline has passed")
+        if game.status == Game.Status.BLOCKED and game.kind == Game.Kind.RACE:
+            race_status = (
+                Race.objects.filter(entries__game=game).values_list("status", flat=True).first()
+            )
+            if race_status != Race.Status.SCHEDULED:
+                # Closed (at its end, early once over for everyone, by the organisers)
+                # or cancelled: every game of it is settled.
+                raise RaceClosed(f"the race is {race_status}: its games take no more changes")
         last = (
             game.moves.select_for_update(no_key=True)
             .filter(undone_at__isnull=True)
@@ -514,7 +530,12 @@ def game_undo_outcome(
 def game_end(
     *, game_id: Any, player: User, how: str = "resigned", now: datetime | None = None
 ) -> Game:
-    """Resign (or time out) a playing game; a game already over is returned unchanged.
+    """Resign (or time out) a playing game; a game already over is returned unchanged,
+    except a ``blocked`` game whose last move could still be taken back
+    (``games.selectors.games.undo_open``): resigning ends it for good as ``resigned``
+    (the player chose not to take the move back), so its deal is revealed (a practice
+    game's seed, export and solution) and, in a race, it counts as over for the race's
+    early close (how a game ended never changes its rank, RULES.md 6).
 
     Raises :class:`NotFound`, :class:`RaceNotStarted` (a race game before its
     start: the view would show the deal), :class:`RaceClosed` (past the
@@ -526,8 +547,9 @@ def game_end(
     with transaction.atomic():
         game = _locked_game(game_id, player)
         if now < game.started_at:
-            raise RaceNotStarted(f"the race starts at {game.started_at.isoformat()}")
-        if game.status == Game.Status.PLAYING:
+            raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
+        undoable_block = game.status == Game.Status.BLOCKED and undo_open(game, now=now)
+        if game.status == Game.Status.PLAYING or (undoable_block and how == "resigned"):
             if game.deadline is not None and now >= game.deadline:
                 raise RaceClosed("the race is closed for you: your deadline has passed")
             _refuse_if_disqualified(game)

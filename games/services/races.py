@@ -45,11 +45,13 @@ from games.services.errors import (
     EntryDisqualified,
     InvalidOptions,
     InvalidRace,
+    NotEntered,
     NotFound,
     NoWinnableDeal,
     RaceNotOpen,
     RaceNotStarted,
     TournamentNotOpen,
+    utc_text,
 )
 from games.services.games import deal_create, game_create, rules_build
 from games.services.ratings import race_rating_enqueue, race_rating_mark_stale
@@ -244,7 +246,7 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
             raise RaceNotOpen(f"the race is {race.phase(now)}: joining is closed")
         if not race.joining_open(now):
             raise RaceNotOpen(
-                f"joining closed at {race.join_closes_at.isoformat()} "
+                f"joining closed at {utc_text(race.join_closes_at)} "
                 f"({race.late_join_s} s after the start)"
             )
         if race.tournament_id is not None:
@@ -274,7 +276,9 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
     Idempotent: a started entry returns its game.  In scheduled mode this
     returns the game once the race has started.  The deadline is
     ``min(start + time_limit_s, ends_at)``.  Raises :class:`NotFound`,
-    :class:`RaceNotOpen`, :class:`RaceNotStarted`, :class:`EntryDisqualified` (a
+    :class:`RaceNotOpen` (joining not open yet, for a player not entered; an entrant's
+    start after the end), :class:`NotEntered` (a player not entered once the race
+    takes no more entrants), :class:`RaceNotStarted`, :class:`EntryDisqualified` (a
     disqualified entrant's clock does not start: lifting the disqualification leaves
     them their whole time).
     """
@@ -283,7 +287,22 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
     # leaves no entry behind (an attack's start before the start joined the player and
     # took a tournament's last place while answering 409).
     with transaction.atomic():
-        entry = race_join(race_id=race_id, player=player, now=now).entry
+        try:
+            entry = race_join(race_id=race_id, player=player, now=now).entry
+        except RaceNotOpen:
+            # Not entered, and the race takes no more entrants: say that, not "joining
+            # closed" alone (the caller asked to start, not to join).
+            race = Race.objects.get(id=race_id)
+            if race.phase(now) == "upcoming":
+                raise
+            if race.phase(now) == "running":
+                why = f"joining closed at {utc_text(race.join_closes_at)}"
+            else:
+                why = f"the race is {race.phase(now)}"
+            raise NotEntered(
+                f"you are not entered in this race, and it takes no more entrants ({why}): "
+                "only its entrants may start it"
+            ) from None
         entry = (
             RaceEntry.objects.select_for_update(no_key=True)
             .select_related("race__deal")
@@ -291,7 +310,7 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
         )
         race = entry.race
         if now < race.starts_at:
-            raise RaceNotStarted(f"the race starts at {race.starts_at.isoformat()}")
+            raise RaceNotStarted(f"the race starts at {utc_text(race.starts_at)}")
         if entry.game_id is None and race.status != Race.Status.SCHEDULED:
             raise RaceNotOpen(f"the race is {race.status}")
         if entry.game_id is not None:
@@ -319,9 +338,16 @@ def _over_for_everyone(races: QuerySet[Race], now: datetime) -> QuerySet[Race]:
     may still change: every entrant has a game (a window entrant may still start) and
     none is playing before its deadline.  Joining having closed is for the caller to
     check on the rows (:attr:`Race.join_closes_at`)."""
+    before_deadline = Q(entries__game__deadline__isnull=True) | Q(entries__game__deadline__gt=now)
+    # A blocked game whose last move may still be taken back (a race with allow_undo;
+    # games.selectors.games.undo_open) is not over for its player either.
+    undoable = (
+        Q(entries__game__status=Game.Status.BLOCKED)
+        & Q(entries__game__undo_allowed=True)
+        & Q(entries__game__move_number__gt=0)
+    )
     still_open = Q(entries__game__isnull=True) | (
-        Q(entries__game__status=Game.Status.PLAYING)
-        & (Q(entries__game__deadline__isnull=True) | Q(entries__game__deadline__gt=now))
+        (Q(entries__game__status=Game.Status.PLAYING) | undoable) & before_deadline
     )
     return (
         races.filter(status=Race.Status.SCHEDULED, starts_at__lte=now, ends_at__gt=now)
@@ -334,8 +360,11 @@ def race_over_for_everyone(race: Race, *, now: datetime | None = None) -> bool:
     """Whether a running race is over for every player before its end (RULES.md 7: the
     seed is secret "until the race is over for every player"): joining has closed
     (``join_closes_at``), it has entrants, and every entrant's game is over (won,
-    blocked, resigned, or past its own deadline).  A disqualified entrant's game counts
-    like any other, so lifting the disqualification can still let them play on.  The
+    blocked, resigned, or past its own deadline).  In a race with ``allow_undo`` a
+    blocked game whose last move may still be taken back is not over (its player may
+    undo until their deadline, or resign it to end it for good).  A disqualified
+    entrant's game counts like any other, so lifting the disqualification can still let
+    them play on.  The
     sweeper then closes the race at once instead of at ``ends_at``.
     """
     now = now or timezone.now()

@@ -75,7 +75,8 @@ def tournament_admit(
         if invited_by is None and t.entry == Tournament.Entry.INVITE:
             raise TournamentInviteOnly("this tournament is for invited players only")
         if t.max_entrants is not None and t.entrants.count() >= t.max_entrants:
-            raise TournamentFull(f"the tournament is full ({t.max_entrants} players)")
+            n = t.max_entrants
+            raise TournamentFull(f"the tournament is full ({n} player{'' if n == 1 else 's'})")
         return TournamentEntrant.objects.create(tournament=t, player=player, invited_by=invited_by)
 
 

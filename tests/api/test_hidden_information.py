@@ -89,7 +89,10 @@ class Checked:
         scrubbed = EXAMPLES.sub("such as <examples>", NEEDS.sub("it needs <next> next", text))
         leaked = set(CARD.findall(scrubbed + "\n" + headers)) & hidden
         assert not leaked, (leaked, resp.status_code, text)
-        over = Game.objects.get(id=self.game_id).is_over
+        game = Game.objects.get(id=self.game_id)
+        # Over for good: a blocked practice game whose last move may still be taken back
+        # keeps its deal hidden (games.selectors.games.deal_revealed).
+        over = game.is_over and not (game.status == "blocked" and game.move_number > 0)
         if self.seed is not None and not over:
             # Every seed, short ones too: no JSON string and no header carries it (a seed
             # as short as "1" would match digits of numbers in the raw text).
@@ -195,7 +198,9 @@ def play_whole_game(
             again = api.post(f"{base}/moves", {"move": move, "expected_move_number": n})
             assert again.status_code == 200
             assert again.json()["replayed"] is True
-    if view["status"] == "playing":
+    if view["status"] == "playing" or view["undo_allowed"]:
+        # Resigned: a blocked game that could still be undone ends for good with it
+        # (until then its deal stays hidden).
         view = api.post(f"{base}/resign").json()
         assert view["status"] == "resigned"
     return api, view

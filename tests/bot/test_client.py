@@ -545,6 +545,21 @@ def test_results_are_none_until_the_race_is_finished(api: FakeApi) -> None:
     assert (caught.value.status, caught.value.code) == (404, "not_found")
 
 
+def test_wait_results_stops_at_a_cancelled_race(api: FakeApi, clock: FakeClock) -> None:
+    """Every 409 read as "not finished yet": a cancelled race was polled until the
+    timeout, although its results never come."""
+    api.route("GET", "races/r1/results", lambda _r: problem(409, "race_cancelled"))
+
+    async def go() -> None:
+        async with api.client() as client:
+            await client.wait_results("r1", poll=1.0, timeout=3)
+
+    with pytest.raises(ApiError) as caught:
+        run(go())
+    assert (caught.value.status, caught.value.code) == (409, "race_cancelled")
+    assert clock.sleeps == []
+
+
 def test_wait_results_polls_until_scored(api: FakeApi, clock: FakeClock) -> None:
     api.reply(
         "GET",

@@ -97,7 +97,7 @@ def test_entrants_inline_cannot_admit_past_max_entrants() -> None:
     resp = c.post(reverse("admin:games_tournament_change", args=[t.pk]), data)
     assert resp.status_code == 302
     assert TournamentEntrant.objects.filter(tournament=t).count() == 0  # all or nothing
-    assert messages_of(resp) == ["Nothing was saved: the tournament is full (1 players)"]
+    assert messages_of(resp) == ["Nothing was saved: the tournament is full (1 player)"]
     # One at a time: the first is admitted (invited by the organiser), the second refused.
     data.update({"entrants-TOTAL_FORMS": 1})
     del data["entrants-1-player"]
@@ -114,7 +114,7 @@ def test_entrant_list_add_goes_through_tournament_admit() -> None:
     url = reverse("admin:games_tournamententrant_add")
     assert c.post(url, {"tournament": t.pk, "player": ann.pk}).status_code == 302
     resp = c.post(url, {"tournament": t.pk, "player": bob.pk})
-    assert messages_of(resp)[-1] == "Nothing was saved: the tournament is full (1 players)"
+    assert messages_of(resp)[-1] == "Nothing was saved: the tournament is full (1 player)"
     assert [(e.player, e.invited_by) for e in t.entrants.all()] == [(ann, org)]
     finished = TournamentFactory(status=Tournament.Status.FINISHED)
     resp = c.post(url, {"tournament": finished.pk, "player": bob.pk})

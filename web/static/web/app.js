@@ -299,17 +299,24 @@
       if (n !== undefined) { i.value = n; }
     });
     var playing = !!(b && b.dataset.moveUrl);
+    // Undo follows the server's undo_allowed (data-undo): a blocked game's last move may
+    // be taken back, a game with no move or over for good has none to take back.
+    var undoable = !!(b && b.dataset.undo);
     var undo = document.querySelector('[data-action="undo"]');
-    if (undo) { undo.disabled = !playing || !Number(n || 0); }
+    if (undo) { undo.disabled = !undoable; }
     // Once the game is over (won, blocked, resigned, out of time) nothing more can be
-    // played: resign, hint and the typed move are switched off with the board.
+    // played: hint and the typed move are switched off with the board; resign stays
+    // while a blocked game may still be taken back (it ends it for good).
     document.querySelectorAll(
-      'button.danger, [data-action="hint"], form[data-typed-move] input[name="move"], ' +
+      '[data-action="hint"], form[data-typed-move] input[name="move"], ' +
       "form[data-typed-move] button"
     ).forEach(function (r) { r.disabled = !playing; });
+    document.querySelectorAll("button.danger").forEach(function (r) {
+      r.disabled = !playing && !undoable;
+    });
     // An ended game's buttons and typed move are hidden (app.css).
     var controls = document.querySelector(".controls");
-    if (controls && b) { controls.classList.toggle("idle", !playing); }
+    if (controls && b) { controls.classList.toggle("idle", !playing && !undoable); }
     var typed = document.querySelector("details.typed");
     if (typed && b) { typed.hidden = !playing; }
   }
