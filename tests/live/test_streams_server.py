@@ -10,6 +10,7 @@ clock beyond them.
 from __future__ import annotations
 
 import os
+import queue
 import re
 import secrets
 import shutil
@@ -430,6 +431,15 @@ def test_game_stream_shows_exactly_the_rest_view_on_every_preset(live: Live, pre
             event = reader.expect("game")
             assert event.data == view
             assert not set(CARD.findall(str(event.data))) & _hidden(state), event.data
+            if view["status"] != "playing" and view["undo_allowed"]:
+                # Blocked, its last move may still be taken back: the stream goes on
+                # until the player ends the game for good.
+                assert view["status"] == "blocked"
+                with pytest.raises(queue.Empty):  # no end while it can be undone
+                    reader.next(timeout=0.5)
+                view = live.call("POST", f"games/{game['id']}/resign", token).json()
+                state.end("resigned")
+                assert reader.expect("game").data == view
             if view["status"] != "playing":
                 break
         assert view["status"] != "playing"
