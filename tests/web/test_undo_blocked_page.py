@@ -38,6 +38,7 @@ def test_undo_is_offered_on_a_blocked_game_and_nowhere_it_would_be_refused(
         move_play(game_id=game.id, player=player, move=move)
     blocked = pages.get(f"/play/{game.id}/").content.decode()
     assert "data-blocked" in blocked
+    assert "Undo takes back the move that blocked it; Resign ends the game." in blocked
     assert "disabled" not in _undo_button(blocked)
     assert 'class="controls"' in blocked  # not "controls idle": the buttons show
     board = _board_tag(blocked)
@@ -52,4 +53,5 @@ def test_undo_is_offered_on_a_blocked_game_and_nowhere_it_would_be_refused(
     pages.post(f"/play/{game.id}/resign", {"confirmed": "1"})
     over = pages.get(f"/play/{game.id}/").content.decode()
     assert "disabled" in _undo_button(over)
+    assert "Undo takes back the move" not in over
     assert "data-undo" not in _board_tag(over)
