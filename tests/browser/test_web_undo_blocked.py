@@ -35,3 +35,32 @@ def test_the_blocking_move_can_be_taken_back_from_the_page(
     undo.click()
     page.wait_for_selector('#board[data-move-number="25"][data-move-url]')
     expect(page.locator("#board-message")).to_contain_text("Took back")
+
+
+def test_the_u_key_takes_the_blocking_move_back(
+    live_server: Any, page: Any, transactional_db: Any
+) -> None:
+    """The U key is the Undo button: on a blocked game whose last move may be taken back
+    it did nothing (the key handler stopped at a board with no move to play), after the
+    blocking move was typed in the text field (the field, switched off with the board,
+    kept the focus) as after a reload."""
+    player = User.objects.create_user("uma", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed=SEED)
+    for move in TO_BLOCKED[:-1]:
+        move_play(game_id=game.id, player=player, move=move)
+    log_in(page, live_server.url, "uma")
+    page.goto(f"{live_server.url}/play/{game.id}/")
+    page.get_by_text("Type a move").click()
+    field = page.locator("#typed-move")
+    field.fill("AD>f")
+    field.press("Enter")
+    page.wait_for_selector('#board[data-undo][data-move-number="26"]')
+    page.keyboard.press("u")
+    page.wait_for_selector('#board[data-move-number="25"][data-move-url]')
+    expect(page.locator("#board-message")).to_contain_text("Took back")
+    # Blocked again by a click-free move, then a fresh page: U takes it back too.
+    move_play(game_id=game.id, player=player, move="AD>f")
+    page.goto(f"{live_server.url}/play/{game.id}/")
+    page.wait_for_selector('#board[data-undo][data-move-number="26"]')
+    page.keyboard.press("u")
+    page.wait_for_selector('#board[data-move-number="25"][data-move-url]')

@@ -576,13 +576,18 @@
   function onKey(e) {
     var b = board();
     if (!b) { return; }
-    // Escape takes the message away on an ended board too ("You resigned.").
-    if (!b.dataset.moveUrl) { if (e.key === "Escape") { say(""); } return; }
+    var key = (e.key || "").toLowerCase();
+    // Escape takes the message away on an ended board too ("You resigned.").  A blocked
+    // game whose last move may still be taken back (data-undo, the view's undo_allowed)
+    // has no move to play but takes U as its Undo button (U did nothing there).
+    if (!b.dataset.moveUrl) {
+      if (key === "escape") { say(""); return; }
+      if (key !== "u" || !b.dataset.undo) { return; }
+    }
     if (e.ctrlKey || e.metaKey || e.altKey) { return; }
     var tag = (e.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "select" || tag === "textarea") { return; }
     var digit = /^Digit([1-4])$/.exec(e.code || "");
-    var key = (e.key || "").toLowerCase();
     var btn;
     if (digit) {
       var n = digit[1];
@@ -726,7 +731,11 @@
       if (b && cfg && e.detail.elt === b && !form && !polled) { refocus(b); }
       if (form && b && !b.querySelector(".message.error")) {
         var input = form.querySelector('input[name="move"]');
-        if (input) { input.value = ""; input.focus(); }
+        if (input) { input.value = ""; }
+        // The field takes the next move; once the game is over (a typed move that won
+        // or blocked it) it is switched off and focus was lost to the page's body, so
+        // it goes where a clicked move leaves it (refocus: a blocked game's Undo).
+        if (input && !input.disabled) { input.focus(); } else { refocus(b); }
       }
     });
     syncControls(board());
