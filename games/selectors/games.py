@@ -113,6 +113,21 @@ def undo_open(game: Game, *, now: datetime | None = None, race_status: str | Non
     return race_status == Race.Status.SCHEDULED
 
 
+def game_over_for_good(
+    game: Game, *, now: datetime | None = None, race_status: str | None = None
+) -> bool:
+    """Whether ``game`` is over for its player at ``now``: its seen status
+    (:func:`game_status_seen`) is over (``won``, ``blocked``, ``resigned`` or
+    ``timed_out``) and no undo may take it back (:func:`undo_open`: a ``blocked`` game
+    whose last move may still be taken back goes on; RULES.md 3.9).  The rule of the
+    standings' ``finished`` and of the pages' "your game is over".  ``race_status``: as
+    for :func:`undo_open` (spares its query for a blocked race game)."""
+    now = now or timezone.now()
+    if game_status_seen(game, now=now) in NOT_OVER:
+        return False
+    return not undo_open(game, now=now, race_status=race_status)
+
+
 def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
     """The player's view of ``game`` (the shape of ``GameViewSerializer``).
 

@@ -9,8 +9,11 @@ from typing import Any
 
 import pytest
 
-from games.services.games import game_start, move_play
+from games.selectors.races import race_standings
+from games.services.games import game_end, game_start, move_play
+from games.services.races import race_join
 from tests.games.test_undo_blocked import SEED, TO_BLOCKED
+from tests.tournaments.factories import running_race
 from tests.web.conftest import PageClient
 
 pytestmark = pytest.mark.django_db
@@ -55,3 +58,47 @@ def test_undo_is_offered_on_a_blocked_game_and_nowhere_it_would_be_refused(
     assert "disabled" in _undo_button(over)
     assert "Undo takes back the move" not in over
     assert "data-undo" not in _board_tag(over)
+
+
+def test_the_player_page_continues_a_blocked_game_that_may_be_undone(
+    pages: PageClient, player: Any
+) -> None:
+    """Your own page listed such a game with a Replay link, which is 404 while its deal
+    stays hidden (undo, then read the line): it is continued like a game being played."""
+    game = game_start(player=player, seed=SEED)
+    for move in TO_BLOCKED:
+        move_play(game_id=game.id, player=player, move=move)
+    own = pages.get(f"/players/{player.username}/").content.decode()
+    assert f'<a href="/play/{game.id}/">Continue' in own
+    assert f"/replay/{game.id}/" not in own
+    assert pages.get(f"/replay/{game.id}/").status_code == 404
+    # Resigned: over for good, replayed.
+    game_end(game_id=game.id, player=player)
+    over = pages.get(f"/players/{player.username}/").content.decode()
+    assert f'<a href="/replay/{game.id}/">Replay' in over
+    assert pages.get(f"/replay/{game.id}/").status_code == 200
+
+
+def test_the_race_page_and_lobby_do_not_call_an_undoable_blocked_game_over(
+    pages: PageClient, player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race page said "Your game is over: Blocked" (the lobby "See your game") while
+    the standings said not finished and the game's Undo took the move back: they offer
+    Play, as for a game being played, until it is over for good (resigned here)."""
+    monkeypatch.setattr("games.services.races.race_seed", lambda rules: SEED)
+    race = running_race(name="Undo race", allow_undo=True)
+    game = race_join(race_id=race.id, player=player).entry.game
+    assert game is not None
+    for move in TO_BLOCKED:
+        move_play(game_id=game.id, player=player, move=move)
+    assert race_standings(race=race)[0]["finished"] is False
+    page = pages.get(f"/races/{race.id}/").content.decode()
+    assert "data-my-game" not in page
+    assert f'<a class="button primary" href="/play/{game.id}/">Play</a>' in page
+    lobby = pages.get("/").content.decode()
+    assert f'<a class="button" href="/play/{game.id}/">Play</a>' in lobby
+    game_end(game_id=game.id, player=player)
+    page = pages.get(f"/races/{race.id}/").content.decode()
+    assert 'data-my-game="over"' in page
+    lobby = pages.get("/").content.decode()
+    assert f'<a href="/play/{game.id}/">See your game</a>' in lobby

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 from games.engine import PRESETS
 from games.models import Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
-from games.selectors.games import NOT_OVER, deal_revealed, game_list, game_status_seen
+from games.selectors.games import deal_revealed, game_list, game_over_for_good, game_status_seen
 from games.selectors.races import join_barriers_key, race_join_barriers, race_list
 from games.selectors.tournaments import tournament_list
 from web.board import PRESET_TEXT
@@ -48,11 +48,16 @@ def race_rows(request: HttpRequest, lists: dict[str, list[Race]], now: Any) -> d
     games: dict[Any, Any] = {}
     over: set[Any] = set()  # races where the viewer's game has ended
     if request.user.is_authenticated:
+        statuses = {r.id: r.status for rows in lists.values() for r in rows}
         for entry in RaceEntry.objects.filter(
             race_id__in=joined, player=request.user
         ).select_related("game"):
             games[entry.race_id] = entry.game_id
-            if entry.game is not None and game_status_seen(entry.game, now=now) not in NOT_OVER:
+            if entry.game is None:
+                continue
+            entry.game.race_entry = entry  # at hand: no query for its disqualification
+            # Over for good: a blocked game whose last move may be taken back is not.
+            if game_over_for_good(entry.game, now=now, race_status=statuses[entry.race_id]):
                 over.add(entry.race_id)
     # A Join button only where a join would be taken (a running race past its late-join
     # time, an invite-only or full tournament's race offered one that was refused); else

@@ -10,9 +10,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from games.models import Game
 from games.permissions import may_see_drafts
 from games.rating_model import PROVISIONAL_RACES
-from games.selectors.games import game_list
+from games.selectors.games import deal_revealed, game_list
 from games.selectors.players import player_race_entries
 from games.selectors.races import race_list
 from games.selectors.ratings import player_profile, pools_list
@@ -85,10 +86,20 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             "person": person,
             "own": own,
             "entries": list(player_race_entries(player=person)),
-            "games": list(game_list(player=person).filter(kind="practice")[:50]) if own else [],
+            "games": _practice_games(person) if own else [],
             **_ratings(person),
         },
     )
+
+
+def _practice_games(person: User) -> list[Game]:
+    """The player's last 50 practice games, each with ``revealed`` (its deal may be shown:
+    a replay link; else it is continued, as a blocked game whose last move may still be
+    taken back is: :func:`games.selectors.games.deal_revealed`)."""
+    games = list(game_list(player=person).filter(kind="practice")[:50])
+    for g in games:
+        g.revealed = deal_revealed(g)  # type: ignore[attr-defined]
+    return games
 
 
 def _ratings(person: User) -> dict[str, Any]:

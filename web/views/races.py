@@ -24,7 +24,13 @@ from django.views.decorators.http import require_GET
 from games.engine import OPTION_NAMES, PRESETS
 from games.models import Game, Race, RaceEntry
 from games.permissions import may_see_drafts
-from games.selectors.games import NOT_OVER, deal_revealed, game_view, move_history
+from games.selectors.games import (
+    NOT_OVER,
+    deal_revealed,
+    game_over_for_good,
+    game_view,
+    move_history,
+)
 from games.selectors.races import (
     join_barriers_key,
     race_get,
@@ -91,14 +97,31 @@ def _race_context(request: HttpRequest, race: Race, error: str = "") -> dict[str
         "public": public,
         "rules": rules_words(public["variant"], public["options"]),
         "standings": standings,
-        # The viewer's game is over (won, blocked, resigned, timed out): the same rule
-        # as the standings' "finished" (games.selectors.games.NOT_OVER).
-        "my_game_over": public["game_status"] is not None and public["game_status"] not in NOT_OVER,
+        # The viewer's game is over for good (won, blocked, resigned, timed out; not a
+        # blocked game whose last move may be taken back): the standings' "finished".
+        "my_game_over": _my_game_over(request, race, public, now),
         "error": error,
         # None, or why the viewer may not join: "closed", "invite_only", "full".
         "join_barrier": race_join_barriers([race], viewer=request.user, now=now)[race.id],
         "server_now": server_now_ms(),
     }
+
+
+def _my_game_over(request: HttpRequest, race: Race, public: dict[str, Any], now: Any) -> bool:
+    """Whether the viewer's game of ``race`` is over for good at ``now``
+    (:func:`games.selectors.games.game_over_for_good`); ``public``: :func:`race_public`'s
+    view for the viewer (no query unless its status says over)."""
+    if public["game_status"] is None or public["game_status"] in NOT_OVER:
+        return False
+    entry = (
+        RaceEntry.objects.filter(race=race, player_id=request.user.pk)
+        .select_related("game")
+        .first()
+    )
+    if entry is None or entry.game is None:
+        return False
+    entry.game.race_entry = entry  # at hand: no query for its disqualification
+    return game_over_for_good(entry.game, now=now, race_status=race.status)
 
 
 @require_GET
