@@ -373,6 +373,22 @@ def race_over_for_everyone(race: Race, *, now: datetime | None = None) -> bool:
     return _over_for_everyone(Race.objects.filter(id=race.id), now).exists()
 
 
+def _lock_games(race_ids: Sequence[Any]) -> None:
+    """Lock every game of the races ``race_ids`` (whose rows the caller holds locked),
+    waiting for any change to them in flight, before the games still ``playing`` are
+    timed out.  An undo out of a blocked position (RULES.md 3.9) locks only its game and
+    reads its race as still scheduled: without this wait a closer's update, on the rows
+    as they were before that undo, skipped the blocked game, and the undo then left it
+    ``playing`` in a finished or cancelled race.  Race rows, then game rows: the order of
+    every closer (:func:`games.services.race_admin.race_close_now` too)."""
+    list(
+        Game.objects.select_for_update(no_key=True, of=("self",))
+        .filter(race_entry__race_id__in=list(race_ids))
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+
+
 def _lock_race(race_id: Any) -> Race | None:
     """The race row locked for this transaction, or ``None`` if another closer holds it."""
     return Race.objects.select_for_update(no_key=True, skip_locked=True).filter(id=race_id).first()
@@ -393,6 +409,7 @@ def race_close(*, race_id: Any, now: datetime | None = None) -> str:
         if race.status == Race.Status.SCHEDULED:
             if now < race.ends_at and not race_over_for_everyone(race, now=now):
                 return str(race.status)
+            _lock_games([race.id])
             playing = Game.objects.filter(race_entry__race=race, status=Game.Status.PLAYING)
             timed_out = [str(g) for g in playing.values_list("id", flat=True)]
             playing.update(status=Game.Status.TIMED_OUT, finished_at=F("deadline"), updated_at=now)
@@ -541,6 +558,7 @@ def race_cancel(*, race_id: Any, now: datetime | None = None) -> Race:
     with transaction.atomic():
         race = race_locked(race_id)
         if race.status in (Race.Status.SCHEDULED, Race.Status.CLOSING):
+            _lock_games([race.id])
             Game.objects.filter(race_entry__race=race, status=Game.Status.PLAYING).update(
                 status=Game.Status.TIMED_OUT, finished_at=now, updated_at=now
             )
@@ -572,6 +590,7 @@ def races_cancel(*, race_ids: Iterable[Any], now: datetime | None = None) -> lis
         )
         if not ids:
             return []
+        _lock_games(ids)
         Game.objects.filter(race_entry__race_id__in=ids, status=Game.Status.PLAYING).update(
             status=Game.Status.TIMED_OUT, finished_at=now, updated_at=now
         )
