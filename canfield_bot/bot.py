@@ -45,7 +45,9 @@ class Bot:
     mean seconds to wait before each move; ``jitter`` spreads each wait uniformly
     over ``think * (1 - jitter) .. think * (1 + jitter)`` (0: exactly ``think``),
     as people do, so many bots do not move in lockstep.  ``on_stuck``: what to do
-    when the strategy returns ``None``: ``"resign"`` (default), ``"stop"``, or
+    when the strategy returns ``None``, or the game is blocked with its last move still
+    undoable (``undo_allowed``: not over for its race, RULES.md 3.9; the bot never
+    undoes): ``"resign"`` (default; ends it, so the race may close early), ``"stop"``, or
     ``"cycle"`` (keep drawing and redealing while the rules allow, as a player
     waiting out the clock would; load tests use it to keep their pace).
 
@@ -125,10 +127,17 @@ class Bot:
         while True:
             result.cards_home = int(view.get("cards_home") or 0)
             result.status = str(view.get("status"))
-            if view.get("status") != "playing":
+            # A blocked game whose last move may still be taken back (undo_allowed;
+            # RULES.md 3.9) is not over for its race: the race cannot close early until
+            # the bot's deadline.  The bot never undoes, so it is stuck: "resign" ends it
+            # for good (its place does not change, RULES.md 6).
+            undoable_block = view.get("status") == "blocked" and bool(view.get("undo_allowed"))
+            if view.get("status") != "playing" and not (
+                undoable_block and self.on_stuck == "resign"
+            ):
                 result.ended = result.ended or result.status
                 return result
-            move = self.strategy(view)
+            move = None if undoable_block else self.strategy(view)
             if move is None and self.on_stuck == "cycle":
                 stock = [m for m in view.get("legal_moves") or [] if m in ("draw", "redeal")]
                 move = stock[0] if stock else None
@@ -142,7 +151,10 @@ class Bot:
                         result.refused[exc.code] = result.refused.get(exc.code, 0) + 1
                         result.ended = exc.code
                         return result
-                    result.ended = "resigned"
+                    # "resigned"; a blocked game its race settled first stays blocked.
+                    result.ended = str(view.get("status"))
+                    if undoable_block and view.get("undo_allowed"):
+                        return result  # never ask again for what was not done
                     continue
                 result.ended = "stuck"
                 return result

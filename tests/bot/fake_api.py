@@ -171,6 +171,9 @@ class FakeGame:
     lose_answer: dict[int, str] = field(default_factory=dict)
     #: From this move number on the race is closed for the player.
     closes_at: int | None = None
+    #: The race allows undo: a game ``blocked`` at the end of its plan says
+    #: ``undo_allowed`` and resigning ends it (RULES.md 3.9).
+    undoable: bool = False
 
     def view(self) -> dict[str, Any]:
         playing = self.status == "playing"
@@ -182,6 +185,9 @@ class FakeGame:
             "move_number": len(self.played),
             "cards_home": 1 + sum(m.endswith(">f") for m in self.played),
             "legal_moves": legal,
+            "undo_allowed": self.undoable
+            and bool(self.played)
+            and self.status in ("playing", "blocked"),
         }
 
     def _apply(self, move: str) -> None:
@@ -227,7 +233,7 @@ class FakeGame:
         return ok({"move": move, "number": n + 1, "replayed": False, "game": self.view()}, 201)
 
     def resign(self, request: httpx.Request) -> httpx.Response:
-        if self.status == "playing":
+        if self.status == "playing" or (self.status == "blocked" and self.undoable):
             self.status = "resigned"
         return ok(self.view())
 

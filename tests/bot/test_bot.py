@@ -304,6 +304,31 @@ def test_a_stuck_bot_whose_race_closed_before_it_resigned_ends_with_the_race(
     assert race.games["g-alice"].status == "playing"
 
 
+def test_a_bot_resigns_a_blocked_game_that_could_be_undone(api: FakeApi) -> None:
+    """A blocked game whose last move may be taken back (a race with undo) keeps its race
+    from closing early until the bot's deadline; the bot never undoes, so it resigns it
+    as a stuck game (it stopped at "blocked", leaving the race open)."""
+    race = FakeRace(api, PLAN, phase="running", ends="blocked", undoable=True)
+    result = _play(api, strategy=first_legal, follow=False)
+    assert (result.ended, result.status, result.history) == ("resigned", "resigned", PLAN)
+    assert api.calls[-1] == ("POST", "games/g-alice/resign", None)
+    assert race.games["g-alice"].status == "resigned"
+
+
+@pytest.mark.parametrize(
+    ("undoable", "on_stuck"), [(False, "resign"), (True, "stop"), (True, "cycle")]
+)
+def test_a_blocked_game_is_left_as_it_is_otherwise(
+    api: FakeApi, undoable: bool, on_stuck: str
+) -> None:
+    """Over for good without undo; ``stop`` and ``cycle`` never resign."""
+    race = FakeRace(api, PLAN, phase="running", ends="blocked", undoable=undoable)
+    result = _play(api, strategy=first_legal, follow=False, on_stuck=on_stuck)
+    assert (result.ended, result.status, result.history) == ("blocked", "blocked", PLAN)
+    assert api.paths()[-1] == "POST games/g-alice/moves"
+    assert race.games["g-alice"].status == "blocked"
+
+
 def test_a_stuck_bot_may_stop_without_resigning(api: FakeApi) -> None:
     race = FakeRace(api, PLAN, phase="running")
     result = _play(api, strategy=Scripted({1: None}), on_stuck="stop", follow=False)
