@@ -5,10 +5,13 @@ once the game was not playing), disabled with nothing to take back or once over 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
+from games.models import Game
 from games.selectors.races import race_standings
 from games.services.games import game_end, game_start, move_play
 from games.services.races import race_join
@@ -102,3 +105,28 @@ def test_the_race_page_and_lobby_do_not_call_an_undoable_blocked_game_over(
     assert 'data-my-game="over"' in page
     lobby = pages.get("/").content.decode()
     assert f'<a href="/play/{game.id}/">See your game</a>' in lobby
+
+
+def test_a_blocked_race_game_shows_how_long_its_undo_lasts(
+    pages: PageClient, player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its Undo is taken until the player's deadline, but the board dropped the "Time
+    left" countdown (which redraws the board when time is up) with the other controls:
+    the Undo stayed enabled after the deadline, refused when used."""
+    monkeypatch.setattr("games.services.races.race_seed", lambda rules: SEED)
+    race = running_race(name="Undo race", allow_undo=True)
+    game = race_join(race_id=race.id, player=player).entry.game
+    assert game is not None
+    for move in TO_BLOCKED:
+        move_play(game_id=game.id, player=player, move=move)
+    html = pages.get(f"/play/{game.id}/").content.decode()
+    assert "Undo takes back the move that blocked it" in html
+    assert "Time left" in html
+    assert re.search(r'data-countdown="[^"]+" data-refresh-board="1"', html)
+    assert "data-await-results" not in html
+    # Past the deadline: over for good, no clock, waiting for the results.
+    Game.objects.filter(id=game.id).update(deadline=timezone.now() - timedelta(seconds=1))
+    html = pages.get(f"/play/{game.id}/").content.decode()
+    assert "Time left" not in html
+    assert "Your game is over. The results, the seed and the replays appear" in html
+    assert "disabled" in _undo_button(html)

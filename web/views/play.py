@@ -125,6 +125,9 @@ def play_context(
         "disqualified": disqualified,
         "playing": playing,
         "interactive": playing,
+        # Playing, or blocked with its last move still undoable (until the deadline):
+        # the "Time left" countdown stays, and redraws the board when time is up.
+        "live": playing or bool(view["undo_allowed"]),
         "server_now": server_now_ms(),
     }
 
