@@ -281,6 +281,19 @@ def _locked_game(game_id: Any, player: User) -> Game:
         raise NotFound("no such game") from None
 
 
+def game_over_error(game: Game, *, now: datetime | None = None) -> GameOver:
+    """The :class:`GameOver` refusing a move or a hint on ``game``, which is not
+    ``playing``: "the game is over (won)"; a ``blocked`` game whose last move may still
+    be taken back (``games.selectors.games.undo_open``) is not over for good, and the
+    detail says what is left (RULES.md 3.9: undo or resign)."""
+    if game.status == Game.Status.BLOCKED and undo_open(game, now=now):
+        return GameOver(
+            "the game is blocked: no move is left (RULES.md 3.9); undo takes back the move "
+            "that blocked it, or resign ends it"
+        )
+    return GameOver(f"the game is over ({game.status.replace('_', ' ')})")
+
+
 def _refuse_if_disqualified(game: Game) -> None:
     """Raise :class:`EntryDisqualified` when ``game`` is a race game whose entry the
     organisers disqualified (``race_entry`` came with :func:`_locked_game`, no query)."""
@@ -368,7 +381,7 @@ def move_play(
             raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
         _refuse_if_disqualified(game)
         if game.status != Game.Status.PLAYING:
-            raise GameOver(f"the game is over ({game.status.replace('_', ' ')})")
+            raise game_over_error(game, now=now)
         state = GameState.from_dict(game.state)
         try:
             state.play(notation)

@@ -30,7 +30,8 @@ from django.db import transaction
 
 from games.models import Game, Solve
 from games.selectors.games import game_live_moves
-from games.services.errors import MALFORMED_ID, GameOver, HintNotAllowed, NotFound
+from games.services.errors import MALFORMED_ID, HintNotAllowed, NotFound
+from games.services.games import game_over_error
 from games.services.solver import prefix_keys, solve_request
 
 
@@ -54,7 +55,7 @@ def game_hint(*, game_id: Any, player: User) -> dict[str, Any]:
     if game.kind != Game.Kind.PRACTICE:
         raise HintNotAllowed("a race game never gets a hint (RULES.md 7)")
     if game.status != Game.Status.PLAYING:
-        raise GameOver(f"the game is over ({game.status.replace('_', ' ')})")
+        raise game_over_error(game)
     number = game.move_number
     moves = game_live_moves(game)
     follow = _continuation(deal_id=game.deal_id, moves=moves)

@@ -200,3 +200,35 @@ def test_a_race_without_undo_is_over_when_blocked(race_on_seed: Callable[..., Ra
     assert race_standings(race=race)[0]["finished"] is True
     answer = client_for(ann).post(f"/api/v1/games/{game.id}/undo")
     assert (answer.status_code, answer.json()["code"]) == (403, "undo_not_allowed")
+
+
+def test_a_move_or_hint_on_an_undoable_blocked_game_says_it_may_be_undone(
+    player: APIClient,
+) -> None:
+    """409 game_over said "the game is over (blocked)" beside "undo_allowed": true."""
+    game = player.post("/api/v1/games", {"seed": SEED}, format="json").json()
+    _play(game["id"], player.user, TO_BLOCKED)  # type: ignore[attr-defined]
+    blocked = (
+        "the game is blocked: no move is left (RULES.md 3.9); undo takes back the move "
+        "that blocked it, or resign ends it"
+    )
+    move = player.post(
+        f"/api/v1/games/{game['id']}/moves", {"move": "draw", "expected_move_number": 26}
+    )
+    hint = player.get(f"/api/v1/games/{game['id']}/hint")
+    for answer in (move, hint):
+        assert (answer.status_code, answer.json()["code"], answer.json()["detail"]) == (
+            409,
+            "game_over",
+            blocked,
+        )
+    player.post(f"/api/v1/games/{game['id']}/resign")
+    move = player.post(
+        f"/api/v1/games/{game['id']}/moves", {"move": "draw", "expected_move_number": 26}
+    )
+    hint = player.get(f"/api/v1/games/{game['id']}/hint")
+    for answer in (move, hint):
+        assert (answer.status_code, answer.json()["detail"]) == (
+            409,
+            "the game is over (resigned)",
+        )
