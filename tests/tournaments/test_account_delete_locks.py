@@ -75,6 +75,48 @@ def closing(race: Race) -> Callable[[], str]:
     return lambda: race_close(race_id=race.id, now=race.ends_at + timedelta(seconds=1))
 
 
+def paused(
+    monkeypatch: pytest.MonkeyPatch, module: Any, name: str
+) -> tuple[threading.Event, threading.Event]:
+    """``module.name`` made to set ``holding`` then wait for ``go`` before it runs."""
+    holding, go = threading.Event(), threading.Event()
+    real = getattr(module, name)
+
+    def when_told(*args: Any, **kwargs: Any) -> Any:
+        holding.set()
+        assert go.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, when_told)
+    return holding, go
+
+
+def deleting(*usernames: str) -> Callable[[], None]:
+    """The accounts deleted in one query, in one transaction (as the admin's action)."""
+
+    def delete() -> None:
+        with transaction.atomic():
+            User.objects.filter(username__in=usernames).order_by("pk").delete()
+
+    return delete
+
+
+def delete_while_held(
+    first: Worker, holding: threading.Event, go: threading.Event, *usernames: str
+) -> None:
+    """``first`` runs until its paused step; the deletion starts and waits for a lock;
+    then ``first`` goes on.  Both must end without an error (no deadlock)."""
+    first.start()
+    assert holding.wait(30)
+    deleter = Worker(deleting(*usernames))
+    deleter.start()
+    wait_until_blocked(deleter)
+    go.set()
+    first.join(30)
+    deleter.join(30)
+    assert (first.error, deleter.error) == (None, None)
+
+
 def test_a_race_closing_while_the_deletion_re_scores_does_not_deadlock(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -113,31 +155,9 @@ def test_deleting_an_organiser_while_a_race_they_created_closes_does_not_deadloc
     Race.objects.filter(id=other.id).update(created_by=bob)
     Tournament.objects.filter(id=t.id).update(created_by=bob)
     play(other, Result("cat", 10, 1000))
-    holding = threading.Event()
-    go = threading.Event()
-    real = races.tournament_rescore
-
-    def rescore_when_told(**kwargs: Any) -> int:
-        holding.set()  # the closer holds its race row
-        assert go.wait(30)
-        return real(**kwargs)
-
-    monkeypatch.setattr(races, "tournament_rescore", rescore_when_told)
+    holding, go = paused(monkeypatch, races, "tournament_rescore")
     closer = Worker(closing(other))
-    closer.start()
-    assert holding.wait(30)
-
-    def delete_bob() -> None:
-        with transaction.atomic():
-            User.objects.get(username="bob").delete()
-
-    deleter = Worker(delete_bob)
-    deleter.start()
-    wait_until_blocked(deleter)
-    go.set()
-    closer.join(30)
-    deleter.join(30)
-    assert (closer.error, deleter.error) == (None, None)
+    delete_while_held(closer, holding, go, "bob")
     assert closer.result == "finished"
     other.refresh_from_db()
     assert other.created_by_id is None
@@ -164,31 +184,10 @@ def test_deleting_a_player_while_their_pool_is_re_rated_does_not_deadlock(
         race_rate(race_id=race.id)
     assert RatingChange.objects.filter(player__username="bob").count() == 1
     RaceRating.objects.filter(race=earlier).update(fingerprint="changed")  # re-rate it
-    holding = threading.Event()
-    go = threading.Event()
-    real = ratings._store_ratings
-
-    def store_when_told(**kwargs: Any) -> None:
-        holding.set()  # the task has removed the history rows from the earlier race on
-        assert go.wait(30)
-        real(**kwargs)
-
-    monkeypatch.setattr(ratings, "_store_ratings", store_when_told)
+    # The task has removed the history rows from the earlier race on when it pauses.
+    holding, go = paused(monkeypatch, ratings, "_store_ratings")
     rater = Worker(lambda: race_rate(race_id=earlier.id))
-    rater.start()
-    assert holding.wait(30)
-
-    def delete_bob() -> None:
-        with transaction.atomic():
-            User.objects.get(username="bob").delete()
-
-    deleter = Worker(delete_bob)
-    deleter.start()
-    wait_until_blocked(deleter)
-    go.set()
-    rater.join(30)
-    deleter.join(30)
-    assert (rater.error, deleter.error) == (None, None)
+    delete_while_held(rater, holding, go, "bob")
     assert rater.result == "rated"
     assert not PlayerRating.objects.filter(player__username="bob").exists()
     assert not User.objects.filter(username="bob").exists()
@@ -208,30 +207,8 @@ def test_deleting_two_players_at_once_while_a_race_of_the_second_closes_does_not
     other = running_race(t, name="other")
     play(other, Result("bob", 10, 1000))
     play(other, Result("cat", 5, 1000))
-    holding = threading.Event()
-    go = threading.Event()
-    real = races.tournament_rescore
-
-    def rescore_when_told(**kwargs: Any) -> int:
-        holding.set()
-        assert go.wait(30)
-        return real(**kwargs)
-
-    monkeypatch.setattr(races, "tournament_rescore", rescore_when_told)
+    holding, go = paused(monkeypatch, races, "tournament_rescore")
     closer = Worker(closing(other))
-    closer.start()
-    assert holding.wait(30)
-
-    def delete_both() -> None:
-        with transaction.atomic():
-            User.objects.filter(username__in=["ann", "bob"]).order_by("pk").delete()
-
-    deleter = Worker(delete_both)
-    deleter.start()
-    wait_until_blocked(deleter)
-    go.set()
-    closer.join(30)
-    deleter.join(30)
-    assert (closer.error, deleter.error) == (None, None)
+    delete_while_held(closer, holding, go, "ann", "bob")
     assert closer.result == "finished"
     assert [row[:3] for row in table(t)] == [("cat", 1, 20)]
