@@ -109,6 +109,21 @@ def test_german_keeps_one_word_for_the_seed_and_one_register() -> None:
     assert "angemeldet" not in joined
 
 
+def test_french_keeps_one_word_for_cards_home() -> None:
+    """A new user read "cartes montées" in a tournament's ranking rule and "Cartes
+    posées" in every table and count beside it."""
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=["fr"])
+    assert catalogue.gettext("Cards home") == "Cartes posées"
+    translated = [text for _ctx, _id, strs in _entries("fr") for text in strs]
+    assert [t for t in translated if re.search(r"\bmontées?\b", t)] == []
+    rule = catalogue.gettext(
+        "Ordered by points, then wins, then cards home (more first), then total time (less "
+        "first); players equal on all four share a rank. Only finished races count; a "
+        "disqualified entry earns nothing."
+    )
+    assert "puis cartes posées (le plus" in rule
+
+
 def test_french_typography_is_one_style() -> None:
     """A walkthrough saw a typographic apostrophe beside a straight one on one page, and
     narrow spaces before some colons only: French messages use the typographic
