@@ -64,31 +64,62 @@ PRESET_TEXT = {
     "custom": gettext_lazy("A custom set of rules."),
 }
 
-RULES_TEXT = [
-    gettext_lazy(
-        "Build the four foundations up in suit from the base rank, wrapping from king to ace, "
-        "until each holds 13 cards."
-    ),
-    gettext_lazy(
-        "On the tableau, place a card on a card one rank higher (of the other colour in the "
-        "classic game). Move the top card of a pile, or a whole pile at once."
-    ),
-    gettext_lazy(
-        "The top card of the reserve may go to a foundation or the tableau. An empty tableau "
-        "pile is filled from the reserve at once (unless the variant says otherwise)."
-    ),
-    gettext_lazy(
-        "Draw turns cards from the stock onto the waste; only the waste's top card may be "
-        "played. When the stock is empty, redeal turns the waste over as the new stock."
-    ),
-    gettext_lazy(
-        "The game is won when all 52 cards are home. It ends as blocked when drawing and "
-        "redealing alone can never bring a card that may be played."
-    ),
-    gettext_lazy(
-        "Cards home: cards on the foundations. Casino score: 5 for each card home, minus 52."
-    ),
-]
+
+def rules_text(options: dict[str, Any]) -> list[str]:
+    """The rules of a game in a few sentences, as its options make them (RULES.md 3 and
+    4): foundations, tableau, reserve, stock and waste, the end, the counts.  The
+    building rule itself is one of :func:`rules_words`'s phrases, shown above these.  A
+    game without redeal never says "redeal", nor a game without auto-fill that the
+    reserve fills a pile (a new user read both on a rainbow game)."""
+    lines = [
+        _(
+            "Build the four foundations up in suit from the base rank, wrapping from king to "
+            "ace, until each holds 13 cards."
+        ),
+        _("On the tableau, place a card on a card one rank higher, by the building rule above."),
+    ]
+    if options.get("tableau_moves", "top-or-whole") == "top-or-whole":
+        lines.append(_("Move the top card of a pile, or a whole pile at once."))
+    if options.get("autofill", True):
+        lines.append(
+            _(
+                "The top card of the reserve may go to a foundation or the tableau. An empty "
+                "tableau pile is filled from the reserve at once."
+            )
+        )
+    else:
+        lines.append(
+            _(
+                "The top card of the reserve may go to a foundation or the tableau. An empty "
+                "tableau pile stays empty until you put a card there."
+            )
+        )
+    if options.get("redeals") == 0:
+        lines.append(
+            _(
+                "Draw turns cards from the stock onto the waste; only the waste's top card may "
+                "be played. There is no redeal: once the stock is empty, only the waste's top "
+                "card is left to play from it."
+            )
+        )
+    else:
+        lines.append(
+            _(
+                "Draw turns cards from the stock onto the waste; only the waste's top card may "
+                "be played. When the stock is empty, redeal turns the waste over as the new "
+                "stock."
+            )
+        )
+    lines.append(
+        _(
+            "The game is won when all 52 cards are home. It ends as blocked when drawing and "
+            "redealing alone can never bring a card that may be played."
+        )
+    )
+    lines.append(
+        _("Cards home: cards on the foundations. Casino score: 5 for each card home, minus 52.")
+    )
+    return lines
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import pytest
 from django.utils import translation
 
 from games.engine import PRESETS
-from web.board import PRESET_STATES, pool_words, rules_label, rules_words
+from web.board import PRESET_STATES, pool_words, rules_label, rules_text, rules_words
 
 
 @pytest.mark.parametrize(
@@ -123,3 +123,27 @@ def test_the_solver_comparison_options_have_words() -> None:
     with translation.override("es"):
         assert "tableau_wrap" not in rules_label("custom", strict)
         assert ":" not in pool_words("classic", strict)["changes"][-1]
+
+
+def test_the_rules_text_follows_the_game_options() -> None:
+    """A new user read, on a rainbow game (no redeal, building regardless of suit), that
+    redeal turns the waste over and that a card goes on one "of the other colour in the
+    classic game"; superior (no auto-fill) read that the reserve fills an empty pile."""
+
+    def text(variant: str) -> str:
+        options = PRESETS[variant].to_dict()
+        with translation.override("en"):
+            return " ".join(rules_text(options))
+
+    rainbow, classic, superior = text("rainbow"), text("classic"), text("superior")
+    assert "There is no redeal: once the stock is empty" in rainbow
+    assert "redeal turns the waste over" not in rainbow
+    assert "redeal turns the waste over" in classic
+    assert "other colour" not in classic + rainbow + superior
+    assert "An empty tableau pile is filled from the reserve at once." in classic
+    assert "An empty tableau pile stays empty until you put a card there." in superior
+    assert "filled from the reserve" not in superior
+    # Whole piles only: the option's own phrase says how piles move, not this text.
+    whole = {**PRESETS["classic"].to_dict(), "tableau_moves": "whole-pile"}
+    assert "Move the top card of a pile" not in " ".join(rules_text(whole))
+    assert "Move the top card of a pile, or a whole pile at once." in classic

@@ -40,12 +40,12 @@ from games.services.errors import (
 )
 from games.services.solver import game_solution_request
 from web.board import (
-    RULES_TEXT,
     board_context,
     card_label,
     draw_words,
     move_words,
     redeal_words,
+    rules_text,
     rules_words,
     undo_words,
 )
@@ -118,7 +118,7 @@ def play_context(
         "view": view,
         "board": board_context(view, draw=int(options["draw"])),
         "rules": rules_words(view["deal"]["variant"], options),
-        "rules_text": RULES_TEXT,
+        "rules_text": rules_text(options),
         "race": race,
         "message": message,
         "error": error,
