@@ -214,6 +214,26 @@ def test_keyboard_only_play_undo_and_resign(live_server: Any, page: Any) -> None
     expect(page.locator("form[data-typed-move] button")).to_be_disabled()
 
 
+def test_a_key_with_nothing_to_do_says_so(live_server: Any, page: Any) -> None:
+    """A new user pressed U with nothing to take back, H with no card chosen and W on an
+    empty waste: nothing happened and nothing was said (U left the last "Took back ..."
+    up, as if it had undone again)."""
+    player = User.objects.create_user("kit", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed="e2e-5")
+    base = live_server.url
+    log_in(page, base, "kit")
+    page.goto(f"{base}/play/{game.id}/")
+    message = page.locator("#board-message")
+    for key, said in (
+        ("w", "The waste is empty: no card to choose there."),
+        ("h", "Choose a card first."),
+        ("u", "Nothing to take back yet."),
+    ):
+        page.keyboard.press(key)
+        expect(message).to_have_text(said)
+    assert Game.objects.get(id=game.id).move_number == 0  # nothing was played
+
+
 @pytest.mark.parametrize(
     ("locale", "word", "refused"),
     [

@@ -609,9 +609,12 @@
       var list = b.querySelectorAll('button[data-card][data-from="' + (key === "r" ? "reserve" : "waste") + '"]');
       btn = list[list.length - 1];
       if (btn) { select(btn); btn.focus(); }
+      // Said, not ignored: no card to pick there.
+      else { say(document.body.dataset[key === "r" ? "noReserveText" : "noWasteText"] || "", true); }
       e.preventDefault();
     } else if (key === "h" || key === "f") {
       if (selected) { var m = selected.card + ">f"; clearSelection(); send(m); }
+      else { say(document.body.dataset.pickText || "Choose a card first.", true); }
       e.preventDefault();
     } else if (key === "d") {
       btn = b.querySelector('[data-action="stock"]');
@@ -620,6 +623,7 @@
     } else if (key === "u") {
       btn = document.querySelector('[data-action="undo"]');
       if (btn && !btn.disabled) { btn.click(); }
+      else if (btn) { say(document.body.dataset.nothingUndoText || "", true); }  // nothing to take back
       var controls = document.querySelector(".controls[data-no-undo]");
       if (!btn && controls) { say(controls.dataset.noUndo, true); }  // said, not ignored
       e.preventDefault();
