@@ -122,6 +122,9 @@ class MyRaceView(serializers.Serializer[Any]):
     race = serializers.UUIDField()
     name = serializers.CharField()
     race_status = serializers.CharField(help_text="scheduled, closing, finished or cancelled")
+    phase = serializers.CharField(
+        help_text="by the clock: upcoming, open, running, closing, finished or cancelled"
+    )
     starts_at = serializers.DateTimeField()
     status = serializers.CharField(
         allow_null=True, help_text="final game status, did_not_start or disqualified"

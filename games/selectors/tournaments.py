@@ -121,8 +121,14 @@ def standing_row(s: TournamentStanding) -> dict[str, Any]:
     }
 
 
-def tournament_player_results(*, tournament: Tournament, player: Any) -> dict[str, Any]:
+def tournament_player_results(
+    *, tournament: Tournament, player: Any, now: datetime | None = None
+) -> dict[str, Any]:
     """The player's standing and their entry in each tournament race.
+
+    Each race line also has the race's ``phase`` by the clock at ``now`` (default: the
+    current time): ``upcoming``, ``open``, ``running``, ``closing``, ``finished`` or
+    ``cancelled`` (the web page's Status says it while the player has no game status).
 
     Each race line has the race rank and the points earned (``null`` until the
     race is finished), and, when disqualified, the organisers' reason.
@@ -138,6 +144,7 @@ def tournament_player_results(*, tournament: Tournament, player: Any) -> dict[st
         .annotate(points=entry_points(tournament))
         .order_by(F("race__starts_at").asc(), "race__name")
     )
+    now = now or timezone.now()
     races = []
     for e in entries:
         finished = e.race.status == Race.Status.FINISHED
@@ -147,6 +154,7 @@ def tournament_player_results(*, tournament: Tournament, player: Any) -> dict[st
                 "race": str(e.race_id),
                 "name": e.race.name,
                 "race_status": e.race.status,
+                "phase": e.race.phase(now),
                 "starts_at": e.race.starts_at,
                 "status": ("disqualified" if e.disqualified else e.status) or None,
                 "rank": e.rank if finished else None,

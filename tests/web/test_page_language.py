@@ -35,7 +35,7 @@ def test_filters_follow_the_language(language: str, elapsed: str, name: str) -> 
 def test_the_play_page_and_the_lobby_name_the_variant(pages: PageClient, player: Any) -> None:
     game = game_start(player=player, variant="storehouse", seed="3")
     fr = pages.get(f"/play/{game.id}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "<small>Entrepôt</small>" in fr
+    assert '<small class="nowrap">Entrepôt</small>' in fr
     lobby = pages.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert '<option value="classic" selected>Klassisch</option>' in lobby
     assert "<dt>Klassisch</dt>" in lobby

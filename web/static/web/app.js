@@ -57,6 +57,22 @@
     });
   }
 
+  // A table.stack (tournament and player pages) stacks its rows on a phone (app.css):
+  // each body cell gets its column's heading as data-label, shown before the value.
+  function labelStacks(root) {
+    root.querySelectorAll("table.stack").forEach(function (table) {
+      var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) {
+        return th.textContent.trim();
+      });
+      table.querySelectorAll("tbody tr").forEach(function (tr) {
+        Array.prototype.forEach.call(tr.children, function (cell, i) {
+          if (heads[i]) { cell.setAttribute("data-label", heads[i]); }
+        });
+      });
+      table.setAttribute("data-labelled", "");
+    });
+  }
+
   function pad(n) { return n < 10 ? "0" + n : String(n); }
 
   function tickCountdowns() {
@@ -123,6 +139,7 @@
               var keep = document.activeElement && el.contains(document.activeElement);
               el.innerHTML = html;
               localize(el);
+              labelStacks(el);
               markScrollers(el);
               tickCountdowns();
               if (window.htmx) { window.htmx.process(el); }
@@ -688,6 +705,7 @@
   /* ---------------------------------------------------------------- start */
   function start() {
     localize(document);
+    labelStacks(document);
     markScrollers(document);
     window.addEventListener("resize", function () { markScrollers(document); });
     tickCountdowns();
@@ -707,6 +725,7 @@
     document.addEventListener("click", onReplayClick, true);
     document.body.addEventListener("htmx:afterSwap", function (e) {
       localize(document);
+      labelStacks(document);
       markScrollers(document);
       tickCountdowns();
       var b = board();
