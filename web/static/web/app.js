@@ -228,6 +228,38 @@
     if (!m) { return; }
     m.className = "message" + (isError ? " error" : "");
     m.textContent = text;
+    armFade();
+  }
+
+  // A message that is not a refusal (a draw's words, "now choose a destination", a hint)
+  // fades after FADE_MS on a live board: on a phone it is a band over the cards (app.css),
+  // and it hid the reserve's top card and the Draw button until the next action.  A
+  // refusal stays until the next action or the close button; an ended board's last word
+  // ("You resigned.", a win) stays until closed.  #announcer is not touched.  A board a
+  // poll brought back (polled) with the same words keeps their fade's timer, or stays faded.
+  var FADE_MS = 4000;
+  var fadeTimer = null;
+  var armedWords = null;  // the words whose fade is under way (or done: faded true)
+  var faded = false;
+  function armFade(polled) {
+    var b = board();
+    var m = b && b.querySelector("#board-message");
+    var words = boardWords(b);
+    if (polled && words === armedWords) {
+      if (faded && m) { m.classList.add("faded"); }
+      return;
+    }
+    clearTimeout(fadeTimer);
+    armedWords = null;
+    faded = false;
+    if (!m || !words || m.classList.contains("error") || b.classList.contains("over")) { return; }
+    armedWords = words;
+    fadeTimer = setTimeout(function () {
+      var now = board();
+      var shown = now && now.querySelector("#board-message");
+      if (shown) { shown.classList.add("faded"); }
+      faded = true;
+    }, FADE_MS);
   }
 
   // A message as a sentence, as the server words every other one (web.refusals.sentence):
@@ -370,6 +402,7 @@
     selected = null;
     // The board (and its message) is new: say the outcome through a region that stays.
     announce(boardWords(fresh));
+    armFade();
     localize(fresh);
     tickCountdowns();
     syncControls(fresh);
@@ -749,6 +782,7 @@
         if (!polled || (heard && heard.textContent.replace(/\u00a0$/, "") !== words)) {
           announce(words);
         }
+        armFade(polled);
       }
       // After Undo (its button or the U key), Hint or Resign, focus stays on the page.
       if (b && cfg && e.detail.elt === b && !form && !polled) { refocus(b); }
@@ -765,6 +799,7 @@
     markHint(board());
     followGame();
     awaitResults();
+    armFade();
   }
 
   if (document.readyState === "loading") {
