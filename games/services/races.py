@@ -554,17 +554,10 @@ def race_cancel(*, race_id: Any, now: datetime | None = None) -> Race:
 
     A finished or cancelled race is returned unchanged.  Raises :class:`NotFound`.
     """
-    now = now or timezone.now()
     with transaction.atomic():
         race = race_locked(race_id)
-        if race.status in (Race.Status.SCHEDULED, Race.Status.CLOSING):
-            _lock_games([race.id])
-            Game.objects.filter(race_entry__race=race, status=Game.Status.PLAYING).update(
-                status=Game.Status.TIMED_OUT, finished_at=now, updated_at=now
-            )
+        if races_cancel(race_ids=[race.id], now=now):
             race.status = Race.Status.CANCELLED
-            race.save(update_fields=["status"])
-            publish_on_commit((race_topic(race.id), "phase", {"status": "cancelled"}))
     return race
 
 
