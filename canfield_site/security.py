@@ -173,6 +173,14 @@ def slot_key(kind: str, value: str) -> str:
     return f"login-slot:{kind}:{hashlib.sha256(value.encode()).hexdigest()}"
 
 
+def slot_cache() -> Any:
+    """The cache counting the login attempts in flight: the ``"login_slots"`` alias
+    (``canfield_site.cache.cache_settings``), this thread's instance."""
+    from django.core.cache import caches
+
+    return caches["login_slots"]
+
+
 def _slot_keys(request: Any, credentials: dict[str, Any]) -> dict[str, str]:
     """Lockout parameter (``username``, ``ip_address``) -> the cache key of its slots."""
     keys = {}
@@ -212,9 +220,11 @@ def reserve_login_slot(request: Any, **credentials: Any) -> None:
     it, so a burst of simultaneous guesses (one per server worker) all passed the
     check while none had been counted yet: with 3 workers, 7 guesses before the
     lockout of 5.  The attempts in flight are counted per username and per client
-    address (the lockout's parameters) in the cache (Redis in production, shared by
-    every worker; the process's own memory on the embedded default, which serves from
-    one process), each for at most :data:`LOGIN_SLOT_SECONDS`.  The slot is released by
+    address (the lockout's parameters) in the ``"login_slots"`` cache (:func:`slot_cache`),
+    shared by every server process: Redis with ``CACHE_URL``, falling back to the
+    database while Redis is down (a per-process fallback gave each process a full set
+    of slots: 4 workers, 4 times the guesses in flight), the database without it; each
+    for at most :data:`LOGIN_SLOT_SECONDS`.  The slot is released by
     :func:`release_login_slot`: on success by :class:`UsernameAnyCaseBackend`, on
     failure by the ``user_login_failed`` receiver that runs after django-axes has
     counted the failure (:func:`release_login_slot_on_failure`), and when the check
@@ -231,8 +241,8 @@ def reserve_login_slot(request: Any, **credentials: Any) -> None:
     """
     from axes.exceptions import AxesBackendPermissionDenied
     from axes.helpers import get_credentials
-    from django.core.cache import cache
 
+    cache = slot_cache()
     axes_credentials = get_credentials(**credentials)
     keys = _slot_keys(request, axes_credentials)
     in_flight: dict[str, int] = {}
@@ -269,8 +279,7 @@ def reserve_login_slot(request: Any, **credentials: Any) -> None:
 def release_login_slot(request: Any) -> None:
     """Release the slot :func:`reserve_login_slot` took for ``request`` (once; a request
     that holds none is left alone)."""
-    from django.core.cache import cache
-
+    cache = slot_cache()
     keys = getattr(request, "_login_slots", None) or []
     request._login_slots = []
     for key in keys:

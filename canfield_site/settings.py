@@ -26,6 +26,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from api.problem_codes import problem_codes_markdown
 from canfield_site.broker import embedded_broker_file, embedded_broker_url
+from canfield_site.cache import cache_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -296,20 +297,14 @@ REST_FRAMEWORK: dict[str, Any] = {
 # Largest request body accepted, in bytes; larger is 413 payload_too_large.
 DATA_UPLOAD_MAX_MEMORY_SIZE: int = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=64 * 1024)
 
-# Throttle counters must be shared by every web process: Redis when configured.
+# Throttle counters must be shared by every web process: Redis when configured, degrading
+# to a per-process cache while Redis is down (canfield_site/cache.py).  The login attempts
+# in flight (canfield_site/security.py) fall back to the database instead ("database",
+# the table canfield_cache made by migrate), so the lockout holds across processes.
 CACHE_URL: str = env.str("CACHE_URL", default="")
-CACHES: dict[str, dict[str, Any]] = {
-    "default": (
-        {
-            # Redis, degrading to a per-process cache while Redis is down (canfield_site/cache.py).
-            "BACKEND": "canfield_site.cache.FallbackRedisCache",
-            "LOCATION": CACHE_URL,
-            "OPTIONS": {"retry_seconds": env.float("CACHE_RETRY_SECONDS", default=5.0)},
-        }
-        if CACHE_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    ),
-}
+CACHES: dict[str, dict[str, Any]] = cache_settings(
+    CACHE_URL, retry_seconds=env.float("CACHE_RETRY_SECONDS", default=5.0)
+)
 # API tokens (django-rest-knox, api/authentication.py): looked up in the database on every
 # request, so a revoked token stops working at once in every process. Seconds a token
 # lives (0: until revoked), and how many tokens an account keeps (the oldest goes).

@@ -25,12 +25,15 @@ import pytest
 import redis
 from celery import Celery
 from django.conf import settings
+from django.core.cache import caches
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
 import canfield_site.celery
+from canfield_site.cache import cache_settings
+from canfield_site.security import slot_key
 from games.models import Game, Race, Solve
 from games.services.solver import solves_resend
 from tests.api.conftest import client_for
@@ -153,11 +156,7 @@ def outage_app(own_redis: OwnRedis, monkeypatch: pytest.MonkeyPatch) -> Iterator
 def redis_cache(own_redis: OwnRedis, settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The shared cache on ``own_redis`` (retrying Redis at every call) and real throttles."""
     settings.CACHES = {
-        "default": {
-            "BACKEND": "canfield_site.cache.FallbackRedisCache",
-            "LOCATION": own_redis.url,
-            "OPTIONS": {"retry_seconds": 0},
-        },
+        **cache_settings(own_redis.url, retry_seconds=0),
         "auth_tokens": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     }
     monkeypatch.setattr(
@@ -226,6 +225,15 @@ def test_moves_survive_a_redis_outage_and_due_races_close_after_it(
         "/api/v1/auth/register", {"username": "newcomer", "password": "a-long-pass-phrase-9"}
     )
     assert registered.status_code == 201, registered.content
+    # Logins work, their attempts in flight counted in the database (shared by every
+    # process: canfield_site.security) instead of Redis.
+    token = fresh.post(
+        "/api/v1/auth/token", {"username": "newcomer", "password": "a-long-pass-phrase-9"}
+    )
+    assert token.status_code == 200, token.content
+    wrong = fresh.post("/api/v1/auth/token", {"username": "newcomer", "password": "wrong"})
+    assert wrong.json()["code"] == "invalid_credentials"
+    assert caches["database"].get(slot_key("username", "newcomer")) == 0
     assert Game.objects.get(id=game_id).move_number == 6
     assert any("Redis is unavailable" in r.getMessage() for r in caplog.records)
 

@@ -17,10 +17,9 @@ import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.test import RequestFactory, override_settings
 
-from canfield_site.security import slot_key
+from canfield_site.security import slot_cache, slot_key
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -93,8 +92,8 @@ def test_a_burst_of_guesses_checks_at_most_the_limits_passwords(
     )
     assert sum(failures) == 6
     # Nothing is left in flight.
-    assert cache.get(slot_key("username", "erin")) == 0
-    assert cache.get(slot_key("address", "198.51.100.0")) == 0
+    assert slot_cache().get(slot_key("username", "erin")) == 0
+    assert slot_cache().get(slot_key("address", "198.51.100.0")) == 0
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)
@@ -107,7 +106,7 @@ def test_slots_count_per_address_too(monkeypatch: pytest.MonkeyPatch) -> None:
     assert checked == []
     assert outcomes == ["wrong", "wrong", "locked_out", "locked_out"]
     assert sum(AccessAttempt.objects.values_list("failures_since_start", flat=True)) == 4
-    assert cache.get(slot_key("address", "203.0.113.66")) == 0
+    assert slot_cache().get(slot_key("address", "203.0.113.66")) == 0
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)
@@ -121,7 +120,7 @@ def test_a_success_in_a_burst_releases_its_slot(monkeypatch: pytest.MonkeyPatch)
     outcomes, checked = _burst(monkeypatch, attempts)
     assert checked == ["guess-0", PASSWORD, "guess-2"]
     assert outcomes == ["wrong", "user", "wrong"]
-    assert cache.get(slot_key("username", "frank")) == 0
+    assert slot_cache().get(slot_key("username", "frank")) == 0
     # A later login with the right password is not held back by any slot.
     assert authenticate(_request("198.51.100.9"), username="frank", password=PASSWORD)
 
@@ -133,12 +132,21 @@ def test_a_slot_key_does_not_expire_under_attempts_in_flight(
     """The slot counter lived LOGIN_SLOT_SECONDS from its creation, however busy: a
     burst in flight when it expired was forgotten (the next guess started from 1) and
     its releases drove the new counter below zero (more guesses still)."""
+    import datetime
     import time
+
+    import django.core.cache.backends.db
 
     from canfield_site.security import LOGIN_SLOT_SECONDS
 
     clock = [1_000_000.0]
     monkeypatch.setattr(time, "time", lambda: clock[0])
+    # The database cache (the login slots without CACHE_URL) reads the time as a datetime.
+    monkeypatch.setattr(
+        django.core.cache.backends.db,
+        "tz_now",
+        lambda: datetime.datetime.fromtimestamp(clock[0], tz=datetime.UTC),
+    )
     UserFactory(username="gina")
     # An earlier login creates the username's counter (back to 0 once done).
     assert authenticate(_request("198.51.100.50"), username="gina", password=PASSWORD)
@@ -158,7 +166,7 @@ def test_a_slot_key_does_not_expire_under_attempts_in_flight(
     monkeypatch.setattr(User, "check_password", check_password)
     authenticate(_request("198.51.100.0"), username="gina", password="guess-0")
     assert checked == ["guess-0", "guess-1", "guess-2"]
-    assert cache.get(slot_key("username", "gina")) == 0
+    assert slot_cache().get(slot_key("username", "gina")) == 0
 
 
 def test_a_stray_release_does_not_take_the_counter_below_zero() -> None:
@@ -168,12 +176,12 @@ def test_a_stray_release_does_not_take_the_counter_below_zero() -> None:
 
     old, new = _request("198.51.100.60"), _request("198.51.100.60")
     reserve_login_slot(old, username="hank", password="x")
-    cache.delete_many([slot_key("username", "hank"), slot_key("address", "198.51.100.60")])
+    slot_cache().delete_many([slot_key("username", "hank"), slot_key("address", "198.51.100.60")])
     reserve_login_slot(new, username="hank", password="x")
     release_login_slot(new)
     release_login_slot(old)
-    assert cache.get(slot_key("username", "hank")) == 0
-    assert cache.get(slot_key("address", "198.51.100.60")) == 0
+    assert slot_cache().get(slot_key("username", "hank")) == 0
+    assert slot_cache().get(slot_key("address", "198.51.100.60")) == 0
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)
@@ -233,8 +241,8 @@ def test_a_password_check_that_raises_releases_its_slot(monkeypatch: pytest.Monk
     monkeypatch.setattr(User, "check_password", broken)
     with pytest.raises(DatabaseError, match="connection lost"):
         authenticate(_request("198.51.100.81"), username="jill", password=PASSWORD)
-    assert cache.get(slot_key("username", "jill")) == 0
-    assert cache.get(slot_key("address", "198.51.100.81")) == 0
+    assert slot_cache().get(slot_key("username", "jill")) == 0
+    assert slot_cache().get(slot_key("address", "198.51.100.81")) == 0
     # Not counted as a failure: the password was never checked.
     failures = AccessAttempt.objects.filter(username="jill").values_list(
         "failures_since_start", flat=True
@@ -247,7 +255,7 @@ def test_a_password_check_that_raises_releases_its_slot(monkeypatch: pytest.Monk
     assert user is not None
     assert user.username == "jill"
     assert not getattr(request, "axes_locked_out", False)
-    assert cache.get(slot_key("username", "jill")) == 0
+    assert slot_cache().get(slot_key("username", "jill")) == 0
 
 
 def test_a_failure_count_that_raises_releases_the_slot(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -266,7 +274,7 @@ def test_a_failure_count_that_raises_releases_the_slot(monkeypatch: pytest.Monke
     monkeypatch.setattr(security, "_failures_per_parameter", broken)
     with pytest.raises(DatabaseError):
         security.reserve_login_slot(second, username="kim", password="x")
-    assert cache.get(slot_key("username", "kim")) == 1  # only the first is in flight
+    assert slot_cache().get(slot_key("username", "kim")) == 1  # only the first is in flight
     security.release_login_slot(first)
-    assert cache.get(slot_key("username", "kim")) == 0
-    assert cache.get(slot_key("address", "198.51.100.90")) == 0
+    assert slot_cache().get(slot_key("username", "kim")) == 0
+    assert slot_cache().get(slot_key("address", "198.51.100.90")) == 0
