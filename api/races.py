@@ -73,7 +73,15 @@ class RaceView(serializers.Serializer[Any]):
         help_text="by the server clock: upcoming (joining not open), open (joining, not "
         "started), running, closing (over, being scored), finished, cancelled",
     )
-    variant = serializers.CharField()
+    variant = serializers.CharField(
+        help_text="the preset the rules equal exactly, or 'custom' (see preset)"
+    )
+    preset = serializers.CharField(
+        help_text="the preset the rules were built from, the options overriding it "
+        "(RULES.md 4): variant 'custom' with preset 'classic' is classic with changes "
+        "(see options); equal to variant when the rules are exactly a preset's; 'custom' "
+        "for a deal stored before presets were recorded whose options are no preset's"
+    )
     options = serializers.DictField(child=serializers.JSONField())
     time_limit_s = serializers.IntegerField(help_text="seconds each entrant may play")
     opens_at = serializers.DateTimeField()
@@ -252,6 +260,7 @@ class ResultsView(serializers.Serializer[Any]):
     commitment = serializers.CharField()
     commitment_verified = serializers.BooleanField()
     variant = serializers.CharField()
+    preset = serializers.CharField(help_text="the preset the rules were built from (see the race)")
     options = serializers.DictField(child=serializers.JSONField())
     deck = serializers.ListField(child=serializers.CharField())
     ranking_rule = serializers.CharField(help_text=RANKING_HELP)

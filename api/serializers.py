@@ -301,9 +301,18 @@ class WasteView(serializers.Serializer[Any]):
 
 
 class DealView(serializers.Serializer[Any]):
-    """The deal: variant, options, commitment; the seed only once revealed."""
+    """The deal: variant, the preset it was built from, options, commitment; the seed only
+    once revealed."""
 
-    variant = serializers.CharField()
+    variant = serializers.CharField(
+        help_text="the preset the rules equal exactly, or 'custom' (see preset)"
+    )
+    preset = serializers.CharField(
+        help_text="the preset the rules were built from, the options overriding it "
+        "(RULES.md 4): variant 'custom' with preset 'classic' is classic with changes "
+        "(see options); equal to variant when the rules are exactly a preset's; 'custom' "
+        "for a deal stored before presets were recorded whose options are no preset's"
+    )
     options = serializers.DictField(child=serializers.JSONField())
     commitment = serializers.CharField(help_text="hex(SHA-256(seed)) (RULES.md 7)")
     seed = serializers.CharField(allow_null=True)

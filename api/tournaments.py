@@ -58,6 +58,7 @@ class TournamentRaceView(serializers.Serializer[Any]):
     status = serializers.CharField(help_text="scheduled, closing, finished or cancelled")
     phase = serializers.CharField(help_text="by the server clock (see the race endpoints)")
     variant = serializers.CharField()
+    preset = serializers.CharField(help_text="the preset the rules were built from (see the race)")
     opens_at = serializers.DateTimeField()
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField()

@@ -55,6 +55,13 @@ class Deal(models.Model):
         "(games.services.deal_guard)",
     )
     variant = models.CharField(max_length=32, help_text="preset name, or 'custom'")
+    preset = models.CharField(
+        max_length=32,
+        default="custom",
+        help_text="the preset the rules were built from, options overriding it "
+        "(variant 'custom' from preset 'classic': classic with changes); 'custom' when "
+        "unknown (a deal stored before it was recorded, its options no preset's)",
+    )
     options = models.JSONField(help_text="all nine rule options (RULES.md 4)")
     created_at = models.DateTimeField(default=timezone.now)
     # The solver's verdict on the dealt position, cached (hidden while the deal is).

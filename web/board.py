@@ -229,10 +229,22 @@ PRESET_STATES: dict[str, frozenset[str]] = {
 }
 
 
-def rules_words(variant: str, options: dict[str, Any], *, repeat: bool = False) -> list[str]:
+def rules_words(
+    variant: str, options: dict[str, Any], *, repeat: bool = False, preset: str | None = None
+) -> list[str]:
     """The variant and its options in words, one phrase each (RULES.md 4): the preset's
     sentence, then a phrase for each option it does not state (every option when
-    ``repeat``, as :func:`pool_words` compares them)."""
+    ``repeat``, as :func:`pool_words` compares them).
+
+    Other rules (``variant`` ``"custom"``) built from a ``preset`` (``Deal.preset``) are
+    that preset's sentence, ``"Changes: 2 redeals."`` (what differs from it), then a
+    phrase for each other option the preset does not state; without a preset, "A custom
+    set of rules." and a phrase for every option."""
+    if variant not in PRESETS and preset is not None and preset in PRESETS and not repeat:
+        changes = pool_words(preset, options)["changes"]
+        rest = [p for p in rules_words(preset, options)[1:] if p not in changes]
+        said = [_("Changes: %(changes)s") % {"changes": " ".join(changes)}] if changes else []
+        return [str(PRESET_TEXT[preset]), *said, *rest]
     stated = frozenset() if repeat else PRESET_STATES.get(variant, frozenset())
     phrases: list[tuple[str, str]] = []
     draw = options["draw"]
@@ -306,18 +318,24 @@ def variant_label(code: str) -> str:
     return str(name) if name is not None else code
 
 
-def rules_label(variant: str, options: dict[str, Any]) -> str:
-    """A deal's rules in a few words: a preset's name, or for other rules the nearest
-    preset (fewest options differing, the first in :data:`PRESETS` order on a tie) and
-    what differs, ``"Draw one (changed: 2 redeals.)"``."""
+def rules_label(variant: str, options: dict[str, Any], preset: str | None = None) -> str:
+    """A deal's rules in a few words: a preset's name, or for other rules the preset they
+    were built from (``preset``, ``Deal.preset``) and what differs, ``"Draw one (changed:
+    2 redeals.)"``.  Without a recorded preset (``None`` or ``"custom"``: a deal stored
+    before presets were recorded) the nearest preset stands in (fewest options differing,
+    the first in :data:`PRESETS` order on a tie)."""
     if variant in PRESETS:
         return variant_label(variant)
-    nearest = min(
-        PRESETS,
-        key=lambda name: sum(
-            PRESETS[name].to_dict().get(option) != options.get(option) for option in OPTION_NAMES
-        ),
-    )
+    if preset is not None and preset in PRESETS:
+        nearest = preset
+    else:
+        nearest = min(
+            PRESETS,
+            key=lambda name: sum(
+                PRESETS[name].to_dict().get(option) != options.get(option)
+                for option in OPTION_NAMES
+            ),
+        )
     changes = pool_words(nearest, options)["changes"]
     if not changes:
         return variant_label(nearest)

@@ -45,9 +45,11 @@ def deal_revealed(game: Game) -> bool:
 
 
 def deal_public(deal: Deal, *, revealed: bool) -> dict[str, Any]:
-    """The deal as a client may see it: variant, options, commitment; seed only when revealed."""
+    """The deal as a client may see it: variant, the preset it was built from, options,
+    commitment; seed only when revealed."""
     return {
         "variant": deal.variant,
+        "preset": deal.preset,
         "options": deal.options,
         "commitment": deal.commitment,
         "seed": deal.seed if revealed else None,

@@ -54,6 +54,7 @@ def race_summary(race: Race, *, now: datetime | None = None) -> dict[str, Any]:
         "status": race.status,
         "phase": race.phase(now),
         "variant": race.deal.variant,
+        "preset": race.deal.preset,
         "opens_at": race.opens_at,
         "starts_at": race.starts_at,
         "ends_at": race.ends_at,

@@ -40,6 +40,7 @@ from games.engine import (
     variant_name,
 )
 from games.engine.cards import CARD_NAMES
+from games.engine.rules import PRESET_ALIASES, PRESETS
 from games.live.publish import game_changed_on_commit
 from games.models import Deal, Game, Move, Race
 from games.selectors.games import disqualified_reason, undo_open
@@ -93,14 +94,26 @@ def rules_build(*, variant: str = "classic", options: dict[str, Any] | None = No
         raise InvalidOptions(str(exc)) from None
 
 
+def _preset(name: str | None) -> str | None:
+    """A preset's canonical name (``"strict"`` -> ``"one-pass"``), or ``None``."""
+    if name is None:
+        return None
+    name = PRESET_ALIASES.get(name, name)
+    return name if name in PRESETS else None
+
+
 def deal_create(
     *,
     rules: Rules,
     seed: str | None = None,
     deck: Sequence[str] | None = None,
+    preset: str | None = None,
 ) -> Deal:
     """Store a deal from ``seed``, an explicit ``deck`` or (neither) a fresh secret seed.
 
+    ``preset`` is the preset ``rules`` were built from (RULES.md 4: a preset, its options
+    overridden), recorded as ``Deal.preset`` beside ``variant`` (the preset the rules
+    equal, or ``"custom"``); ``None``: the preset the rules equal, else ``"custom"``.
     Raises :class:`InvalidDeal` for a bad seed or deck, or both given.
     """
     if seed is not None and deck is not None:
@@ -124,6 +137,7 @@ def deal_create(
         opening_digest=opening_digest(names, rules),
         commitment=digest,
         variant=variant_name(rules) or "custom",
+        preset=_preset(preset) or variant_name(rules) or "custom",
         options=rules.to_dict(),
     )
 
@@ -198,7 +212,7 @@ def game_start(
         try:
             with transaction.atomic():
                 seed, proof = winnable_draw(rules=rules)
-                deal = deal_create(rules=rules, seed=seed)
+                deal = deal_create(rules=rules, seed=seed, preset=variant)
                 deal_record_verdict(deal=deal, result=proof)
                 return game_create(player=player, deal=deal)
         except NoWinnableDeal:
@@ -209,7 +223,7 @@ def game_start(
         # Drawn here, never blocked at the deal (RULES.md 3.9), as a race's seed is.
         seed = live_seed(rules, draw=random_seed)
     with transaction.atomic():
-        deal = deal_create(rules=rules, seed=seed, deck=deck)
+        deal = deal_create(rules=rules, seed=seed, deck=deck, preset=variant)
         if asked and deal_in_open_race(deal):
             # Compares only the opening cards every entrant sees (RULES.md 7; deal_guard).
             raise DealInRace("this deal opens like a race that is not over")

@@ -170,7 +170,7 @@ def race_create(
                 # transaction (the row comes back if the race is not created): no
                 # solving in the organiser's request.
                 seed, proof = winnable_draw(rules=rules)
-            deal = deal_create(rules=rules, seed=seed)
+            deal = deal_create(rules=rules, seed=seed, preset=variant)
             if proof is not None:
                 deal_record_verdict(deal=deal, result=proof)
             race = Race.objects.create(

@@ -117,7 +117,7 @@ def play_context(
         "game": game,
         "view": view,
         "board": board_context(view, draw=int(options["draw"])),
-        "rules": rules_words(view["deal"]["variant"], options),
+        "rules": rules_words(view["deal"]["variant"], options, preset=view["deal"]["preset"]),
         "rules_text": rules_text(options),
         "race": race,
         "message": message,

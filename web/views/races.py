@@ -95,7 +95,7 @@ def _race_context(request: HttpRequest, race: Race, error: str = "") -> dict[str
     return {
         "race": race,
         "public": public,
-        "rules": rules_words(public["variant"], public["options"]),
+        "rules": rules_words(public["variant"], public["options"], preset=public["preset"]),
         "standings": standings,
         # The viewer's game is over for good (won, blocked, resigned, timed out; not a
         # blocked game whose last move may be taken back): the standings' "finished".
@@ -194,7 +194,7 @@ def results(request: HttpRequest, race_id: Any) -> HttpResponse:
             "race": race,
             "results": data,
             "deck": [card(c) for c in data["deck"]],
-            "rules": rules_words(data["variant"], data["options"]),
+            "rules": rules_words(data["variant"], data["options"], preset=data["preset"]),
             "rating_pool": _rating_pool(data["rating"]["pool"]),
             "check_commands": check_commands(data["seed"], data["variant"], data["options"]),
         },
