@@ -19,6 +19,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from axes.models import AccessAttempt
@@ -72,10 +73,9 @@ def redis_down(settings: Any) -> Iterator[str]:
 def _other_process(redis_url: str, username: str, address: str) -> str:
     """Run :data:`ATTEMPT` in a new Python process on this test's database."""
     db = connection.settings_dict
-    url = (
-        f"postgres://{db['USER']}:{db.get('PASSWORD') or ''}@{db['HOST'] or '127.0.0.1'}"
-        f":{db['PORT'] or 5432}/{db['NAME']}"
-    )
+    user, password = quote(db["USER"] or "", safe=""), quote(db.get("PASSWORD") or "", safe="")
+    host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
+    url = f"postgres://{user}:{password}@{host}:{port}/{db['NAME']}"
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "canfield_site.settings",
