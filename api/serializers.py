@@ -393,6 +393,9 @@ class GameSummary(serializers.Serializer[Any]):
     kind = serializers.CharField()
     status = serializers.SerializerMethodField()
     variant = serializers.CharField(source="deal.variant")
+    preset = serializers.CharField(
+        source="deal.preset", help_text="the preset the rules were built from (see a game's deal)"
+    )
     move_number = serializers.IntegerField()
     cards_home = serializers.IntegerField()
     started_at = serializers.DateTimeField()

@@ -48,6 +48,8 @@ def test_the_game_view_names_the_preset_the_game_was_built_from(
     again = player.get(f"/api/v1/games/{game['id']}").json()
     assert (again["deal"]["variant"], again["deal"]["preset"]) == (variant, preset)
     assert again["deal"]["options"] == game["deal"]["options"]
+    listed = player.get("/api/v1/games").json()["results"]
+    assert [(g["variant"], g["preset"]) for g in listed] == [(variant, preset)]
 
 
 def test_the_race_view_results_and_tournament_list_name_the_preset(
