@@ -113,8 +113,15 @@ class StandingView(serializers.Serializer[Any]):
     wins = serializers.IntegerField()
     races_played = serializers.IntegerField(help_text="ranked, not disqualified entries")
     disqualifications = serializers.IntegerField()
-    cards_home_total = serializers.IntegerField()
-    time_ms_total = serializers.IntegerField()
+    cards_home_total = serializers.IntegerField(
+        help_text="cards home, summed over the counted entries (the third tie-break)"
+    )
+    time_ms_total = serializers.IntegerField(
+        help_text="total time in milliseconds: the race ranking times of the counted entries "
+        "(each the win time, or when the player reached their final count), summed; the last "
+        "tie-break, less first (see standings_rule). Finished races only, whose times their "
+        "results already show"
+    )
 
 
 class MyRaceView(serializers.Serializer[Any]):

@@ -109,7 +109,12 @@ def tournament_standings(*, tournament: Tournament) -> QuerySet[TournamentStandi
 
 
 def standing_row(s: TournamentStanding) -> dict[str, Any]:
-    """One standings line."""
+    """One standings line: ``rank``, ``player`` (username), ``points``, ``wins``,
+    ``races_played``, ``disqualifications``, ``cards_home_total`` (cards) and
+    ``time_ms_total`` (ms, the last tie-break); the four keys of the standings order
+    (:data:`games.services.tournaments.STANDINGS_RULE`) are all shown.  Stored rows count
+    finished races only (:func:`games.services.standings.standings_query`), so no running
+    race's time is in them."""
     return {
         "rank": s.rank,
         "player": s.player.get_username(),

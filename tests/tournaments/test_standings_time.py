@@ -1,0 +1,83 @@
+# mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, assignment, misc"
+"""The standings show the total time, the last tie-break of their order, in the API (ms)
+and on the tournament page (a duration), and only that of finished races."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from games.models import Tournament
+from tests.api.test_schema import generate
+from tests.tournaments.factories import Result, TournamentFactory, finished_race, play, running_race
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tied() -> Any:
+    """Ann and Bob equal on points, wins and cards; Ann reached her count sooner.
+    A running race where Bob is quicker does not count yet."""
+    t = TournamentFactory(scoring=Tournament.Scoring.CARDS_HOME, points_per_card=1, win_bonus=20)
+    finished_race(t, Result("ann", 20, 300_000), Result("bob", 20, 303_400), name="R1")
+    live = running_race(t, name="R2")
+    play(live, Result("ann", 5, 9_000))
+    play(live, Result("bob", 30, 1_000))
+    return t
+
+
+def test_the_api_gives_the_total_time_in_ms_of_finished_races(tied: Any) -> None:
+    rows = APIClient().get(f"/api/v1/tournaments/{tied.id}/standings").json()["results"]
+    assert [
+        (r["rank"], r["player"], r["points"], r["wins"], r["cards_home_total"], r["time_ms_total"])
+        for r in rows
+    ] == [(1, "ann", 20, 0, 20, 300_000), (2, "bob", 20, 0, 20, 303_400)]
+
+
+def test_the_schema_says_the_unit_and_the_rule(tmp_path: Path) -> None:
+    schema = generate(tmp_path)
+    field = schema["components"]["schemas"]["StandingView"]["properties"]["time_ms_total"]
+    assert field["description"].startswith("total time in milliseconds")
+    assert "last tie-break" in field["description"]
+
+
+def _standings_table(html: str) -> str:
+    start = html.index('<h2 id="ts-h">')
+    return html[start : html.index("</table>", start)]
+
+
+@pytest.mark.parametrize(
+    ("language", "header", "ann", "bob"),
+    [
+        ("en", "Total time", "5\xa0min 00.0\xa0s", "5\xa0min 03.4\xa0s"),
+        ("fr", "Temps total", "5\xa0min 00,0\xa0s", "5\xa0min 03,4\xa0s"),
+        ("es", "Tiempo total", "5\xa0min 00,0\xa0s", "5\xa0min 03,4\xa0s"),
+        ("de", "Gesamtzeit", "5\xa0min 00,0\xa0s", "5\xa0min 03,4\xa0s"),
+    ],
+)
+def test_the_page_shows_the_total_time_as_a_duration(
+    tied: Any, language: str, header: str, ann: str, bob: str
+) -> None:
+    html = Client().get(f"/tournaments/{tied.id}/", HTTP_ACCEPT_LANGUAGE=language)
+    table = _standings_table(html.content.decode())
+    headers = re.findall(r'<th scope="col">([^<]*)</th>', table)
+    assert headers[-1] == header
+    cells = re.findall(r'<td data-time-ms="(\d+)">([^<]*)</td>', table)
+    assert cells == [("300000", ann), ("303400", bob)]
+
+
+def test_durations_read_as_hours_minutes_seconds() -> None:
+    from web.templatetags.web_tags import duration
+
+    assert duration(None) == ""
+    assert duration(0) == "0.0\xa0s"
+    assert duration(2_549) == "2.5\xa0s"
+    assert duration(2_550) == "2.6\xa0s"  # to the nearest tenth
+    assert duration(59_960) == "1\xa0min 00.0\xa0s"
+    assert duration(600_000) == "10\xa0min 00.0\xa0s"
+    assert duration(3_723_400) == "1\xa0h 02\xa0min 03.4\xa0s"
