@@ -20,13 +20,13 @@ endpoints instead.  Each stream:
   event of a game stream and at every heartbeat of any stream, so a
   private event never follows a revocation; the reconnect answers 401.
 
-A stream's last event (the race's ``phase`` that ends it and its final ``standings``,
-the game event that ends a game, a snapshot of something already over) has an id
-ending in ``.end`` (``82.end``).  A reconnect (``Last-Event-ID``) that sends such an
-id answers ``204`` (an ``EventSource`` then stops retrying); any other id, even one
-as high as the topic's, gets a snapshot: two events can share a sequence number (a
-phase the clock saw carries the last message's), so a number alone cannot tell that
-the client saw the end.
+A stream's last event (the race's ``phase`` that ends it and its final ``standings``, the
+tournament's ``status`` that ends it and its final ``standings``, the game event that ends
+a game, a snapshot of something already over) has an id ending in ``.end`` (``82.end``).
+A reconnect (``Last-Event-ID``) that sends such an id answers ``204`` (an ``EventSource``
+then stops retrying); any other id, even one as high as the topic's, gets a snapshot: two
+events can share a sequence number (a phase the clock saw carries the last message's), so
+a number alone cannot tell that the client saw the end.
 
 Payloads come from the selectors only (RULES.md 7): race and tournament
 events carry what the public REST views show (counts, never a card or a
@@ -108,6 +108,7 @@ TOURNAMENT_TOP = 100
 RETRY_MS = 3000
 
 _OVER_RACE = ("finished", "cancelled")
+_OVER_TOURNAMENT = ("finished", "cancelled")
 
 
 # ------------------------------------------------------------------ wire format
@@ -339,8 +340,21 @@ class _StaffViewer:
 _Staff = _StaffViewer()
 
 
+def tournament_status_payload(tournament_id: str) -> dict[str, Any]:
+    """The ``status`` event: the tournament's status now (``open``, ``finished``,
+    ``cancelled``; ``draft`` on an organiser's stream) and ``server_time``."""
+    t = tournament_get(tournament_id=tournament_id, viewer=_Staff)
+    return {"tournament": str(t.id), "status": t.status, "server_time": _server_time()}
+
+
 class TournamentHandler(TopicHandler):
-    """A tournament topic: ``race_added``, ``race_finished``, ``standings`` (re-scored)."""
+    """A tournament topic: ``race_added``, ``race_finished``, ``standings`` (re-scored),
+    ``status`` (published, finished, cancelled).
+
+    A ``status`` that ends the tournament (``finished``, ``cancelled``) is followed by the
+    final standings, both with the end mark (:data:`END_MARK`), and the stream ends, as a
+    race's ending ``phase`` is (:class:`RaceHandler`).
+    """
 
     async def on_message(self, seq: int, message: dict[str, Any]) -> None:
         tid = self.topic.name.partition(":")[2]
@@ -375,6 +389,14 @@ class TournamentHandler(TopicHandler):
         elif kind == "standings":
             payload = await _db(lambda: tournament_standings_payload(tid))
             self.topic.broadcast(sse_frame("standings", seq, payload))
+        elif kind == "status":
+            status = await _db(lambda: tournament_status_payload(tid))
+            over = status["status"] in _OVER_TOURNAMENT
+            self.topic.broadcast(sse_frame("status", final_id(seq) if over else seq, status))
+            if over:
+                final = await _db(lambda: tournament_standings_payload(tid))
+                self.topic.broadcast(sse_frame("standings", final_id(seq), final))
+                self.topic.broadcast(FINISHED)
 
 
 def tournament_snapshot(tournament_id: str, viewer: Any) -> dict[str, Any]:
@@ -659,7 +681,7 @@ async def tournament_events(request: HttpRequest, tournament_id: UUID) -> Any:
         topic=tournament_topic(tid),
         needs_login=False,
         snapshot=lambda user: tournament_snapshot(tid, user),
-        is_over=lambda s: s["tournament"]["status"] in ("finished", "cancelled"),
+        is_over=lambda s: s["tournament"]["status"] in _OVER_TOURNAMENT,
         make_handler=TournamentHandler,
     )
 

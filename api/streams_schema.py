@@ -58,7 +58,11 @@ _STREAMS: dict[str, dict[str, Any]] = {
             "Events: `snapshot` {tournament (as `GET /tournaments/{id}`), standings, "
             "server_time, last_event_id}; `race_added` {tournament, races: [race summaries]}; "
             "`race_finished` {tournament, race, results_url}; `standings` {tournament, "
-            "scored_at, count, standings: the first 100 rows, url} after each re-scoring."
+            "scored_at, count, standings: the first 100 rows, url} after each re-scoring; "
+            "`status` {tournament, status, server_time} when the tournament is published, "
+            "finished or cancelled. A finished or cancelled tournament's `status` is followed "
+            "by its final `standings`, both with an id ending in `.end`, and the stream ends; "
+            "a reconnect with `Last-Event-ID` to such an id answers 204."
         ),
         "problems": {404: "not_found (no such tournament, or a draft)"},
     },

@@ -142,12 +142,18 @@ def standings_query(tournament: Tournament) -> QuerySet[Any]:
     )
 
 
-def tournament_rescore(*, tournament_id: Any, now: datetime | None = None) -> int:
+def tournament_rescore(
+    *, tournament_id: Any, now: datetime | None = None, announce: bool = True
+) -> int:
     """Recompute the tournament's standings from race results; returns the row count.
 
     Idempotent: the rows are replaced in one transaction under the tournament's
     row lock, so concurrent re-scores serialise and the last one wins with the
-    same rows.  Raises :class:`NotFound`.
+    same rows.  After the commit the tournament's event stream is told (a
+    ``standings`` message), unless ``announce`` is false: finishing or cancelling
+    the tournament sends a ``status`` message instead, whose stream event is followed
+    by the final standings (``games.services.tournaments.tournament_set_status``).
+    Raises :class:`NotFound`.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -171,5 +177,6 @@ def tournament_rescore(*, tournament_id: Any, now: datetime | None = None) -> in
         TournamentStanding.objects.bulk_create(rows)
         t.scored_at = now
         t.save(update_fields=["scored_at"])
-        publish_on_commit((tournament_topic(t.id), "standings", {}))  # after commit ([live])
+        if announce:
+            publish_on_commit((tournament_topic(t.id), "standings", {}))  # after commit ([live])
         return len(rows)

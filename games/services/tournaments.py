@@ -397,6 +397,11 @@ def tournament_set_status(
     two is seen under the tournament's lock and the whole is tried again.  ``now``: the
     cancelled games' end (default: the current time).
 
+    Every change of status is sent to the tournament's event stream after the commit (a
+    ``status`` message): the stream's ``status`` event, then, for ``finished`` and
+    ``cancelled``, the final standings, both marked as the stream's end; the stream then
+    closes (``api.streams.TournamentHandler``).
+
     Returns the tournament.  Raises :class:`InvalidTournament` (a transition not allowed,
     races not finished, or races still being added after several tries) and
     :class:`NotFound`.
@@ -451,13 +456,20 @@ def _set_status(*, tournament_id: Any, status: str, now: datetime | None) -> Tou
                     f"{pending} race(s) of the tournament are not finished (scheduled or "
                     "closing): close or cancel them before finishing it"
                 )
-            tournament_rescore(tournament_id=t.id)
+            tournament_rescore(tournament_id=t.id, announce=False)
         if status == Tournament.Status.CANCELLED and t.status != Tournament.Status.CANCELLED:
             unfinished = set(t.races.filter(status__in=_UNFINISHED).values_list("id", flat=True))
             if unfinished - set(locked):
                 raise _RacesChanged  # rolls this transaction back
             races_cancel(race_ids=unfinished, now=now)
-            tournament_rescore(tournament_id=t.id, now=now)
+            tournament_rescore(tournament_id=t.id, now=now, announce=False)
+        if t.status != status:
+            # The stream's ``status`` event; once finished or cancelled, the final standings
+            # follow it and the stream ends (api.streams.TournamentHandler), after commit.
+            publish_on_commit((tournament_topic(t.id), "status", {"status": status}))
+        elif status == Tournament.Status.FINISHED:
+            # Finishing again re-scored: the standings may have changed, the status has not.
+            publish_on_commit((tournament_topic(t.id), "standings", {}))
         t.status = status
         t.save(update_fields=["status"])
         return t

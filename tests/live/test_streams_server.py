@@ -637,6 +637,88 @@ def test_tournament_stream_race_added_finished_and_rescored(live: Live) -> None:
         reader.close()
 
 
+def _organisers(live: Live, call: str) -> None:
+    """Run a tournament service in the server's database, as the admin's actions do."""
+    live.stack.manage(
+        "shell", "--no-imports", "-c",
+        "from games.services.tournaments import tournament_set_status\n" + call,
+    )  # fmt: skip
+
+
+def _until_the_end(reader: Any) -> list[Any]:
+    seen: list[Any] = []
+    while True:
+        event = reader.next()
+        seen.append(event)
+        if event == END:
+            return seen
+
+
+def test_cancelling_a_tournament_sends_its_status_and_ends_the_stream(live: Live) -> None:
+    """Cancelling: the ``status`` event, then the final standings, both the stream's end,
+    and the stream closes (it used to get a ``standings`` event and stay open)."""
+    t = live.call("POST", "tournaments", live.staff_token, json={"name": "off"}).json()
+    first = datetime.now(UTC) + timedelta(hours=1)
+    added = live.call(
+        "POST",
+        f"tournaments/{t['id']}/races",
+        live.staff_token,
+        json={"count": 1, "first_starts_at": first.isoformat(), "duration_s": 60},
+    )
+    assert added.status_code == 201, added.text
+    reader = live.stream(f"tournaments/{t['id']}/events")
+    try:
+        snap = reader.expect("snapshot")
+        assert snap.data["tournament"]["status"] == "open"
+        _organisers(live, f"tournament_set_status(tournament_id={t['id']!r}, status='cancelled')")
+        seen = _until_the_end(reader)
+    finally:
+        reader.close()
+    assert [e if e == END else (e.event, e.id.endswith(".end")) for e in seen] == [
+        ("status", True),
+        ("standings", True),
+        END,
+    ]
+    status, standings = seen[0], seen[1]
+    assert (status.data["tournament"], status.data["status"]) == (t["id"], "cancelled")
+    assert standings.data["standings"] == []
+    assert int(status.id.removesuffix(".end")) > int(snap.id)
+    # The end was seen: a reconnect with its id has nothing more to say.
+    again = live.stream(f"tournaments/{t['id']}/events", **{"Last-Event-ID": standings.id})
+    try:
+        assert again.status == 204
+    finally:
+        again.close()
+    race = live.call("GET", f"races/{added.json()['races'][0]['id']}").json()
+    assert race["phase"] == "cancelled"
+
+
+def test_publishing_and_finishing_a_tournament_send_its_status(live: Live) -> None:
+    """Publishing a draft sends ``status`` ``open`` and the stream goes on; finishing
+    sends ``status`` ``finished`` and the final standings, and the stream ends."""
+    draft = live.call(
+        "POST", "tournaments", live.staff_token, json={"name": "soon", "status": "draft"}
+    ).json()
+    reader = live.stream(f"tournaments/{draft['id']}/events", live.staff_token)
+    try:
+        assert reader.expect("snapshot").data["tournament"]["status"] == "draft"
+        _organisers(live, f"tournament_set_status(tournament_id={draft['id']!r}, status='open')")
+        opened = reader.expect("status")
+        assert (opened.data["status"], opened.id.endswith(".end")) == ("open", False)
+        _organisers(
+            live, f"tournament_set_status(tournament_id={draft['id']!r}, status='finished')"
+        )
+        seen = _until_the_end(reader)
+    finally:
+        reader.close()
+    assert [e if e == END else (e.event, e.id.endswith(".end")) for e in seen] == [
+        ("status", True),
+        ("standings", True),
+        END,
+    ]
+    assert seen[0].data["status"] == "finished"
+
+
 def test_race_page_follows_the_stream_in_a_browser(live: Live, chromium: Any) -> None:
     """The race page's live part opens the race stream and refreshes on its events.
 
