@@ -18,17 +18,127 @@ races and tournaments they counted for (:mod:`games.services.accounts`), so
 
 from __future__ import annotations
 
-from typing import Any
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, cast
 
 from django.contrib import admin
+from django.contrib.admin.utils import NestedObjects, quote
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.contrib.auth.models import User
+from django.db import models, router
+from django.db.models import Count
+from django.db.models.deletion import Collector
 from django.http import HttpRequest
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
+from django.utils.text import capfirst
 
 from games.admin.common import SelectionGuardAdmin
-from games.models import PlayerRating, RaceEntry, RatingChange, TournamentStanding
+from games.models import Move, PlayerRating, RaceEntry, RatingChange, TournamentStanding
 from games.services.accounts import username_validate
+
+#: Rows a deletion takes that the confirmation page counts instead of listing (a
+#: prolific player's moves ran to hundreds of thousands of lines, each loaded to be
+#: listed): leaves that nothing refers to, so no protection or permission hangs on them.
+COUNTED_NOT_LISTED: tuple[type[models.Model], ...] = (Move,)
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """One line of the confirmation: ``count`` rows of ``model`` under ``parent``."""
+
+    model: type[models.Model]
+    parent: Any
+    count: int
+
+    def __str__(self) -> str:
+        return f"{capfirst(str(self.model._meta.verbose_name_plural))}: {self.count}"
+
+
+class _CountingCollector(NestedObjects):
+    """Django's admin collector, except that the rows of :data:`COUNTED_NOT_LISTED` are
+    left as querysets (deleted in bulk, as the real deletion does) and counted, instead
+    of being loaded to be listed one by one.
+
+    Only a model that Django itself could delete in bulk qualifies (no signal receiver,
+    no row referring to it): every relation that protects or restricts a deletion, and
+    every other row, is collected as before, so the page's checks are unchanged.
+    """
+
+    def can_fast_delete(self, *args: Any, **kwargs: Any) -> bool:  # type: ignore[override]
+        objs = args[0] if args else kwargs.get("objs")
+        model = getattr(getattr(objs, "_meta", None), "model", None) or getattr(objs, "model", None)
+        if model not in COUNTED_NOT_LISTED:
+            return False  # the others are loaded, to be listed (NestedObjects)
+        return bool(Collector.can_fast_delete(self, *args, **kwargs))
+
+    def counted(self) -> tuple[Counter[type[models.Model]], list[_Counted]]:
+        """Rows counted per model, and one :class:`_Counted` per parent row (one grouped
+        query per bulk queryset)."""
+        totals: Counter[type[models.Model]] = Counter()
+        lines: list[_Counted] = []
+        for qs in self.fast_deletes:
+            model = qs.model
+            fk = next(
+                f
+                for f in model._meta.concrete_fields
+                if f.is_relation and f.related_model in self.data
+            )
+            parent_model: Any = fk.related_model
+            parents = {obj.pk: obj for obj in self.data[parent_model]}
+            rows = qs.order_by().values(fk.attname).annotate(n=Count("pk"))
+            for row in rows:
+                totals[model] += row["n"]
+                lines.append(_Counted(model, parents.get(row[fk.attname]), row["n"]))
+        return totals, lines
+
+
+def deleted_objects_summary(objs: Any, request: HttpRequest, admin_site: Any) -> Any:
+    """Django's ``get_deleted_objects`` (the list, the per-model counts, the permissions
+    needed, the protected rows), with the rows of :data:`COUNTED_NOT_LISTED` counted:
+    each parent row shows one line ``Moves: 42`` instead of its 42 moves, and the
+    summary gives their total.  ``objs``: the accounts to delete."""
+    objs = list(objs)
+    if not objs:
+        return [], {}, set(), []
+    collector = _CountingCollector(using=router.db_for_write(objs[0]._meta.model), origin=objs)
+    collector.collect(objs)
+    perms_needed: set[Any] = set()
+
+    def format_callback(obj: Any) -> str:
+        if isinstance(obj, _Counted):
+            return str(obj)
+        opts = obj._meta
+        no_edit_link = f"{capfirst(str(opts.verbose_name))}: {obj}"
+        if not admin_site.is_registered(obj.__class__):
+            return no_edit_link
+        if not admin_site.get_model_admin(obj.__class__).has_delete_permission(request, obj):
+            perms_needed.add(opts.verbose_name)
+        try:
+            url = reverse(
+                f"{admin_site.name}:{opts.app_label}_{opts.model_name}_change",
+                None,
+                (quote(obj.pk),),
+            )
+        except NoReverseMatch:
+            return no_edit_link
+        return str(format_html('{}: <a href="{}">{}</a>', capfirst(opts.verbose_name), url, obj))
+
+    totals, lines = collector.counted()
+    for line in lines:
+        if line.parent is not None:
+            collector.add_edge(line.parent, line)  # type: ignore[arg-type]
+    to_delete = collector.nested(format_callback)
+    protected = [format_callback(obj) for obj in collector.protected]
+    model_count: dict[Any, int] = {
+        model._meta.verbose_name_plural: len(rows)
+        for model, rows in cast(dict[Any, Any], collector.model_objs).items()
+    }
+    for model, n in totals.items():
+        model_count[model._meta.verbose_name_plural] = n
+    return to_delete, model_count, perms_needed, protected
 
 
 class _UsernameRules:
@@ -66,9 +176,12 @@ class PlayerAdmin(SelectionGuardAdmin, UserAdmin):  # type: ignore[type-arg]
     GOES_WITH_THE_ACCOUNT = (RaceEntry, TournamentStanding, PlayerRating, RatingChange)
 
     def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
-        """Django's list of what the deletion takes, without a delete permission needed on
-        :attr:`GOES_WITH_THE_ACCOUNT` (every other related object still needs one)."""
-        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        """Django's list of what the deletion takes, with the moves counted rather than
+        listed (:func:`deleted_objects_summary`), and without a delete permission needed
+        on :attr:`GOES_WITH_THE_ACCOUNT` (every other related object still needs one)."""
+        deleted, counts, perms_needed, protected = deleted_objects_summary(
+            objs, request, self.admin_site
+        )
         exempt = {str(model._meta.verbose_name) for model in self.GOES_WITH_THE_ACCOUNT}
         return deleted, counts, {p for p in perms_needed if str(p) not in exempt}, protected
 
