@@ -742,8 +742,9 @@ def _names(model: type[models.Model], singular: Any, plural: Any, **fields: Any)
     They are set on the model's options rather than as ``Meta.verbose_name`` or a
     field's ``verbose_name``: those are migration state, and writing one out, even with
     the words Django derives from the class and field names, would need a migration.
-    The English words are exactly the derived ones (``race entry``, ``starts at``), so
-    English pages do not change (``tests/games/test_admin_language.py`` checks it).
+    The English words are the derived ones (``race entry``, ``starts at``), so English
+    pages do not change (``tests/games/test_admin_language.py`` checks it), but for a
+    name chosen to tell two columns apart (a race's ``stored status``).
     """
     if singular is not None:
         model._meta.verbose_name = singular
@@ -800,7 +801,9 @@ _names(
     _("races"),
     name=_("name"),
     mode=_("mode"),
-    status=_("status"),
+    # Not "status" alone: beside it the admin shows the phase by the clock (a running race
+    # is "scheduled" here until it is closed), and French read "État" beside "Phase".
+    status=_("stored status"),
     starts_at=_("starts at"),
     allow_undo=_("allow undo"),
     require_winnable=_("require winnable"),
@@ -866,3 +869,11 @@ _names(
     rating_after=_("rating after"),
     games_rated=_("games rated"),
 )
+# The models with no admin of their own still have names: the confirmation of a deletion
+# counts them ("Games: 3", "Moves: 240" when deleting an account).
+_names(Deal, _("deal"), _("deals"))
+_names(Game, _("game"), _("games"))
+_names(Move, _("move"), _("moves"))
+_names(Solve, _("solve"), _("solves"))
+_names(WinnableDeal, _("winnable deal"), _("winnable deals"))
+_names(WinnableStreak, _("winnable streak"), _("winnable streaks"))

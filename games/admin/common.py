@@ -28,6 +28,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from games.admin.names import NamedObjectsAdmin
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
 from games.services.errors import ServiceError
 
@@ -98,9 +99,11 @@ def is_key(model: type[Model], value: Any) -> bool:
     return True
 
 
-class SelectionGuardAdmin(_ModelAdmin_Any):
+class SelectionGuardAdmin(NamedObjectsAdmin):
     """A model admin whose changelist drops the selected ids (``_selected_action``) that
-    cannot be keys of its model before any action sees them.
+    cannot be keys of its model before any action sees them.  Every admin of ours is one,
+    so each also names its model with its article (:class:`NamedObjectsAdmin`: "Add a
+    race", "Ajouter une course").
 
     Django filters ``pk__in`` with the ids as posted, so one malformed id (``not-a-uuid``,
     ``""``, an integer past the column's range) became a 500.  The action runs on the
@@ -177,6 +180,11 @@ PHASE_WORDS = {
     "finished": pgettext_lazy("race phase", "finished"),
     "cancelled": pgettext_lazy("race phase", "cancelled"),
 }
+
+
+#: The phase's column name: where the race is now by the clock, beside the race's
+#: ``stored status`` (scheduled until it is closed, so "scheduled" while it runs).
+PHASE_NOW = _("phase now")
 
 
 def phase_words(race: Race) -> str:

@@ -25,6 +25,7 @@ from django.utils.translation import gettext, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
+    PHASE_NOW,
     LiveFormAdmin,
     ParentRowsFormSet,
     SelectionGuardAdmin,
@@ -194,7 +195,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         # (class "nowrap"), and a long tournament name pushed the last columns out.
         return race.tournament.name if race.tournament is not None else "-"
 
-    @admin.display(description=_("phase"))
+    @admin.display(description=PHASE_NOW)
     def phase_now(self, race: Race) -> str:
         return phase_words(race)
 

@@ -9,7 +9,7 @@ actions :func:`tournament_set_status` and :func:`tournament_rescore`.
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import forms
@@ -20,12 +20,14 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext, ngettext, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
+    PHASE_NOW,
     DurationMinutesSecondsField,
     ParentRowsFormSet,
     SelectionGuardAdmin,
@@ -221,11 +223,15 @@ class AddRacesForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, now: datetime | None = None, **kwargs: Any) -> None:
+        """``now``: the clock's reading shown in the start's help text (default: the
+        current time), in the server's time zone (UTC), so that an organiser in another
+        zone sees what to type."""
         super().__init__(*args, **kwargs)
-        self.fields["first_starts_at"].help_text = gettext("YYYY-MM-DD HH:MM, %(time_zone)s") % {
-            "time_zone": settings.TIME_ZONE
-        }
+        shown = timezone.localtime(now or timezone.now())
+        self.fields["first_starts_at"].help_text = gettext(
+            "YYYY-MM-DD HH:MM, %(time_zone)s (now: %(now)s %(time_zone)s)"
+        ) % {"time_zone": settings.TIME_ZONE, "now": shown.strftime("%Y-%m-%d %H:%M")}
 
     def clean_first_starts_at(self) -> Any:
         """Years 2000..2099, as the API takes (a start in 9999 overflowed into a 500)."""
@@ -302,7 +308,7 @@ class RaceInline(_TabularInline_Race_Tournament):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.display(description=_("phase"))
+    @admin.display(description=PHASE_NOW)
     def phase(self, race: Race) -> str:
         # "-" for the blank race of a posted row that names none of the tournament's
         # races (ParentRowsFormSet refuses the row; the page shows it again).
@@ -374,6 +380,11 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
     readonly_fields = ["add_races_link", "exports", "created_by", "created", "scored"]
     inlines = [StandingInline, RaceInline, EntrantInline]
     actions = ["rescore", "publish", "finish", "cancel", "export_standings_csv"]
+
+    @staticmethod
+    def clock() -> datetime:
+        """The current time (the add-races form shows it); tests put their own clock."""
+        return timezone.now()
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
         qs: QuerySet[Tournament] = super().get_queryset(request)
@@ -509,7 +520,7 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         t = object_or_404(Tournament.objects.all(), object_id)
         if not may_organise(request.user, OrganiserAction.ADD_TOURNAMENT_RACES):
             raise PermissionDenied
-        form = AddRacesForm(request.POST or None)
+        form = AddRacesForm(request.POST or None, now=self.clock())
         if request.method == "POST" and form.is_valid():
             d = form.cleaned_data
             try:

@@ -34,6 +34,7 @@ from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.text import capfirst
+from django.utils.translation import gettext
 
 from games.admin.common import SelectionGuardAdmin
 from games.models import Move, PlayerRating, RaceEntry, RatingChange, TournamentStanding
@@ -54,7 +55,10 @@ class _Counted:
     count: int
 
     def __str__(self) -> str:
-        return f"{capfirst(str(self.model._meta.verbose_name_plural))}: {self.count}"
+        return gettext("%(models)s: %(count)d") % {
+            "models": capfirst(str(self.model._meta.verbose_name_plural)),
+            "count": self.count,
+        }
 
 
 class _CountingCollector(NestedObjects):
@@ -169,6 +173,8 @@ class PlayerAdmin(SelectionGuardAdmin, UserAdmin):  # type: ignore[type-arg]
 
     add_form = PlayerCreationForm
     form = PlayerChangeForm
+    #: Django's, with the breadcrumbs' "Add a user" (games.admin.names).
+    add_form_template = "admin/auth/user/named_add_form.html"
 
     #: What goes with an account and is re-scored by its deletion; their admins refuse
     #: deleting them one by one, which made every account that had raced undeletable

@@ -81,15 +81,17 @@ def test_the_race_list_in_french(cup: dict[str, Any]) -> None:
     assert [text_of(h) for h in headers][1:] == [
         "Nom",
         "Tournoi",
-        "État",
-        "Phase",
+        # Two columns that French named alike ("État", "Phase"): what the server has
+        # recorded (scheduled until the race is closed) and where the race is by the clock.
+        "Statut enregistré",
+        "Phase actuelle",
         "Mode",
         "Départ",
         "Fin",
         "Participants",
         "Engagement",
     ]
-    for words in ("Par état", "Par mode", "Par tournoi", "Par départ"):
+    for words in ("Par statut enregistré", "Par mode", "Par tournoi", "Par départ"):
         assert words in text
     for words in ("Programmée", "En clôture", "Terminée", "Annulée", "Horaire fixe", "Fenêtre"):
         assert f">{words}</a>" in page  # the filters' choices
@@ -142,8 +144,8 @@ def test_a_race_page_in_french(cup: dict[str, Any]) -> None:
             "Nom",
             "Tournoi",
             "Mode",
-            "État",
-            "Phase",
+            "Statut enregistré",
+            "Phase actuelle",
             "Variante",
             "Ouverture des inscriptions",
             "Départ",
@@ -271,7 +273,7 @@ def test_the_tournament_page_in_french(cup: dict[str, Any]) -> None:
         "Classement Rang Joueur Points Victoires Courses jouées Disqualifications "
         "Total de cartes posées Temps total (ms)",
         "1. ann (10 pts)",
-        "Courses Nom Phase Mode Départ Fin Engagement Graine",
+        "Courses Nom Phase actuelle Mode Départ Fin Engagement Graine",
         "Participants aux tournois Joueur Invité par Admission",
         "ann dans Evening Cup",
     ):
@@ -432,7 +434,15 @@ def test_the_add_races_form_answers_in_french(cup: dict[str, Any]) -> None:
 #: What the four pages say in Spanish and German (the French is checked in full above).
 ELSEWHERE = {
     "es": {
-        "race list": ["Torneo", "Estado", "Inicio", "Compromiso", "Horario fijo", "Por estado"],
+        "race list": [
+            "Torneo",
+            "Estado registrado",
+            "Fase actual",
+            "Inicio",
+            "Compromiso",
+            "Horario fijo",
+            "Por estado registrado",
+        ],
         "race": [
             "Tiempo límite (segundos)",
             "Apertura de inscripción",
@@ -461,7 +471,15 @@ ELSEWHERE = {
         ],
     },
     "de": {
-        "race list": ["Turnier", "Status", "Beginn", "Festlegung", "Feste Zeit", "Nach Status"],
+        "race list": [
+            "Turnier",
+            "Status (gespeichert)",
+            "Aktuelle Phase",
+            "Beginn",
+            "Festlegung",
+            "Feste Zeit",
+            "Nach Status (gespeichert)",
+        ],
         "race": [
             "Zeitlimit (Sekunden)",
             "Anmeldung ab",
@@ -558,6 +576,11 @@ def test_the_ranking_rule_in_words_is_the_engines() -> None:
         assert str(RANKING_RULE_WORDS).startswith("Les joueurs qui ont gagné")
 
 
+#: Field names chosen rather than derived: the race's stored status, beside its phase by
+#: the clock (both "status" and "phase" read alike in French: "État", "Phase").
+CHOSEN_NAMES = {(Race, "status"): "stored status"}
+
+
 def test_english_names_are_the_ones_django_derives() -> None:
     """The translated names of the models and fields the admin shows are set at run time
     (``games.models._names``); in English they are exactly Django's own, so the admin in
@@ -573,7 +596,9 @@ def test_english_names_are_the_ones_django_derives() -> None:
             assert str(opts.verbose_name_plural) == plural
             for field in opts.get_fields():
                 if isinstance(field, models.Field) and field._verbose_name is None:
-                    assert str(field.verbose_name) == field.name.replace("_", " "), field
+                    derived = field.name.replace("_", " ")
+                    wanted = CHOSEN_NAMES.get((model, field.name), derived)
+                    assert str(field.verbose_name) == wanted, field
     with translation.override("fr"):
         assert str(Race._meta.verbose_name_plural) == "courses"
         assert str(Tournament._meta.get_field("points_table").verbose_name) == "table des points"
