@@ -86,10 +86,16 @@ class _CountingCollector(NestedObjects):
         for qs in self.fast_deletes:
             model = qs.model
             fk = next(
-                f
-                for f in model._meta.concrete_fields
-                if f.is_relation and f.related_model in self.data
+                (
+                    f
+                    for f in model._meta.concrete_fields
+                    if f.is_relation and f.related_model in self.data
+                ),
+                None,
             )
+            if fk is None:  # no collected parent to hang the count on: the total only
+                totals[model] += qs.count()
+                continue
             parent_model: Any = fk.related_model
             parents = {obj.pk: obj for obj in self.data[parent_model]}
             rows = qs.order_by().values(fk.attname).annotate(n=Count("pk"))
