@@ -512,11 +512,10 @@ class GameState:
         name, top_name = CARD_NAMES[card], CARD_NAMES[top]
         need_rank = RANKS[(RANK_OF[card] + 1) % 13]
         build = self.rules.build
-        if (
-            RANK_OF[top] == (RANK_OF[card] + 1) % 13
-            and self.rules.tableau_wrap == "base-relative"
-            and RANK_OF[top] == self.base
-        ):
+        # Under base-relative wrapping nothing is built on a card of the base rank
+        # (RULES.md 4), so a card one below it fits no card at all: saying "needs a red
+        # A" would send the player to a card that is refused too.
+        if self.rules.tableau_wrap == "base-relative" and (RANK_OF[card] + 1) % 13 == self.base:
             return IllegalMoveError(
                 f"{name} cannot go on {top_name}: no building across the base rank "
                 f"{RANKS[self.base]}",

@@ -198,6 +198,9 @@ def test_base_relative_k_on_a_only_when_base_is_not_a() -> None:
     assert "KS>t1" in s.legal_moves()
     s = deal(tableau_wrap="base-relative", reserve=["KS"], base="AC", tableau=["AH", "2C"])
     refuse(s, "KS>t1", "KS cannot go on AH: no building across the base rank A")
+    # Nor on any other card: the reason no longer asks for "a red A", refused as well.
+    s = deal(tableau_wrap="base-relative", reserve=["KS"], base="AC", tableau=["2H", "2C"])
+    refuse(s, "KS>t1", "KS cannot go on 2H: no building across the base rank A")
 
 
 # ------------------------------------------------------------------ 3.4
