@@ -39,6 +39,109 @@ SUIT_NAMES = {
     "H": pgettext_lazy("card", "hearts"),
     "S": pgettext_lazy("card", "spades"),
 }
+# The forms a card or a rank takes inside a sentence, each with its article and in the
+# case its place in the sentence asks for, as each language writes it (French
+# "la dame de cœur", "l\u2019as de pique"; Spanish "la reina de corazones"; German
+# "die Herz-Dame", "den Pik-König").  A sentence's msgid says, in a "Translators:"
+# comment, which form each of its placeholders holds; msgfmt makes a translation use
+# every placeholder of its msgid, so the form cannot be chosen by the translation.
+#: A card as the subject of a sentence ("*the queen of hearts* is on top"; German
+#: nominative).  ``%(suit)s`` is the suit's name as in :data:`SUIT_NAMES`.
+CARD_SUBJECT = {
+    "A": pgettext_lazy("card, subject", "the ace of %(suit)s"),
+    "2": pgettext_lazy("card, subject", "the two of %(suit)s"),
+    "3": pgettext_lazy("card, subject", "the three of %(suit)s"),
+    "4": pgettext_lazy("card, subject", "the four of %(suit)s"),
+    "5": pgettext_lazy("card, subject", "the five of %(suit)s"),
+    "6": pgettext_lazy("card, subject", "the six of %(suit)s"),
+    "7": pgettext_lazy("card, subject", "the seven of %(suit)s"),
+    "8": pgettext_lazy("card, subject", "the eight of %(suit)s"),
+    "9": pgettext_lazy("card, subject", "the nine of %(suit)s"),
+    "T": pgettext_lazy("card, subject", "the ten of %(suit)s"),
+    "J": pgettext_lazy("card, subject", "the jack of %(suit)s"),
+    "Q": pgettext_lazy("card, subject", "the queen of %(suit)s"),
+    "K": pgettext_lazy("card, subject", "the king of %(suit)s"),
+}
+#: A card as an object, of a verb or after "on", "to" ("drew *the queen of hearts*", "only
+#: on *the ten of clubs*"; German accusative).
+CARD_OBJECT = {
+    "A": pgettext_lazy("card, object", "the ace of %(suit)s"),
+    "2": pgettext_lazy("card, object", "the two of %(suit)s"),
+    "3": pgettext_lazy("card, object", "the three of %(suit)s"),
+    "4": pgettext_lazy("card, object", "the four of %(suit)s"),
+    "5": pgettext_lazy("card, object", "the five of %(suit)s"),
+    "6": pgettext_lazy("card, object", "the six of %(suit)s"),
+    "7": pgettext_lazy("card, object", "the seven of %(suit)s"),
+    "8": pgettext_lazy("card, object", "the eight of %(suit)s"),
+    "9": pgettext_lazy("card, object", "the nine of %(suit)s"),
+    "T": pgettext_lazy("card, object", "the ten of %(suit)s"),
+    "J": pgettext_lazy("card, object", "the jack of %(suit)s"),
+    "Q": pgettext_lazy("card, object", "the queen of %(suit)s"),
+    "K": pgettext_lazy("card, object", "the king of %(suit)s"),
+}
+#: A rank with its article after "with" ("foundations start with *the seven*"; German
+#: dative: "mit *der Sieben*", "mit *dem Ass*").
+RANK_WITH = {
+    "A": pgettext_lazy("rank, after with", "the ace"),
+    "2": pgettext_lazy("rank, after with", "the two"),
+    "3": pgettext_lazy("rank, after with", "the three"),
+    "4": pgettext_lazy("rank, after with", "the four"),
+    "5": pgettext_lazy("rank, after with", "the five"),
+    "6": pgettext_lazy("rank, after with", "the six"),
+    "7": pgettext_lazy("rank, after with", "the seven"),
+    "8": pgettext_lazy("rank, after with", "the eight"),
+    "9": pgettext_lazy("rank, after with", "the nine"),
+    "T": pgettext_lazy("rank, after with", "the ten"),
+    "J": pgettext_lazy("rank, after with", "the jack"),
+    "Q": pgettext_lazy("rank, after with", "the queen"),
+    "K": pgettext_lazy("rank, after with", "the king"),
+}
+#: Any card of a rank, as an object ("only on *an ace*"; German accusative).
+RANK_ANY = {
+    "A": pgettext_lazy("any card of a rank, object", "an ace"),
+    "2": pgettext_lazy("any card of a rank, object", "a two"),
+    "3": pgettext_lazy("any card of a rank, object", "a three"),
+    "4": pgettext_lazy("any card of a rank, object", "a four"),
+    "5": pgettext_lazy("any card of a rank, object", "a five"),
+    "6": pgettext_lazy("any card of a rank, object", "a six"),
+    "7": pgettext_lazy("any card of a rank, object", "a seven"),
+    "8": pgettext_lazy("any card of a rank, object", "an eight"),
+    "9": pgettext_lazy("any card of a rank, object", "a nine"),
+    "T": pgettext_lazy("any card of a rank, object", "a ten"),
+    "J": pgettext_lazy("any card of a rank, object", "a jack"),
+    "Q": pgettext_lazy("any card of a rank, object", "a queen"),
+    "K": pgettext_lazy("any card of a rank, object", "a king"),
+}
+#: Any card of a rank and a colour, as an object ("only on *a red ace*"; the colour
+#: agrees with the rank's gender: French "une dame noire", "un roi noir").
+RANK_COLOUR = {
+    ("A", "red"): pgettext_lazy("any card of a rank and colour, object", "a red ace"),
+    ("A", "black"): pgettext_lazy("any card of a rank and colour, object", "a black ace"),
+    ("2", "red"): pgettext_lazy("any card of a rank and colour, object", "a red two"),
+    ("2", "black"): pgettext_lazy("any card of a rank and colour, object", "a black two"),
+    ("3", "red"): pgettext_lazy("any card of a rank and colour, object", "a red three"),
+    ("3", "black"): pgettext_lazy("any card of a rank and colour, object", "a black three"),
+    ("4", "red"): pgettext_lazy("any card of a rank and colour, object", "a red four"),
+    ("4", "black"): pgettext_lazy("any card of a rank and colour, object", "a black four"),
+    ("5", "red"): pgettext_lazy("any card of a rank and colour, object", "a red five"),
+    ("5", "black"): pgettext_lazy("any card of a rank and colour, object", "a black five"),
+    ("6", "red"): pgettext_lazy("any card of a rank and colour, object", "a red six"),
+    ("6", "black"): pgettext_lazy("any card of a rank and colour, object", "a black six"),
+    ("7", "red"): pgettext_lazy("any card of a rank and colour, object", "a red seven"),
+    ("7", "black"): pgettext_lazy("any card of a rank and colour, object", "a black seven"),
+    ("8", "red"): pgettext_lazy("any card of a rank and colour, object", "a red eight"),
+    ("8", "black"): pgettext_lazy("any card of a rank and colour, object", "a black eight"),
+    ("9", "red"): pgettext_lazy("any card of a rank and colour, object", "a red nine"),
+    ("9", "black"): pgettext_lazy("any card of a rank and colour, object", "a black nine"),
+    ("T", "red"): pgettext_lazy("any card of a rank and colour, object", "a red ten"),
+    ("T", "black"): pgettext_lazy("any card of a rank and colour, object", "a black ten"),
+    ("J", "red"): pgettext_lazy("any card of a rank and colour, object", "a red jack"),
+    ("J", "black"): pgettext_lazy("any card of a rank and colour, object", "a black jack"),
+    ("Q", "red"): pgettext_lazy("any card of a rank and colour, object", "a red queen"),
+    ("Q", "black"): pgettext_lazy("any card of a rank and colour, object", "a black queen"),
+    ("K", "red"): pgettext_lazy("any card of a rank and colour, object", "a red king"),
+    ("K", "black"): pgettext_lazy("any card of a rank and colour, object", "a black king"),
+}
 #: Suits as symbols: the suit is always drawn as a symbol (never by colour alone).
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RANK_SHORT = {"T": "10"}
@@ -142,6 +245,24 @@ def card_label(code: str) -> str:
     }
 
 
+def card_subject(code: str) -> str:
+    """The card with its article as a sentence's subject (:data:`CARD_SUBJECT`): ``"QH"``
+    -> ``"the queen of hearts"`` (French ``"la dame de cœur"``, German ``"die Herz-Dame"``)."""
+    return str(CARD_SUBJECT[code[0]]) % {"suit": SUIT_NAMES[code[1]]}
+
+
+def card_object(code: str) -> str:
+    """The card with its article as an object (:data:`CARD_OBJECT`): ``"KS"`` -> ``"the
+    king of spades"`` (German ``"den Pik-König"``)."""
+    return str(CARD_OBJECT[code[0]]) % {"suit": SUIT_NAMES[code[1]]}
+
+
+def _capital(text: str) -> str:
+    """``text`` with its first letter a capital: a sentence that begins with a card's name
+    (German "Den Pik-Buben von Stapel 2 zurückgenommen.")."""
+    return text[:1].upper() + text[1:]
+
+
 def card(code: str) -> Card:
     """A :class:`Card` for a visible card's code (``"QH"``)."""
     return Card(
@@ -154,15 +275,20 @@ def card(code: str) -> Card:
 
 
 def move_words(notation: str) -> str:
-    """A move in words: ``"QH>t2"`` -> ``"queen of hearts to pile 2"``; ``draw``, ``redeal``."""
+    """A move in words: ``"QH>t2"`` -> ``"the queen of hearts to pile 2"`` (French ``"la
+    dame de cœur sur la colonne 2"``); ``draw``, ``redeal``."""
     if notation == "draw":
         return _("draw from the stock")
     if notation == "redeal":
         return _("redeal")
     code, _sep, dest = notation.partition(">")
     if dest == "f":
-        return _("%(card)s to its foundation") % {"card": card_label(code)}
-    return _("%(card)s to pile %(pile)s") % {"card": card_label(code), "pile": dest[1:]}
+        # Translators: %(card)s is the card with its article, as a subject ("the six of
+        # spades"; German nominative).
+        return _("%(card)s to its foundation") % {"card": card_subject(code)}
+    # Translators: %(card)s is the card with its article, as a subject ("the queen of
+    # hearts"; German nominative).
+    return _("%(card)s to pile %(pile)s") % {"card": card_subject(code), "pile": dest[1:]}
 
 
 def draw_words(turned: list[str]) -> str:
@@ -176,15 +302,32 @@ def draw_words(turned: list[str]) -> str:
     """
     if not turned:
         return _("Drew from the stock.")
-    top = card_label(turned[-1])
     if len(turned) == 1:
-        return _("Drew the %(card)s to the waste.") % {"card": top}
+        # Translators: %(card)s is the card with its article, as the object of "drew"
+        # ("the seven of hearts"; German accusative).
+        return _capital(_("Drew %(card)s to the waste.") % {"card": card_object(turned[-1])})
     # Two or three cards (draw three): "one card" is the sentence above.
+    # Translators: %(card)s is the card with its article, as a subject ("the seven of
+    # hearts"; German nominative).
     return ngettext(
-        "Drew %(n)s card to the waste; the %(card)s is on top.",
-        "Drew %(n)s cards to the waste; the %(card)s is on top.",
+        "Drew %(n)s card to the waste; %(card)s is on top.",
+        "Drew %(n)s cards to the waste; %(card)s is on top.",
         len(turned),
-    ) % {"n": len(turned), "card": top}
+    ) % {"n": len(turned), "card": card_subject(turned[-1])}
+
+
+def autofill_words(move: str, pile: int, code: str) -> str:
+    """A move that emptied a tableau pile, with the auto-fill that came with it (RULES.md
+    3.7): ``move`` is :func:`move_words`'s phrase, ``pile`` the pile filled (1-4),
+    ``code`` the reserve card that filled it, face up now -> ``"the king of hearts to
+    pile 2; the five of clubs from the reserve fills pile 1."``."""
+    # Translators: %(card)s is the card with its article, as a subject ("the five of
+    # clubs"; German nominative).
+    return _("%(move)s; %(card)s from the reserve fills pile %(pile)s.") % {
+        "move": move,
+        "card": card_subject(code),
+        "pile": pile,
+    }
 
 
 def redeal_words() -> str:
@@ -209,11 +352,17 @@ def undo_words(notation: str | None) -> str:
         return _("Took back the redeal.")
     code, _sep, dest = notation.partition(">")
     if dest == "f":
-        return _("Took back moving the %(card)s to its foundation.") % {"card": card_label(code)}
-    return _("Took back moving the %(card)s to pile %(pile)s.") % {
-        "card": card_label(code),
-        "pile": dest[1:],
-    }
+        # Translators: %(card)s is the card with its article, as the object of "moving"
+        # ("the nine of clubs"; German accusative).
+        return _capital(
+            _("Took back moving %(card)s to its foundation.") % {"card": card_object(code)}
+        )
+    # Translators: %(card)s is the card with its article, as the object of "moving" ("the
+    # king of hearts"; German accusative).
+    return _capital(
+        _("Took back moving %(card)s to pile %(pile)s.")
+        % {"card": card_object(code), "pile": dest[1:]}
+    )
 
 
 #: The options each preset's sentence in :data:`PRESET_TEXT` already states, which
@@ -291,7 +440,12 @@ def rules_words(
     base = options.get("base", "dealt")
     if base != "dealt":
         phrases.append(
-            ("base", _("The foundations start at %(rank)s.") % {"rank": RANK_NAMES[str(base)]})
+            (
+                "base",
+                # Translators: %(rank)s is the rank with its article after "with" ("the
+                # two"; German dative: "mit der Zwei").
+                _("The foundations start with %(rank)s.") % {"rank": RANK_WITH[str(base)]},
+            )
         )
     out = [str(PRESET_TEXT.get(variant, PRESET_TEXT["custom"]))]
     out.extend(phrase for option, phrase in phrases if option not in stated)

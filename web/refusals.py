@@ -3,9 +3,9 @@
 The engine says why a move is refused in English (the API's ``detail``) and, as
 data, which kind of refusal it is (``why``) and what it names (``facts``: card
 codes, pile numbers, a rank letter, a count; ``games.engine.moves.MoveError``).
-A page words it here with ``gettext``, cards by their names ("queen of hearts",
-as everywhere on the pages), so a French page no longer says
-"Refusé : 9H cannot go to its foundation: it needs 8H next".  The facts hold
+A page words it here with ``gettext``, cards by their names with their article
+("the queen of hearts", French "la dame de cœur", :mod:`web.board`), so a French
+page no longer says "Refusé : 9H cannot go to its foundation: it needs 8H next".  The facts hold
 nothing the English reason does not (no hidden card, RULES.md 7).
 
 Service refusals that are not moves (a race closed, no undo in this game, ...)
@@ -18,16 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy
 
 from games.services.errors import ServiceError
-from web.board import RANK_NAMES, card_label
-
-#: Colours as in "only on a *red* card of rank six".
-COLOURS = {
-    "red": pgettext_lazy("colour of a card", "red"),
-    "black": pgettext_lazy("colour of a card", "black"),
-}
+from web.board import RANK_ANY, RANK_COLOUR, RANK_WITH, card_object, card_subject
 
 #: By ``why``: the engine's key for a refused move (games/engine/state.py, moves.py), or
 #: for any other service refusal its ``code`` (``ServiceError.why`` defaults to it).
@@ -38,32 +32,60 @@ REFUSAL_TEXT: dict[str, Promise] = {
     "stock_not_empty": gettext_lazy("The stock is not empty: redeal only once it is."),
     "waste_empty": gettext_lazy("The waste is empty: nothing to redeal."),
     "no_redeals": gettext_lazy("No redeal is left (this game allows %(allowed)s)."),
-    "already_home": gettext_lazy("%(card)s: already on its foundation."),
+    # Translators: in the refusals below, %(card)s is the card with its article as the
+    # subject ("the queen of hearts"; German nominative), %(top)s and %(need)s a card
+    # with its article as an object ("the king of clubs", "a red ace"; German
+    # accusative), %(rank)s as each sentence says.
+    "already_home": gettext_lazy("%(card)s is already on its foundation."),
     "not_available": gettext_lazy(
         "That card is not available: only the top cards of the reserve, the waste and the "
         "tableau piles can move."
     ),
-    "already_there": gettext_lazy("%(card)s: already on pile %(pile)s."),
+    "already_there": gettext_lazy("%(card)s is already on pile %(pile)s."),
     "not_top": gettext_lazy(
-        "%(card)s: not the top card of pile %(pile)s; only a pile's top card goes to a foundation."
+        "%(card)s is not the top card of pile %(pile)s; only a pile's top card goes to a "
+        "foundation."
     ),
     "part_of_pile": gettext_lazy(
-        "%(card)s: neither the top nor the bottom card of pile %(pile)s; part of a pile never "
-        "moves."
+        "%(card)s is neither the top nor the bottom card of pile %(pile)s; part of a pile "
+        "never moves."
     ),
     "whole_piles_only": gettext_lazy(
-        "%(card)s: not the bottom card of pile %(pile)s; only whole piles move between "
+        "%(card)s is not the bottom card of pile %(pile)s; only whole piles move between "
         "tableau piles."
     ),
-    "foundation_start": gettext_lazy("%(card)s: a foundation starts with the base rank, %(rank)s."),
-    "foundation_next": gettext_lazy("%(card)s: its foundation needs %(need)s next."),
-    # Worded without "it" ("only a red six takes it" was read as the top card taking it).
-    "build_colour": gettext_lazy(
-        "%(card)s cannot go on %(top)s, only on a %(colour)s card of rank %(rank)s."
+    # Translators: %(rank)s is the base rank with its article after "with" ("the seven";
+    # German dative).
+    "foundation_start": gettext_lazy(
+        "%(card)s cannot start a foundation: foundations start with %(rank)s, the base rank."
     ),
+    "foundation_next": gettext_lazy(
+        "%(card)s cannot go to its foundation yet: it needs %(need)s next."
+    ),
+    # The foundation needs an ace, after its king: ranks wrap (RULES.md 1, 3.2).
+    "foundation_next_wrap": gettext_lazy(
+        "%(card)s cannot go to its foundation yet: it needs %(need)s next (ranks wrap round: "
+        "the ace follows the king)."
+    ),
+    # Worded without "it" ("only a red six takes it" was read as the top card taking it);
+    # %(need)s is "a red six", "a six" or "the six of hearts" as the building rule asks.
+    "build_colour": gettext_lazy("%(card)s cannot go on %(top)s, only on %(need)s."),
     "build_suit": gettext_lazy("%(card)s cannot go on %(top)s, only on %(need)s."),
-    "build_rank": gettext_lazy("%(card)s cannot go on %(top)s, only on a card of rank %(rank)s."),
-    "build_base": gettext_lazy("%(card)s on %(top)s: no building across the base rank, %(rank)s."),
+    "build_rank": gettext_lazy("%(card)s cannot go on %(top)s, only on %(need)s."),
+    # A king: the rank above it is the ace, by the wrap (RULES.md 1, 3.3).
+    "build_wrap": gettext_lazy(
+        "%(card)s cannot go on %(top)s, only on %(need)s (ranks wrap round: a king goes on an ace)."
+    ),
+    # Translators: %(rank)s is any card of the base rank, as an object ("a seven"; German
+    # accusative).
+    "build_base": gettext_lazy(
+        "%(card)s cannot go on %(top)s: in this game no card goes on %(rank)s, the base rank."
+    ),
+    # The base rank is the ace: the wrap from ace to king is what this game forbids.
+    "build_base_wrap": gettext_lazy(
+        "%(card)s cannot go on %(top)s: in this game ranks do not wrap round, and no king goes "
+        "on an ace, the base rank."
+    ),
     "reserve_fills": gettext_lazy("Pile %(pile)s is empty: the reserve fills it."),
     "waste_only": gettext_lazy("Pile %(pile)s is empty: only the waste's top card may fill it."),
     "nothing_to_undo": gettext_lazy("There is nothing to take back."),
@@ -99,20 +121,43 @@ REFUSAL_TEXT: dict[str, Promise] = {
     ),
 }
 
-_CARDS = ("card", "top", "need")
 
-
-def _words(facts: dict[str, Any]) -> dict[str, Any]:
-    """The facts as the templates name them: cards and ranks in words, colours translated."""
+def _words(why: str, facts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The template's key for a refusal and its facts as the template names them: cards
+    with their article in the case their place asks for (``card`` a subject, ``top``
+    and ``need`` objects, :mod:`web.board`), a rank as the sentence needs it, "a red
+    ace" in a building refusal.  Where the wrap of ranks (RULES.md 1) is what asks for
+    an ace after a king, or forbids a king on an ace, the key is the sentence that says
+    so (``build_wrap``, ``foundation_next_wrap``, ``build_base_wrap``)."""
     out = dict(facts)
-    for key in _CARDS:
-        if key in out:
-            out[key] = card_label(str(out[key]))
-    if "rank" in out:
-        out["rank"] = RANK_NAMES[str(out["rank"])]
-    if "colour" in out:
-        out["colour"] = COLOURS[str(out["colour"])]
-    return out
+    key = why
+    if "card" in out:
+        out["card"] = card_subject(str(out["card"]))
+    if "top" in out:
+        out["top"] = card_object(str(out["top"]))
+    rank = str(out.get("rank", ""))
+    if why == "build_colour":
+        out["need"] = RANK_COLOUR[(rank, str(out.pop("colour")))]
+        del out["rank"]
+    elif why == "build_rank":
+        out["need"] = RANK_ANY[rank]
+        del out["rank"]
+    elif why == "build_suit":
+        rank = str(out["need"])[0]
+        out["need"] = card_object(str(out["need"]))
+    elif why == "foundation_next":
+        if str(out["need"]).startswith("A"):
+            key = "foundation_next_wrap"
+        out["need"] = card_object(str(out["need"]))
+    elif why == "foundation_start":
+        out["rank"] = RANK_WITH[rank]
+    elif why == "build_base":
+        out["rank"] = RANK_ANY[rank]
+        if rank == "A":
+            key = "build_base_wrap"
+    if why in ("build_colour", "build_rank", "build_suit") and rank == "A":
+        key = "build_wrap"
+    return key, out
 
 
 def refusal_words(exc: ServiceError) -> str:
@@ -122,12 +167,12 @@ def refusal_words(exc: ServiceError) -> str:
     The template of ``exc.why`` filled with ``exc.facts`` in words, else
     ``exc.detail`` (English: a refusal with no template yet, or a fact missing).
     """
-    template = REFUSAL_TEXT.get(exc.why)
-    if template is None:
+    if exc.why not in REFUSAL_TEXT:
         return sentence(exc.detail)
     try:
-        return sentence(str(template) % _words(exc.facts))
-    except (KeyError, TypeError, ValueError):
+        key, facts = _words(exc.why, exc.facts)
+        return sentence(str(REFUSAL_TEXT[key]) % facts)
+    except (KeyError, TypeError, ValueError, IndexError):
         return sentence(exc.detail)
 
 

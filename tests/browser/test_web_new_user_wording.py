@@ -62,7 +62,9 @@ def test_draw_and_undo_say_which_cards(
         )
         page.locator('#board [data-dest="t2"]').click()
         page.wait_for_selector('#board[data-move-number="2"]')
-        _expect_said(page, "King of hearts to pile 2; the reserve's five of clubs fills pile 1.")
+        _expect_said(
+            page, "The king of hearts to pile 2; the five of clubs from the reserve fills pile 1."
+        )
         screenshot(page, f"wording-play-moved-{width}", full_page=False)
         page.get_by_role("button", name="Undo").click()
         page.wait_for_selector('#board[data-move-number="1"]')
@@ -78,7 +80,7 @@ def test_draw_and_undo_say_which_cards(
         page.locator('#board [data-dest="t4"]').click()
         _expect_said(
             page,
-            "Refused: Ace of clubs cannot go on nine of clubs, only on a red card of rank two.",
+            "Refused: The ace of clubs cannot go on the nine of clubs, only on a red two.",
         )
         screenshot(page, f"wording-play-refused-{width}", full_page=False)
         assert serious_violations(page) == []

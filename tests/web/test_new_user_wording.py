@@ -51,9 +51,9 @@ def post(
         # Seed 7 turns 7H 5D JS first (tests/engine/test_scenarios.py).
         ("classic", "en", "Drew 3 cards to the waste; the jack of spades is on top."),
         ("draw-one", "en", "Drew the seven of hearts to the waste."),
-        ("draw-one", "fr", f"Carte tirée sur le rebut{NNBSP}: sept de cœur."),
-        ("classic", "es", "3 cartas robadas al descarte; jota de picas queda encima."),
-        ("draw-one", "de", "Herz-Sieben auf den Abwurf gezogen."),
+        ("draw-one", "fr", f"Carte tirée sur le rebut{NNBSP}: le sept de cœur."),
+        ("classic", "es", "3 cartas robadas al descarte; la jota de picas queda encima."),
+        ("draw-one", "de", "Die Herz-Sieben auf den Abwurf gezogen."),
     ],
 )
 def test_a_draw_names_the_card_it_left_on_the_waste(
@@ -85,7 +85,7 @@ def test_undo_names_the_move_it_took_back(pages: PageClient, player: Any) -> Non
     # 9C home empties pile 4, which the reserve's 5C fills (RULES.md 3.7); both go back.
     post(pages, game, "move", 0, move="9C>f")
     fr = post(pages, game, "undo", 1, lang="fr")
-    assert said(fr) == f"Coup annulé{NNBSP}: neuf de trèfle sur sa fondation."
+    assert said(fr) == f"Coup annulé{NNBSP}: le neuf de trèfle sur sa fondation."
     back = Game.objects.get(id=game.id).engine_state().to_dict()
     assert back == new_game("classic", seed="7").to_dict()  # 5C back on the reserve
     # Without htmx (no script) the words come after the redirect, among the messages.
@@ -120,32 +120,32 @@ def test_undoing_a_draw_or_a_redeal_names_no_card(pages: PageClient, player: Any
     [
         (
             "en",
-            "Ten of clubs to pile 1.",
-            "King of hearts to pile 2; the reserve's five of clubs fills pile 1.",
+            "The ten of clubs to pile 1.",
+            "The king of hearts to pile 2; the five of clubs from the reserve fills pile 1.",
             "Took back moving the king of hearts to pile 2.",
             "Redealt: the waste is turned over as the new stock.",
         ),
         (
             "fr",
-            "Dix de trèfle sur la colonne 1.",
-            f"Roi de cœur sur la colonne 2{NNBSP}; cinq de trèfle, de la réserve, remplit la "
-            "colonne 1.",
-            f"Coup annulé{NNBSP}: roi de cœur sur la colonne 2.",
+            "Le dix de trèfle sur la colonne 1.",
+            f"Le roi de cœur sur la colonne 2{NNBSP}; le cinq de trèfle, de la réserve, "
+            "remplit la colonne 1.",
+            f"Coup annulé{NNBSP}: le roi de cœur sur la colonne 2.",
             f"Redonne{NNBSP}: le rebut, retourné, devient le nouveau talon.",
         ),
         (
             "es",
-            "Diez de tréboles a la columna 1.",
-            "Rey de corazones a la columna 2; cinco de tréboles, de la reserva, ocupa la "
-            "columna 1.",
-            "Jugada deshecha: rey de corazones a la columna 2.",
+            "El diez de tréboles a la columna 1.",
+            "El rey de corazones a la columna 2; el cinco de tréboles, de la reserva, ocupa "
+            "la columna 1.",
+            "Jugada deshecha: el rey de corazones a la columna 2.",
             "Redistribuido: el descarte, vuelto del revés, es el nuevo mazo.",
         ),
         (
             "de",
-            "Kreuz-Zehn auf Stapel 1.",
-            "Herz-König auf Stapel 2; die Reservekarte Kreuz-Fünf füllt Stapel 1.",
-            "Zug zurückgenommen: Herz-König auf Stapel 2.",
+            "Die Kreuz-Zehn auf Stapel 1.",
+            "Der Herz-König auf Stapel 2; die Kreuz-Fünf aus der Reserve füllt Stapel 1.",
+            "Den Herz-König von Stapel 2 zurückgenommen.",
             "Neu gegeben: Der Abwurf wird umgedreht zum neuen Talon.",
         ),
     ],
@@ -193,7 +193,7 @@ def test_the_moves_of_a_list_stay_fragments(pages: PageClient, player: Any) -> N
     move_play(game_id=game.id, player=player, move="KH>t2", expected_move_number=1)
     game_end(game_id=game.id, player=player)
     replay = unescape(pages.get(f"/replay/{game.id}/?step=2").content.decode())
-    assert "Move 2 of 2: king of hearts to pile 2</p>" in replay
+    assert "Move 2 of 2: the king of hearts to pile 2</p>" in replay
     first = unescape(pages.get(f"/replay/{game.id}/?step=1").content.decode())
     assert "Move 1 of 2: draw from the stock</p>" in first
 
@@ -240,13 +240,12 @@ def test_the_pile_headings_of_a_replay_are_headings_not_buttons(
 def test_a_refusal_is_a_sentence_in_every_language(pages: PageClient, player: Any) -> None:
     game = game_start(player=player, seed="7")
     for lang, refused in {
-        "en": "Refused: Ace of clubs cannot go on nine of clubs, only on a red card of rank two.",
-        "fr": f"Refusé{NNBSP}: As de trèfle ne va pas sur neuf de trèfle, seulement sur une "
-        "carte rouge de rang deux.",
-        "es": "Rechazado: As de tréboles no va sobre nueve de tréboles, solo sobre una "
-        "carta roja de rango dos.",
-        "de": "Abgelehnt: Kreuz-Ass passt nicht auf Kreuz-Neun, nur auf eine rote Karte vom Rang "
-        "Zwei.",
+        "en": "Refused: The ace of clubs cannot go on the nine of clubs, only on a red two.",
+        "fr": f"Refusé{NNBSP}: L\u2019as de trèfle ne va pas sur le neuf de trèfle, seulement "
+        "sur un deux rouge.",
+        "es": "Rechazado: El as de tréboles no va sobre el nueve de tréboles, solo sobre un "
+        "dos rojo.",
+        "de": "Abgelehnt: Das Kreuz-Ass passt nicht auf die Kreuz-Neun, nur auf eine rote Zwei.",
     }.items():
         resp = post(pages, game, "move", 0, move="AC>t4", lang=lang)
         assert said(resp) == refused, lang

@@ -89,20 +89,19 @@ def test_a_malformed_move_and_the_facts_of_one_refusal() -> None:
     [
         (
             "en",
-            "Refused: Ace of clubs cannot go on nine of clubs, only on a red card of rank two.",
+            "Refused: The ace of clubs cannot go on the nine of clubs, only on a red two.",
             "Refused: The stock is not empty: redeal only once it is.",
         ),
         (
             "fr",
-            "Refusé : As de trèfle ne va pas sur neuf de trèfle, seulement sur une carte rouge "
-            "de rang deux.",
+            "Refusé : L\u2019as de trèfle ne va pas sur le neuf de trèfle, seulement sur un "
+            "deux rouge.",
             "Refusé : Le talon n\u2019est pas vide : on ne redonne qu\u2019une fois "
             "qu\u2019il l\u2019est.",
         ),
         (
             "de",
-            "Abgelehnt: Kreuz-Ass passt nicht auf Kreuz-Neun, nur auf eine rote Karte vom Rang "
-            "Zwei.",
+            "Abgelehnt: Das Kreuz-Ass passt nicht auf die Kreuz-Neun, nur auf eine rote Zwei.",
             "Abgelehnt: Der Talon ist nicht leer: neu geben erst, wenn er leer ist.",
         ),
     ],

@@ -73,7 +73,7 @@ def test_custom_rules_say_every_option() -> None:
             "Draw 1 card at a time.",
             "2 redeals.",
             "Build down in alternate colours.",
-            "The foundations start at five.",
+            "The foundations start with the five.",
         ]
         # The pools still compare every phrase: a preset's own options change nothing.
         assert pool_words("storehouse", PRESETS["storehouse"].to_dict())["changes"] == []
@@ -93,7 +93,7 @@ def test_other_rules_are_named_by_the_nearest_preset() -> None:
         )
         classic = PRESETS["classic"].to_dict()
         assert rules_label("custom", {**classic, "base": "5"}) == (
-            "Classic (changed: The foundations start at five.)"
+            "Classic (changed: The foundations start with the five.)"
         )
     with translation.override("fr"):
         assert rules_label("custom", {**draw_one, "redeals": 2}).startswith("Une carte (")

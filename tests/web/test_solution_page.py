@@ -150,7 +150,7 @@ def test_hint_button_shows_the_next_move_and_records_it(
     assert 'data-hint-poll="2"' in again  # still waiting: asks again
     solve_run(solve_id=Solve.objects.get(deal=game.deal, moves=[]).id)
     shown = pages.post(f"/play/{game.id}/hint", {"poll": "2"}, htmx=True).content.decode()
-    assert "Hint: six of spades to its foundation." in shown
+    assert "Hint: the six of spades to its foundation." in shown
     assert "data-hint-poll" not in shown
     assert 'data-hint="6S&gt;f"' in shown  # the board outlines the card and where it goes
     # Without a script the form posts and the page comes back after a redirect: the
@@ -158,7 +158,9 @@ def test_hint_button_shows_the_next_move_and_records_it(
     plain = pages.post(f"/play/{game.id}/hint", {})
     assert (plain.status_code, plain["Location"]) == (302, f"/play/{game.id}/")
     page = pages.get(plain["Location"]).content.decode()
-    listed = '<ul class="messages" role="status"><li>Hint: six of spades to its foundation.</li>'
+    listed = (
+        '<ul class="messages" role="status"><li>Hint: the six of spades to its foundation.</li>'
+    )
     assert listed in page
     assert "data-hint=" not in page
     game.refresh_from_db()

@@ -272,7 +272,7 @@ def test_a_move_that_empties_a_pile_says_what_the_reserve_put_there(
     from the reserve into the emptied pile, unmentioned (RULES.md 3.7)."""
     from games.engine import new_game
     from tests.engine.test_scenarios import _autofill_move
-    from web.board import card_label, move_words
+    from web.board import card_subject, move_words
 
     seed, move = _autofill_move()
     state = new_game("classic", seed=seed)
@@ -283,6 +283,6 @@ def test_a_move_that_empties_a_pile_says_what_the_reserve_put_there(
     resp = pages.post(f"/play/{game.id}/move", {"move": move, "expected_move_number": 0}, htmx=True)
     said = re.search(r'id="board-message"[^>]*>(.*?)</div>', resp.content.decode(), re.S)
     assert said is not None
-    words = f"{move_words(move)}; the reserve's {card_label(filler)} fills pile {pile}."
+    words = f"{move_words(move)}; {card_subject(filler)} from the reserve fills pile {pile}."
     expected = words[0].upper() + words[1:]  # a sentence (tests/web/test_new_user_wording.py)
     assert unescape(said.group(1)) == expected

@@ -40,8 +40,8 @@ from games.services.errors import (
 )
 from games.services.solver import game_solution_request
 from web.board import (
+    autofill_words,
     board_context,
-    card_label,
     draw_words,
     move_words,
     redeal_words,
@@ -289,11 +289,7 @@ def move(request: HttpRequest, game_id: Any) -> HttpResponse:
         note = move_words(notation)  # a sentence on the board (play_context)
         fill = outcome.state.last_autofill() if outcome.state is not None else None
         if fill is not None:  # the move's other half (RULES.md 3.7), else seen only on the board
-            note = _("%(move)s; the reserve's %(card)s fills pile %(pile)s.") % {
-                "move": note,
-                "card": card_label(fill[1]),
-                "pile": fill[0],
-            }
+            note = autofill_words(note, fill[0], fill[1])
     return _answer(request, game_id, game=outcome.game, state=outcome.state, message=note)
 
 
