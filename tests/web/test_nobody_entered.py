@@ -37,7 +37,7 @@ def test_the_results_page_of_an_empty_race_says_nobody_entered(language: str) ->
     assert page.status_code == 200
     html = page.content.decode()
     assert f"<p data-nobody>{NOBODY[language]}</p>" in html
-    assert 'class="standings"' not in html  # no ranking table with no row
+    assert 'class="standings' not in html  # no ranking table with no row
     assert '<code class="wrap" data-seed>' in html  # the deal is still revealed
 
 

@@ -57,8 +57,8 @@
     });
   }
 
-  // A table.stack (tournament and player pages) stacks its rows on a phone (app.css):
-  // each body cell gets its column's heading as data-label, shown before the value.
+  // A table.stack (race, results, tournament and player pages) stacks its rows on a phone
+  // (app.css): each body cell gets its column's heading as data-label, shown before the value.
   function labelStacks(root) {
     root.querySelectorAll("table.stack").forEach(function (table) {
       var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) {
