@@ -5,8 +5,8 @@ data, which kind of refusal it is (``why``) and what it names (``facts``: card
 codes, pile numbers, a rank letter, a count; ``games.engine.moves.MoveError``).
 A page words it here with ``gettext``, cards by their names with their article
 ("the queen of hearts", French "la dame de cœur", :mod:`web.board`), so a French
-page no longer says "Refusé : 9H cannot go to its foundation: it needs 8H next".  The facts hold
-nothing the English reason does not (no hidden card, RULES.md 7).
+page no longer says "Refusé : 9H cannot go to its foundation: it needs 8H next".
+The facts hold nothing the English reason does not (no hidden card, RULES.md 7).
 
 Service refusals that are not moves (a race closed, no undo in this game, ...)
 are worded by their stable ``code`` (their ``why``).  Anything else keeps the

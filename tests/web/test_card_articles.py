@@ -309,3 +309,42 @@ def test_the_wrap_note_comes_with_a_king_or_an_ace_only(lang: str) -> None:
         assert _refusal("build_suit", {"card": "KS", "top": "2C", "need": "AS"}, "").endswith(note)
         assert _refusal("build_rank", {"card": "KS", "top": "2C", "rank": "A"}, "").endswith(note)
         assert "(" not in _refusal("build_rank", {"card": "QS", "top": "2C", "rank": "K"}, "")
+
+
+@pytest.mark.parametrize(
+    ("kw", "move", "expected"),
+    [
+        # Classic: the king of hearts on the nine of clubs wants a black ace, by the wrap.
+        (
+            {"reserve": ["KH"], "base": "7C", "tableau": ["9C", "2D"]},
+            "KH>t1",
+            "The king of hearts cannot go on the nine of clubs, only on a black ace (ranks "
+            "wrap round: a king goes on an ace).",
+        ),
+        # Base-relative with base ace: no king goes on any card, not only on an ace (the
+        # engine asked for "a red A", refused as well).
+        (
+            {
+                "reserve": ["KS"],
+                "base": "AC",
+                "tableau": ["2H", "2C"],
+                "tableau_wrap": "base-relative",
+            },
+            "KS>t1",
+            "The king of spades cannot go on the two of hearts: in this game ranks do not "
+            "wrap round, and no king goes on an ace, the base rank.",
+        ),
+    ],
+)
+def test_the_engine_s_refusals_across_the_wrap_in_words(
+    kw: dict[str, Any], move: str, expected: str
+) -> None:
+    from games.engine.moves import IllegalMoveError
+    from tests.engine.helpers import deal
+
+    state = deal(**kw)
+    with pytest.raises(IllegalMoveError) as refused:
+        state.play(move)
+    exc = IllegalMove(refused.value.reason).because(refused.value.why, refused.value.facts)
+    with translation.override("en"):
+        assert refusal_words(exc) == expected
