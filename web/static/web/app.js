@@ -232,7 +232,7 @@
   }
 
   // A message that is not a refusal (a draw's words, "now choose a destination", a hint)
-  // fades after FADE_MS on a live board: on a phone it is a band over the cards (app.css),
+  // fades after FADE_MS on a live board: it is a band over the top of the cards (app.css),
   // and it hid the reserve's top card and the Draw button until the next action.  A
   // refusal stays until the next action or the close button; an ended board's last word
   // ("You resigned.", a win) stays until closed.  #announcer is not touched.  A board a
