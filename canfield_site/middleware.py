@@ -1,5 +1,6 @@
 """Project middleware: WhiteNoise without a thread hop per request, 411 for bodies of
-unknown length, and 400 for a NUL character in the path or the query.
+unknown length, 400 for a NUL character in the path or the query, and 415 for a form
+body in a charset other than UTF-8.
 
 WhiteNoise usable on both the ASGI and the WSGI path without a thread hop per request.
 
@@ -152,3 +153,35 @@ def _refuse_nul(request: Any) -> HttpResponse | None:
 #: plain-text 400.  Bodies need nothing: Django's and DRF's text fields refuse a NUL
 #: with a validation error.
 nul_character_middleware = _guard(_refuse_nul)
+
+
+def _form_charset_unread(request: Any) -> bool:
+    """A ``POST`` form body (``application/x-www-form-urlencoded``) that names a charset
+    other than UTF-8, which Django refuses to read (RFC 1866: such a form is UTF-8)."""
+    if request.method != "POST" or request.content_type != "application/x-www-form-urlencoded":
+        return False
+    charset = request.content_params.get("charset")
+    return charset is not None and charset.lower() != "utf-8"
+
+
+def _refuse_form_charset(request: Any) -> HttpResponse | None:
+    if not _form_charset_unread(request):
+        return None
+    detail = (
+        "A form body (application/x-www-form-urlencoded) is read as UTF-8 only: "
+        "send it without a charset or with charset=utf-8."
+    )
+    if is_api(request):
+        return problem_json(request, status=415, code="unsupported_media_type", detail=detail)
+    return HttpResponse(detail, status=415, content_type="text/plain; charset=utf-8")
+
+
+#: ``415`` for a ``POST`` form body with a charset other than UTF-8.
+#:
+#: Django raises ``BadRequest`` on reading such a body, and raises it again on every
+#: later read: the CSRF check of its own 400 and 500 pages read it too, so any page's
+#: form post (``/accounts/login/``, ``/practice``, ``/play/<id>/move``) sent with
+#: ``charset=utf-16`` and a CSRF cookie was a 500.  Refused here before anything reads
+#: the body; under ``/api/`` problem+json ``unsupported_media_type``, as the API
+#: answers a JSON body in another charset.
+form_charset_middleware = _guard(_refuse_form_charset)

@@ -122,6 +122,8 @@ MIDDLEWARE = [
     "canfield_site.middleware.length_required_middleware",
     # A NUL character in the path or query is refused (PostgreSQL's text refuses it): 400.
     "canfield_site.middleware.nul_character_middleware",
+    # A form body in a charset other than UTF-8 is refused before anything reads it: 415.
+    "canfield_site.middleware.form_charset_middleware",
     "django.middleware.security.SecurityMiddleware",
     "canfield_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",

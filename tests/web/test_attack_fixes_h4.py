@@ -1,0 +1,62 @@
+"""Defects a hostile tester found (pages, forms, streams), each pinned by a test.
+
+- A page's form post in a charset other than UTF-8 (with the CSRF cookie a browser
+  holds) was a 500: Django's own 400 and 500 pages read the unreadable body again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games.models import Game
+from games.services.games import game_start
+from tests.web.conftest import PageClient
+
+pytestmark = pytest.mark.django_db
+
+UTF16_FORM = "application/x-www-form-urlencoded; charset=utf-16"
+
+
+@pytest.mark.parametrize("path", ["/accounts/login/", "/accounts/signup/", "/practice", "/"])
+def test_a_form_post_in_another_charset_is_415_not_500(path: str) -> None:
+    pages = PageClient()
+    pages.get("/accounts/login/")  # the CSRF cookie and token, as a browser has them
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    client.cookies = pages.client.cookies
+    resp = client.post(path, b"a=b", content_type=UTF16_FORM, HTTP_X_CSRFTOKEN=pages.token)
+    assert resp.status_code == 415
+    assert resp["Content-Type"] == "text/plain; charset=utf-8"
+    assert b"UTF-8" in resp.content
+
+
+def test_a_move_posted_in_another_charset_changes_nothing(pages: PageClient, player: Any) -> None:
+    game = game_start(player=player, seed="1")
+    pages.get(f"/play/{game.id}/")
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    client.cookies = pages.client.cookies
+    body = "move=draw&expected_move_number=0"  # the test client encodes it in UTF-16
+    resp = client.post(
+        f"/play/{game.id}/move", body, content_type=UTF16_FORM, HTTP_X_CSRFTOKEN=pages.token
+    )
+    assert resp.status_code == 415
+    assert Game.objects.get(id=game.id).move_number == 0
+    utf8 = client.post(
+        f"/play/{game.id}/move",
+        b"move=draw&expected_move_number=0",
+        content_type="application/x-www-form-urlencoded; charset=UTF-8",
+        HTTP_X_CSRFTOKEN=pages.token,
+    )
+    assert utf8.status_code == 302
+    assert Game.objects.get(id=game.id).move_number == 1
+
+
+def test_an_api_form_post_in_another_charset_is_problem_json() -> None:
+    resp = Client(raise_request_exception=False).post(
+        "/api/v1/auth/token", b"username=a", content_type=UTF16_FORM
+    )
+    assert resp.status_code == 415
+    assert resp["Content-Type"].startswith("application/problem+json")
+    assert resp.json()["code"] == "unsupported_media_type"
