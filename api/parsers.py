@@ -1,7 +1,11 @@
 """A JSON parser that refuses bodies over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes (413).
 
 DRF's own parser reads the whole stream whatever its size; this one stops
-reading one byte past the limit, so an oversized body costs no memory.
+reading one byte past the limit, so an oversized body costs no memory.  An object
+that names a key twice (``{"move": "draw", "move": "QH>t2"}``) is refused as
+malformed (400 ``malformed_request``): Python's parser kept the last value silently, so
+the move played was not the one a reader of the body (a log, a proxy, another JSON
+library taking the first) would see.
 """
 
 from __future__ import annotations
@@ -65,7 +69,7 @@ class LimitedJSONParser(JSONParser):
             )
         try:
             text = codecs.decode(raw, "utf-8")
-            return json.loads(text, parse_constant=_refuse_constant)
+            return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
         except RecursionError:
             raise exceptions.ParseError(
                 "JSON parse error - the body is nested too deeply"
@@ -81,6 +85,16 @@ def _charset(content_type: str) -> str | None:
         if name.strip().lower() == "charset":
             return value.strip().strip('"').lower()
     return None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict; raises ``ValueError`` when it names a key twice."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r} in an object")
+        out[key] = value
+    return out
 
 
 def _refuse_constant(name: str) -> Any:

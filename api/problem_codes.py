@@ -10,7 +10,8 @@ from __future__ import annotations
 PROBLEM_CODES: dict[str, str] = {
     # Request shape and HTTP (400, 401, 403, 404, 405, 406, 413, 415, 429, 500, 503).
     "validation_error": "400: a field is missing or invalid; see `errors` (field -> messages).",
-    "malformed_request": "400: the body is not valid JSON or not a JSON object.",
+    "malformed_request": "400: the body is not valid JSON (or names a key twice) or not a "
+    "JSON object.",
     "unknown_field": "400: the body has fields the endpoint does not declare; see `fields`.",
     "invalid_filter": "400: an unknown or empty value for a list filter (`phase`, `mode`, "
     "`status`, `provisional`, a `pool` that names no pool).",

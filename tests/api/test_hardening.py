@@ -339,3 +339,24 @@ def test_bad_bodies_on_resign_join_and_start_change_nothing(
     assert ann.post(f"/api/v1/races/{race.id}/join").status_code == 201
     resigned = ann.post(f"/api/v1/games/{game['id']}/resign", {}, format="json")
     assert (resigned.status_code, resigned.json()["status"]) == (200, "resigned")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"move": "draw", "move": "redeal", "expected_move_number": 0}',
+        b'{"move": "draw", "expected_move_number": 0, "expected_move_number": 0}',
+        b'{"move": "draw", "expected_move_number": 0, "x": {"a": 1, "a": 2}}',
+    ],
+)
+def test_a_json_key_named_twice_is_malformed_and_plays_nothing(
+    player: APIClient, body: bytes
+) -> None:
+    """Python's parser kept the last of two values silently: the move played was not the
+    one a reader of the body taking the first (a log, a proxy) would see."""
+    game = start(player, seed="1")
+    resp = player.post(f"/api/v1/games/{game['id']}/moves", body, content_type="application/json")
+    assert resp.status_code == 400
+    assert resp.json()["code"] == "malformed_request"
+    assert "duplicate key" in resp.json()["detail"]
+    assert Game.objects.get(id=game["id"]).move_number == 0
