@@ -120,6 +120,8 @@ MIDDLEWARE = [
     "api.refusals.ProblemJsonMiddleware",
     # A body without Content-Length (chunked) is refused, not read as empty: 411.
     "canfield_site.middleware.length_required_middleware",
+    # A body over DATA_UPLOAD_MAX_MEMORY_SIZE (files of a multipart body too) is refused: 413.
+    "canfield_site.middleware.body_size_middleware",
     # A NUL character in the path or query is refused (PostgreSQL's text refuses it): 400.
     "canfield_site.middleware.nul_character_middleware",
     # A form body in a charset other than UTF-8 is refused before anything reads it: 415.

@@ -2,6 +2,8 @@
 
 - A page's form post in a charset other than UTF-8 (with the CSRF cookie a browser
   holds) was a 500: Django's own 400 and 500 pages read the unreadable body again.
+- A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` made of a multipart file was read whole and
+  answered 200 (Django counts only a form's fields against the limit): now 413.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from games.models import Game
@@ -60,3 +63,31 @@ def test_an_api_form_post_in_another_charset_is_problem_json() -> None:
     assert resp.status_code == 415
     assert resp["Content-Type"].startswith("application/problem+json")
     assert resp.json()["code"] == "unsupported_media_type"
+
+
+def test_a_body_over_the_limit_is_413_before_anything_reads_it(settings: Any) -> None:
+    """Django counted only a form's fields against the limit: a file in a multipart body
+    (no form here takes one) was read whole by the CSRF check, and the login page
+    answered 200."""
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    pages = PageClient()
+    pages.get("/accounts/login/")
+    big = SimpleUploadedFile("big.bin", b"x" * 5000)
+    resp = pages.client.post(
+        "/accounts/login/",
+        {"username": "ada", "password": "wrong", "f": big},
+        HTTP_X_CSRFTOKEN=pages.token,
+    )
+    assert resp.status_code == 413
+    assert resp["Content-Type"] == "text/plain; charset=utf-8"
+    small = pages.client.post(
+        "/accounts/login/", {"username": "ada", "password": "wrong"}, HTTP_X_CSRFTOKEN=pages.token
+    )
+    assert small.status_code == 200  # the form again, with its error
+
+
+def test_an_api_body_over_the_limit_is_problem_json(settings: Any) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    resp = Client().post("/api/v1/auth/token", {"f": SimpleUploadedFile("big.bin", b"x" * 5000)})
+    assert resp.status_code == 413
+    assert resp.json()["code"] == "payload_too_large"
