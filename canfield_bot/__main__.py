@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import importlib
 import secrets
 import sys
@@ -65,6 +66,11 @@ async def _main(args: argparse.Namespace) -> int:
     password = args.password or secrets.token_urlsafe(18)
     names = [f"{prefix}{i + 1}" for i in range(args.bots)]
     strategy = load_strategy(args.strategy) if args.strategy else None
+    committed = None
+    if args.wait_results:
+        # The commitment as published before the race is played, to check the seed against.
+        async with CanfieldClient(args.base_url) as client:
+            committed = (await client.race(args.race))["commitment"]
     results = await run_bots(
         args.base_url,
         args.race,
@@ -85,8 +91,24 @@ async def _main(args: argparse.Namespace) -> int:
         async with CanfieldClient(args.base_url) as client:
             final = await client.wait_results(args.race)
         print(standings_table(final["entries"]))
-        print(f"seed {final['seed']}  commitment verified: {final['commitment_verified']}")
+        verified = commitment_verified(final["seed"], committed)
+        print(f"seed {final['seed']}  commitment verified: {verified}")
+        if not verified:
+            print(
+                f"the revealed seed does not match the commitment {committed} published "
+                "before the race: sha256(seed) differs",
+                file=sys.stderr,
+            )
+            return 1
     return 1 if failed else 0
+
+
+def commitment_verified(seed: str, commitment: str | None) -> bool:
+    """Whether ``hex(SHA-256(utf8(seed)))`` is ``commitment`` (RULES.md 7), computed here:
+    the results' own ``commitment_verified`` is the server's word, and a server that
+    swapped the seed would swap the commitment it shows beside it too, so the commitment
+    is the one read before the race."""
+    return commitment is not None and hashlib.sha256(seed.encode()).hexdigest() == commitment
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,7 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strategy", help="module:name of a strategy function or class")
     parser.add_argument("--on-stuck", choices=["resign", "stop"], default="resign")
     parser.add_argument(
-        "--wait-results", action="store_true", help="then wait for the results and print them"
+        "--wait-results",
+        action="store_true",
+        help="then wait for the results and print them, checking the revealed seed against "
+        "the commitment read before the race (exit status 1 when it does not match)",
     )
     return asyncio.run(_main(parser.parse_args(argv)))
 

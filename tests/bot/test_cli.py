@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import types
 from typing import Any
 
@@ -13,7 +14,12 @@ import canfield_bot.bot as bot_module
 from canfield_bot.__main__ import load_strategy, main, standings_table
 from canfield_bot.client import CanfieldClient
 from canfield_bot.strategy import DefaultStrategy, first_legal
-from tests.bot.fake_api import BASE, FakeApi, FakeRace
+from tests.bot.fake_api import BASE, FakeApi, FakeRace, ok
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
 
 PLAN = ["5S>f", "QH>t2", "JC>t2", "6S>f"]
 ENTRIES: list[dict[str, Any]] = [
@@ -113,6 +119,7 @@ def test_the_bots_play_and_the_results_are_printed(
     race: FakeRace, api: FakeApi, capsys: pytest.CaptureFixture[str]
 ) -> None:
     race.results = {"seed": "42", "commitment_verified": True, "entries": ENTRIES}
+    api.route("GET", "races/r1", lambda _r: ok({"id": "r1", "commitment": sha256_hex("42")}))
     argv = ["--base-url", BASE, "--race", "r1", "--bots", "2", "--prefix", "t-"]
     argv += ["--password", "pw", "--think", "0", "--wait-results"]
     argv += ["--strategy", "canfield_bot.strategy:first_legal"]
@@ -130,6 +137,31 @@ def test_the_bots_play_and_the_results_are_printed(
     assert [g.played for g in race.games.values()] == [PLAN, PLAN]
     assert api.paths()[-1] == "GET races/r1/results"
     assert "Authorization" not in api.requests[-1].headers  # results are public
+
+
+def test_the_seed_is_checked_against_the_commitment_read_before_the_race(
+    race: FakeRace, api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The results' own commitment_verified is the server's word: it said true beside a
+    seed whose SHA-256 is not the commitment published before the race, and the command
+    printed "commitment verified: True"."""
+    published = sha256_hex("the seed committed to")
+    api.route("GET", "races/r1", lambda _r: ok({"id": "r1", "commitment": published}))
+    race.results = {
+        "seed": "42",
+        "commitment": sha256_hex("42"),  # swapped with the seed
+        "commitment_verified": True,
+        "entries": ENTRIES,
+    }
+    argv = ["--base-url", BASE, "--race", "r1", "--bots", "1", "--prefix", "t-"]
+    argv += ["--password", "pw", "--think", "0", "--wait-results"]
+    argv += ["--strategy", "canfield_bot.strategy:first_legal"]
+
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines()[-1] == "seed 42  commitment verified: False"
+    assert f"does not match the commitment {published}" in err
+    assert api.paths()[0] == "GET races/r1"  # read before any bot joined
 
 
 def test_a_failed_bot_makes_the_exit_status_1(
