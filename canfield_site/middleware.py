@@ -14,6 +14,8 @@ every other request goes straight on down the chain.
 
 from __future__ import annotations
 
+import codecs
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +23,7 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_asy
 from django.conf import settings
 from django.http import HttpResponse
 from django.utils.decorators import sync_and_async_middleware
+from django.utils.http import parse_header_parameters
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
 from api.parsers import capped_decimal
@@ -158,10 +161,17 @@ def _refuse_nul(request: Any) -> HttpResponse | None:
 nul_character_middleware = _guard(_refuse_nul)
 
 
+#: Form bodies, which Django decodes itself (with the charset the Content-Type names).
+_FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
+
 def _form_charset_unread(request: Any) -> bool:
-    """A ``POST`` form body (``application/x-www-form-urlencoded``) that names a charset
-    other than UTF-8, which Django refuses to read (RFC 1866: such a form is UTF-8)."""
-    if request.method != "POST" or request.content_type != "application/x-www-form-urlencoded":
+    """A ``POST`` form body (``application/x-www-form-urlencoded`` or
+    ``multipart/form-data``) that names a charset other than UTF-8: Django refuses to read
+    the first (RFC 1866: such a form is UTF-8) and decodes the second's fields with it,
+    which for a codec that is no text encoding (``rot13``, ``zlib``) raised
+    ``LookupError``.  Browsers send neither with a charset."""
+    if request.method != "POST" or request.content_type not in _FORM_TYPES:
         return False
     charset = request.content_params.get("charset")
     return charset is not None and charset.lower() != "utf-8"
@@ -171,8 +181,8 @@ def _refuse_form_charset(request: Any) -> HttpResponse | None:
     if not _form_charset_unread(request):
         return None
     detail = (
-        "A form body (application/x-www-form-urlencoded) is read as UTF-8 only: "
-        "send it without a charset or with charset=utf-8."
+        "A form body (application/x-www-form-urlencoded, multipart/form-data) is read as "
+        "UTF-8 only: send it without a charset or with charset=utf-8."
     )
     if is_api(request):
         return problem_json(request, status=415, code="unsupported_media_type", detail=detail)
@@ -181,6 +191,7 @@ def _refuse_form_charset(request: Any) -> HttpResponse | None:
 
 #: ``415`` for a ``POST`` form body with a charset other than UTF-8.
 #:
+#: A multipart body with ``charset=rot13`` was a 500 (``LookupError`` decoding its fields).
 #: Django raises ``BadRequest`` on reading such a body, and raises it again on every
 #: later read: the CSRF check of its own 400 and 500 pages read it too, so any page's
 #: form post (``/accounts/login/``, ``/practice``, ``/play/<id>/move``) sent with
@@ -216,3 +227,57 @@ def _refuse_too_large(request: Any) -> HttpResponse | None:
 #: read whole (to a temporary file) by the CSRF check and answered 200.  Under ``/api/``
 #: problem+json ``payload_too_large``, as the JSON parser answers.
 body_size_middleware = _guard(_refuse_too_large)
+
+
+def _charset_no_text(content_type: str) -> bool:
+    """Whether the ``charset`` of ``content_type`` names a codec that is not a text
+    encoding (``rot13``, ``zlib``, ``hex``, ``bz2``): Python knows it, so Django takes it
+    as the request's encoding, and decoding any text with it raises ``LookupError``.  An
+    unknown charset is not one (Django ignores it)."""
+    _type, params = parse_header_parameters(content_type)
+    charset = params.get("charset")
+    if not charset:
+        return False
+    try:
+        info = codecs.lookup(charset)
+    except LookupError:
+        return False
+    return not getattr(info, "_is_text_encoding", True)
+
+
+def wsgi_charset_guard(app: Callable[..., Any]) -> Callable[..., Any]:
+    """The WSGI application ``app``, answering ``415`` itself to a request whose
+    ``Content-Type`` charset is a codec that is not a text encoding
+    (:func:`_charset_no_text`).
+
+    Django builds the request before any middleware runs, and building it decodes the
+    query string with that charset: ``GET /?x=1`` with ``Content-Type: text/plain;
+    charset=rot13`` raised ``LookupError`` out of the handler (the WSGI server's bare
+    500), on every page and endpoint.  Under ``/api/`` the answer is problem+json
+    ``unsupported_media_type``, elsewhere plain text.
+    """
+
+    def guarded(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if not _charset_no_text(str(environ.get("CONTENT_TYPE") or "")):
+            return app(environ, start_response)
+        detail = "The Content-Type names a charset that is not a text encoding: use utf-8."
+        path = str(environ.get("PATH_INFO") or "")
+        if path.startswith("/api/"):
+            from api.errors import problem_body
+
+            body = json.dumps(
+                problem_body(
+                    status=415, code="unsupported_media_type", detail=detail, instance=path
+                )
+            ).encode()
+            content_type = "application/problem+json"
+        else:
+            body = detail.encode()
+            content_type = "text/plain; charset=utf-8"
+        start_response(
+            "415 Unsupported Media Type",
+            [("Content-Type", content_type), ("Content-Length", str(len(body)))],
+        )
+        return [body]
+
+    return guarded

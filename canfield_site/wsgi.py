@@ -6,4 +6,10 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
 
-application = get_wsgi_application()
+django_application = get_wsgi_application()
+
+# A charset that is no text encoding broke Django's request before any middleware ran
+# (canfield_site.middleware.wsgi_charset_guard); imported once Django is set up.
+from canfield_site.middleware import wsgi_charset_guard  # noqa: E402
+
+application = wsgi_charset_guard(django_application)

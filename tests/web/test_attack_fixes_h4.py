@@ -4,11 +4,16 @@
   holds) was a 500: Django's own 400 and 500 pages read the unreadable body again.
 - A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` made of a multipart file was read whole and
   answered 200 (Django counts only a form's fields against the limit): now 413.
+- A ``Content-Type`` charset that names a codec but no text encoding (``rot13``, ``zlib``)
+  broke Django's request before any middleware (any GET with a query string, on the WSGI
+  server the API and pages run on) and a multipart body's fields: now 415.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
+from wsgiref.util import setup_testing_defaults
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -91,3 +96,48 @@ def test_an_api_body_over_the_limit_is_problem_json(settings: Any) -> None:
     resp = Client().post("/api/v1/auth/token", {"f": SimpleUploadedFile("big.bin", b"x" * 5000)})
     assert resp.status_code == 413
     assert resp.json()["code"] == "payload_too_large"
+
+
+def _wsgi_get(app: Any, path: str, content_type: str) -> tuple[str, bytes]:
+    """``GET path?x=1`` through the WSGI application ``app``: its status line and body."""
+    environ: dict[str, Any] = {}
+    setup_testing_defaults(environ)
+    environ.update(
+        PATH_INFO=path, QUERY_STRING="x=1", CONTENT_TYPE=content_type, HTTP_HOST="127.0.0.1"
+    )
+    status: list[str] = []
+    body = b"".join(app(environ, lambda line, headers: status.append(line)))
+    return status[0], body
+
+
+@pytest.mark.parametrize("charset", ["rot13", "zlib", "hex", "bz2"])
+def test_a_charset_that_is_no_text_encoding_is_415_on_the_wsgi_server(charset: str) -> None:
+    from canfield_site.wsgi import application
+
+    content_type = f"text/plain; charset={charset}"
+    status, body = _wsgi_get(application, "/", content_type)
+    assert status.startswith("415 ")
+    assert b"not a text encoding" in body
+    status, body = _wsgi_get(application, "/api/v1/races", content_type)
+    assert status.startswith("415 ")
+    assert json.loads(body)["code"] == "unsupported_media_type"
+    # A charset Python does not know is ignored, as Django does.
+    status, _body = _wsgi_get(application, "/api/v1/races", "text/plain; charset=nonesuch")
+    assert status.startswith("200 ")
+
+
+@pytest.mark.parametrize("charset", ["rot13", "zlib", "latin-1"])
+def test_a_multipart_form_in_another_charset_is_415(charset: str) -> None:
+    pages = PageClient()
+    pages.get("/accounts/login/")
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    client.cookies = pages.client.cookies
+    body = b'--xx\r\nContent-Disposition: form-data; name="username"\r\n\r\nada\r\n--xx--\r\n'
+    resp = client.generic(
+        "POST",
+        "/accounts/login/",
+        body,
+        content_type=f"multipart/form-data; boundary=xx; charset={charset}",
+        HTTP_X_CSRFTOKEN=pages.token,
+    )
+    assert resp.status_code == 415
