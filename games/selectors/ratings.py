@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
 
-from games.models import PlayerRating, Race, RaceRating, RatingChange, RatingPool
+from games.models import PlayerRating, Race, RaceRating, RatingChange, RatingPool, Tournament
 from games.rating_model import DISPLAY_OFFSET, DISPLAY_SCALE, PROVISIONAL_RACES
 from games.selectors.keyset import Keyset
 from games.services.errors import NotFound
@@ -140,8 +140,16 @@ def change_public(c: RatingChange) -> dict[str, Any]:
 
 
 def player_history(*, player: User, pool: RatingPool | None = None) -> QuerySet[RatingChange]:
-    """The player's rating history, newest race first (``race_ends_at``, then row id)."""
-    qs = RatingChange.objects.filter(player=player).select_related("race", "pool")
+    """The player's rating history, newest race first (``race_ends_at``, then row id).
+
+    Races of a draft tournament are left out (they are the organisers' until it is
+    published, as on the player's list of races: ``games.selectors.players``); their
+    rating changes still count in the pool."""
+    qs = (
+        RatingChange.objects.filter(player=player)
+        .exclude(race__tournament__status=Tournament.Status.DRAFT)
+        .select_related("race", "pool")
+    )
     if pool is not None:
         qs = qs.filter(pool=pool)
     return qs.order_by("-race_ends_at", "-id")

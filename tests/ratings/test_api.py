@@ -231,3 +231,24 @@ def test_staff_create_an_unrated_race() -> None:
     assert Race.objects.get(id=response.json()["id"]).rated is False
     running = running_race()
     assert APIClient().get(f"/api/v1/races/{running.id}/rating").json()["status"] == "not_finished"
+
+
+def test_a_draft_tournament_race_is_left_out_of_rating_histories() -> None:
+    """Races of a draft tournament are the organisers' until it is published: the
+    player's races list left them out, but their rating history (API and the page's
+    "Recent rated races") named them."""
+    from games.models import Tournament
+    from tests.tournaments.factories import TournamentFactory
+
+    race = rated(Result("ann", 30, 1000), Result("bob", 10, 1000), name="Secret rehearsal")
+    draft = TournamentFactory(status=Tournament.Status.DRAFT)
+    Race.objects.filter(id=race.id).update(tournament=draft)
+    body = APIClient().get("/api/v1/players/ann/history").json()
+    assert body["results"] == []
+    profile = APIClient().get("/api/v1/players/ann").json()
+    assert profile["recent_races"] == []
+    page = APIClient().get("/players/ann/").content.decode()
+    assert "Secret rehearsal" not in page
+    Tournament.objects.filter(id=draft.id).update(status=Tournament.Status.OPEN)
+    body = APIClient().get("/api/v1/players/ann/history").json()
+    assert [r["race_name"] for r in body["results"]] == ["Secret rehearsal"]
