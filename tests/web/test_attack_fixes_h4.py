@@ -7,6 +7,8 @@
 - A ``Content-Type`` charset that names a codec but no text encoding (``rot13``, ``zlib``)
   broke Django's request before any middleware (any GET with a query string, on the WSGI
   server the API and pages run on) and a multipart body's fields: now 415.
+- A board form field sent twice (``move=draw&move=redeal``) played its last value: now
+  refused, as the API refuses a JSON key named twice.
 """
 
 from __future__ import annotations
@@ -141,3 +143,39 @@ def test_a_multipart_form_in_another_charset_is_415(charset: str) -> None:
         HTTP_X_CSRFTOKEN=pages.token,
     )
     assert resp.status_code == 415
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "move=draw&move=redeal&expected_move_number=0",
+        "move=draw&expected_move_number=0&expected_move_number=0",
+    ],
+)
+def test_a_move_field_sent_twice_plays_nothing(pages: PageClient, player: Any, body: str) -> None:
+    """The last of two values was played (``QueryDict.get``), not the first a reader of
+    the body would see; the API refuses a JSON key named twice the same way."""
+    game = game_start(player=player, seed="1")
+    pages.get(f"/play/{game.id}/")
+    resp = pages.client.post(
+        f"/play/{game.id}/move",
+        body,
+        content_type="application/x-www-form-urlencoded",
+        HTTP_X_CSRFTOKEN=pages.token,
+    )
+    assert resp.status_code == 400
+    assert "Give a move." in resp.content.decode()
+    assert Game.objects.get(id=game.id).move_number == 0
+
+
+def test_an_undo_number_sent_twice_undoes_nothing(pages: PageClient, player: Any) -> None:
+    game = game_start(player=player, seed="1")
+    pages.post(f"/play/{game.id}/move", {"move": "draw", "expected_move_number": 0})
+    resp = pages.client.post(
+        f"/play/{game.id}/undo",
+        "expected_move_number=1&expected_move_number=1",
+        content_type="application/x-www-form-urlencoded",
+        HTTP_X_CSRFTOKEN=pages.token,
+    )
+    assert resp.status_code == 400
+    assert Game.objects.get(id=game.id).move_number == 1
