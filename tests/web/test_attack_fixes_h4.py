@@ -18,7 +18,9 @@ from typing import Any
 from wsgiref.util import setup_testing_defaults
 
 import pytest
+from django.core import signals
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import close_old_connections
 from django.test import Client
 
 from games.models import Game
@@ -105,10 +107,17 @@ def _wsgi_get(app: Any, path: str, content_type: str) -> tuple[str, bytes]:
     environ: dict[str, Any] = {}
     setup_testing_defaults(environ)
     environ.update(
-        PATH_INFO=path, QUERY_STRING="x=1", CONTENT_TYPE=content_type, HTTP_HOST="127.0.0.1"
+        PATH_INFO=path, QUERY_STRING="x=1", CONTENT_TYPE=content_type, HTTP_HOST="testserver"
     )
     status: list[str] = []
-    body = b"".join(app(environ, lambda line, headers: status.append(line)))
+    # As Django's test client does: the test's transaction keeps its connection.
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        body = b"".join(app(environ, lambda line, headers: status.append(line)))
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
     return status[0], body
 
 
