@@ -148,6 +148,11 @@ class SafeCursorPagination(CursorPagination):
         model = queryset.model
         self._fields = self._full_ordering(model)
         values, reverse = self._decode(request, model)
+        if values is None:
+            # No cursor: nothing the client sent can fail here, and a database error is
+            # the server's (it was answered "400 invalid_cursor: start again without it"
+            # to a request that had none).
+            return self._page(queryset, values, reverse)
         try:
             return self._page(queryset, values, reverse)
         except (ValidationError, ValueError, TypeError, OverflowError, DatabaseError):

@@ -139,3 +139,25 @@ def test_tampered_cursor_is_invalid_cursor(anon: APIClient) -> None:
         assert response.status_code == 400
         assert response.json()["code"] == "invalid_cursor"
         assert response["Content-Type"] == "application/problem+json"
+
+
+def test_a_database_error_without_a_cursor_is_not_called_a_bad_cursor(
+    anon: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A list asked for without ``?cursor=`` answered a database failure with ``400
+    invalid_cursor`` ("start again without it"): the client is told nothing it sent was
+    wrong now, the server's error is its own."""
+    from django.db import OperationalError
+
+    from api.pagination import SafeCursorPagination
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("the database went away")
+
+    monkeypatch.setattr(SafeCursorPagination, "_page", broken)
+    anon.raise_request_exception = False
+    resp = anon.get("/api/v1/races")
+    assert resp.status_code == 500
+    assert resp.json()["code"] == "internal_error"
+    forged = anon.get("/api/v1/races?cursor=eyJ2IjpbXSwiciI6ZmFsc2V9")
+    assert forged.json()["code"] == "invalid_cursor"
