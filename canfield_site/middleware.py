@@ -229,55 +229,90 @@ def _refuse_too_large(request: Any) -> HttpResponse | None:
 body_size_middleware = _guard(_refuse_too_large)
 
 
-def _charset_no_text(content_type: str) -> bool:
-    """Whether the ``charset`` of ``content_type`` names a codec that is not a text
-    encoding (``rot13``, ``zlib``, ``hex``, ``bz2``): Python knows it, so Django takes it
-    as the request's encoding, and decoding any text with it raises ``LookupError``.  An
-    unknown charset is not one (Django ignores it)."""
-    _type, params = parse_header_parameters(content_type)
+def unreadable_content_type(content_type: str) -> str | None:
+    """Why Django cannot build a request with this ``Content-Type``, or ``None``.
+
+    Django reads the header while it builds the request, before any middleware runs, and
+    two kinds of value broke that (an exception out of the handler: the server's bare
+    500, on every page and endpoint): a parameter in RFC 2231 form naming an encoding
+    Python does not know (``x*=bogus''a``: ``ValueError``), and a ``charset`` that is a
+    codec but no text encoding (``rot13``, ``zlib``, ``hex``, ``bz2``), which Django takes
+    as the request's encoding and then decodes the query string with (``LookupError``).
+    An unknown plain ``charset`` is not one (Django ignores it).
+    """
+    try:
+        _type, params = parse_header_parameters(content_type)
+    except ValueError:
+        return "The Content-Type header cannot be read (a parameter names an unknown encoding)."
     charset = params.get("charset")
     if not charset:
-        return False
+        return None
     try:
         info = codecs.lookup(charset)
     except LookupError:
-        return False
-    return not getattr(info, "_is_text_encoding", True)
+        return None
+    if getattr(info, "_is_text_encoding", True):
+        return None
+    return "The Content-Type names a charset that is not a text encoding: use utf-8."
+
+
+def _refusal_body(path: str, detail: str) -> tuple[bytes, str]:
+    """The body and content type of a 415 answered before Django: problem+json
+    ``unsupported_media_type`` under ``/api/``, plain text elsewhere."""
+    if path.startswith("/api/"):
+        from api.errors import problem_body
+
+        body = problem_body(status=415, code="unsupported_media_type", detail=detail, instance=path)
+        return json.dumps(body).encode(), "application/problem+json"
+    return detail.encode(), "text/plain; charset=utf-8"
 
 
 def wsgi_charset_guard(app: Callable[..., Any]) -> Callable[..., Any]:
     """The WSGI application ``app``, answering ``415`` itself to a request whose
-    ``Content-Type`` charset is a codec that is not a text encoding
-    (:func:`_charset_no_text`).
-
-    Django builds the request before any middleware runs, and building it decodes the
-    query string with that charset: ``GET /?x=1`` with ``Content-Type: text/plain;
-    charset=rot13`` raised ``LookupError`` out of the handler (the WSGI server's bare
-    500), on every page and endpoint.  Under ``/api/`` the answer is problem+json
-    ``unsupported_media_type``, elsewhere plain text.
+    ``Content-Type`` Django cannot build a request from (:func:`unreadable_content_type`:
+    ``GET /?x=1`` with ``Content-Type: text/plain; charset=rot13`` raised ``LookupError``
+    out of the handler).  Under ``/api/`` problem+json ``unsupported_media_type``,
+    elsewhere plain text.
     """
 
     def guarded(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-        if not _charset_no_text(str(environ.get("CONTENT_TYPE") or "")):
+        why = unreadable_content_type(str(environ.get("CONTENT_TYPE") or ""))
+        if why is None:
             return app(environ, start_response)
-        detail = "The Content-Type names a charset that is not a text encoding: use utf-8."
-        path = str(environ.get("PATH_INFO") or "")
-        if path.startswith("/api/"):
-            from api.errors import problem_body
-
-            body = json.dumps(
-                problem_body(
-                    status=415, code="unsupported_media_type", detail=detail, instance=path
-                )
-            ).encode()
-            content_type = "application/problem+json"
-        else:
-            body = detail.encode()
-            content_type = "text/plain; charset=utf-8"
+        body, content_type = _refusal_body(str(environ.get("PATH_INFO") or ""), why)
         start_response(
             "415 Unsupported Media Type",
             [("Content-Type", content_type), ("Content-Length", str(len(body)))],
         )
         return [body]
+
+    return guarded
+
+
+def asgi_charset_guard(app: Callable[..., Any]) -> Callable[..., Any]:
+    """The ASGI application ``app``, answering ``415`` itself to an HTTP request whose
+    ``Content-Type`` Django cannot build a request from (:func:`unreadable_content_type`:
+    ``x*=bogus''a`` raised ``ValueError`` out of Django's ASGI handler), as
+    :func:`wsgi_charset_guard` does; the body is not read."""
+
+    async def guarded(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") == "http":
+            raw = b", ".join(v for k, v in scope.get("headers", []) if k.lower() == b"content-type")
+            why = unreadable_content_type(raw.decode("latin-1")) if raw else None
+            if why is not None:
+                body, content_type = _refusal_body(str(scope.get("path") or ""), why)
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 415,
+                        "headers": [
+                            (b"content-type", content_type.encode()),
+                            (b"content-length", str(len(body)).encode()),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+                return
+        await app(scope, receive, send)
 
     return guarded

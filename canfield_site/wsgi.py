@@ -8,7 +8,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
 
 django_application = get_wsgi_application()
 
-# A charset that is no text encoding broke Django's request before any middleware ran
+# A Content-Type Django cannot read broke its request before any middleware ran
 # (canfield_site.middleware.wsgi_charset_guard); imported once Django is set up.
 from canfield_site.middleware import wsgi_charset_guard  # noqa: E402
 

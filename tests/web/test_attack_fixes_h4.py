@@ -6,13 +6,16 @@
   answered 200 (Django counts only a form's fields against the limit): now 413.
 - A ``Content-Type`` charset that names a codec but no text encoding (``rot13``, ``zlib``)
   broke Django's request before any middleware (any GET with a query string, on the WSGI
-  server the API and pages run on) and a multipart body's fields: now 415.
+  server the API and pages run on) and a multipart body's fields: now 415.  So did a
+  parameter in RFC 2231 form naming an unknown encoding (``x*=bogus''a``), on the WSGI
+  and the ASGI servers alike.
 - A board form field sent twice (``move=draw&move=redeal``) played its last value: now
   refused, as the API refuses a JSON key named twice.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 from wsgiref.util import setup_testing_defaults
@@ -188,3 +191,56 @@ def test_an_undo_number_sent_twice_undoes_nothing(pages: PageClient, player: Any
     )
     assert resp.status_code == 400
     assert Game.objects.get(id=game.id).move_number == 1
+
+
+@pytest.mark.parametrize("content_type", ["text/plain; x*=bogus''a", "a/b; charset*=nope''%ff"])
+def test_a_content_type_parameter_in_an_unknown_encoding_is_415_on_the_wsgi_server(
+    content_type: str,
+) -> None:
+    from canfield_site.wsgi import application
+
+    status, body = _wsgi_get(application, "/", content_type)
+    assert status.startswith("415 ")
+    assert b"cannot be read" in body
+    status, body = _wsgi_get(application, "/api/v1/races", content_type)
+    assert status.startswith("415 ")
+    assert json.loads(body)["code"] == "unsupported_media_type"
+
+
+@pytest.mark.parametrize("content_type", [b"text/plain; x*=bogus''a", b"text/plain; charset=rot13"])
+def test_an_unreadable_content_type_is_415_on_the_asgi_server(content_type: bytes) -> None:
+    """Django's ASGI handler raised ValueError building the request (uvicorn's bare 500)."""
+    from canfield_site.asgi import application
+
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/api/v1/races",
+        "query_string": b"x=1",
+        "headers": [(b"host", b"testserver"), (b"content-type", content_type)],
+    }
+    asyncio.run(application(scope, receive, send))
+    assert sent[0]["status"] == 415
+    assert json.loads(sent[1]["body"])["code"] == "unsupported_media_type"
+
+
+def test_readable_content_types_pass() -> None:
+    from canfield_site.middleware import unreadable_content_type
+
+    for content_type in (
+        "",
+        "application/json",
+        "application/json; charset=utf-8",
+        "text/plain; charset=nonesuch",
+        "text/plain; charset*=UTF-8''utf-8",
+        "multipart/form-data; boundary=xx",
+    ):
+        assert unreadable_content_type(content_type) is None, content_type
