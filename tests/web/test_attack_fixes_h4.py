@@ -9,6 +9,8 @@
   server the API and pages run on) and a multipart body's fields: now 415.  So did a
   parameter in RFC 2231 form naming an unknown encoding (``x*=bogus''a``), on the WSGI
   and the ASGI servers alike.
+- A finished race of a draft tournament: its entrants' replays answered anyone with the
+  game's id while its race and results answered 404.
 - A board form field sent twice (``move=draw&move=redeal``) played its last value: now
   refused, as the API refuses a JSON key named twice.
 """
@@ -244,3 +246,19 @@ def test_readable_content_types_pass() -> None:
         "multipart/form-data; boundary=xx",
     ):
         assert unreadable_content_type(content_type) is None, content_type
+
+
+def test_a_draft_tournament_race_game_has_no_public_replay() -> None:
+    """Its race and results answer 404 to players until the tournament is published; its
+    entrants' replays (the deal and every move) answered anyone with the game's id."""
+    from games.models import Race, RaceEntry, Tournament
+    from tests.tournaments.factories import Result, TournamentFactory, finished_race
+
+    race = finished_race(None, Result("ann", 10, 1000), Result("bob", 12, 2000))
+    draft: Any = TournamentFactory(status=Tournament.Status.DRAFT)  # type: ignore[no-untyped-call]
+    Race.objects.filter(id=race.id).update(tournament=draft)
+    game_id = RaceEntry.objects.filter(race=race).values_list("game_id", flat=True)[0]
+    assert Client().get(f"/races/{race.id}/results").status_code == 404
+    assert Client().get(f"/replay/{game_id}/").status_code == 404
+    Tournament.objects.filter(id=draft.id).update(status=Tournament.Status.OPEN)
+    assert Client().get(f"/replay/{game_id}/").status_code == 200

@@ -22,7 +22,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from games.engine import OPTION_NAMES, PRESETS
-from games.models import Game, Race, RaceEntry
+from games.models import Game, Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
 from games.selectors.games import (
     NOT_OVER,
@@ -239,13 +239,22 @@ def _rating_pool(key: str | None) -> dict[str, Any] | None:
 
 def _replay_game(request: HttpRequest, game_id: Any) -> Game:
     """A game whose replay the viewer may see: their own once its deal is revealed, or any
-    entrant's game of a finished race.  Anything else is 404 (ids leak nothing)."""
+    entrant's game of a finished race, not of a draft tournament's race unless the viewer
+    may see drafts (as its race and results).  Anything else is 404 (ids leak nothing)."""
     try:
         game = Game.objects.select_related("deal", "player").get(id=game_id)
     except (Game.DoesNotExist, ValueError):
         raise not_found() from None
     own = request.user.is_authenticated and game.player_id == request.user.pk
     if game.kind == Game.Kind.PRACTICE and not own:
+        raise not_found()
+    if (
+        game.kind == Game.Kind.RACE
+        and RaceEntry.objects.filter(
+            game=game, race__tournament__status=Tournament.Status.DRAFT
+        ).exists()
+        and not may_see_drafts(request.user)
+    ):
         raise not_found()
     if not deal_revealed(game):
         raise not_found()
