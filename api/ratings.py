@@ -168,10 +168,12 @@ class RaceRatingView(serializers.Serializer[Any]):
         "marks the race rated again)",
     )
     reason = serializers.ChoiceField(
-        choices=["unrated", "too_few_entries", "cancelled"],
+        choices=["unrated", "too_few_entries", "cancelled", "draft_tournament"],
         allow_null=True,
         help_text="why not rated: unrated (an organiser's switch), too_few_entries (fewer "
-        "than two ranked entries), cancelled (the race was cancelled: never rated)",
+        "than two ranked entries), cancelled (the race was cancelled: never rated), "
+        "draft_tournament (a race of a tournament not published yet, seen by organisers "
+        "only: rated once the tournament is published)",
     )
     pool = serializers.CharField(allow_null=True)
     entries_rated = serializers.IntegerField()

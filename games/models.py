@@ -586,7 +586,7 @@ class RaceRating(models.Model):
     reason = models.CharField(
         max_length=32,
         blank=True,
-        help_text=_("not rated: unrated (by an organiser), too_few_entries"),
+        help_text=_("not rated: unrated (by an organiser), too_few_entries, draft_tournament"),
     )
     entries_rated = models.PositiveIntegerField(default=0)
     fingerprint = models.CharField(max_length=64)

@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games.models import Race, RaceEntry
+from games.selectors.races import of_draft_tournament
 
 
 def player_race_entries(*, player: Any, limit: int = 50) -> QuerySet[RaceEntry]:
@@ -20,7 +21,7 @@ def player_race_entries(*, player: Any, limit: int = 50) -> QuerySet[RaceEntry]:
     """
     return (
         RaceEntry.objects.filter(player=player)
-        .exclude(race__tournament__status="draft")
+        .exclude(of_draft_tournament("race__"))
         .exclude(race__status=Race.Status.CANCELLED)
         .select_related("race", "race__deal")
         .order_by("-race__starts_at")[:limit]

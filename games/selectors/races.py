@@ -22,11 +22,22 @@ from games.selectors.games import NOT_OVER, game_status_seen, undo_open
 from games.services.errors import MALFORMED_ID, NotFound, RaceCancelled, RaceNotFinished
 
 
+def of_draft_tournament(prefix: str = "") -> Q:
+    """The races of a draft tournament (not published yet), as a filter.
+
+    ``prefix``: the path to the race from the model queried (``"race__"`` for a
+    model with a ``race`` foreign key; ``""`` for races).  Such a race is the
+    organisers' until the tournament is published: hidden from everyone else, left
+    out of a player's history and not rated (``games.services.ratings``).
+    """
+    return Q(**{f"{prefix}tournament__status": Tournament.Status.DRAFT})
+
+
 def _visible(qs: QuerySet[Race], include_drafts: bool) -> QuerySet[Race]:
     """Races of a draft tournament are the organisers' until the tournament is published."""
     if include_drafts:
         return qs
-    return qs.exclude(tournament__status=Tournament.Status.DRAFT)
+    return qs.exclude(of_draft_tournament())
 
 
 def race_get(*, race_id: Any, include_drafts: bool = False) -> Race:

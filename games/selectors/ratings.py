@@ -14,9 +14,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
 
-from games.models import PlayerRating, Race, RaceRating, RatingChange, RatingPool, Tournament
+from games.models import PlayerRating, Race, RaceRating, RatingChange, RatingPool
 from games.rating_model import DISPLAY_OFFSET, DISPLAY_SCALE, PROVISIONAL_RACES
 from games.selectors.keyset import Keyset
+from games.selectors.races import of_draft_tournament
 from games.services.errors import NotFound
 
 #: How the display rating is made, served by the API so clients can show it.
@@ -147,7 +148,7 @@ def player_history(*, player: User, pool: RatingPool | None = None) -> QuerySet[
     rating changes still count in the pool."""
     qs = (
         RatingChange.objects.filter(player=player)
-        .exclude(race__tournament__status=Tournament.Status.DRAFT)
+        .exclude(of_draft_tournament("race__"))
         .select_related("race", "pool")
     )
     if pool is not None:
@@ -182,14 +183,17 @@ def race_rating(*, race: Race) -> dict[str, Any]:
     not processed yet, or changed since it was: a disqualification, a reinstatement, its
     rated flag; ``Race.rating_stale``, until the ratings sweep re-rates it), ``rated`` or
     ``not_rated`` (``reason``: ``unrated`` by an organiser, ``too_few_entries``: fewer
-    than two ranked entries, or ``cancelled``: the race was cancelled and will never be
-    rated).
+    than two ranked entries, ``cancelled``: the race was cancelled and will never be
+    rated, or ``draft_tournament``: a race of a tournament not published yet, which
+    only organisers see; it is rated once the tournament is published).
     """
     record = RaceRating.objects.filter(race=race).select_related("pool").first()
     if race.status == Race.Status.CANCELLED:
         status, reason = "not_rated", "cancelled"
     elif race.status != Race.Status.FINISHED:
         status, reason = "not_finished", None
+    elif Race.objects.filter(of_draft_tournament(), id=race.id).exists():
+        status, reason = "not_rated", "draft_tournament"
     elif record is None or race.rating_stale:
         status, reason = "pending", None
     else:

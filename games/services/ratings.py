@@ -17,7 +17,10 @@ every entrant).
 What is rated
 -------------
 A race is rated when it is ``finished``, ``rated`` (organisers may mark it
-unrated) and has at least two *ranked* entries.  A ranked entry is one with the
+unrated), not a race of a draft tournament (one organisers rehearse before they
+publish it: hidden from everyone else, so it must not move the public ratings;
+``games.selectors.races.of_draft_tournament``) and has at least two *ranked*
+entries.  A ranked entry is one with the
 race rank scoring stored (RULES.md 6; ``RaceEntry.rank``): disqualified entries
 and entrants who never started have no rank and are left out.  Entries tied in
 the race share their rank and are a draw for the model.  Practice games belong
@@ -50,7 +53,8 @@ Stale races and the sweep
 The task queued after a change is ``robust`` (a broker that is down does not
 fail the change), so it can be lost.  Every change to what a finished race's
 rating reads (a disqualification or its lifting, a re-score: the race's ranks;
-an organiser's ``rated`` switch) therefore also sets ``Race.rating_stale`` in
+an organiser's ``rated`` switch; publishing a draft tournament, whose finished races
+then count: :func:`tournament_races_mark_stale`) therefore also sets ``Race.rating_stale`` in
 the change's own transaction, under the race's row lock
 (:func:`race_rating_mark_stale`); deleting an account, whose race entries go with
 it, marks every finished rated race it ran in (:func:`player_races_mark_stale`, in
@@ -93,6 +97,7 @@ from games.engine import PRESETS, Rules, RulesError, make_rules
 from games.engine.rules import OPTION_NAMES
 from games.models import PlayerRating, Race, RaceEntry, RaceRating, RatingChange, RatingPool
 from games.rating_model import INITIAL, PROVISIONAL_RACES, Skill, display_rating, rate_race
+from games.selectors.races import of_draft_tournament
 from games.services.errors import MALFORMED_ID, InvalidRace, NotFound
 
 log = logging.getLogger(__name__)
@@ -100,6 +105,7 @@ log = logging.getLogger(__name__)
 #: Why a processed race did not count (``RaceRating.reason``).
 REASON_UNRATED = "unrated"
 REASON_TOO_FEW = "too_few_entries"
+REASON_DRAFT = "draft_tournament"
 
 #: Rows per INSERT when writing history.
 _BATCH = 2000
@@ -184,6 +190,32 @@ def race_rating_mark_stale(*, race: Race) -> None:
         race.save(update_fields=["rating_stale"])
 
 
+def tournament_races_mark_stale(*, tournament_id: Any) -> list[Any]:
+    """Lock and mark stale every finished race of a draft tournament being published.
+
+    For :func:`games.services.tournaments.tournament_set_status`, in the publishing
+    transaction and before it locks the tournament (the project's order: race, then
+    tournament), the races in id order.  A race of a draft tournament is processed as
+    ``not_rated`` (reason ``draft_tournament``); once published it counts, so each is
+    marked (``Race.rating_stale``) and queued after the commit: :func:`ratings_sweep`
+    takes them oldest first in race order, and rating the earliest replays its pool
+    from there (the ratings are a fold in race order).  ``race_rate`` locks the race's
+    row before it reads whether its tournament is a draft, so it reads either the draft
+    (and the mark follows) or the published tournament.  Returns the ids locked (the
+    caller checks them again under the tournament's lock).  Raises nothing of its own.
+    """
+    ids = list(
+        Race.objects.select_for_update(no_key=True)
+        .filter(tournament_id=tournament_id, status=Race.Status.FINISHED)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    Race.objects.filter(id__in=ids, rating_stale=False).update(rating_stale=True)
+    for race_id in ids:
+        race_rating_enqueue(race_id=race_id)
+    return ids
+
+
 def player_pools_lock(*, player_ids: Iterable[Any], using: str | None = None) -> list[Any]:
     """Lock the row of every pool the players ``player_ids`` have a rating or history row in.
 
@@ -237,13 +269,17 @@ def player_races_mark_stale(*, player_id: Any, using: str | None = None) -> int:
 # ------------------------------------------------------------------ rating
 
 
-def _fingerprint(race: Race, ranked: list[tuple[int, int, int]]) -> str:
-    """Digest of what rating the race reads: the rated flag, each (player, rank)."""
-    data = {
+def _fingerprint(race: Race, ranked: list[tuple[int, int, int]], draft: bool) -> str:
+    """Digest of what rating the race reads: the rated flag, each (player, rank), and
+    whether its tournament is a draft (only when it is: the digest of every other race
+    is the one stored before drafts were left out)."""
+    data: dict[str, Any] = {
         "rated": race.rated,
         "status": race.status,
         "entries": sorted((player, rank) for _entry, player, rank in ranked),
     }
+    if draft:
+        data["draft"] = True
     return hashlib.sha256(json.dumps(data, separators=(",", ":")).encode()).hexdigest()
 
 
@@ -258,6 +294,15 @@ def _ranked_entries(race_ids: Iterable[Any]) -> dict[Any, list[tuple[int, int, i
     for race_id, entry_id, player_id, rank in rows.iterator(chunk_size=5000):
         out[race_id].append((entry_id, player_id, int(rank or 0)))
     return out
+
+
+def _drafts(race_ids: Iterable[Any]) -> set[Any]:
+    """The ids among ``race_ids`` of races of a draft tournament (not rated)."""
+    return set(
+        Race.objects.filter(of_draft_tournament(), id__in=list(race_ids)).values_list(
+            "id", flat=True
+        )
+    )
 
 
 def _after(ends_at: datetime, race_id: Any) -> Q:
@@ -305,6 +350,7 @@ def _replay(
         Race.objects.filter(id__in=race_ids, status=Race.Status.FINISHED).order_by("ends_at", "id")
     )
     ranked = _ranked_entries(r.id for r in races)
+    drafts = _drafts(r.id for r in races)
     # Players of the replayed races with no removed row keep their stored rating.
     missing = {p for rows in ranked.values() for _e, p, _r in rows} - state.keys()
     if missing:
@@ -320,7 +366,7 @@ def _replay(
     rated = 0
     for race in races:
         rows = ranked.get(race.id, [])
-        fingerprint = _fingerprint(race, rows)
+        fingerprint = _fingerprint(race, rows, race.id in drafts)
         record = RaceRating(
             race=race,
             pool=pool,
@@ -330,6 +376,9 @@ def _replay(
             status=RaceRating.Status.NOT_RATED,
         )
         race_rows.append(record)
+        if race.id in drafts:
+            record.reason = REASON_DRAFT
+            continue
         if not race.rated:
             record.reason = REASON_UNRATED
             continue
@@ -413,7 +462,8 @@ def race_rate(*, race_id: Any, now: datetime | None = None) -> str:
     ``RaceRating.reason``), ``unchanged`` (already done with the same results),
     ``not_finished`` (nothing to rate yet) or ``missing`` (no such race).
     Locks the pool's row, then the race's (clearing ``Race.rating_stale`` before
-    reading its results: a change committed after that marks it stale again).
+    reading its results and whether its tournament is a draft, reason
+    ``draft_tournament``: a change committed after that marks it stale again).
     ``now``: stored as ``RaceRating.rated_at`` (default: the current time).
     """
     now = now or timezone.now()
@@ -431,7 +481,8 @@ def race_rate(*, race_id: Any, now: datetime | None = None) -> str:
             race.save(update_fields=["rating_stale"])
         ranked = _ranked_entries([race.id]).get(race.id, [])
         done = RaceRating.objects.filter(race=race).first()
-        if done is not None and done.fingerprint == _fingerprint(race, ranked):
+        draft = bool(_drafts([race.id]))
+        if done is not None and done.fingerprint == _fingerprint(race, ranked, draft):
             return "unchanged"
         _replay(pool=pool, since=(race.ends_at, race.id), extra=[race], now=now)
         status = RaceRating.objects.get(race=race).status

@@ -71,6 +71,7 @@ from games.services.errors import (
     TournamentNotOpen,
 )
 from games.services.races import LATE_JOIN_DEFAULT, race_create, races_cancel
+from games.services.ratings import tournament_races_mark_stale
 from games.services.standings import COUNTED as COUNTED
 from games.services.standings import DEFAULT_POINTS_TABLE as DEFAULT_POINTS_TABLE
 from games.services.standings import _tournament_locked
@@ -397,6 +398,12 @@ def tournament_set_status(
     two is seen under the tournament's lock and the whole is tried again.  ``now``: the
     cancelled games' end (default: the current time).
 
+    Publishing a draft (to ``open``, or straight to ``finished``) marks its finished
+    races stale for the ratings in the same transaction
+    (:func:`games.services.ratings.tournament_races_mark_stale`, races first): a race of
+    a draft tournament is not rated (RULES.md 7: it is the organisers' until published),
+    so once published the ratings sweep rates them in race order.
+
     Every change of status is sent to the tournament's event stream after the commit (a
     ``status`` message): the stream's ``status`` event, then, for ``finished`` and
     ``cancelled``, the final standings, both marked as the stream's end; the stream then
@@ -440,7 +447,24 @@ def _set_status(*, tournament_id: Any, status: str, now: datetime | None) -> Tou
                 )
             except MALFORMED_ID:
                 raise NotFound("no such tournament") from None
+        published: list[Any] | None = None
+        if status in (Tournament.Status.OPEN, Tournament.Status.FINISHED):
+            try:
+                was = Tournament.objects.filter(id=tournament_id).values_list("status", flat=True)
+                if list(was) == [Tournament.Status.DRAFT]:
+                    # Its finished races count for ratings once it is published: marked
+                    # stale, the races first (the project's order: race, then tournament).
+                    published = tournament_races_mark_stale(tournament_id=tournament_id)
+            except MALFORMED_ID:
+                raise NotFound("no such tournament") from None
         t = _tournament_locked(tournament_id)
+        if t.status == Tournament.Status.DRAFT and status in (
+            Tournament.Status.OPEN,
+            Tournament.Status.FINISHED,
+        ):
+            finished = t.races.filter(status=Race.Status.FINISHED).values_list("id", flat=True)
+            if published is None or set(finished) != set(published):
+                raise _RacesChanged  # a race finished or moved in meanwhile: try again
         if status == Tournament.Status.CANCELLED and t.status == Tournament.Status.DRAFT:
             # Cancelled, it would be public with its races' seeds; a draft was never shown.
             raise InvalidTournament(
