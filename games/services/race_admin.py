@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
@@ -288,7 +289,10 @@ def players_lock(*, player_ids: Sequence[Any], using: str | None = None) -> None
     """Lock, for the deletion of the accounts ``player_ids``, every row it writes to.
 
     In the deletion's transaction, before it deletes anything, in the project's order,
-    each kind in id order and waiting for each row (``FOR NO KEY UPDATE``): the rating
+    each kind in id order and waiting for each row (``FOR NO KEY UPDATE``): the
+    accounts themselves (a join locks its player's account first,
+    :func:`games.services.races.player_lock`: one under way finishes before the
+    deletion goes on, one arriving waits and finds no player), then the rating
     pools the players have a rating or history row in
     (:func:`games.services.ratings.player_pools_lock`: pool, then race, as rating a race
     does), then every race with an entry of one of them or created by one of them (its
@@ -303,6 +307,18 @@ def players_lock(*, player_ids: Sequence[Any], using: str | None = None) -> None
     database error propagates).
     """
     ids = list(player_ids)
+    # The accounts first: a join locks its player's account before its race
+    # (games.services.races.player_lock), so it runs wholly before the deletion or
+    # waits for it and finds no player.  No key update: another transaction's foreign
+    # key check (KEY SHARE) of a row pointing at the account does not wait for it.
+    list(
+        get_user_model()
+        ._default_manager.db_manager(using)
+        .select_for_update(no_key=True)
+        .filter(pk__in=ids)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
     player_pools_lock(player_ids=ids, using=using)
     entered = RaceEntry.objects.db_manager(using).filter(player_id__in=ids).values("race_id")
     races = Race.objects.db_manager(using).select_for_update(no_key=True)
@@ -337,7 +353,9 @@ def player_results_lock(
     For the ``pre_delete`` receiver of the user model
     (:func:`games.services.accounts.account_delete_prepare`), in the deletion's
     transaction: unless ``locked`` (the receiver already called :func:`players_lock`
-    for every account of the deletion), :func:`players_lock` for this player.  Marks the
+    for every account of the deletion), :func:`players_lock` for this player.  Deletes
+    the player's games (and their moves) under those locks: Django collected them before
+    the receiver ran, so one a join committed in between was left behind.  Marks the
     finished rated races they ran in stale for the ratings
     (:func:`games.services.ratings.player_races_mark_stale`).  ``using``: the database
     alias.  Returns what :func:`player_results_rescore` re-scores once the entries are
@@ -345,6 +363,10 @@ def player_results_lock(
     """
     if not locked:
         players_lock(player_ids=[player_id], using=using)
+    # The player's games, every one: Django collected them before this receiver ran,
+    # so a game a join created and committed in between (the join held the account's
+    # row; the lock above waited for it) would be left pointing at the deleted account.
+    Game.objects.db_manager(using).filter(player_id=player_id).delete()
     entered = RaceEntry.objects.db_manager(using).filter(player_id=player_id).values("race_id")
     races = list(
         Race.objects.db_manager(using)

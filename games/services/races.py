@@ -29,6 +29,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
@@ -208,6 +209,21 @@ class JoinOutcome:
     created: bool
 
 
+def player_lock(*, player: User) -> None:
+    """Lock the player's account row (``FOR NO KEY UPDATE``) for a write that inserts rows
+    pointing at it, first of that transaction's locks.
+
+    The deletion of an account locks the same row first
+    (:func:`games.services.race_admin.players_lock`), so the write runs wholly before
+    the deletion (which then deletes what it wrote) or after it.  Raises
+    :class:`NotFound` when the account was deleted meanwhile (the caller read it before
+    the deletion committed).
+    """
+    users = get_user_model()._default_manager
+    if not list(users.select_for_update(no_key=True).filter(pk=player.pk).values_list("pk")):
+        raise NotFound("no such player: the account was deleted")
+
+
 def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> JoinOutcome:
     """Join a race (idempotent: a second join returns the same entry).
 
@@ -215,12 +231,19 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
     late_join_s``, or ``ends_at`` when ``late_join_s`` is null); a player who already
     joined may always call it again.  In scheduled mode the player's game is created at once,
     starting at ``starts_at`` with deadline ``ends_at``.  A tournament race
-    first admits the player to the tournament (its entry rules).  Raises
-    :class:`NotFound`, :class:`RaceNotOpen`, and for a tournament race
-    :class:`TournamentNotOpen`, :class:`TournamentInviteOnly`, :class:`TournamentFull`.
+    first admits the player to the tournament (its entry rules).  Locks the player's
+    account first (:func:`player_lock`), then the race, then the tournament.  Raises
+    :class:`NotFound` (also for an account deleted meanwhile), :class:`RaceNotOpen`,
+    and for a tournament race :class:`TournamentNotOpen`, :class:`TournamentInviteOnly`,
+    :class:`TournamentFull`.
     """
     now = now or timezone.now()
     with transaction.atomic():
+        # The player's account first (the deletion's order: account, then the rest), so
+        # a join and the deletion of the account never overlap: the join's entry and
+        # game, committed while the deletion ran or after it, pointed at an account
+        # gone (an IntegrityError on one side).  A deleted account is refused.
+        player_lock(player=player)
         # Locked, so a join and the early close of a race over for everyone
         # (:func:`race_close`) never overlap: an attack's join, slowed while a closer
         # counted the entries without it, left a game playing on after the seed was out.
