@@ -20,6 +20,7 @@ from tests.api.conftest import client_for
 from tests.factories import create_user
 from tests.ratings.helpers import Result, expected_fold, race_of, ranks_of, ratings
 from tests.tournaments.factories import TournamentFactory, finished_race
+from tests.web.conftest import PageClient
 
 pytestmark = pytest.mark.django_db
 
@@ -103,3 +104,14 @@ def test_organisers_see_why_a_draft_race_is_not_rated_and_the_pool_does_not_show
     assert (body["status"], body["reason"]) == ("not_rated", "draft_tournament")
     assert APIClient().get(f"/api/v1/races/{race.id}/rating").status_code == 404
     assert APIClient().get("/api/v1/leaderboards/classic").json()["results"] == []
+
+
+def test_the_results_page_tells_organisers_a_draft_race_is_not_rated_yet() -> None:
+    _t, race = draft_race(Result("ann", 40, 1000), Result("bob", 30, 1000))
+    ratings_sweep()
+    client = PageClient(create_user("org", staff=True))
+    page = client.get(f"/races/{race.id}/results").content.decode()
+    assert "Not rated yet: the tournament is a draft" in page
+    page = client.get(f"/races/{race.id}/results", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Pas encore classée\u202f: le tournoi est un brouillon" in page
+    assert PageClient().get(f"/races/{race.id}/results").status_code == 404
