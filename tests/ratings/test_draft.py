@@ -9,6 +9,8 @@ marks its finished races stale, and the sweep rates them in race order.
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -115,3 +117,17 @@ def test_the_results_page_tells_organisers_a_draft_race_is_not_rated_yet() -> No
     page = client.get(f"/races/{race.id}/results", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Pas encore classée\u202f: le tournoi est un brouillon" in page
     assert PageClient().get(f"/races/{race.id}/results").status_code == 404
+
+
+def test_the_migration_marks_stale_a_draft_race_rated_before_and_the_sweep_takes_it_out() -> None:
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0019_race_rating_draft_tournament")
+    t = TournamentFactory()
+    race = finished_race(t, Result("ann", 40, 1000), Result("bob", 30, 1000))
+    assert race_rate(race_id=race.id) == "rated"  # as the old code did for a draft's race
+    Tournament.objects.filter(id=t.id).update(status=Tournament.Status.DRAFT)
+    migration.mark_draft_races_stale(apps, None)
+    assert stale(race) is True
+    assert ratings_sweep() == [f"{race.id}:not_rated"]
+    assert ratings() == {}
