@@ -15,6 +15,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -624,9 +625,62 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         )
         self._transition(request, queryset, Tournament.Status.FINISHED, done)
 
-    @admin.action(description=pgettext_lazy("a tournament", "Cancel"), permissions=["change"])
-    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        done = ngettext_lazy(
-            "%(n)d tournament now cancelled.", "%(n)d tournaments now cancelled.", "n"
-        )
-        self._transition(request, queryset, Tournament.Status.CANCELLED, done)
+    @admin.action(
+        description=pgettext_lazy("a tournament", "Cancel the tournament"), permissions=["change"]
+    )
+    def cancel(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> TemplateResponse | None:
+        """Ask first, listing per tournament the races it cancels too (upcoming, running
+        or being scored, with their entrant counts), then cancel
+        (:func:`tournament_set_status`); the message tells how many races went with them."""
+        if "apply" not in request.POST:
+            tournaments = list(queryset.order_by("created_at", "id"))
+            unfinished = (
+                Race.objects.filter(
+                    tournament__in=tournaments,
+                    status__in=(Race.Status.SCHEDULED, Race.Status.CLOSING),
+                )
+                .annotate(entrant_total=Count("entries"))
+                .order_by("starts_at", "id")
+            )
+            by_tournament: dict[Any, list[dict[str, Any]]] = {t.pk: [] for t in tournaments}
+            for race in unfinished:
+                by_tournament[race.tournament_id].append(
+                    {"name": race.name, "phase": phase_words(race), "entrants": race.entrant_total}
+                )
+            context = {
+                **self.admin_site.each_context(request),
+                "title": gettext("Cancel these tournaments and their races?"),
+                "opts": self.model._meta,
+                "tournaments": [(t, by_tournament[t.pk]) for t in tournaments],
+                "race_total": sum(len(rows) for rows in by_tournament.values()),
+                "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            }
+            return TemplateResponse(request, "admin/games/tournament/cancel_confirm.html", context)
+        count = races = 0
+        for t in queryset:
+            before = t.races.filter(status=Race.Status.CANCELLED).count()
+            if run_service(
+                self,
+                request,
+                t,
+                lambda t=t: tournament_set_status(
+                    tournament_id=t.pk, status=Tournament.Status.CANCELLED
+                ),
+            ):
+                gone = t.races.filter(status=Race.Status.CANCELLED).count() - before
+                self.log_change(request, t, f"Status set to cancelled ({gone} races cancelled)")
+                count += 1
+                races += gone
+        if count:
+            done = ngettext(
+                "%(n)d tournament now cancelled.", "%(n)d tournaments now cancelled.", count
+            ) % {"n": count}
+            with_races = ngettext(
+                "%(n)d unfinished race was cancelled too.",
+                "%(n)d unfinished races were cancelled too.",
+                races,
+            ) % {"n": races}
+            self.message_user(request, f"{done} {with_races}")
+        return None

@@ -84,18 +84,60 @@ def test_a_race_being_scored_is_cancelled_too() -> None:
     assert [row[:3] for row in table(t)] == [("ann", 1, 10), ("ben", 2, 8)]
 
 
-def test_the_admin_cancel_action_cancels_the_unfinished_races() -> None:
+def test_the_admin_cancel_action_asks_first_listing_the_races_then_cancels_them() -> None:
+    """One click used to cancel the tournament and its running races, and the message
+    did not say races went too: now a confirmation page lists them first."""
     t, running, upcoming = a_tournament_mid_race()
-    resp = client_for(organiser()).post(
-        reverse("admin:games_tournament_changelist"),
-        {"action": "cancel", "_selected_action": [str(t.pk)]},
+    Race.objects.filter(id=upcoming.id).update(name="upcoming")
+    c = client_for(organiser())
+    url = reverse("admin:games_tournament_changelist")
+    resp = c.post(url, {"action": "cancel", "_selected_action": [str(t.pk)]})
+    assert resp.status_code == 200
+    page = resp.content.decode()
+    assert "Cancel these tournaments and their races?" in page
+    assert "2 races will be cancelled." in page
+    assert "<li>running: running, 2 entrants</li>" in page
+    assert "<li>upcoming: upcoming, 0 entrants</li>" in page
+    assert "race: " not in page  # the finished race stays as it is
+    assert 'value="Yes, cancel these tournaments and their races"' in page
+    assert set(Race.objects.filter(tournament=t).values_list("name", "status")) == {
+        ("race", "finished"),
+        ("running", "scheduled"),
+        ("upcoming", "scheduled"),
+    }
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.OPEN
+
+    resp = c.post(
+        url, {"action": "cancel", "_selected_action": [str(t.pk)], "apply": "1"}, follow=True
     )
-    assert resp.status_code == 302
+    assert resp.status_code == 200
+    assert [str(m) for m in resp.context["messages"]] == [
+        "1 tournament now cancelled. 2 unfinished races were cancelled too."
+    ]
     assert set(Race.objects.filter(id__in=[running.id, upcoming.id]).values_list("status")) == {
         ("cancelled",)
     }
     t.refresh_from_db()
     assert t.status == Tournament.Status.CANCELLED
+
+
+def test_the_admin_cancel_action_reads_as_cancelling_the_tournament_in_french() -> None:
+    """fr "Annuler" alone also reads as "close this form"."""
+    t, _running, _upcoming = a_tournament_mid_race()
+    c = client_for(organiser())
+    url = reverse("admin:games_tournament_changelist")
+    page = c.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert '<option value="cancel">Annuler le tournoi</option>' in page
+    resp = c.post(
+        url,
+        {"action": "cancel", "_selected_action": [str(t.pk)], "apply": "1"},
+        HTTP_ACCEPT_LANGUAGE="fr",
+        follow=True,
+    )
+    assert [str(m) for m in resp.context["messages"]] == [
+        "1 tournoi désormais annulé. 2 courses non terminées ont aussi été annulées."
+    ]
 
 
 def test_a_finished_tournament_cannot_be_cancelled_and_keeps_its_races() -> None:
