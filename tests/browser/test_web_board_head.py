@@ -88,7 +88,7 @@ def test_no_card_moves_when_a_message_comes_or_goes_on_a_desktop(
         # A long message, as a refusal across the wrap of ranks reads in French.
         page.evaluate(
             "document.getElementById('board-message').textContent = "
-            "'Refusé : Le roi de pique ne va pas sur le deux de trèfle, seulement sur un as "
+            "'Refusé : le roi de pique ne va pas sur le deux de trèfle, seulement sur un as "
             "rouge (les rangs bouclent : un roi va sur un as). ' .repeat(3)"
         )
         screenshot(page, f"board-head-long-{locale}", full_page=False)

@@ -241,9 +241,9 @@ def test_a_refusal_is_a_sentence_in_every_language(pages: PageClient, player: An
     game = game_start(player=player, seed="7")
     for lang, refused in {
         "en": "Refused: The ace of clubs cannot go on the nine of clubs, only on a red two.",
-        "fr": f"Refusé{NNBSP}: L\u2019as de trèfle ne va pas sur le neuf de trèfle, seulement "
+        "fr": f"Refusé{NNBSP}: l\u2019as de trèfle ne va pas sur le neuf de trèfle, seulement "
         "sur un deux rouge.",
-        "es": "Rechazado: El as de tréboles no va sobre el nueve de tréboles, solo sobre un "
+        "es": "Rechazado: el as de tréboles no va sobre el nueve de tréboles, solo sobre un "
         "dos rojo.",
         "de": "Abgelehnt: Das Kreuz-Ass passt nicht auf die Kreuz-Neun, nur auf eine rote Zwei.",
     }.items():

@@ -94,10 +94,18 @@ def test_a_malformed_move_and_the_facts_of_one_refusal() -> None:
         ),
         (
             "fr",
-            "Refusé : L\u2019as de trèfle ne va pas sur le neuf de trèfle, seulement sur un "
+            # French and Spanish: the sentence after the colon starts in lower case
+            # (as their hints: "Indice : le dix de pique…").
+            "Refusé : l\u2019as de trèfle ne va pas sur le neuf de trèfle, seulement sur un "
             "deux rouge.",
-            "Refusé : Le talon n\u2019est pas vide : on ne redonne qu\u2019une fois "
+            "Refusé : le talon n\u2019est pas vide : on ne redonne qu\u2019une fois "
             "qu\u2019il l\u2019est.",
+        ),
+        (
+            "es",
+            "Rechazado: el as de tréboles no va sobre el nueve de tréboles, solo sobre un "
+            "dos rojo.",
+            "Rechazado: el mazo no está vacío: solo se redistribuye cuando lo está.",
         ),
         (
             "de",
@@ -144,3 +152,22 @@ def test_a_refused_join_and_a_bad_practice_seed_in_french(pages: PageClient, pla
     # The language switch returns to /practice with a GET: the lobby, not a blank 405.
     back = pages.get("/practice")
     assert (back.status_code, back["Location"]) == (302, "/")
+
+
+def test_after_colon_lowers_the_first_letter_in_french_and_spanish_only() -> None:
+    """The board's "Refused:" is followed by the refusal; French and Spanish start a
+    sentence after a colon in lower case, English and German keep the capital; an
+    acronym keeps its capitals."""
+    from web.refusals import after_colon
+
+    text = "Le cinq de pique ne va pas là."
+    seen = {}
+    for lang in ("en", "fr", "es", "de"):
+        with translation.override(lang):
+            seen[lang] = (after_colon(text), after_colon("API refusée."), after_colon(""))
+    assert seen == {
+        "en": (text, "API refusée.", ""),
+        "fr": ("le cinq de pique ne va pas là.", "API refusée.", ""),
+        "es": ("le cinq de pique ne va pas là.", "API refusée.", ""),
+        "de": (text, "API refusée.", ""),
+    }

@@ -50,7 +50,7 @@ from web.board import (
     undo_words,
 )
 from web.forms import ExpectedForm, MoveForm, PracticeForm
-from web.refusals import refusal_words, sentence
+from web.refusals import after_colon, refusal_words, sentence
 from web.templatetags.web_tags import seconds
 from web.throttling import throttled
 from web.views.common import is_htmx, not_found, post_or_page, server_now_ms
@@ -113,6 +113,8 @@ def play_context(
     # Every message of the board is a sentence, a move's words too ("King of hearts to
     # pile 2.", where a list of moves keeps "king of hearts to pile 2").
     message = sentence(message)
+    if error:  # after the board's "Refused:", lower case in French and Spanish
+        message = after_colon(message)
     return {
         "game": game,
         "view": view,
