@@ -161,3 +161,50 @@ def test_a_phone_keeps_pile_counts_and_the_variant_whole(
         assert min(left, right) >= 2, (left, right)
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de", "es"])
+def test_the_tournament_standings_fit_at_1280_px_in_each_language(
+    live_server: Any, chromium: Any, transactional_db: Any, lang: str
+) -> None:
+    """With its "Total time" column the standings, in a half-page column, were cut at
+    1280 px in French and German ("Temps total", "Gesamtzeit") under a "this table
+    scrolls sideways" line: they now take the page's width."""
+    from tests.tournaments.factories import Result, finished_race
+
+    cup, _running, _upcoming, _alice = _cup()
+    dave = User.objects.create_user("dave_the_long_named", password=PASSWORD)
+    finished_race(cup, Result(dave, 52, 3_723_400, won=True), name="Winter Cup H10 #0")
+    ctx = chromium.new_context(
+        viewport={"width": 1280, "height": 900}, extra_http_headers={"Accept-Language": lang}
+    )
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "alice")
+        page.goto(f"{live_server.url}/tournaments/{cup.id}/")
+        page.wait_for_load_state("networkidle")
+        screenshot(page, f"web-tournament-standings-{lang}1280")
+        table = page.locator("#ts-h ~ .scroll table.standings")
+        assert table.locator("tbody tr").count() == 3
+        heads = table.locator("thead th").all_inner_texts()
+        assert (
+            heads[-1]
+            == {
+                "en": "Total time",
+                "fr": "Temps total",
+                "de": "Gesamtzeit",
+                "es": "Tiempo total",
+            }[lang]
+        )
+        box = page.locator("#ts-h ~ .scroll")
+        for el in (box, table):
+            sizes = el.evaluate("e => [e.scrollWidth, e.clientWidth]")
+            assert sizes[0] <= sizes[1], (lang, sizes)
+        assert page.locator("#ts-h ~ .scroll-cue:not([hidden])").count() == 0
+        assert page.locator(".scroll-cue:not([hidden])").count() == 0
+        # No heading or cell cut or on two lines.
+        cells = table.locator("th, td")
+        assert cells.evaluate_all("cs => cs.filter(c => c.scrollWidth > c.clientWidth + 1)") == []
+        assert max(table.locator("thead th").evaluate_all(f"cs => cs.map({LINES})")) == 1
+    finally:
+        ctx.close()
