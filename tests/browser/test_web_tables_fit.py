@@ -208,3 +208,41 @@ def test_the_tournament_standings_fit_at_1280_px_in_each_language(
         assert max(table.locator("thead th").evaluate_all(f"cs => cs.map({LINES})")) == 1
     finally:
         ctx.close()
+
+
+def test_the_player_page_captions_span_a_phone_in_french(
+    live_server: Any, chromium: Any, transactional_db: Any
+) -> None:
+    """At 390 px the stacked tables' captions ("Cote de alice2 dans chaque classement",
+    "Dernières courses classées") were squeezed into a narrow column beside empty
+    space; they now span the table.  The French caption needs no elision ("Cote de
+    alice2" wanted an elided "d\u2019alice2"): it starts with the name."""
+    from games.services.ratings import race_rate
+    from tests.ratings.helpers import Result, race_of
+
+    alice = User.objects.create_user("alice2", password=PASSWORD)
+    bob = User.objects.create_user("bob", password=PASSWORD)
+    race_rate(race_id=race_of(Result(alice, 30, 1000), Result(bob, 10, 1000), name="Cup #1").id)
+    ctx = chromium.new_context(
+        viewport={"width": 390, "height": 900}, extra_http_headers={"Accept-Language": "fr"}
+    )
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url, "alice2")
+        page.goto(f"{live_server.url}/players/alice2/")
+        page.wait_for_load_state("networkidle")
+        screenshot(page, "web-player-captions-fr390")
+        captions = page.locator("main table.stack caption")
+        assert captions.all_inner_texts() == [
+            "alice2\u202f: cote dans chaque classement",
+            "Dernières courses classées",
+        ]
+        widths = captions.evaluate_all(
+            "cs => cs.map(c => [c.getBoundingClientRect().width,"
+            " c.closest('table').getBoundingClientRect().width])"
+        )
+        for caption, table in widths:
+            assert table > 300
+            assert caption >= table - 16, widths
+    finally:
+        ctx.close()
