@@ -645,7 +645,18 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 .order_by("starts_at", "id")
             )
             by_tournament: dict[Any, list[dict[str, Any]]] = {t.pk: [] for t in tournaments}
-            for race in unfinished:
+            # A draft or finished tournament is not cancelled (the service refuses): it
+            # is named with why, and its races are not counted.
+            refused: dict[str, str] = {
+                Tournament.Status.DRAFT: gettext(
+                    "a draft is not cancelled (that would publish its races' seeds): "
+                    "delete it instead"
+                ),
+                Tournament.Status.FINISHED: gettext("a finished tournament is not cancelled"),
+            }
+            for race in unfinished.exclude(
+                tournament__status__in=[Tournament.Status.DRAFT, Tournament.Status.FINISHED]
+            ):
                 by_tournament[race.tournament_id].append(
                     {"name": race.name, "phase": phase_words(race), "entrants": race.entrant_total}
                 )
@@ -653,13 +664,15 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 **self.admin_site.each_context(request),
                 "title": gettext("Cancel these tournaments and their races?"),
                 "opts": self.model._meta,
-                "tournaments": [(t, by_tournament[t.pk]) for t in tournaments],
+                "tournaments": [
+                    (t, by_tournament[t.pk], refused.get(t.status, "")) for t in tournaments
+                ],
                 "race_total": sum(len(rows) for rows in by_tournament.values()),
                 "action_checkbox_name": ACTION_CHECKBOX_NAME,
             }
             return TemplateResponse(request, "admin/games/tournament/cancel_confirm.html", context)
         count = races = 0
-        for t in queryset:
+        for t in queryset.order_by("created_at", "id"):  # as the page listed them
             before = t.races.filter(status=Race.Status.CANCELLED).count()
             if run_service(
                 self,

@@ -245,3 +245,34 @@ def test_cancelling_costs_the_same_queries_whatever_the_number_of_races() -> Non
         return len(ctx.captured_queries)
 
     assert queries_to_cancel(2) == queries_to_cancel(7)
+
+
+def test_the_admin_cancel_page_names_a_draft_it_will_not_cancel() -> None:
+    """A draft is not cancelled (the service refuses; it is deleted instead): the page
+    says so and does not count its races among those it cancels."""
+    t, _running, _upcoming = a_tournament_mid_race()
+    draft = TournamentFactory(name="Rehearsal", status=Tournament.Status.DRAFT)
+    later_race(draft, name="secret")
+    c = client_for(organiser())
+    url = reverse("admin:games_tournament_changelist")
+    resp = c.post(url, {"action": "cancel", "_selected_action": [str(t.pk), str(draft.pk)]})
+    page = resp.content.decode()
+    assert "2 races will be cancelled." in page
+    assert (
+        "Rehearsal (draft): a draft is not cancelled (that would publish its races&#x27; "
+        "seeds): delete it instead" in page
+    )
+    assert "secret" not in page
+    resp = c.post(
+        url,
+        {"action": "cancel", "_selected_action": [str(t.pk), str(draft.pk)], "apply": "1"},
+        follow=True,
+    )
+    assert [str(m) for m in resp.context["messages"]] == [
+        "Rehearsal: a draft tournament was never published: delete it (its races go with "
+        "it) rather than cancel it, which would make it and its races' seeds public",
+        "1 tournament now cancelled. 2 unfinished races were cancelled too.",
+    ]
+    draft.refresh_from_db()
+    assert draft.status == Tournament.Status.DRAFT
+    assert Race.objects.get(name="secret").status == Race.Status.SCHEDULED
