@@ -115,6 +115,27 @@ def undo_open(game: Game, *, now: datetime | None = None, race_status: str | Non
     return race_status == Race.Status.SCHEDULED
 
 
+def ended_by_cancellation(game: Game, *, race_status: str | None = None) -> bool:
+    """Whether ``game`` was ended by its race's cancellation (RULES.md 7): a race game
+    ``timed_out`` before its deadline in a ``cancelled`` race (cancelling a race ends its
+    games still playing as timed out, ``games.services.races.races_cancel``; a game out
+    of time before the cancellation ended at or after its deadline).  Its pages say the
+    organisers cancelled the race, not that time was up.  ``race_status``: the race's
+    stored status when the caller has it (else one query).  A practice game, or a game
+    not timed out, never queries."""
+    if game.kind != Game.Kind.RACE or game.status != Game.Status.TIMED_OUT:
+        return False
+    if game.deadline is not None and (
+        game.finished_at is None or game.finished_at >= game.deadline
+    ):
+        return False
+    if race_status is None:
+        race_status = (
+            Race.objects.filter(entries__game=game).values_list("status", flat=True).first()
+        )
+    return race_status == Race.Status.CANCELLED
+
+
 def game_over_for_good(
     game: Game, *, now: datetime | None = None, race_status: str | None = None
 ) -> bool:

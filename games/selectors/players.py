@@ -10,19 +10,19 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.models import Race, RaceEntry
+from games.models import RaceEntry
 from games.selectors.races import of_draft_tournament
 
 
 def player_race_entries(*, player: Any, limit: int = 50) -> QuerySet[RaceEntry]:
     """The player's race entries, newest race first, with race (and deal) loaded.
 
-    Races of draft tournaments are left out (they are the organisers' until published).
+    Races of draft tournaments are left out (they are the organisers' until published);
+    cancelled races are listed (their pages say they were cancelled).
     """
     return (
         RaceEntry.objects.filter(player=player)
         .exclude(of_draft_tournament("race__"))
-        .exclude(race__status=Race.Status.CANCELLED)
         .select_related("race", "race__deal")
         .order_by("-race__starts_at")[:limit]
     )

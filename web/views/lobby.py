@@ -11,9 +11,15 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from games.engine import PRESETS
-from games.models import Race, RaceEntry, Tournament
+from games.models import Game, Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
-from games.selectors.games import deal_revealed, game_list, game_over_for_good, game_status_seen
+from games.selectors.games import (
+    deal_revealed,
+    ended_by_cancellation,
+    game_list,
+    game_over_for_good,
+    game_status_seen,
+)
 from games.selectors.races import join_barriers_key, race_join_barriers, race_list
 from games.selectors.tournaments import tournament_list
 from web.board import PRESET_TEXT
@@ -111,6 +117,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
     for g in context["my_games"]:  # a replay link only once the deal is revealed
         g.status_seen = game_status_seen(g)  # a race game before its start: not_started
+        entry = getattr(g, "race_entry", None) if g.kind == Game.Kind.RACE else None
+        if entry is not None and ended_by_cancellation(g, race_status=entry.race.status):
+            g.status_seen = "cancelled"  # "race cancelled", not "timed out"
         g.revealed = deal_revealed(g)
     context["form"] = PracticeForm()
     # The presets the practice form offers ("custom" names other rules, not a choice).

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET
 from api.parsers import capped_decimal
 from games.engine import GameState
 from games.models import Game, RaceEntry
-from games.selectors.games import game_get, game_view
+from games.selectors.games import ended_by_cancellation, game_get, game_view
 from games.services import games as game_services
 from games.services import hints as hint_services
 from games.services.errors import (
@@ -104,9 +104,13 @@ def play_context(
     # board is drawn as over, with the organisers' reason instead of a countdown.
     disqualified = view["disqualified_reason"]
     playing = view["status"] == Game.Status.PLAYING and disqualified is None
+    cancelled = race is not None and ended_by_cancellation(game, race_status=race.status)
     if view["status"] == Game.Status.WON and not message and not error:
         # A won game says so in the board's message: on the move that won and after.
         message = won_words(view)
+    elif cancelled and not message and not error:
+        # A game the race's cancellation ended: not "Time is up" (its clock had not run out).
+        message = cancelled_words(view)
     elif view["status"] == Game.Status.TIMED_OUT and not message and not error:
         # So does a game out of time (only its status changed, the message stayed empty).
         message = timed_out_words(view)
@@ -125,6 +129,8 @@ def play_context(
         "message": message,
         "error": error,
         "disqualified": disqualified,
+        # Ended by the race's cancellation: its status reads "race cancelled".
+        "cancelled": cancelled,
         "playing": playing,
         "interactive": playing,
         # Playing, or blocked with its last move still undoable (until the deadline):
@@ -167,6 +173,18 @@ def timed_out_words(view: dict[str, Any]) -> str:
     return ngettext(
         "Time is up: your game has ended with %(home)s card home.",
         "Time is up: your game has ended with %(home)s cards home.",
+        home,
+    ) % {"home": home}
+
+
+def cancelled_words(view: dict[str, Any]) -> str:
+    """ "The organisers cancelled this race: your game ended with 17 cards home." for a
+    :func:`game_view` of a game its race's cancellation ended
+    (:func:`games.selectors.games.ended_by_cancellation`)."""
+    home = int(view["cards_home"])
+    return ngettext(
+        "The organisers cancelled this race: your game ended with %(home)s card home.",
+        "The organisers cancelled this race: your game ended with %(home)s cards home.",
         home,
     ) % {"home": home}
 

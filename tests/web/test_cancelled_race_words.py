@@ -1,0 +1,87 @@
+"""A race cancelled mid-game (by its organisers, or with its tournament): every page says
+so, never "Time is up" nor "timed out", and no page links results it will never have."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.models import Game
+from games.services.races import race_join, races_cancel
+from tests.tournaments.factories import running_race
+from tests.web.conftest import PageClient
+
+pytestmark = pytest.mark.django_db
+
+
+def _cancelled_game(player: Any, name: str = "Called off") -> tuple[Any, Game]:
+    race = running_race(name=name)
+    game = race_join(race_id=race.id, player=player).entry.game
+    assert game is not None
+    races_cancel(race_ids=[race.id])
+    game.refresh_from_db()
+    assert game.status == Game.Status.TIMED_OUT  # as the service stores it
+    race.refresh_from_db()
+    return race, game
+
+
+def test_the_play_page_says_the_organisers_cancelled_the_race(
+    pages: PageClient, player: Any
+) -> None:
+    race, game = _cancelled_game(player)
+    for _ in range(2):  # and after a reload
+        html = pages.get(f"/play/{game.id}/").content.decode()
+        assert "The organisers cancelled this race: your game ended with 1 card home." in html
+        assert "Time is up" not in html
+        assert '<dd data-stat="status">race cancelled' in html
+        assert "timed out" not in html
+    # No "Results" (a cancelled race has none: its results answer 409): the race page.
+    assert f'href="/races/{race.id}/results"' not in html
+    assert f'<a href="/races/{race.id}/">Race</a>' in html
+    board = pages.get(f"/play/{game.id}/board").content.decode()
+    assert "The organisers cancelled this race" in board
+    assert ">Results<" not in board
+
+
+def test_a_game_out_of_time_before_the_cancellation_still_timed_out(
+    pages: PageClient, player: Any
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    race = running_race(name="Late call")
+    game = race_join(race_id=race.id, player=player).entry.game
+    assert game is not None
+    past = timezone.now() - timedelta(seconds=5)
+    Game.objects.filter(id=game.id).update(
+        deadline=past, status=Game.Status.TIMED_OUT, finished_at=past
+    )
+    races_cancel(race_ids=[race.id])
+    html = pages.get(f"/play/{game.id}/").content.decode()
+    assert "Time is up: your game has ended with 1 card home." in html
+    assert "The organisers cancelled" not in html
+
+
+def test_the_lobby_and_player_page_say_race_cancelled(pages: PageClient, player: Any) -> None:
+    _cancelled_game(player, name="Called off")
+    lobby = " ".join(pages.get("/").content.decode().split())
+    assert "Race game · Called off" in lobby
+    assert "<small>race cancelled · 1 card home" in lobby
+    assert "timed out" not in lobby
+    page = " ".join(pages.get(f"/players/{player.username}/").content.decode().split())
+    assert "Called off" in page
+    assert "<td>race cancelled </td>" in page
+    assert "race not finished" not in page
+
+
+def test_the_play_page_in_french(pages: PageClient, player: Any) -> None:
+    _, game = _cancelled_game(player)
+    html = pages.get(f"/play/{game.id}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert (
+        "Les organisateurs ont annulé cette course\u202f: votre partie s\u2019est terminée "
+        "avec 1 carte posée." in html
+    )
+    assert "Le temps est écoulé" not in html
+    assert "course annulée" in html
