@@ -85,3 +85,35 @@ def test_the_play_page_in_french(pages: PageClient, player: Any) -> None:
     )
     assert "Le temps est écoulé" not in html
     assert "course annulée" in html
+
+
+def test_the_race_page_says_it_was_cancelled_and_shows_its_seed(
+    pages: PageClient, player: Any
+) -> None:
+    race, _ = _cancelled_game(player, name="Called off")
+    html = pages.get(f"/races/{race.id}/").content.decode()
+    assert (
+        "The organisers cancelled this race: it has no results, ranks or rating, "
+        "and never will." in html
+    )
+    assert "Results, seed and replays" not in html
+    assert f'href="/races/{race.id}/results"' not in html
+    # The selectors reveal a cancelled race's seed (race_public, RULES.md 7): the page
+    # shows it, and its commitment line no longer says it comes at the end.
+    assert race.deal.seed
+    assert f'<code class="wrap" data-seed>{race.deal.seed}</code>' in html
+    assert "the seed is now revealed, so anyone can check the deal" in html
+    assert "the seed is revealed when the race is over" not in html
+    live = pages.get(f"/races/{race.id}/live").content.decode()
+    assert "The organisers cancelled this race" in live
+    fr = pages.get(f"/races/{race.id}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Les organisateurs ont annulé cette course\u202f: elle n\u2019a" in fr
+
+
+def test_a_running_race_page_keeps_its_seed_secret(pages: PageClient, player: Any) -> None:
+    race = running_race(name="Still on")
+    html = pages.get(f"/races/{race.id}/").content.decode()
+    assert race.deal.seed not in html
+    assert "data-seed" not in html
+    assert "the seed is revealed when the race is over" in html
+    assert "The organisers cancelled" not in html
