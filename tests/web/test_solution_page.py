@@ -193,3 +193,29 @@ def test_race_games_have_no_hint_button(pages: PageClient, player: Any) -> None:
     refused = pages.post(f"/play/{game_id}/hint", {}, htmx=True)
     assert "A race game gets no hint." in refused.content.decode()
     assert not Solve.objects.exists()
+
+
+def test_a_hint_on_a_deal_lost_from_the_start_does_not_say_no_longer(
+    pages: PageClient, player: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """At move 0 nothing was played yet: "can no longer be won" implied the player erred."""
+    settings.SOLVER_BUDGET_SECONDS = 120
+    game = game_start(player=player, seed="2")  # classic seed 2: proved lost
+
+    def hint(moves: list[str]) -> str:
+        with (
+            mock.patch("games.services.solver.enqueue_now"),
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            pages.post(f"/play/{game.id}/hint", {}, htmx=True)
+        solve_run(solve_id=Solve.objects.get(deal=game.deal, moves=moves).id)
+        return str(pages.post(f"/play/{game.id}/hint", {}, htmx=True).content.decode())
+
+    first = hint([])
+    assert "This deal cannot be won." in first
+    assert "no longer" not in first
+    fr = pages.post(f"/play/{game.id}/hint", {}, htmx=True, HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Cette donne ne peut pas être gagnée." in fr.content.decode()
+    move_play(game_id=game.id, player=player, move="draw", expected_move_number=0)
+    later = hint(["draw"])
+    assert "This position can no longer be won." in later

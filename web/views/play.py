@@ -420,6 +420,9 @@ def hint(request: HttpRequest, game_id: Any) -> HttpResponse:
         message = _("Hint: %(move)s.") % {"move": move_words(answer["move"])}
         # The board outlines the move's card and destination too (app.js, markHint).
         return _answer(request, game_id, game=None, message=message, hint_move=answer["move"])
+    elif answer["result"] == "lost" and answer["move_number"] == 0:
+        # Lost from the deal: "no longer" would say the player lost it by a move.
+        message = _("This deal cannot be won.")
     elif answer["result"] == "lost":
         message = _("This position can no longer be won.")
     else:
