@@ -283,6 +283,20 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
     return out
 
 
+def race_ended_by_cancellation(race: Race) -> set[str]:
+    """Usernames of the entrants of ``race`` whose game its cancellation ended (as
+    :func:`games.selectors.games.ended_by_cancellation`: ``timed_out`` before its
+    deadline, not disqualified), so a page can say "race cancelled" where the standings'
+    ``status`` reads ``timed_out``.  Empty, without a query, unless ``race`` is cancelled."""
+    if race.status != Race.Status.CANCELLED:
+        return set()
+    return set(
+        RaceEntry.objects.filter(race=race, disqualified=False, game__status=Game.Status.TIMED_OUT)
+        .filter(Q(game__deadline__isnull=True) | Q(game__finished_at__lt=F("game__deadline")))
+        .values_list("player__username", flat=True)
+    )
+
+
 def race_results(*, race: Race) -> dict[str, Any]:
     """Final results with the seed reveal and every entrant's move list.
 

@@ -104,6 +104,12 @@ def test_the_race_page_says_it_was_cancelled_and_shows_its_seed(
     assert f'<code class="wrap" data-seed>{race.deal.seed}</code>' in html
     assert "the seed is now revealed, so anyone can check the deal" in html
     assert "the seed is revealed when the race is over" not in html
+    # The standings' row of the game the cancellation ended: "race cancelled".
+    flat = " ".join(html.split())
+    assert (
+        "<td data-cards-home>1</td><td>0</td><td>at the deal</td><td>race cancelled </td>" in flat
+    )
+    assert "timed out" not in html
     live = pages.get(f"/races/{race.id}/live").content.decode()
     assert "The organisers cancelled this race" in live
     fr = pages.get(f"/races/{race.id}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
