@@ -36,6 +36,7 @@ def test_the_play_page_says_the_organisers_cancelled_the_race(
         assert "Time is up" not in html
         assert '<dd data-stat="status">race cancelled' in html
         assert "timed out" not in html
+        assert "Time left" not in html  # no clock left running on a game that is over
     # No "Results" (a cancelled race has none: its results answer 409): the race page.
     assert f'href="/races/{race.id}/results"' not in html
     assert f'<a href="/races/{race.id}/">Race</a>' in html
