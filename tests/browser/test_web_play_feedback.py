@@ -201,8 +201,8 @@ def test_the_phone_message_band_leaves_the_header_and_links_uncovered(
         home = page.locator("header.site .brand")
         heading = page.get_by_role("heading", level=1)
         race_link = page.get_by_role("link", name="Race page and standings")
-        # A refusal: it stays until closed (an ordinary message fades after 4 s, which
-        # the checks below must not race on a loaded machine).
+        # A refusal: it stays 10 s (an ordinary message fades after 4 s, which the checks
+        # below must not race on a loaded machine).
         page.keyboard.press("1")
         page.keyboard.press("1")
         expect(message).to_contain_text("Refused:")
@@ -322,8 +322,8 @@ def test_the_time_left_stays_in_sight_under_the_message_band(
         page.locator('#board [data-action="stock"]').tap()
         page.wait_for_selector('#board[data-move-number="1"]')
         expect(message).to_have_text(re.compile(r"^Drew .*\.$"))
-        # A refusal stays until closed (the draw's words fade after 4 s, which the checks
-        # below must not race on a loaded machine).
+        # A refusal stays 10 s (the draw's words fade after 4 s, which the checks below
+        # must not race on a loaded machine).
         page.keyboard.press("1")
         page.keyboard.press("1")
         expect(message).to_contain_text("Refused:")

@@ -231,13 +231,16 @@
     armFade();
   }
 
-  // A message that is not a refusal (a draw's words, "now choose a destination", a hint)
-  // fades after FADE_MS on a live board: it is a band over the top of the cards (app.css),
-  // and it hid the reserve's top card and the Draw button until the next action.  A
-  // refusal stays until the next action or the close button; an ended board's last word
-  // ("You resigned.", a win) stays until closed.  #announcer is not touched.  A board a
-  // poll brought back (polled) with the same words keeps their fade's timer, or stays faded.
+  // A message (a draw's words, "now choose a destination", a hint) fades after FADE_MS on
+  // a live board: it is a band over the top of the cards (app.css), and it hid the
+  // reserve's top card and the Draw button until the next action.  A refusal fades too,
+  // after REFUSAL_FADE_MS (a new user's refusal covered the reserve's top card on a phone
+  // for as long as they thought about their next move); the next action or the close
+  // button takes either sooner.  An ended board's last word ("You resigned.", a win) stays
+  // until closed.  #announcer is not touched.  A board a poll brought back (polled) with
+  // the same words keeps their fade's timer, or stays faded.
   var FADE_MS = 4000;
+  var REFUSAL_FADE_MS = 10000;
   var fadeTimer = null;
   var armedWords = null;  // the words whose fade is under way (or done: faded true)
   var faded = false;
@@ -252,14 +255,15 @@
     clearTimeout(fadeTimer);
     armedWords = null;
     faded = false;
-    if (!m || !words || m.classList.contains("error") || b.classList.contains("over")) { return; }
+    if (!m || !words || b.classList.contains("over")) { return; }
+    var after = m.classList.contains("error") ? REFUSAL_FADE_MS : FADE_MS;
     armedWords = words;
     fadeTimer = setTimeout(function () {
       var now = board();
       var shown = now && now.querySelector("#board-message");
       if (shown) { shown.classList.add("faded"); }
       faded = true;
-    }, FADE_MS);
+    }, after);
   }
 
   // A message as a sentence, as the server words every other one (web.refusals.sentence):
