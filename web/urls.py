@@ -27,6 +27,8 @@ urlpatterns = [
     path("races/<uuid:race_id>/join", races.join, name="join"),
     path("races/<uuid:race_id>/start", races.start, name="start"),
     path("races/<uuid:race_id>/results", races.results, name="results"),
+    # The other pages end in a slash: a typed "results/" is sent to the page (301).
+    path("races/<uuid:race_id>/results/", races.results_slash, name="results_slash"),
     path("replay/<uuid:game_id>/", races.replay, name="replay"),
     path("tournaments/<uuid:tournament_id>/", people.tournament, name="tournament"),
     path("players/<str:username>/", people.player, name="player"),

@@ -14,12 +14,12 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db.models import Count, Max, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 from games.engine import OPTION_NAMES, PRESETS
 from games.models import Game, Race, RaceEntry, Tournament
@@ -183,6 +183,18 @@ def start(request: HttpRequest, race_id: Any) -> HttpResponse:
             request, "web/race.html", _race_context(request, race, refusal_words(exc)), status=409
         )
     return redirect("web:play", game_id=game.id)
+
+
+@require_safe
+def results_slash(request: HttpRequest, race_id: Any) -> HttpResponse:
+    """``GET /races/<id>/results/``: ``301`` to the results page's address,
+    ``/races/<id>/results`` (with the query string), as typed by someone used to the
+    site's other pages ending in a slash.  Only ``GET`` and ``HEAD``: any other method is
+    ``405``, never turned into a ``GET``.  The race is not looked up here (the page says
+    ``404`` for a race nobody may see)."""
+    url = reverse("web:results", kwargs={"race_id": race_id})
+    query = request.META.get("QUERY_STRING", "")
+    return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
 
 
 @require_GET
