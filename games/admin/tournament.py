@@ -111,7 +111,7 @@ class TournamentForm(_ModelForm_Tournament):
             table: Any = self.fields["points_table"]
             table.decoder = _DepthSafeDecoder
             table.help_text = gettext(
-                "Points by place scheme: the points of rank 1, 2, ... as a JSON list; ranks "
+                "points by place scheme: the points of rank 1, 2, ... as a JSON list; ranks "
                 "past the table earn 0. Empty ([]) means the default %(table)s. Not used by "
                 "the cards home scheme."
             ) % {"table": ", ".join(map(str, DEFAULT_POINTS_TABLE))}
