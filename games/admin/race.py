@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -181,6 +181,26 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        """``/admin/games/race/add/``: no form (a race needs a fresh secret seed, RULES.md
+        7): back to the race list with a message saying where races are added, rather
+        than Django's bare 403.  Nothing is written, whatever the method.
+
+        Raises ``PermissionDenied`` (403) for a user who may not see the race list."""
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
+        self.message_user(
+            request,
+            gettext(
+                "Races are not added here: open a tournament and use “Add scheduled "
+                "races…”, or use the staff API (POST /api/v1/races)."
+            ),
+            messages.INFO,
+        )
+        return HttpResponseRedirect(reverse("admin:games_race_changelist"))
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if obj is not None and (
