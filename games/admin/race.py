@@ -21,6 +21,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -217,7 +218,9 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
 
     @admin.display(description=PHASE_NOW)
     def phase_now(self, race: Race) -> str:
-        return phase_words(race)
+        # Capitalised as the stored status beside it is (Django shows a choice's label
+        # as it is: "Programmée" beside "En cours", not "en cours").
+        return capfirst(phase_words(race))
 
     @admin.display(description=_("entrants"), ordering="entry_total")
     def entrants(self, race: Race) -> int:

@@ -313,7 +313,7 @@ class RaceInline(_TabularInline_Race_Tournament):
     def phase(self, race: Race) -> str:
         # "-" for the blank race of a posted row that names none of the tournament's
         # races (ParentRowsFormSet refuses the row; the page shows it again).
-        return "-" if race._state.adding else phase_words(race)
+        return "-" if race._state.adding else capfirst(phase_words(race))
 
     @admin.display(description=_("starts"))
     def starts(self, race: Race) -> str:

@@ -95,8 +95,8 @@ def test_the_race_list_in_french(cup: dict[str, Any]) -> None:
         assert words in text
     for words in ("Programmée", "En clôture", "Terminée", "Annulée", "Horaire fixe", "Fenêtre"):
         assert f">{words}</a>" in page  # the filters' choices
-    assert re.search(r'field-phase_now">en cours<', page)  # the running race
-    assert re.search(r'field-phase_now">terminée<', page)
+    assert re.search(r'field-phase_now">En cours<', page)  # the running race
+    assert re.search(r'field-phase_now">Terminée<', page)
     actions = re.findall(r"<option value=\"\w+\">([^<]+)</option>", page)
     assert actions == [
         "Ouvrir les inscriptions maintenant",
@@ -182,7 +182,7 @@ def test_a_race_page_in_french(cup: dict[str, Any]) -> None:
         assert words in text, words
     assert re.search(r'class="readonly">Horaire fixe<', page)
     assert re.search(r'class="readonly">Programmée<', page)
-    assert re.search(r'class="readonly">en cours<', page)
+    assert re.search(r'class="readonly">En cours<', page)
     inline = text[text.index("Participations aux courses") :]
     assert inline.startswith(
         "Participations aux courses Joueur Rang État Cartes posées Coups Temps (ms) "
