@@ -55,6 +55,7 @@ from games.services.race_admin import (
     race_rename,
     race_rescore_all,
 )
+from web.board import rules_label
 
 #: The ranking rule in words, in the page's language: the words of
 #: :data:`games.engine.ranking.RANKING_RULE` (which the API serves in English; a test
@@ -137,6 +138,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         "status",
         "phase_now",
         "mode",
+        "variant",
         "starts",
         "ends",
         "entrants",
@@ -144,7 +146,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
     ]
     list_filter = ["status", "mode", "tournament", "starts_at"]
     search_fields = ["name", "commitment", "tournament__name"]  # never the seed
-    list_select_related = ["tournament"]
+    list_select_related = ["tournament", "deal"]
     fields = [
         "name",
         "tournament",
@@ -228,7 +230,10 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
 
     @admin.display(description=_("variant"))
     def variant(self, race: Race) -> str:
-        return race.deal.variant
+        # The preset's name in the page's language, as the pages show it ("Classique"),
+        # never the code ("classic"); other rules say what differs from their preset.
+        deal = race.deal
+        return rules_label(deal.variant, deal.options, deal.preset)
 
     @admin.display(description=_("seed"))
     def seed(self, race: Race) -> str:

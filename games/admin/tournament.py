@@ -66,6 +66,7 @@ from games.services.tournaments import (
     tournament_set_status,
     tournament_validate,
 )
+from web.board import PRESET_NAMES
 
 _FIELDS = [
     "name",
@@ -146,17 +147,6 @@ class TournamentForm(_ModelForm_Tournament):
         except ServiceError as exc:
             raise forms.ValidationError(exc.detail) from None
         return data
-
-
-#: The presets' names, as the pages name them (``web.board.PRESET_NAMES``).
-PRESET_NAMES = {
-    "classic": _("Classic"),
-    "draw-one": _("Draw one"),
-    "superior": _("Superior"),
-    "rainbow": _("Rainbow"),
-    "storehouse": _("Storehouse"),
-    "one-pass": _("One pass"),
-}
 
 
 class AddRacesForm(forms.Form):

@@ -86,6 +86,7 @@ def test_the_race_list_in_french(cup: dict[str, Any]) -> None:
         "Statut enregistré",
         "Phase actuelle",
         "Mode",
+        "Variante",
         "Départ",
         "Fin",
         "Participants",
