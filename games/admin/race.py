@@ -241,7 +241,9 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
 
     @admin.display(description=_("commitment"))
     def commitment_short(self, race: Race) -> str:
-        return short_hash(race.commitment)
+        # Eight characters (the whole value in the tooltip): room for the Variant column
+        # within a 1280-pixel screen.
+        return short_hash(race.commitment, keep=8)
 
     @admin.display(description=_("joining opens"), ordering="opens_at")
     def opens(self, race: Race) -> str:
