@@ -137,7 +137,6 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         "tournament_name",
         "status",
         "phase_now",
-        "mode",
         "variant",
         "starts",
         "ends",
@@ -201,7 +200,8 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
                 "Races are not added here: open a tournament and use “Add scheduled "
                 "races…”, or use the staff API (POST /api/v1/races)."
             ),
-            messages.INFO,
+            # A warning: the admin draws INFO with the green tick of a success.
+            messages.WARNING,
         )
         return HttpResponseRedirect(reverse("admin:games_race_changelist"))
 

@@ -49,6 +49,8 @@ def test_adding_a_race_in_the_admin_goes_back_to_the_list_saying_how(
         page = resp.content.decode()
         assert text_of(page).count(wanted[language]) == 1
         assert "(POST /api/v1/races)" in text_of(page)
+        # Shown as a warning, not with the green tick of a success.
+        assert '<li class="warning">' in page
         assert f'href="{reverse("admin:games_race_add")}"' not in page  # no Add button
     assert Race.objects.count() == before
 
