@@ -129,6 +129,13 @@ def test_the_admin_cancel_action_reads_as_cancelling_the_tournament_in_french() 
     url = reverse("admin:games_tournament_changelist")
     page = c.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert '<option value="cancel">Annuler le tournoi</option>' in page
+    # The confirmation page: French puts its narrow space before each colon (the colons
+    # were outside the translated words: "running: en cours").
+    page = c.post(
+        url, {"action": "cancel", "_selected_action": [str(t.pk)]}, HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    assert "<li>running\u202f: en cours, 2 participants</li>" in page
+    assert "running:" not in page
     resp = c.post(
         url,
         {"action": "cancel", "_selected_action": [str(t.pk)], "apply": "1"},
