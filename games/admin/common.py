@@ -159,6 +159,8 @@ STATUS_WORDS = {
     "disqualified": _("disqualified"),
     "did_not_start": _("did not start"),
     "not_started": _("not started"),
+    # A game its race's cancellation ended (stored as timed out), as the pages say it.
+    "cancelled": _("race cancelled"),
 }
 
 
@@ -427,9 +429,17 @@ def entry_result(entry: RaceEntry) -> dict[str, Any]:
         }
     row = live_results().row(entry) or {}
     home = row.get("cards_home")
+    status = row.get("status", "not_started")
+    cancelled = status == "timed_out" and entry.race.status == Race.Status.CANCELLED
+    game = entry.game if cancelled else None  # its query only for such an entry
+    if game is not None:
+        from games.selectors.games import ended_by_cancellation
+
+        if ended_by_cancellation(game, race_status=entry.race.status):
+            status = "cancelled"  # "race cancelled", not "timed out", as the pages say
     return {
         "rank": row.get("rank"),
-        "status": row.get("status", "not_started"),
+        "status": status,
         "cards_home": home,
         "moves": row.get("moves"),
         "elapsed_ms": row.get("elapsed_ms"),

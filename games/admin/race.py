@@ -46,7 +46,7 @@ from games.admin.common import (
 )
 from games.models import Race, RaceEntry
 from games.selectors.exports import race_standings_csv
-from games.selectors.races import race_standings
+from games.selectors.races import race_ended_by_cancellation, race_standings
 from games.services.race_admin import (
     race_cancel_now,
     race_close_now,
@@ -288,6 +288,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         rows = race_standings(race=race)
         if not rows:
             return gettext("no entrants yet")
+        ended = race_ended_by_cancellation(race)  # "race cancelled", not "timed out"
         body = format_html_join(
             "",
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -298,7 +299,11 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
                     dash(r["cards_home"]),
                     dash(r["moves"]),
                     dash(r["elapsed_ms"]),
-                    status_words(r["status"]),
+                    status_words(
+                        "cancelled"
+                        if r["status"] == "timed_out" and r["player"] in ended
+                        else r["status"]
+                    ),
                 )
                 for r in rows
             ),
