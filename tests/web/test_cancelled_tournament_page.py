@@ -61,3 +61,25 @@ def test_an_open_tournament_keeps_its_entry_line() -> None:
     html = _page(t)
     assert "open to everyone" in html
     assert NOTICE not in html
+
+
+def test_a_cancelled_tournament_with_nothing_scored_does_not_say_yet(player: Any) -> None:
+    """A new user read "No race has been scored yet." (fr "Aucune course n\u2019a encore été
+    comptée.") under the notice that the standings are final: nothing more will be."""
+    t: Any = TournamentFactory(status=Tournament.Status.OPEN)  # type: ignore[no-untyped-call]
+    race = running_race(tournament=t, name="Heat one")
+    race_join(race_id=race.id, player=player)
+    open_page = _page(t)
+    assert "No race has been scored yet." in open_page
+    tournament_set_status(tournament_id=t.id, status="cancelled")
+    html = _page(t)
+    assert "No race of this tournament was scored." in html
+    assert "yet" not in html.split("<main", 1)[1].split("</main>", 1)[0]
+    fr = _page(t, "fr")
+    assert "Aucune course de ce tournoi n\u2019a été comptée." in fr
+    assert "encore été comptée" not in fr
+    c = Client()
+    c.force_login(player)
+    mine = re.sub(r"[ \t\n]+", " ", c.get(f"/tournaments/{t.id}/").content.decode())
+    assert "You were in this tournament; no race of yours was scored." in mine
+    assert "You are in this tournament" not in mine
