@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.admin.names import NamedObjectsAdmin
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
+from games.selectors.games import ended_by_cancellation
 from games.services.errors import ServiceError
 
 if TYPE_CHECKING:  # the stubs' generics; plain classes at run time (no django-stubs-ext)
@@ -432,11 +433,8 @@ def entry_result(entry: RaceEntry) -> dict[str, Any]:
     status = row.get("status", "not_started")
     cancelled = status == "timed_out" and entry.race.status == Race.Status.CANCELLED
     game = entry.game if cancelled else None  # its query only for such an entry
-    if game is not None:
-        from games.selectors.games import ended_by_cancellation
-
-        if ended_by_cancellation(game, race_status=entry.race.status):
-            status = "cancelled"  # "race cancelled", not "timed out", as the pages say
+    if game is not None and ended_by_cancellation(game, race_status=entry.race.status):
+        status = "cancelled"  # "race cancelled", not "timed out", as the pages say
     return {
         "rank": row.get("rank"),
         "status": status,
