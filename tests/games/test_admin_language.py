@@ -188,7 +188,7 @@ def test_a_race_page_in_french(cup: dict[str, Any]) -> None:
     inline = text[text.index("Participations aux courses") :]
     assert inline.startswith(
         "Participations aux courses Joueur Rang État Cartes posées Coups Temps (ms) "
-        "Partie gagnée Disqualifié Motif de disqualification"
+        "Partie gagnée Disqualifiée Motif de disqualification"
     )
     assert "1 (en direct) En cours 20 50 3000" in inline
     assert "2 (en direct) En cours 9 30 1000" in inline

@@ -33,4 +33,6 @@ def test_get_logout_when_logged_out_goes_to_the_lobby() -> None:
 
 def test_the_french_page(player: Any) -> None:
     html = PageClient(player).get("/accounts/logout/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Vous êtes connecté en tant que ada." in html
+    # No participle that gives the reader a gender ("connecté").
+    assert "Vous utilisez le compte ada." in html
+    assert "connecté" not in html

@@ -226,7 +226,8 @@ def test_my_recent_games_name_the_race(pages: PageClient, player: Any) -> None:
     ("language", "words"),
     [
         ("en", "Welcome, nora: your account is ready, and you are logged in."),
-        ("fr", "Bienvenue, nora\u202f: votre compte est prêt et vous êtes connecté."),
+        ("fr", "Bienvenue, nora\u202f: votre compte est prêt et votre session est ouverte."),
+        ("es", "Le damos la bienvenida, nora: su cuenta está lista y ha iniciado sesión."),
     ],
 )
 def test_signing_up_says_the_account_is_ready(language: str, words: str) -> None:

@@ -1,0 +1,185 @@
+# mypy: disable-error-code="no-untyped-call, misc, arg-type, attr-defined"
+"""What a reading of the play, race, tournament and lobby pages in French, Spanish and
+German found: sentences that gave the reader a gender ("Vous êtes inscrit", "le han
+descalificado", "Compruébelo usted mismo"), one French word for a race's standings and
+for the rating leaderboards ("Classement", "Classements", and "classée" for rated), and
+wording a native speaker reads as wrong or stiff."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from html import unescape
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games.services.race_admin import race_close_now, race_entry_disqualify
+from games.services.races import race_create, race_join
+from tests.tournaments.factories import Result, TournamentFactory, play, running_race
+from tests.web.conftest import PageClient
+from tests.web.test_translations import _entries
+
+pytestmark = pytest.mark.django_db
+
+LANGUAGES = ("en", "fr", "es", "de")
+
+
+def _page(client: PageClient, url: str, lang: str) -> str:
+    resp = client.get(url, HTTP_ACCEPT_LANGUAGE=lang)
+    assert resp.status_code == 200, url
+    return str(unescape(resp.content.decode()))
+
+
+def _open_race(name: str = "Evening race") -> Any:
+    now = timezone.now()
+    return race_create(
+        name=name,
+        opens_at=now - timedelta(minutes=1),
+        starts_at=now + timedelta(minutes=10),
+        ends_at=now + timedelta(minutes=20),
+    )
+
+
+# 1. No sentence gives the player a gender.
+
+JOINED = {
+    "en": ("You have joined; the play button appears when the race starts.", "joined"),
+    "fr": (
+        "Inscription confirmée\u202f; le bouton Jouer apparaîtra au départ de la course.",
+        "inscription confirmée",
+    ),
+    "es": (
+        "Inscripción confirmada; el botón Jugar aparecerá cuando empiece la carrera.",
+        "inscripción confirmada",
+    ),
+    "de": (
+        "Sie nehmen teil; der Spielen-Knopf erscheint beim Start des Rennens.",
+        "Teilnahme bestätigt",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_joining_a_race_is_confirmed_without_a_gender(
+    pages: PageClient, player: Any, lang: str
+) -> None:
+    """French said "Vous êtes inscrit" on the race page and "inscrit" (Spanish
+    "inscrito") beside the race in the lobby: masculine, whoever joined."""
+    race = _open_race()
+    race_join(race_id=race.id, player=player)
+    sentence, badge = JOINED[lang]
+    page = _page(pages, f"/races/{race.id}/", lang)
+    assert f"<p>{sentence}</p>" in page
+    assert "Vous êtes inscrit" not in page
+    lobby = _page(pages, "/", lang)
+    assert f'<span class="badge" data-joined>{badge}</span>' in lobby
+    assert ">inscrit<" not in lobby
+    assert ">inscrito<" not in lobby
+
+
+DISQUALIFIED = {
+    "en": ("The organisers have disqualified you from this race (bot).", "disqualified"),
+    "fr": (
+        "Les organisateurs ont disqualifié votre participation à cette course (bot).",
+        "disqualifiée",
+    ),
+    "es": (
+        "Los organizadores han descalificado su participación en esta carrera (bot).",
+        "descalificada",
+    ),
+    "de": (
+        "Die Veranstalter haben Sie von diesem Rennen disqualifiziert (bot).",
+        "disqualifiziert",
+    ),
+}
+BOARD_DISQUALIFIED = {
+    "en": "The organisers have disqualified you from this race (bot): your game takes no"
+    " more moves.",
+    "fr": "Les organisateurs ont disqualifié votre participation à cette course (bot)\u202f:"
+    " votre partie n\u2019accepte plus aucun coup.",
+    "es": "Los organizadores han descalificado su participación en esta carrera (bot): su"
+    " partida ya no admite jugadas.",
+    "de": "Die Veranstalter haben Sie von diesem Rennen disqualifiziert (bot): Ihr Spiel nimmt"
+    " keine Züge mehr an.",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_disqualification_is_told_without_a_gender(
+    pages: PageClient, player: Any, lang: str
+) -> None:
+    """ "Les organisateurs vous ont disqualifié", "le han descalificado" and the status
+    "disqualifié"/"descalificado" made the player a man; the status now agrees with the
+    game, as "gagnée", "abandonnée" beside it do."""
+    race = running_race(name="Strict race")
+    entry = play(race, Result(player, 3, 9000, moves=7))
+    race_entry_disqualify(entry_id=entry.id, reason="bot")
+    sentence, status = DISQUALIFIED[lang]
+    page = _page(pages, f"/races/{race.id}/", lang)
+    assert sentence in page
+    assert re.search(rf">ada</a></th>.*?<td>\s*{status}\s*</td></tr>", page, re.S)
+    board = _page(pages, f"/play/{entry.game_id}/", lang)
+    assert BOARD_DISQUALIFIED[lang] in board
+    for gendered in ("vous ont disqualifié", "le han descalificado", ">descalificado<"):
+        assert gendered not in page + board
+
+
+NOT_ENTERED = {
+    "en": "You are not in this tournament yet: joining one of its races enters you.",
+    "fr": "Vous ne participez pas encore à ce tournoi\u202f: pour y entrer, rejoignez l\u2019une"
+    " de ses courses.",
+    "es": "Aún no participa en este torneo: para entrar, únase a una de sus carreras.",
+    "de": "Sie nehmen noch nicht an diesem Turnier teil: Treten Sie einem seiner Rennen bei,"
+    " um dabei zu sein.",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_way_into_a_tournament_reads_naturally(pages: PageClient, lang: str) -> None:
+    """Spanish "unirse ... le inscribe" (a masculine object), French "rejoindre ... vous
+    inscrit", and German "wer einem seiner Rennen beitritt" with no tournament named
+    for "seiner" to refer to."""
+    cup = TournamentFactory()
+    page = _page(pages, f"/tournaments/{cup.id}/", lang)
+    assert f"<p>{NOT_ENTERED[lang]}</p>" in page
+
+
+def test_spanish_asks_the_reader_to_check_the_deal_without_a_gender(pages: PageClient) -> None:
+    race = running_race(name="Done")
+    play(race, Result("ann", 30, 4200))
+    race_close_now(race_id=race.id)
+    page = _page(pages, f"/races/{race.id}/results", "es")
+    assert "Compruébelo por su cuenta: el compromiso es el SHA-256" in page
+    assert "usted mismo" not in page
+
+
+def test_spanish_logout_page_keeps_usted(pages: PageClient) -> None:
+    page = _page(pages, "/accounts/logout/", "es")
+    assert "Ha iniciado sesión como ada." in page
+    assert "Has iniciado" not in page
+
+
+#: Participles and adjectives that give the reader (or an unnamed player) a gender: said to
+#: the reader, or a status word alone in a cell (a perfect tense such as "ont disqualifié
+#: votre participation" agrees with nobody).
+GENDERED = {
+    "fr": re.compile(
+        r"\bvous (êtes|ont) (inscrit|connecté|disqualifié|invité)\b|\bdisqualifié dans\b"
+        r"|^(inscrit|disqualifié|non parti|pas encore commencé)$|n\u2019est encore inscrit"
+    ),
+    "es": re.compile(
+        r"\b(le han descalificado|le inscribe|usted mismo|bienvenido|está inscrito)\b"
+        r"|^(inscrito|descalificado)$|\bdescalificado en\b",
+        re.I,
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(GENDERED))
+def test_no_message_gives_the_reader_a_gender(lang: str) -> None:
+    found = [
+        (msgid, s) for _c, msgid, strs in _entries(lang) for s in strs if GENDERED[lang].search(s)
+    ]
+    assert found == []
