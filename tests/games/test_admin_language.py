@@ -156,7 +156,7 @@ def test_a_race_page_in_french(cup: dict[str, Any]) -> None:
             "Inscription tardive (secondes)",
             "Annulation de coups autorisée",
             "Donne gagnable exigée",
-            "Classée",
+            "Cotée",
             "Engagement",
             "Graine",
             "Auteur",
@@ -172,7 +172,7 @@ def test_a_race_page_in_french(cup: dict[str, Any]) -> None:
         f"secondes de jeu de chaque participant (mode fenêtre{NNBSP}; à horaire fixe{NNBSP}: "
         "fin moins départ)",
         "compte pour les cotes des joueurs (les organisateurs peuvent marquer une course non "
-        "classée)",
+        "cotée)",
         "cachée jusqu\u2019à ce que la course soit terminée ou annulée",  # the seed
         f"Classement (en direct{NNBSP}; la graine est ajoutée une fois la course terminée ou "
         "annulée)",

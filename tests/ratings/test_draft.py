@@ -115,7 +115,7 @@ def test_the_results_page_tells_organisers_a_draft_race_is_not_rated_yet() -> No
     page = client.get(f"/races/{race.id}/results").content.decode()
     assert "Not rated yet: the tournament is a draft" in page
     page = client.get(f"/races/{race.id}/results", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Pas encore classée\u202f: le tournoi est un brouillon" in page
+    assert "Pas encore cotée\u202f: le tournoi est un brouillon" in page
     assert PageClient().get(f"/races/{race.id}/results").status_code == 404
 
 

@@ -17,8 +17,10 @@ from django.utils import timezone
 
 from games.services.race_admin import race_close_now, race_entry_disqualify
 from games.services.races import race_create, race_join
+from tests.ratings.helpers import Result as RatedResult
 from tests.tournaments.factories import Result, TournamentFactory, play, running_race
 from tests.web.conftest import PageClient
+from tests.web.test_rating_pages import rated
 from tests.web.test_translations import _entries
 
 pytestmark = pytest.mark.django_db
@@ -183,3 +185,75 @@ def test_no_message_gives_the_reader_a_gender(lang: str) -> None:
         (msgid, s) for _c, msgid, strs in _entries(lang) for s in strs if GENDERED[lang].search(s)
     ]
     assert found == []
+
+
+# 2. A race's or a tournament's standings, and the rating leaderboards, have their own words.
+
+TERMS = {
+    # standings (a race, a tournament), leaderboards, a rated race count, the ranking rule
+    "en": ("Standings", "Leaderboards", "Rated races", "Ranking:"),
+    "fr": ("Classement", "Classements Elo", "Courses cotées", "Règle de classement\u202f:"),
+    "es": (
+        "Clasificación",
+        "Tablas de valoración",
+        "Carreras valoradas",
+        "Criterio de clasificación:",
+    ),
+    "de": ("Stand", "Ranglisten", "Gewertete Rennen", "Rangfolge:"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_standings_and_leaderboards_have_their_own_words(
+    pages: PageClient, player: Any, lang: str
+) -> None:
+    """French said "Classement" for a tournament's standings and "Classements" for the
+    rating leaderboards, "Classement général" for one leaderboard, and "classée" both
+    for a ranked entrant and for a race that counts for the ratings."""
+    standings, leaderboards, rated_races, ranking = TERMS[lang]
+    rated(RatedResult("ann", 40, 1000), RatedResult("bob", 30, 1000))
+    cup = TournamentFactory()
+    race = running_race(cup, name="Heat")
+    play(race, Result(player, 3, 9000))
+    tournament = _page(pages, f"/tournaments/{cup.id}/", lang)
+    assert f'<h2 id="ts-h">{standings}</h2>' in tournament
+    assert f'<a href="/leaderboards/">{leaderboards}</a>' in tournament  # the menu
+    race_page = _page(pages, f"/races/{race.id}/", lang)
+    assert re.search(rf"<h3>{standings} <small>", race_page)
+    assert f"<small>{ranking} " in race_page
+    board = _page(pages, "/leaderboards/", lang)
+    assert f"<h1>{leaderboards}</h1>" in board
+    assert f'<th scope="col">{rated_races}</th>' in board
+    if lang == "fr":
+        pool = _page(pages, "/leaderboards/classic/", lang)
+        assert "<h1>Classement Elo\u202f: Classique</h1>" in pool
+        assert "Classement général" not in pool + board
+        assert not re.search(r"\bclassées?\b", board)  # rated is "cotée", ranked "classé"
+
+
+#: msgids that name a leaderboard (rating pool), the standings, or a rated race.
+LEADERBOARD = re.compile(r"\b(leaderboards?|pools?)\b", re.I)
+STANDINGS = re.compile(r"\bstandings?\b", re.I)
+RATED = re.compile(r"\b(un)?rated\b", re.I)
+
+
+def test_french_keeps_the_leaderboards_apart_from_the_standings() -> None:
+    for _ctx, msgid, strs in _entries("fr"):
+        for s in strs:
+            if LEADERBOARD.search(msgid) and re.search(r"classements?\b", s, re.I):
+                assert re.search(r"classements? Elo", s, re.I), (msgid, s)
+            if STANDINGS.search(msgid):
+                assert "Elo" not in s, (msgid, s)
+            if RATED.search(msgid) and "rank" not in msgid:
+                assert not re.search(r"\bclassée?s?\b", s, re.I), (msgid, s)
+
+
+def test_spanish_rates_and_german_scores_with_their_own_words() -> None:
+    """Spanish said "puntuar" (to score, as a tournament does) for rating a race; German
+    "gewertet" (rated) for a tournament race being scored."""
+    for _ctx, msgid, strs in _entries("es"):
+        if RATED.search(msgid) or re.search(r"\brating\b", msgid):
+            assert not [s for s in strs if re.search(r"punt[uú]", s, re.I)], msgid
+    for _ctx, msgid, strs in _entries("de"):
+        if re.search(r"\bscored\b", msgid) and not RATED.search(msgid):
+            assert not [s for s in strs if re.search(r"(?<!aus)gewertet", s)], msgid
