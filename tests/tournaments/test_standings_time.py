@@ -5,15 +5,20 @@ and on the tournament page (a duration), and only that of finished races."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import Tournament
+from games.services.race_admin import race_entry_disqualify
+from games.services.races import race_create, race_join
 from tests.api.test_schema import generate
+from tests.factories import UserFactory
 from tests.tournaments.factories import Result, TournamentFactory, finished_race, play, running_race
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +86,52 @@ def test_durations_read_as_hours_minutes_seconds() -> None:
     assert duration(59_960) == "1\xa0min 00.0\xa0s"
     assert duration(600_000) == "10\xa0min 00.0\xa0s"
     assert duration(3_723_400) == "1\xa0h 02\xa0min 03.4\xa0s"
+
+
+@pytest.mark.parametrize(
+    ("language", "deal", "ann"),
+    [
+        ("en", "at the deal", "5\xa0min 00.0\xa0s"),
+        ("fr", "dès la donne", "5\xa0min 00,0\xa0s"),
+        ("es", "al repartir", "5\xa0min 00,0\xa0s"),
+        ("de", "beim Geben", "5\xa0min 00,0\xa0s"),
+    ],
+)
+def test_a_total_time_of_nothing_reads_as_the_race_page_says(
+    language: str, deal: str, ann: str
+) -> None:
+    """Dora put no card home after the dealt base card: the race page said her last card
+    home came "at the deal" (fr "dès la donne"), the tournament's standings "0.0 s" ("0,0
+    s"), as if she had played one in no time.  Bob's only entry was disqualified: he has
+    no time at all, and showed "0.0 s" too; he gets the race page's dash."""
+    t = TournamentFactory()
+    race = finished_race(
+        t, Result("ann", 20, 300_000), Result("dora", 1, 0, moves=0), Result("bob", 10, 5_000)
+    )
+    race_entry_disqualify(entry_id=race.entries.get(player__username="bob").id, reason="bot")
+    html = Client().get(f"/tournaments/{t.id}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    table = _standings_table(html)
+    cells = dict(
+        re.findall(r'<a href="/players/(\w+)/">.*?<td data-time-ms="\d+">([^<]*)</td>', table)
+    )
+    assert cells == {"ann": ann, "dora": deal, "bob": "\u2013"}
+    page = Client().get(f"/races/{race.id}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert re.search(rf">dora</a></th>(?:<td[^>]*>[^<]*</td>){{2}}<td>{deal}</td>", page)
+
+
+def test_a_row_with_no_time_shows_a_dash_as_its_other_empty_cells() -> None:
+    """An entrant whose game has not started has no count, no moves and no time: the
+    race page showed a dash for the first two and left the time empty."""
+    now = timezone.now()
+    race = race_create(
+        name="Evening race",
+        opens_at=now - timedelta(minutes=1),
+        starts_at=now + timedelta(minutes=10),
+        ends_at=now + timedelta(minutes=20),
+    )
+    race_join(race_id=race.id, player=UserFactory(username="ann"))
+    for url in (f"/races/{race.id}/", f"/races/{race.id}/live"):
+        page = Client().get(url).content.decode()
+        row = re.search(r">ann</a></th>(.*?)</tr>", page, re.S)
+        assert row is not None
+        assert re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1))[:3] == ["\u2013"] * 3
