@@ -447,7 +447,7 @@ ELSEWHERE = {
         ],
         "race": [
             "Tiempo límite (segundos)",
-            "Apertura de inscripción",
+            "Apertura de la inscripción",
             "oculta hasta que la carrera termine o se cancele",
             "Participaciones en carreras",
             "1 (en directo)",

@@ -44,7 +44,7 @@ def test_a_cancelled_tournament_says_so(player: Any) -> None:
     assert f"/races/{race.id}/results" not in html
     fr = _page(t, "fr")
     assert "Les organisateurs ont annulé ce tournoi\u202f; son classement est définitif" in fr
-    assert "ouvert à tous" not in fr
+    assert "ouverte à tous" not in fr
 
 
 def test_a_finished_tournament_drops_the_entry_line_without_the_notice() -> None:

@@ -202,7 +202,7 @@ def test_the_moves_of_a_list_stay_fragments(pages: PageClient, player: Any) -> N
     ("lang", "label"),
     [
         ("en", "Last card home (seconds after the start)"),
-        ("fr", "Dernière carte posée (secondes après le début)"),
+        ("fr", "Dernière carte posée (secondes après le départ)"),
         ("es", "Última carta a la fundación (segundos desde el inicio)"),
         ("de", "Letzte Karte abgelegt (Sekunden nach dem Start)"),
     ],

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 RANKS = {
     "en": "(A, 2 to 9, T for 10, J jack, Q queen, K king; 10 is understood too)",
     "fr": "(A as, 2 à 9, T pour 10, J valet, Q dame, K roi\u202f; 10 est compris aussi)",
-    "es": "(A as, 2 a 9, T para el 10, J sota, Q reina, K rey; también se entiende 10)",
+    "es": "(A as, 2 a 9, T para el 10, J jota, Q reina, K rey; también se entiende 10)",
     "de": "(A Ass, 2 bis 9, T für 10, J Bube, Q Dame, K König; 10 wird auch verstanden)",
 }
 

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from games.services.errors import WinnableNotFound
+from games.services.games import game_start
 from games.services.race_admin import race_close_now, race_entry_disqualify
 from games.services.races import race_create, race_join
 from tests.ratings.helpers import Result as RatedResult
@@ -257,3 +259,133 @@ def test_spanish_rates_and_german_scores_with_their_own_words() -> None:
     for _ctx, msgid, strs in _entries("de"):
         if re.search(r"\bscored\b", msgid) and not RATED.search(msgid):
             assert not [s for s in strs if re.search(r"(?<!aus)gewertet", s)], msgid
+
+
+# 4. Wording a native speaker found wrong or stiff.
+
+PLAY = {
+    "fr": [
+        "<summary>Comment jouer\u202f: souris, écran tactile et clavier</summary>",
+        "<li>Cliquez sur une carte (ou touchez-la), puis sur sa destination (une colonne du"
+        " tableau ou les fondations). Double-cliquez sur une carte pour la poser sur sa"
+        " fondation.</li>",
+        '<p class="count">13 cartes, dont 12 face cachée</p>',
+        "<kbd>Échap</kbd>",
+        "<kbd>Tab</kbd>, <kbd>Entrée</kbd>",
+    ],
+    "es": [
+        "<summary>Cómo jugar: ratón, pantalla táctil y teclado</summary>",
+        "<li>Haga clic en una carta (o tóquela) y luego en su destino (una columna del"
+        " tablero o las fundaciones). Haga doble clic en una carta para enviarla a su"
+        " fundación.</li>",
+        "<kbd>Tab</kbd>, <kbd>Intro</kbd>",
+    ],
+    "de": [
+        "<summary>So wird gespielt: Maus, Touchscreen und Tastatur</summary>",
+        "Ein Doppelklick legt eine Karte auf ihren Ablagestapel.</li>",
+        "Es gilt als blockiert, wenn Ziehen und Neugeben allein",
+        "Abgelegte Karten: Karten auf den Ablagestapeln.",
+        "<kbd>Tab</kbd>, <kbd>Enter</kbd>",
+    ],
+}
+PLAY_BEFORE = {
+    "fr": ["souris, toucher et clavier", "Cliquez ou touchez", "faces cachées", "<kbd>Esc</kbd>"],
+    "es": ["tacto", "Doble clic en", "<kbd>Enter</kbd>"],
+    "de": ["Maus, Touch und", "Es endet als blockiert", "Karten abgelegt: Karten"],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(PLAY))
+def test_the_play_page_reads_naturally(pages: PageClient, player: Any, lang: str) -> None:
+    game = game_start(player=player, seed="7")
+    page = _page(pages, f"/play/{game.id}/", lang)
+    for words in PLAY[lang]:
+        assert words in page
+    for words in PLAY_BEFORE[lang]:
+        assert words not in page
+
+
+TOURNAMENT = {
+    "fr": [
+        "ouverte à tous",
+        "Par points, puis victoires, puis cartes posées (le plus d\u2019abord), puis temps"
+        " total (le moins d\u2019abord)\u202f; les joueurs à égalité sur ces quatre critères"
+        " partagent un rang.",
+    ],
+    "es": [
+        "abierta a todos",
+        "Por puntos, luego victorias, luego cartas en las fundaciones"
+        " (más primero), luego tiempo total (menos primero); los jugadores empatados en los"
+        " cuatro criterios comparten puesto.",
+    ],
+    "de": [
+        "Noch kein Rennen ausgewertet.",
+        "Spieler, die in allen vier Werten gleichauf liegen, teilen sich einen Platz.",
+    ],
+}
+TOURNAMENT_BEFORE = {
+    "fr": ["ouvert à tous", "égaux sur les quatre"],
+    "es": ["abierto a todos", "iguales en los cuatro"],
+    "de": ["Noch kein Rennen gewertet.", "teilen sich einen Rang"],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(TOURNAMENT))
+def test_the_tournament_page_reads_naturally(pages: PageClient, lang: str) -> None:
+    """French and Spanish "Inscription : ouvert à tous" (the entry is feminine); German
+    said a race was "gewertet" (rated) when the tournament scored it."""
+    cup = TournamentFactory()
+    page = _page(pages, f"/tournaments/{cup.id}/", lang)
+    for words in TOURNAMENT[lang]:
+        assert words in page
+    for words in TOURNAMENT_BEFORE[lang]:
+        assert words not in page
+
+
+def test_the_race_page_reads_naturally_in_spanish_and_french(pages: PageClient) -> None:
+    race = _open_race()
+    es = _page(pages, f"/races/{race.id}/", "es")
+    assert "<dt>Apertura de la inscripción</dt>" in es
+    fr = _page(pages, f"/races/{race.id}/", "fr")
+    assert (
+        "<p>Aucune inscription pour l\u2019instant.</p>" in fr
+    )  # was "Personne n'est encore inscrit."
+    de = _page(pages, f"/races/{race.id}/", "de")
+    assert "<p>Noch hat sich niemand angemeldet.</p>" in de
+
+
+def test_the_lobby_reads_naturally(pages: PageClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    de = _page(pages, "/", "de")
+    assert '<option value="" selected>laut Variante</option>' in de
+    assert "wie die Variante es sagt" not in de
+
+    def lost(**_kw: Any) -> Any:
+        raise WinnableNotFound("every recent deal lost")
+
+    monkeypatch.setattr("web.views.play.game_services.game_start", lost)
+    refused = pages.post(
+        "/practice", {"variant": "classic", "winnable": "on"}, HTTP_ACCEPT_LANGUAGE="es"
+    )
+    assert refused.status_code == 400
+    es = unescape(refused.content.decode())
+    assert (
+        "El solucionador ha demostrado que todos los repartos recientes de estas reglas están"
+        " perdidos: no cabe esperar un reparto ganable." in es
+    )
+    assert "repartidas" not in es
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("es", "Sube a medida que juega y sus resultados la confirman."),
+        ("de", "Sie steigt, während Sie spielen und Ihre Ergebnisse sie bestätigen."),
+    ],
+)
+def test_the_leaderboards_page_keeps_one_register(pages: PageClient, lang: str, words: str) -> None:
+    """The rating rule said "tú" in Spanish and "du" in German, on pages that say "usted"
+    and "Sie" everywhere else."""
+    page = _page(pages, "/leaderboards/", lang)
+    assert words in page
+    assert "juegas" not in page
+    assert "du spielst" not in page

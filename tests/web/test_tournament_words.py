@@ -17,8 +17,12 @@ pytestmark = pytest.mark.django_db
     ("language", "scoring", "standings"),
     [
         ("en", "the places of a race earn 10, 8, 6, 5, 4, 3, 2, 1 points", "Ordered by points"),
-        ("fr", "rapportent 10, 8, 6, 5, 4, 3, 2, 1 points", "Classement par points"),
-        ("de", "bringen der Reihe nach 10, 8, 6, 5, 4, 3, 2, 1 Punkte", "Reihenfolge nach Punkten"),
+        ("fr", "rapportent 10, 8, 6, 5, 4, 3, 2, 1 points", "Par points, puis victoires"),
+        (
+            "de",
+            "bringen der Reihe nach 10, 8, 6, 5, 4, 3, 2, 1 Punkte",
+            "Nach Punkten, dann Siegen",
+        ),
     ],
 )
 def test_place_points_rule_in_words(language: str, scoring: str, standings: str) -> None:
