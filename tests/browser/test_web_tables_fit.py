@@ -234,7 +234,7 @@ def test_the_player_page_captions_span_a_phone_in_french(
         screenshot(page, "web-player-captions-fr390")
         captions = page.locator("main table.stack caption")
         assert captions.all_inner_texts() == [
-            "alice2\u202f: cote dans chaque classement Elo",
+            "alice2\u202f: cote dans chaque classement des joueurs",
             "Dernières courses cotées",
         ]
         widths = captions.evaluate_all(

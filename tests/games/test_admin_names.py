@@ -88,7 +88,7 @@ def test_the_admin_says_ajouter_un_tournoi_in_french(cup: dict[str, Any]) -> Non
     page, text = get(c, reverse("admin:games_race_changelist"), "fr")
     assert "<h1>Choisissez une course à modifier</h1>" in page
     page, _ = get(c, reverse("admin:games_ratingpool_changelist"), "fr")
-    assert "<h1>Choisissez un classement Elo à consulter</h1>" in page
+    assert "<h1>Choisissez un classement des joueurs à consulter</h1>" in page
     for url in (
         reverse("admin:games_tournament_changelist"),
         reverse("admin:games_tournament_add"),

@@ -194,7 +194,7 @@ def test_no_message_gives_the_reader_a_gender(lang: str) -> None:
 TERMS = {
     # standings (a race, a tournament), leaderboards, a rated race count, the ranking rule
     "en": ("Standings", "Leaderboards", "Rated races", "Ranking:"),
-    "fr": ("Classement", "Classements Elo", "Courses cotées", "Règle de classement\u202f:"),
+    "fr": ("Classement", "Classements des joueurs", "Courses cotées", "Règle de classement\u202f:"),
     "es": (
         "Clasificación",
         "Tablas de valoración",
@@ -228,7 +228,7 @@ def test_standings_and_leaderboards_have_their_own_words(
     assert f'<th scope="col">{rated_races}</th>' in board
     if lang == "fr":
         pool = _page(pages, "/leaderboards/classic/", lang)
-        assert "<h1>Classement Elo\u202f: Classique</h1>" in pool
+        assert "<h1>Classement des joueurs\u202f: Classique</h1>" in pool
         assert "Classement général" not in pool + board
         assert not re.search(r"\bclassées?\b", board)  # rated is "cotée", ranked "classé"
 
@@ -243,9 +243,9 @@ def test_french_keeps_the_leaderboards_apart_from_the_standings() -> None:
     for _ctx, msgid, strs in _entries("fr"):
         for s in strs:
             if LEADERBOARD.search(msgid) and re.search(r"classements?\b", s, re.I):
-                assert re.search(r"classements? Elo", s, re.I), (msgid, s)
+                assert re.search(r"classements? des joueurs", s, re.I), (msgid, s)
             if STANDINGS.search(msgid):
-                assert "Elo" not in s, (msgid, s)
+                assert "des joueurs" not in s, (msgid, s)
             if RATED.search(msgid) and "rank" not in msgid:
                 assert not re.search(r"\bclassée?s?\b", s, re.I), (msgid, s)
 

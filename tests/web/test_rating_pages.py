@@ -225,7 +225,7 @@ def test_leaderboard_in_french() -> None:
     client = PageClient()
     page = client.get("/leaderboards/classic/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert '<html lang="fr">' in page
-    assert "<h1>Classement Elo\u202f: Classique</h1>" in page
+    assert "<h1>Classement des joueurs\u202f: Classique</h1>" in page
     assert '<span class="badge">provisoire</span>' in page
     assert "Masquer les joueurs provisoires" in page
     assert "Leaderboard:" not in page

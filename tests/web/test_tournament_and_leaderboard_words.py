@@ -87,7 +87,7 @@ def test_outcome_and_leaderboards_read_right() -> None:
     assert re.search(r"<h2[^>]*>Ergebnis</h2>", de)
     assert "Ausgang" not in de
     fr = PageClient().get("/leaderboards/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    # "Classements Elo": the rating leaderboards, apart from a race's or a tournament's
+    # "Classements des joueurs": the rating leaderboards, apart from a race's or a tournament's
     # standings ("Classement"); not "cotes" in the menu (betting odds, beside races).
-    assert '<a href="/leaderboards/">Classements Elo</a>' in fr
+    assert '<a href="/leaderboards/">Classements des joueurs</a>' in fr
     assert "cotes" not in fr.split("<main")[0]
