@@ -28,10 +28,10 @@ from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from api.authentication import token_issue, tokens_revoke
 from api.errors import ProblemError, ProblemSerializer
+from api.query import ApiView
 from api.serializers import PasswordChangeInput, RegisterInput, TokenInput, TokenOutput
 from canfield_site.security import (
     current_password_check,
@@ -63,7 +63,7 @@ def _no_store(response: Response) -> Response:
     return response
 
 
-class RegisterView(APIView):
+class RegisterView(ApiView):
     """``POST /api/v1/auth/register``: create an account and return its API token.
 
     Usernames are ASCII letters, digits and ``@.+-_`` (after NFKC normalisation),
@@ -132,7 +132,7 @@ def _locked_out() -> ProblemError:
     )
 
 
-class TokenView(APIView):
+class TokenView(ApiView):
     """``POST /api/v1/auth/token``: exchange username and password for a new API token.
 
     Errors: 400 ``invalid_credentials`` (the same for an unknown user and a wrong password);
@@ -177,7 +177,7 @@ class TokenView(APIView):
         return _no_store(Response(_token_body(user)))
 
 
-class LogoutView(APIView):
+class LogoutView(ApiView):
     """``POST /api/v1/auth/logout``: revoke the token of this request (204).
 
     Signed in by session instead (the browser), it ends the session.
@@ -197,7 +197,7 @@ class LogoutView(APIView):
         return _no_store(Response(status=status.HTTP_204_NO_CONTENT))
 
 
-class LogoutAllView(APIView):
+class LogoutAllView(ApiView):
     """``POST /api/v1/auth/logout-all``: revoke every API token of the account (204).
 
     Ends this request's session too.  Other browser sessions end with a password change.
@@ -215,7 +215,7 @@ class LogoutAllView(APIView):
         return _no_store(Response(status=status.HTTP_204_NO_CONTENT))
 
 
-class PasswordChangeView(APIView):
+class PasswordChangeView(ApiView):
     """``POST /api/v1/auth/password``: change the password; every token is revoked and a
     new one is returned (``TokenOutput``); a browser session stays signed in.
 

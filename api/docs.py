@@ -19,9 +19,12 @@ from typing import Any
 import drf_spectacular_sidecar
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
-from drf_spectacular.views import SpectacularRedocView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
+
+from api.query import ApiView
 
 #: The sidecar's ReDoc bundle, and the CDN address of the logo inside it.
 SIDECAR_REDOC = (
@@ -53,10 +56,35 @@ REDOC_CSP = "; ".join(
 )
 
 
-class OfflineRedocView(SpectacularRedocView):
-    """``GET /api/v1/redoc/``: ReDoc on the OpenAPI schema, with nothing loaded from a CDN."""
+class SchemaView(ApiView, SpectacularAPIView):
+    """``GET /api/v1/schema/``: the OpenAPI schema, YAML by default; ``?format=json`` (or
+    ``yaml``) chooses, as ``Accept`` does; ``?lang=`` translates it.  Any other query
+    parameter, or one of these twice, is refused (``api.query``)."""
+
+    content_negotiation_class = DefaultContentNegotiation  # ?format= is declared here
+
+    def accepted_query_parameters(self, handler: Any) -> tuple[str, ...]:
+        """``format`` and ``lang``."""
+        return ("format", "lang")
+
+
+class SwaggerView(ApiView, SpectacularSwaggerView):
+    """``GET /api/v1/docs/``: Swagger UI on the schema; ``?lang=`` as the schema's."""
+
+    def accepted_query_parameters(self, handler: Any) -> tuple[str, ...]:
+        """``lang``."""
+        return ("lang",)
+
+
+class OfflineRedocView(ApiView, SpectacularRedocView):
+    """``GET /api/v1/redoc/``: ReDoc on the OpenAPI schema, with nothing loaded from a CDN;
+    ``?lang=`` as the schema's."""
 
     template_name = "api/redoc.html"
+
+    def accepted_query_parameters(self, handler: Any) -> tuple[str, ...]:
+        """``lang``."""
+        return ("lang",)
 
     @staticmethod
     def _redoc_standalone() -> str:

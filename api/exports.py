@@ -20,9 +20,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from api.errors import ProblemSerializer
+from api.query import ApiView
 from games.permissions import may_see_drafts
 from games.selectors.exports import (
     RACE_COLUMNS,
@@ -71,7 +71,7 @@ def _csv_response(columns: list[str]) -> dict[Any, Any]:
     }
 
 
-class RaceStandingsCSVView(APIView):
+class RaceStandingsCSVView(ApiView):
     """``GET /api/v1/races/{id}/standings.csv``: the race's standings as CSV."""
 
     permission_classes = [AllowAny]
@@ -92,7 +92,7 @@ class RaceStandingsCSVView(APIView):
         return _csv(race_standings_csv(races=[race]), f"race-{race.id}-standings.csv")
 
 
-class TournamentStandingsCSVView(APIView):
+class TournamentStandingsCSVView(ApiView):
     """``GET /api/v1/tournaments/{id}/standings.csv``: the tournament's standings as CSV."""
 
     permission_classes = [AllowAny]
@@ -110,7 +110,7 @@ class TournamentStandingsCSVView(APIView):
         return _csv(tournament_standings_csv(tournaments=[t]), f"tournament-{t.id}-standings.csv")
 
 
-class TournamentRacesCSVView(APIView):
+class TournamentRacesCSVView(ApiView):
     """``GET /api/v1/tournaments/{id}/races.csv``: the tournament's races as CSV."""
 
     permission_classes = [AllowAny]

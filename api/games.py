@@ -17,12 +17,13 @@ from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from api.accounts import player_of
 from api.errors import ProblemSerializer
 from api.pagination import CURSOR_PARAMETERS, MovePagination, NewestFirstPagination
+from api.query import ApiView, accepts_query
 from api.serializers import (
+    NO_INPUT_400,
     ExpectedMoveInput,
     GameStartInput,
     GameSummary,
@@ -71,7 +72,7 @@ _PROBLEMS = {
 }
 
 
-class VariantsView(APIView):
+class VariantsView(ApiView):
     """``GET /api/v1/variants``: every preset and option with its meaning (RULES.md 4).
 
     ``redeals`` values: a number, or ``null`` for unlimited (any number >= 0 is accepted).
@@ -101,17 +102,17 @@ class VariantsView(APIView):
         )
 
 
-class GamesView(APIView):
+class GamesView(ApiView):
     """``GET /api/v1/games``: your games (cursor-paginated); ``POST``: start a practice game."""
 
     throttle_scope = "games"
 
     @extend_schema(
-        parameters=CURSOR_PARAMETERS,
         responses={200: paginated(GameSummary, "PaginatedGameSummaryList"), **_PROBLEMS},
         operation_id="games_list",
         tags=["games"],
     )
+    @accepts_query(*CURSOR_PARAMETERS)
     def get(self, request: Request) -> Response:
         paginator = NewestFirstPagination()
         page = paginator.paginate_queryset(game_list(player=player_of(request)), request, view=self)
@@ -156,7 +157,7 @@ class GamesView(APIView):
         return Response(game_view(game), status=status.HTTP_201_CREATED)
 
 
-class GameDetailView(APIView):
+class GameDetailView(ApiView):
     """``GET /api/v1/games/{id}``: the player's view of one of their games (404 for others)."""
 
     @extend_schema(
@@ -175,7 +176,7 @@ class GameDetailView(APIView):
         return Response(game_view(game_get(game_id=game_id, player=player_of(request))))
 
 
-class GameMovesView(APIView):
+class GameMovesView(ApiView):
     """``POST /api/v1/games/{id}/moves``: play a move.
 
     ``GET``: the move history, cursor-paginated.
@@ -190,7 +191,6 @@ class GameMovesView(APIView):
         return super().get_throttles()
 
     @extend_schema(
-        parameters=CURSOR_PARAMETERS,
         responses={
             200: paginated(MoveRow, "PaginatedMoveRowList"),
             409: OpenApiResponse(ProblemSerializer, description="race_not_started"),
@@ -199,6 +199,7 @@ class GameMovesView(APIView):
         operation_id="games_moves_list",
         tags=["games"],
     )
+    @accepts_query(*CURSOR_PARAMETERS)
     def get(self, request: Request, game_id: UUID) -> Response:
         game = game_get(game_id=game_id, player=player_of(request))
         paginator = MovePagination()
@@ -250,7 +251,7 @@ class GameMovesView(APIView):
         return Response(body, status=status.HTTP_200_OK if outcome.replayed else 201)
 
 
-class GameUndoView(APIView):
+class GameUndoView(ApiView):
     """``POST /api/v1/games/{id}/undo``: take back the last move.
 
     Practice games, and race games whose race allows undo.
@@ -298,7 +299,7 @@ class GameUndoView(APIView):
         return Response(game_view(game))
 
 
-class GameResignView(APIView):
+class GameResignView(ApiView):
     """``POST /api/v1/games/{id}/resign``: give up; the game ends as ``resigned`` (idempotent).
 
     A ``blocked`` game that could still be undone ends ``resigned`` too (for good: its
@@ -310,7 +311,7 @@ class GameResignView(APIView):
         request=NoInput,
         responses={
             200: GameView,
-            400: ProblemSerializer,
+            400: NO_INPUT_400,
             403: OpenApiResponse(ProblemSerializer, description="disqualified"),
             409: OpenApiResponse(ProblemSerializer, description="race_closed, race_not_started"),
             **_PROBLEMS,
@@ -328,7 +329,7 @@ class GameResignView(APIView):
         return Response(game_view(game))
 
 
-class GameExportView(APIView):
+class GameExportView(ApiView):
     """``GET /api/v1/games/{id}/export``: a self-contained record.
 
     ``python -m games.engine replay FILE`` replays it.
@@ -350,7 +351,7 @@ class GameExportView(APIView):
         return Response({**game_record(game).to_dict(), "hints": list(game.hints)})
 
 
-class GameHintView(APIView):
+class GameHintView(ApiView):
     """``GET /api/v1/games/{id}/hint``: the next move of a winning line (practice games).
 
     The solver sees every card, so RULES.md 7 allows hints only outside races: a race
@@ -391,7 +392,7 @@ class GameHintView(APIView):
         )
 
 
-class GameSolutionView(APIView):
+class GameSolutionView(ApiView):
     """``GET /api/v1/games/{id}/solution``: was the deal winnable, and one winning line.
 
     ``?start=end``: the same from where the game ended (the deal followed by its live
@@ -406,7 +407,6 @@ class GameSolutionView(APIView):
     throttle_scope = "games"
 
     @extend_schema(
-        parameters=[SolutionQuery],
         responses={
             200: OpenApiResponse(SolutionView, description="the solve is done"),
             202: OpenApiResponse(
@@ -424,6 +424,7 @@ class GameSolutionView(APIView):
         },
         tags=["games"],
     )
+    @accepts_query(SolutionQuery)
     def get(self, request: Request, game_id: UUID) -> Response:
         query = SolutionQuery(data=request.query_params)
         query.is_valid(raise_exception=True)

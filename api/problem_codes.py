@@ -13,6 +13,12 @@ PROBLEM_CODES: dict[str, str] = {
     "malformed_request": "400: the body is not valid JSON (or names a key twice) or not a "
     "JSON object.",
     "unknown_field": "400: the body has fields the endpoint does not declare; see `fields`.",
+    "unknown_query_parameter": "400: the query has parameters the endpoint does not declare "
+    "(each operation lists its own; `format` is not one: send `Accept`); see `parameters` "
+    "(the unknown names) and `accepted` (the declared ones).",
+    "repeated_query_parameter": "400: a query parameter is given more than once; send each "
+    "once (a list filter takes one comma-separated value: `phase=open,running`); see "
+    "`parameters` and `accepted`.",
     "invalid_filter": "400: an unknown or empty value for a list filter (`phase`, `mode`, "
     "`status`, `provisional`, a `pool` that names no pool).",
     "bad_request": "400: the server refused the request (e.g. a `Host` it does not serve).",

@@ -15,7 +15,6 @@ from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
@@ -23,11 +22,12 @@ from api.pagination import (
     CURSOR_PARAMETERS,
     NOT_PAGINATED,
     SafeCursorPagination,
-    refuse_paging,
 )
 from api.permissions import IsOrganiser
+from api.query import ApiView, accepts_query
 from api.ratings import RaceRatingView, RatingChangeView
 from api.serializers import (
+    NO_INPUT_400,
     GameView,
     NoInput,
     StrictBooleanField,
@@ -285,7 +285,7 @@ class RacePagination(SafeCursorPagination):
 _PROBLEMS = {401: ProblemSerializer, 404: ProblemSerializer, 429: ProblemSerializer}
 
 
-class RacesView(APIView):
+class RacesView(ApiView):
     """``GET /api/v1/races``: races, filterable; ``POST`` (organisers, ``games.add_race``):
     create a race."""
 
@@ -295,29 +295,30 @@ class RacesView(APIView):
         return [AllowAny()]
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "phase",
-                str,
-                many=True,
-                explode=False,
-                enum=list(RACE_PHASES),
-                description="one or more phases, comma-separated (`upcoming,open`: every race "
-                "not started yet); a race is listed when its `phase` field is one of them: "
-                "upcoming (joining not open yet), open (joining, not started), running, "
-                "closing (over, being scored), finished, cancelled",
-            ),
-            OpenApiParameter("mode", str, enum=["scheduled", "window"]),
-            *CURSOR_PARAMETERS,
-        ],
         responses={200: paginated(RaceView, "PaginatedRaceList"), 400: ProblemSerializer},
         operation_id="races_list",
         tags=["races"],
         auth=[],
     )
+    @accepts_query(
+        OpenApiParameter(
+            "phase",
+            str,
+            many=True,
+            explode=False,
+            enum=list(RACE_PHASES),
+            description="one or more phases, comma-separated (`upcoming,open`: every race "
+            "not started yet), given once (`phase=open&phase=running` is 400 "
+            "`repeated_query_parameter`); a race is listed when its `phase` field is one of "
+            "them: upcoming (joining not open yet), open (joining, not started), running, "
+            "closing (over, being scored), finished, cancelled",
+        ),
+        OpenApiParameter("mode", str, enum=["scheduled", "window"]),
+        *CURSOR_PARAMETERS,
+    )
     def get(self, request: Request) -> Response:
-        asked = request.query_params.getlist("phase")
-        phases = tuple(dict.fromkeys(p for value in asked for p in value.split(",")))
+        asked = request.query_params.get("phase")
+        phases = tuple(dict.fromkeys(asked.split(","))) if asked is not None else ()
         mode = request.query_params.get("mode")
         unknown = [p for p in phases if p not in RACE_PHASES]
         if unknown:
@@ -375,7 +376,7 @@ class RacesView(APIView):
         return Response(race_public(race, viewer=request.user), status=status.HTTP_201_CREATED)
 
 
-class RaceDetailView(APIView):
+class RaceDetailView(ApiView):
     """``GET /api/v1/races/{id}``: one race (the seed only once finished)."""
 
     permission_classes = [AllowAny]
@@ -389,7 +390,7 @@ class RaceDetailView(APIView):
         )
 
 
-class RaceJoinView(APIView):
+class RaceJoinView(ApiView):
     """``POST /api/v1/races/{id}/join``: join (idempotent: 201 first time, 200 after)."""
 
     throttle_scope = "games"
@@ -399,7 +400,7 @@ class RaceJoinView(APIView):
         responses={
             201: JoinView,
             200: JoinView,
-            400: ProblemSerializer,
+            400: NO_INPUT_400,
             409: OpenApiResponse(ProblemSerializer, description="race_not_open"),
             **_PROBLEMS,
         },
@@ -420,7 +421,7 @@ class RaceJoinView(APIView):
         return Response(body, status=status.HTTP_201_CREATED if outcome.created else 200)
 
 
-class RaceStartView(APIView):
+class RaceStartView(ApiView):
     """``POST /api/v1/races/{id}/start``: start your clock (window mode) and get your game.
 
     Joins first if needed; idempotent.  In scheduled mode it returns your game
@@ -436,7 +437,7 @@ class RaceStartView(APIView):
         request=NoInput,
         responses={
             200: GameView,
-            400: ProblemSerializer,
+            400: NO_INPUT_400,
             403: OpenApiResponse(
                 ProblemSerializer,
                 description="not_entered (you never joined and joining has closed), disqualified",
@@ -452,13 +453,14 @@ class RaceStartView(APIView):
         return Response(game_view(game))
 
 
-class RaceStandingsView(APIView):
+class RaceStandingsView(ApiView):
     """``GET /api/v1/races/{id}/standings``: live or final standings (counts only, no cards).
 
     Every entrant in one response (not paginated: 400 ``not_paginated`` for ``?cursor=``
     or ``?page_size=``)."""
 
     permission_classes = [AllowAny]
+    whole_list = True
 
     @extend_schema(
         description="Every entrant's line in one response (the race stream's `standings` "
@@ -473,7 +475,6 @@ class RaceStandingsView(APIView):
         auth=[],
     )
     def get(self, request: Request, race_id: UUID) -> Response:
-        refuse_paging(request)
         race = race_get(race_id=race_id, include_drafts=_drafts(request))
         return Response(
             {
@@ -485,7 +486,7 @@ class RaceStandingsView(APIView):
         )
 
 
-class RaceResultsView(APIView):
+class RaceResultsView(ApiView):
     """``GET /api/v1/races/{id}/results``: final ranks, times, scores, seed reveal, move lists.
 
     409 ``race_not_finished`` until the race is finished for everyone (retry later);
@@ -495,6 +496,7 @@ class RaceResultsView(APIView):
     """
 
     permission_classes = [AllowAny]
+    whole_list = True
 
     @extend_schema(
         description="Every entrant's result in one response. Not paginated: `cursor` and "
@@ -513,7 +515,6 @@ class RaceResultsView(APIView):
         auth=[],
     )
     def get(self, request: Request, race_id: UUID) -> Response:
-        refuse_paging(request)
         return Response(
             race_results(race=race_get(race_id=race_id, include_drafts=_drafts(request)))
         )

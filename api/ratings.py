@@ -19,12 +19,12 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
-from rest_framework.views import APIView
 
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
-from api.pagination import CURSOR_PARAMETERS, NOT_PAGINATED, page_size_param, refuse_paging
+from api.pagination import CURSOR_PARAMETERS, NOT_PAGINATED, page_size_param
 from api.permissions import IsOrganiser
+from api.query import ApiView, accepts_query
 from api.serializers import StrictBooleanField, StrictSerializer
 from games.permissions import OrganiserAction, may_see_drafts
 from games.selectors import ratings as rating_selectors
@@ -213,13 +213,14 @@ def _bool_filter(request: Request, name: str) -> bool | None:
 # ------------------------------------------------------------------ views
 
 
-class LeaderboardsView(APIView):
+class LeaderboardsView(ApiView):
     """``GET /api/v1/leaderboards``: every rating pool (its key names its leaderboard).
 
     All of them in one response (not paginated: 400 ``not_paginated`` for ``?cursor=``
     or ``?page_size=``); each pool's leaderboard is paginated."""
 
     permission_classes = [AllowAny]
+    whole_list = True
 
     @extend_schema(
         description="Every rating pool in one response, by key; each pool's players are "
@@ -235,7 +236,6 @@ class LeaderboardsView(APIView):
         operation_id="leaderboards_list",
     )
     def get(self, request: Request) -> Response:
-        refuse_paging(request)
         pools = [
             rating_selectors.pool_public(p, getattr(p, "players", None))
             for p in rating_selectors.pools_list()
@@ -243,7 +243,7 @@ class LeaderboardsView(APIView):
         return Response({"rating_rule": rating_selectors.RATING_RULE, "pools": pools})
 
 
-class LeaderboardView(APIView):
+class LeaderboardView(ApiView):
     """``GET /api/v1/leaderboards/{pool}``: the pool's players, best first.
 
     Ordered by ``mu - 3 sigma`` descending, then player id (a total order):
@@ -254,15 +254,8 @@ class LeaderboardView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("provisional", str, enum=["true", "false"]),
-            *CURSOR_PARAMETERS,
-        ],
-        responses={200: LeaderboardPage, **_PROBLEMS},
-        tags=["ratings"],
-        auth=[],
-    )
+    @extend_schema(responses={200: LeaderboardPage, **_PROBLEMS}, tags=["ratings"], auth=[])
+    @accepts_query(OpenApiParameter("provisional", str, enum=["true", "false"]), *CURSOR_PARAMETERS)
     def get(self, request: Request, pool: str) -> Response:
         found = rating_selectors.pool_get(key=pool)
         board = rating_selectors.leaderboard(
@@ -283,7 +276,7 @@ class LeaderboardView(APIView):
         )
 
 
-class PlayerDetailView(APIView):
+class PlayerDetailView(ApiView):
     """``GET /api/v1/players/{username}``: ratings per pool and the last 20 rated races.
 
     404 ``not_found`` for an unknown or inactive player.
@@ -297,7 +290,7 @@ class PlayerDetailView(APIView):
         return Response(rating_selectors.player_profile(player=player))
 
 
-class PlayerHistoryView(APIView):
+class PlayerHistoryView(ApiView):
     """``GET /api/v1/players/{username}/history``: rating history, newest race first.
 
     ``?pool=`` keeps one pool.  Cursor-paginated on ``(race end, row id)``.
@@ -309,19 +302,15 @@ class PlayerHistoryView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "pool",
-                str,
-                description="a pool's key (`GET /leaderboards`); one that names no pool is "
-                "400 `invalid_filter`",
-            ),
-            *CURSOR_PARAMETERS,
-        ],
-        responses={200: HistoryView, **_PROBLEMS},
-        tags=["ratings"],
-        auth=[],
+    @extend_schema(responses={200: HistoryView, **_PROBLEMS}, tags=["ratings"], auth=[])
+    @accepts_query(
+        OpenApiParameter(
+            "pool",
+            str,
+            description="a pool's key (`GET /leaderboards`); one that names no pool is "
+            "400 `invalid_filter`",
+        ),
+        *CURSOR_PARAMETERS,
     )
     def get(self, request: Request, username: str) -> Response:
         player = rating_selectors.player_get(username=username)
@@ -343,7 +332,7 @@ class PlayerHistoryView(APIView):
         return Response({**links, "results": [rating_selectors.change_public(c) for c in rows]})
 
 
-class RaceRatingAPIView(APIView):
+class RaceRatingAPIView(ApiView):
     """``GET /api/v1/races/{id}/rating``: how the race counts for ratings.
 
     ``PUT`` (organisers: ``games.change_race``): ``{"rated": false}`` marks the race

@@ -2,12 +2,14 @@
 
 drf-spectacular documents the responses each view declares.  The framework adds more
 (an invalid token is 401 on any authenticated view, a throttle is 429, an id that
-matches no row is 404, a body that is not JSON is 400/415/413, an ``Accept`` the API
-cannot serve is 406), and every error body is an RFC 9457 ``application/problem+json``
-document.  :func:`document_problems` (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``)
-adds those responses to each operation, from the view that serves it, and moves every
-4xx/5xx body to ``application/problem+json``; each description names the codes
-(``api.problem_codes``) that status can carry there.  UUID path parameters get the
+matches no row is 404, a body that is not JSON is 400/415/413, a query parameter the
+operation does not declare is 400 ``unknown_query_parameter`` (``api.query``), an
+``Accept`` the API cannot serve is 406), and every error body is an RFC 9457
+``application/problem+json`` document.  :func:`document_problems`
+(``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``) adds those responses to each
+operation, from the view that serves it, and moves every 4xx/5xx body to
+``application/problem+json``; each description names the codes (``api.problem_codes``)
+that status can carry there.  UUID path parameters get the
 pattern the URL converter matches (lower-case hex).
 """
 
@@ -34,18 +36,29 @@ def _view_class(path: str) -> Any:
     return getattr(match.func, "cls", None)
 
 
+#: What a bad value of a query parameter answers; any other parameter is a list filter
+#: (``invalid_filter``).
+_QUERY_VALUE_CODES: dict[str, list[str]] = {
+    "cursor": ["invalid_cursor"],
+    "page_size": ["validation_error"],
+    "start": ["validation_error"],  # a solution's (a serializer's field)
+    "last_event_id": [],  # a stream's: an id it cannot read gets a fresh snapshot
+}
+
+
 def _codes_for(status: str, *, op: dict[str, Any], view: Any, method: str) -> list[str]:
     params = {p.get("name") for p in op.get("parameters", []) if p.get("in") == "query"}
     if status == "400":
         codes = []
         if "requestBody" in op:
             codes += ["validation_error", "malformed_request", "unknown_field"]
-        if "page_size" in params:
-            codes.append("validation_error")
-        if params - {"cursor", "page_size"}:
-            codes.append("invalid_filter")
-        if "cursor" in params:
-            codes.append("invalid_cursor")
+        for name in sorted(params):
+            codes += _QUERY_VALUE_CODES.get(name, ["invalid_filter"])
+        # Every endpoint refuses a query parameter it does not declare (api.query); a
+        # declared one given twice is refused too.
+        codes.append("unknown_query_parameter")
+        if params:
+            codes.append("repeated_query_parameter")
         return codes
     if status == "401":
         return ["not_authenticated", "authentication_failed"]
@@ -69,12 +82,10 @@ def _codes_for(status: str, *, op: dict[str, Any], view: Any, method: str) -> li
 
 def _needed(op: dict[str, Any], view: Any, path: str) -> set[str]:
     """The error statuses the framework can answer for ``op`` whatever the view declares."""
-    needed = {"406"}
-    params = [p for p in op.get("parameters", []) if p.get("in") == "query"]
+    # 400: an undeclared query parameter is refused everywhere (api.query).
+    needed = {"400", "406"}
     if "requestBody" in op:
-        needed |= {"400", "413", "415"}
-    if params:
-        needed.add("400")
+        needed |= {"413", "415"}
     if "{" in path:
         needed.add("404")
     if view is not None:

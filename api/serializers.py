@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.validators import RegexValidator
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import empty
 
-from api.errors import ProblemError
+from api.errors import ProblemError, ProblemSerializer
 from games.engine import OPTION_NAMES, PRESETS
 from games.models import Game
 from games.selectors.games import SEEN_GAME_STATUSES, SOLUTION_FROM, game_status_seen
@@ -265,6 +265,14 @@ class MoveInput(StrictSerializer):
 class NoInput(StrictSerializer):
     """No fields: the body of resign, join, start and rescore is empty or ``{}``.  Anything
     else (malformed JSON, a field, another type) is a 4xx and changes nothing."""
+
+
+#: The 400 of an operation whose body is :class:`NoInput` (drf-spectacular shows no
+#: request body for it), for ``extend_schema(responses=...)``.
+NO_INPUT_400 = OpenApiResponse(
+    ProblemSerializer,
+    description="malformed_request, unknown_field: send no body, or `{}`",
+)
 
 
 class ExpectedMoveInput(StrictSerializer):

@@ -5,9 +5,9 @@ entry point they answer ``503 live_unavailable`` and clients poll the REST
 endpoints instead.  Each stream:
 
 - checks authentication (session cookie or ``Authorization: Token <key>``),
-  the same permissions as the REST view, and the per-user cap on open streams
-  (``LIVE_STREAMS_PER_USER``) *before* it starts, answering problem+json
-  401, 404, 409, 429 or 503;
+  the query (``last_event_id`` only, once: ``api.query``), the same permissions as
+  the REST view, and the per-user cap on open streams (``LIVE_STREAMS_PER_USER``)
+  *before* it starts, answering problem+json 400, 401, 404, 409, 429 or 503;
 - sends a ``snapshot`` event with the current state first (on every connect
   and reconnect, so nothing is missed whatever was dropped);
 - then one event per change, each with an ``id`` (the topic's sequence
@@ -63,7 +63,8 @@ from api.authentication import (
     TokenAuthentication,
     unaccepted_scheme_hint,
 )
-from api.errors import SERVICE_ERROR_STATUS
+from api.errors import SERVICE_ERROR_STATUS, ProblemError, ProblemJsonResponse, problem_body
+from api.query import check_query
 from api.refusals import problem_json
 from canfield_site.security import client_address
 from games.live.hub import (
@@ -464,6 +465,11 @@ def slot_key(request: HttpRequest, user: Any) -> str:
     return f"addr:{client_address(request)}"
 
 
+#: The query parameters of every stream (``api.query``): any other, or this one twice, is
+#: ``400 unknown_query_parameter`` / ``repeated_query_parameter``.
+STREAM_QUERY_PARAMETERS = ("last_event_id",)
+
+
 def _last_event_raw(request: HttpRequest) -> str:
     """The client's ``Last-Event-ID`` (or ``?last_event_id=``) as sent, ``""`` without."""
     return str(request.headers.get("Last-Event-ID") or request.GET.get("last_event_id") or "")
@@ -518,6 +524,17 @@ async def _open(
             or "This stream needs a session or a token (Authorization: Token <key>).",
             WWW_Authenticate="Token",
         )
+    try:
+        check_query(request.GET, STREAM_QUERY_PARAMETERS)
+    except ProblemError as exc:
+        refusal = problem_body(
+            status=400,
+            code=exc.problem_code,
+            detail=exc.problem_detail,
+            instance=request.get_full_path(),
+            extra=exc.extra,
+        )
+        return ProblemJsonResponse(refusal, status=400)
     try:
         first = await _db(lambda: snapshot(user))
     except ServiceError as exc:

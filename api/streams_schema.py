@@ -135,6 +135,15 @@ def add_stream_paths(result: dict[str, Any], generator: Any, request: Any, publi
                         "schema": {"type": "string"},
                         "description": "The last event id received, when reconnecting.",
                     },
+                    {
+                        "in": "query",
+                        "name": "last_event_id",
+                        "required": False,
+                        "schema": {"type": "string"},
+                        "description": "The same as the `Last-Event-ID` header, for a client "
+                        "that cannot set headers (the header wins when both are sent). Any "
+                        "other query parameter is 400 `unknown_query_parameter`.",
+                    },
                 ],
                 "security": security + ([{}] if spec["auth_optional"] else []),
                 "responses": responses,

@@ -16,13 +16,14 @@ from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from api.accounts import player_of
 from api.errors import ProblemError, ProblemSerializer
-from api.pagination import CURSOR_PARAMETERS, NOT_PAGINATED, SafeCursorPagination, refuse_paging
+from api.pagination import CURSOR_PARAMETERS, NOT_PAGINATED, SafeCursorPagination
 from api.permissions import IsOrganiser
+from api.query import ApiView, accepts_query
 from api.serializers import (
+    NO_INPUT_400,
     NoInput,
     StrictBooleanField,
     StrictCharField,
@@ -270,7 +271,7 @@ _STAFF_PROBLEMS = {**_PROBLEMS, 403: ProblemSerializer}
 # ------------------------------------------------------------------ views
 
 
-class TournamentsView(APIView):
+class TournamentsView(ApiView):
     """``GET /api/v1/tournaments``: tournaments; ``POST`` (organisers): create one."""
 
     def get_permissions(self) -> list[Any]:
@@ -279,10 +280,6 @@ class TournamentsView(APIView):
         return [AllowAny()]
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("status", str, enum=list(Tournament.Status.values)),
-            *CURSOR_PARAMETERS,
-        ],
         responses={
             200: paginated(TournamentView, "PaginatedTournamentList"),
             400: ProblemSerializer,
@@ -292,6 +289,9 @@ class TournamentsView(APIView):
         auth=[],
         description="Newest first, cursor-paginated; drafts are listed for organisers only. "
         "Errors: 400 `invalid_filter`.",
+    )
+    @accepts_query(
+        OpenApiParameter("status", str, enum=list(Tournament.Status.values)), *CURSOR_PARAMETERS
     )
     def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status")
@@ -321,7 +321,7 @@ class TournamentsView(APIView):
         return Response(tournament_public(t, viewer=request.user), status=status.HTTP_201_CREATED)
 
 
-class TournamentDetailAPIView(APIView):
+class TournamentDetailAPIView(ApiView):
     """``GET /api/v1/tournaments/{id}``: one tournament and its races."""
 
     permission_classes = [AllowAny]
@@ -334,18 +334,18 @@ class TournamentDetailAPIView(APIView):
         return Response(tournament_public(t, viewer=request.user, with_races=True))
 
 
-class TournamentStandingsView(APIView):
+class TournamentStandingsView(ApiView):
     """``GET /api/v1/tournaments/{id}/standings``: the standings, by rank, cursor-paginated."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=CURSOR_PARAMETERS,
         responses={200: paginated(StandingView, "PaginatedStandingList"), **_PROBLEMS},
         operation_id="tournaments_standings_list",
         tags=["tournaments"],
         auth=[],
     )
+    @accepts_query(*CURSOR_PARAMETERS)
     def get(self, request: Request, tournament_id: UUID) -> Response:
         t = tournament_get(tournament_id=tournament_id, viewer=request.user)
         paginator = StandingsPagination()
@@ -353,12 +353,13 @@ class TournamentStandingsView(APIView):
         return paginator.get_paginated_response([standing_row(s) for s in page or []])
 
 
-class TournamentMeView(APIView):
+class TournamentMeView(ApiView):
     """``GET /api/v1/tournaments/{id}/me``: your standing and your result in each race,
     with the organisers' reason for any disqualification.  In one response (not
     paginated: 400 ``not_paginated`` for ``?cursor=`` or ``?page_size=``)."""
 
     permission_classes = [IsAuthenticated]
+    whole_list = True
 
     @extend_schema(
         description="Your standing and your result in each race, in one response. Not "
@@ -371,12 +372,11 @@ class TournamentMeView(APIView):
         tags=["tournaments"],
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
-        refuse_paging(request)
         t = tournament_get(tournament_id=tournament_id, viewer=request.user)
         return Response(tournament_player_results(tournament=t, player=player_of(request)))
 
 
-class TournamentRacesView(APIView):
+class TournamentRacesView(ApiView):
     """``POST /api/v1/tournaments/{id}/races`` (organisers): add scheduled races."""
 
     def get_permissions(self) -> list[Any]:
@@ -439,7 +439,7 @@ class TournamentRacesView(APIView):
         )
 
 
-class TournamentRescoreView(APIView):
+class TournamentRescoreView(ApiView):
     """``POST /api/v1/tournaments/{id}/rescore`` (organisers): recompute the standings."""
 
     def get_permissions(self) -> list[Any]:
@@ -447,7 +447,7 @@ class TournamentRescoreView(APIView):
 
     @extend_schema(
         request=NoInput,
-        responses={200: RescoredView, 400: ProblemSerializer, **_STAFF_PROBLEMS},
+        responses={200: RescoredView, 400: NO_INPUT_400, **_STAFF_PROBLEMS},
         tags=["tournaments"],
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:

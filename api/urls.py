@@ -2,10 +2,9 @@
 
 from django.urls import path, re_path
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api import accounts, exports, games, races, ratings, streams, tournaments
-from api.docs import OfflineRedocView, redoc_bundle
+from api.docs import OfflineRedocView, SchemaView, SwaggerView, redoc_bundle
 from api.errors import api_unknown_path
 from api.views import HealthView
 
@@ -92,8 +91,8 @@ urlpatterns = [
         name="player-history",
     ),
     path("races/<uuid:race_id>/rating", ratings.RaceRatingAPIView.as_view(), name="race-rating"),
-    re_path(r"^schema/?$", SpectacularAPIView.as_view(), name="schema"),
-    re_path(r"^docs/?$", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    re_path(r"^schema/?$", SchemaView.as_view(), name="schema"),
+    re_path(r"^docs/?$", SwaggerView.as_view(url_name="api:schema"), name="docs"),
     re_path(r"^redoc/?$", OfflineRedocView.as_view(url_name="api:schema"), name="redoc"),
     re_path(r"^redoc/redoc\.standalone\.js$", redoc_bundle, name="redoc-bundle"),
     # Anything else under /api/v1/ (including ids that are not UUIDs): problem+json 404.

@@ -7,13 +7,13 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from api.errors import ProblemSerializer, problem_response
+from api.query import ApiView
 from canfield_site import health
 
 
-class HealthView(APIView):
+class HealthView(ApiView):
     """``GET /api/v1/health``: are the database, the task broker and the cache reachable?"""
 
     authentication_classes = []

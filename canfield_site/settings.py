@@ -329,7 +329,13 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "DESCRIPTION": (
         "Players race on identical seeded deals of Canfield solitaire. Every move goes "
         "through this API and is checked against the rules engine; races are timed by the "
-        "server and scored by background workers. Errors are RFC 9457 "
+        "server and scored by background workers.\n\n"
+        "Each operation takes exactly the query parameters it lists, each at most once: "
+        "an undeclared one (a typo such as `phse`, or `format`: the format is chosen with "
+        "`Accept`) is 400 `unknown_query_parameter` and a repeated one (`phase=open&"
+        "phase=running`; send `phase=open,running`) is 400 `repeated_query_parameter`, "
+        "never silently ignored or merged.\n\n"
+        "Errors are RFC 9457 "
         "`application/problem+json` documents with a stable snake_case `code`:\n\n"
         + problem_codes_markdown()
     ),

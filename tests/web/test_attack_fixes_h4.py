@@ -108,11 +108,15 @@ def test_an_api_body_over_the_limit_is_problem_json(settings: Any) -> None:
 
 
 def _wsgi_get(app: Any, path: str, content_type: str) -> tuple[str, bytes]:
-    """``GET path?x=1`` through the WSGI application ``app``: its status line and body."""
+    """``GET path?mode=window`` through the WSGI application ``app``: its status line and
+    body (``mode`` is a parameter of ``/api/v1/races``, which refuses undeclared ones)."""
     environ: dict[str, Any] = {}
     setup_testing_defaults(environ)
     environ.update(
-        PATH_INFO=path, QUERY_STRING="x=1", CONTENT_TYPE=content_type, HTTP_HOST="testserver"
+        PATH_INFO=path,
+        QUERY_STRING="mode=window",
+        CONTENT_TYPE=content_type,
+        HTTP_HOST="testserver",
     )
     status: list[str] = []
     # As Django's test client does: the test's transaction keeps its connection.
