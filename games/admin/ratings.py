@@ -25,8 +25,10 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import SelectionGuardAdmin
+from games.engine import PRESETS
 from games.models import PlayerRating, RaceRating, RatingChange, RatingPool
 from games.services.ratings import race_set_rated
+from web.board import rules_label
 
 #: History rows shown on a rating's page (newest first).
 HISTORY_ROWS = 200
@@ -56,9 +58,16 @@ def _queue_recompute(pool_id: int) -> None:
 class RatingPoolAdmin(ReadOnlyAdmin):
     """Rating pools, with the *Recompute pool* action."""
 
-    list_display = ("key", "variant", "races_rated", "players", "recomputed_at")
+    list_display = ("key", "variant_name", "races_rated", "players", "recomputed_at")
     search_fields = ("key",)
-    readonly_fields = ("key", "variant", "options", "races_rated", "created_at", "recomputed_at")
+    readonly_fields = (
+        "key",
+        "variant_name",
+        "options",
+        "races_rated",
+        "created_at",
+        "recomputed_at",
+    )
     actions = ["recompute"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[RatingPool]:
@@ -68,6 +77,16 @@ class RatingPoolAdmin(ReadOnlyAdmin):
     @admin.display(description=_("players"), ordering="player_count")
     def players(self, obj: RatingPool) -> int:
         return int(getattr(obj, "player_count", 0))
+
+    @admin.display(description=_("variant"))
+    def variant_name(self, obj: RatingPool) -> str:
+        """The pool's rules as the race list's *Variant* column names a race's: the
+        preset's name in the page's language ("Classique"), never its code ("classic");
+        other rules name the preset they differ from and what differs
+        (``web.board.rules_label``).  (Not named ``variant``: the model's field of that
+        name would win over it.)"""
+        exact = obj.key if obj.key in PRESETS else "custom"  # the key is a preset's name
+        return rules_label(exact, obj.options, obj.variant)
 
     def has_recompute_permission(self, request: HttpRequest) -> bool:
         """Staff allowed to change pools (superusers) may recompute them."""

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games.models import PlayerRating, Race, RaceRating, RatingPool
 from games.services.ratings import race_rate
@@ -93,3 +94,41 @@ def test_organiser_marks_a_race_unrated(
     assert 'value="recompute"' in pools.content.decode()
     player = admin_client(UserFactory(username="eve"))
     assert player.get(reverse("admin:games_ratingpool_changelist")).status_code == 302
+
+
+#: The draw-one preset's name in each language (web.board.PRESET_NAMES).
+DRAW_ONE = {"en": "Draw one", "fr": "Une carte", "es": "Una carta", "de": "Eine Karte"}
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "es", "de"])
+def test_the_pool_list_and_page_name_the_rules(language: str) -> None:
+    """The pools' *Variant* showed the code ("draw-one") where the race list shows the
+    rules' name in the admin's language ("Une carte"); other rules say what changed."""
+    import re
+
+    from games.engine import PRESETS
+    from tests.games.test_admin_language import get, text_of
+    from web.board import rules_label
+
+    pool = RatingPool.objects.create(
+        key="draw-one", variant="draw-one", options=PRESETS["draw-one"].to_dict()
+    )
+    changed = RatingPool.objects.create(
+        key="draw-one.redeals-2",
+        variant="draw-one",
+        options={**PRESETS["draw-one"].to_dict(), "redeals": 2},
+    )
+    client = admin_client(superuser())
+    page, _ = get(client, reverse("admin:games_ratingpool_changelist"), language)
+    cells = [text_of(c) for c in re.findall(r'class="field-variant_name">(.*?)</td>', page, re.S)]
+    with translation.override(language):
+        other = rules_label("custom", changed.options, "draw-one")
+    assert other.startswith(f"{DRAW_ONE[language]} (")
+    assert other != DRAW_ONE[language]
+    assert sorted(cells) == sorted([DRAW_ONE[language], other])
+    page, _ = get(client, reverse("admin:games_ratingpool_change", args=[pool.pk]), language)
+    shown = re.search(
+        r'class="form-row field-variant_name">.*?class="readonly">(.*?)</div>', page, re.S
+    )
+    assert shown is not None
+    assert text_of(shown.group(1)) == DRAW_ONE[language]
