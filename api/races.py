@@ -86,11 +86,21 @@ class RaceView(serializers.Serializer[Any]):
     time_limit_s = serializers.IntegerField(help_text="seconds each entrant may play")
     opens_at = serializers.DateTimeField()
     starts_at = serializers.DateTimeField()
-    ends_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(
+        help_text="when the race was to end (no move is accepted from then on); a cancelled "
+        "race did not end then: see cancelled_at"
+    )
+    cancelled_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the organisers cancelled the race (its games still playing ended "
+        "then); null for a race not cancelled, and for one cancelled before this time was "
+        "recorded",
+    )
     closed_at = serializers.DateTimeField(
         allow_null=True,
         help_text="when the race was closed: at ends_at, or earlier once it was over for "
-        "every player (joining closed and every entrant's game over); null before",
+        "every player (joining closed and every entrant's game over); null before, and for "
+        "a cancelled race that was never closed",
     )
     allow_undo = serializers.BooleanField()
     late_join_s = serializers.IntegerField(

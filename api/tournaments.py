@@ -62,7 +62,14 @@ class TournamentRaceView(serializers.Serializer[Any]):
     preset = serializers.CharField(help_text="the preset the rules were built from (see the race)")
     opens_at = serializers.DateTimeField()
     starts_at = serializers.DateTimeField()
-    ends_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(
+        help_text="when the race was to end; a cancelled race did not end then: see cancelled_at"
+    )
+    cancelled_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the organisers cancelled the race (as the race's own view); null for "
+        "a race not cancelled, and for one cancelled before this time was recorded",
+    )
     late_join_s = serializers.IntegerField(
         allow_null=True,
         help_text="seconds after starts_at that joining stays open (0: closes at the start; "

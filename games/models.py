@@ -318,7 +318,8 @@ class Race(models.Model):
     ``window`` (each entrant gets ``time_limit_s`` seconds from their own
     start, any time between ``opens_at`` and ``ends_at``).  ``status`` moves
     ``scheduled -> closing -> finished`` (or ``cancelled``) through guarded
-    services; whether a race is open or running is read off the clock.
+    services; whether a race is open or running is read off the clock;
+    ``closed_at``, ``scored_at`` and ``cancelled_at`` record when those steps happened.
     ``commitment`` is ``hex(SHA-256(seed))``, public from the announcement;
     the seed stays secret until ``finished`` (RULES.md 7).
     """
@@ -376,6 +377,14 @@ class Race(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
     scored_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "when the organisers cancelled it (games.services.races.races_cancel); empty "
+            "for a race not cancelled, or cancelled before this was recorded"
+        ),
+    )
     rated = models.BooleanField(
         default=True, help_text=_("counts for player ratings (organisers may mark a race unrated)")
     )

@@ -123,7 +123,9 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
     ``now``), ``variant``, ``options``, ``time_limit_s`` (seconds),
     ``opens_at``/``starts_at``/``ends_at`` (datetimes), ``closed_at`` (when the sweeper
     closed it: at ``ends_at``, or before once it was over for every player; ``None``
-    before), ``allow_undo``,
+    before), ``cancelled_at`` (when the organisers cancelled it; ``None`` for a race not
+    cancelled, or cancelled before the time was recorded: its page then shows no end
+    time, since it never ended at ``ends_at``), ``allow_undo``,
     ``require_winnable``, ``commitment`` (hex SHA-256 of the seed), ``seed``
     (``None`` until finished or cancelled), ``entrants`` (count), ``joined`` and ``game_id``
     (the viewer's entry and game, if any), ``game_status`` (that game's status as
@@ -167,6 +169,7 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
         "starts_at": race.starts_at,
         "ends_at": race.ends_at,
         "closed_at": race.closed_at,
+        "cancelled_at": race.cancelled_at,
         "allow_undo": race.allow_undo,
         "late_join_s": race.late_join_s,
         "join_closes_at": race.join_closes_at,

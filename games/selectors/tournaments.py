@@ -44,8 +44,9 @@ def tournament_get(*, tournament_id: Any, viewer: Any = None) -> Tournament:
 
 
 def race_summary(race: Race, *, now: datetime | None = None) -> dict[str, Any]:
-    """A tournament race in a list: times, phase, commitment; the seed once finished or
-    cancelled (:meth:`Race.seed_revealed`, as the race itself shows it)."""
+    """A tournament race in a list: times (``cancelled_at``: when a cancelled race was
+    cancelled, ``None`` otherwise or when not recorded), phase, commitment; the seed once
+    finished or cancelled (:meth:`Race.seed_revealed`, as the race itself shows it)."""
     now = now or timezone.now()
     return {
         "id": str(race.id),
@@ -58,6 +59,7 @@ def race_summary(race: Race, *, now: datetime | None = None) -> dict[str, Any]:
         "opens_at": race.opens_at,
         "starts_at": race.starts_at,
         "ends_at": race.ends_at,
+        "cancelled_at": race.cancelled_at,
         "late_join_s": race.late_join_s,
         "join_closes_at": race.join_closes_at,
         "commitment": race.commitment,

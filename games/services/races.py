@@ -575,12 +575,17 @@ def races_rescore(*, race_ids: Sequence[Any]) -> list[Any]:
 def race_cancel(*, race_id: Any, now: datetime | None = None) -> Race:
     """Cancel a race that is not finished; its running games end as timed out (idempotent).
 
-    A finished or cancelled race is returned unchanged.  Raises :class:`NotFound`.
+    The race is marked ``cancelled`` at ``now`` (default: the current time;
+    ``Race.cancelled_at``, which its pages show).  A finished or cancelled race is
+    returned unchanged (a cancelled race keeps its first ``cancelled_at``).  Raises
+    :class:`NotFound`.
     """
+    now = now or timezone.now()
     with transaction.atomic():
         race = race_locked(race_id)
         if races_cancel(race_ids=[race.id], now=now):
             race.status = Race.Status.CANCELLED
+            race.cancelled_at = now
     return race
 
 
@@ -590,8 +595,9 @@ def races_cancel(*, race_ids: Iterable[Any], now: datetime | None = None) -> lis
     For cancelling a tournament (``games.services.tournaments.tournament_set_status``),
     whose caller has locked the races already: in one transaction, locks those still
     ``scheduled`` or ``closing`` (id order), ends their games still playing as timed out
-    at ``now`` (default: the current time), marks them ``cancelled`` (their seeds are
-    revealed, RULES.md 7: no one can play them any more) and tells each race's stream
+    at ``now`` (default: the current time), marks them ``cancelled`` at ``now``
+    (``Race.cancelled_at``; their seeds are revealed, RULES.md 7: no one can play them
+    any more) and tells each race's stream
     after the commit.  A fixed number of queries whatever the number of races (one by
     one, some thousands outlasted a web request).  Finished or cancelled races are left
     alone.  Returns the ids cancelled, in id order.  Raises nothing of its own.
@@ -610,7 +616,7 @@ def races_cancel(*, race_ids: Iterable[Any], now: datetime | None = None) -> lis
         Game.objects.filter(race_entry__race_id__in=ids, status=Game.Status.PLAYING).update(
             status=Game.Status.TIMED_OUT, finished_at=now, updated_at=now
         )
-        Race.objects.filter(id__in=ids).update(status=Race.Status.CANCELLED)
+        Race.objects.filter(id__in=ids).update(status=Race.Status.CANCELLED, cancelled_at=now)
         publish_on_commit(*((race_topic(i), "phase", {"status": "cancelled"}) for i in ids))
     return ids
 
