@@ -1,21 +1,25 @@
 """Read selectors for a player's page: their race entries (RULES.md 6, 7).
 
 Nothing here returns a card or a running race's seed; results of a race
-(rank, cards home) appear once it is finished.
+(rank, cards home) appear once it is finished, and a cancelled race's count once it
+is cancelled (as its race page shows it).
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
-from games.models import RaceEntry
+from games.models import Race, RaceEntry
+from games.selectors.games import game_status_seen
 from games.selectors.races import of_draft_tournament
 
 
 def player_race_entries(*, player: Any, limit: int = 50) -> QuerySet[RaceEntry]:
-    """The player's race entries, newest race first, with race (and deal) loaded.
+    """The player's race entries, newest race first, with race (and deal) and game loaded.
 
     Races of draft tournaments are left out (they are the organisers' until published);
     cancelled races are listed (their pages say they were cancelled).
@@ -23,6 +27,23 @@ def player_race_entries(*, player: Any, limit: int = 50) -> QuerySet[RaceEntry]:
     return (
         RaceEntry.objects.filter(player=player)
         .exclude(of_draft_tournament("race__"))
-        .select_related("race", "race__deal")
+        .select_related("race", "race__deal", "game")
         .order_by("-race__starts_at")[:limit]
     )
+
+
+def entry_cards_home(entry: RaceEntry, *, now: datetime | None = None) -> int | None:
+    """The cards home an entry's row shows, as its race page does
+    (:func:`games.selectors.races.race_standings`): a finished race's stored result
+    (``None`` when it has none); in a cancelled race the count its game reached before
+    the cancellation (``None`` for a disqualified entry, no game, or a game whose race
+    never started for it); ``None`` while the race is not over (no result yet).  No
+    query when ``entry`` has its race and game loaded (:func:`player_race_entries`)."""
+    race = entry.race
+    if race.status == Race.Status.FINISHED:
+        return entry.cards_home
+    if race.status != Race.Status.CANCELLED or entry.disqualified or entry.game is None:
+        return None
+    if game_status_seen(entry.game, now=now or timezone.now()) == "not_started":
+        return None
+    return int(entry.game.cards_home)

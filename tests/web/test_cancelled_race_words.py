@@ -124,3 +124,61 @@ def test_a_running_race_page_keeps_its_seed_secret(pages: PageClient, player: An
     assert "data-seed" not in html
     assert "the seed is revealed when the race is over" in html
     assert "The organisers cancelled" not in html
+
+
+def _player_row(html: str, race_name: str) -> str:
+    """The player page's row of the race ``race_name`` (whitespace folded)."""
+    flat = " ".join(html.split())
+    start = flat.index(f">{race_name}</a></th>")
+    return flat[start : flat.index("</tr>", start)]
+
+
+def test_the_player_page_shows_the_count_a_cancelled_race_game_reached(
+    pages: PageClient, player: Any
+) -> None:
+    """It showed "\u2013" where the lobby said "race cancelled · 1 card home"."""
+    from django.test import Client
+
+    from games.services.race_admin import race_entry_disqualify
+    from tests.factories import make_user
+
+    race = running_race(name="Called off")
+    game = race_join(race_id=race.id, player=player).entry.game
+    assert game is not None
+    Game.objects.filter(id=game.id).update(cards_home=7)  # as seven cards home left it
+    other = make_user(username="bo")
+    race_entry_disqualify(
+        entry_id=race_join(race_id=race.id, player=other).entry.id, reason="two accounts"
+    )
+    races_cancel(race_ids=[race.id])
+    lobby = " ".join(pages.get("/").content.decode().split())
+    assert "<small>race cancelled · 7 cards home" in lobby
+    row = _player_row(pages.get(f"/players/{player.username}/").content.decode(), "Called off")
+    assert "<td>\u2013</td><td>7</td><td>race cancelled </td>" in row
+    # Anyone sees it (the race page's standings show it to anyone too).
+    anon = _player_row(Client().get(f"/players/{player.username}/").content.decode(), "Called off")
+    assert "<td>\u2013</td><td>7</td><td>race cancelled </td>" in anon
+    # A disqualified entry has no count, as on the race page.
+    row = _player_row(Client().get("/players/bo/").content.decode(), "Called off")
+    assert "<td>\u2013</td><td>\u2013</td><td>race cancelled </td>" in row
+
+
+def test_a_race_cancelled_before_it_started_shows_no_count(pages: PageClient, player: Any) -> None:
+    """The player never played it: "\u2013", as the race page's standings (did not start)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services.races import race_create
+
+    now = timezone.now()
+    race = race_create(
+        name="Never run",
+        opens_at=now - timedelta(minutes=1),
+        starts_at=now + timedelta(minutes=5),
+        ends_at=now + timedelta(minutes=10),
+    )
+    race_join(race_id=race.id, player=player)
+    races_cancel(race_ids=[race.id], now=now)
+    row = _player_row(pages.get(f"/players/{player.username}/").content.decode(), "Never run")
+    assert "<td>\u2013</td><td>\u2013</td><td>race cancelled </td>" in row

@@ -14,7 +14,7 @@ from games.models import Game
 from games.permissions import may_see_drafts
 from games.rating_model import PROVISIONAL_RACES
 from games.selectors.games import deal_revealed, game_list
-from games.selectors.players import player_race_entries
+from games.selectors.players import entry_cards_home, player_race_entries
 from games.selectors.races import race_list
 from games.selectors.ratings import player_profile, pools_list
 from games.selectors.tournaments import (
@@ -85,11 +85,22 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         {
             "person": person,
             "own": own,
-            "entries": list(player_race_entries(player=person)),
+            "entries": _entries(person),
             "games": _practice_games(person) if own else [],
             **_ratings(person),
         },
     )
+
+
+def _entries(person: User) -> list[Any]:
+    """The player's race entries (:func:`player_race_entries`), each with ``home``: the
+    cards home its row shows (:func:`entry_cards_home`: a finished race's result, the
+    count a cancelled race's game reached, else ``None``)."""
+    now = timezone.now()
+    entries = list(player_race_entries(player=person))
+    for e in entries:
+        e.home = entry_cards_home(e, now=now)  # type: ignore[attr-defined]
+    return entries
 
 
 def _practice_games(person: User) -> list[Game]:
