@@ -232,13 +232,14 @@
   }
 
   // A message (a draw's words, "now choose a destination", a hint) fades after FADE_MS on
-  // a live board: it is a band over the top of the cards (app.css), and it hid the
-  // reserve's top card and the Draw button until the next action.  A refusal fades too,
-  // after REFUSAL_FADE_MS (a new user's refusal covered the reserve's top card on a phone
-  // for as long as they thought about their next move); the next action or the close
-  // button takes either sooner.  An ended board's last word ("You resigned.", a win) stays
-  // until closed.  #announcer is not touched.  A board a poll brought back (polled) with
-  // the same words keeps their fade's timer, or stays faded.
+  // a live board: on a phone it is a band over the top of the cards (app.css), and it hid
+  // the reserve's top card and the Draw button until the next action.  A refusal fades
+  // too, after REFUSAL_FADE_MS (a new user's refusal covered the reserve's top card on a
+  // phone for as long as they thought about their next move); the next action or the
+  // close button takes either sooner.  An ended board's last word ("You resigned.", a
+  // win) stays until closed: it is in the page's flow, so it hides nothing.  #announcer
+  // is not touched.  A board a poll brought back (polled) with the same words keeps
+  // their fade's timer, or stays faded.
   var FADE_MS = 4000;
   var REFUSAL_FADE_MS = 10000;
   var fadeTimer = null;
