@@ -39,8 +39,8 @@ from canfield_site.security import (
     lockout_detail,
     lockout_seconds,
 )
-from games.services.accounts import user_register, username_validate
-from games.services.errors import UsernameTaken
+from games.services.accounts import player_lock, user_register, username_validate
+from games.services.errors import AccountDeleted, UsernameTaken
 
 
 def player_of(request: Request) -> User:
@@ -132,10 +132,16 @@ def _locked_out() -> ProblemError:
     )
 
 
+def _invalid_credentials() -> ProblemError:
+    """``400 invalid_credentials``: an unknown username or a wrong password (the same)."""
+    return ProblemError("invalid_credentials", "Unknown username or wrong password.", status=400)
+
+
 class TokenView(ApiView):
     """``POST /api/v1/auth/token``: exchange username and password for a new API token.
 
-    Errors: 400 ``invalid_credentials`` (the same for an unknown user and a wrong password);
+    Errors: 400 ``invalid_credentials`` (the same for an unknown user and a wrong password,
+    and for an account deleted while its password was checked);
     429 ``login_locked_out`` after ``LOGIN_FAILURE_LIMIT`` failures for the username or
     from the client address (django-axes; ``canfield_site.security``), with
     ``Retry-After``; 429 ``throttled``.
@@ -170,11 +176,13 @@ class TokenView(ApiView):
         if user is None and getattr(request._request, "axes_locked_out", False):
             raise _locked_out()
         if user is None or not user.is_active:
-            raise ProblemError(
-                "invalid_credentials", "Unknown username or wrong password.", status=400
-            )
+            raise _invalid_credentials()
+        try:
+            body = _token_body(user)
+        except AccountDeleted:  # deleted since the password was checked: unknown now
+            raise _invalid_credentials() from None
         forget_failed_logins(user.get_username())
-        return _no_store(Response(_token_body(user)))
+        return _no_store(Response(body))
 
 
 class LogoutView(ApiView):
@@ -220,7 +228,8 @@ class PasswordChangeView(ApiView):
     new one is returned (``TokenOutput``); a browser session stays signed in.
 
     Errors: 400 ``validation_error`` (``current_password`` wrong, ``new_password`` refused
-    by the password validators), 401, 429 ``throttled``, 429 ``login_locked_out`` (a wrong
+    by the password validators), 401, 404 ``not_found`` (the account was deleted while
+    the passwords were checked), 429 ``throttled``, 429 ``login_locked_out`` (a wrong
     current password counts as a failed login of the account: see ``auth/token``).
     """
 
@@ -232,6 +241,10 @@ class PasswordChangeView(ApiView):
             200: TokenOutput,
             400: ProblemSerializer,
             401: ProblemSerializer,
+            404: OpenApiResponse(
+                ProblemSerializer,
+                description="not_found: the account was deleted while the passwords were checked",
+            ),
             429: ProblemSerializer,
         },
         tags=["accounts"],
@@ -261,6 +274,10 @@ class PasswordChangeView(ApiView):
                 errors=errors,
             )
         with transaction.atomic():
+            # The account first, as its deletion locks it: deleted meanwhile (while the
+            # passwords were hashed), save() found no row to update and inserted the
+            # account again; now 404 not_found.
+            player_lock(player=user)
             user.set_password(data.validated_data["new_password"])
             user.save()  # revokes every token (api.authentication)
             body = _token_body(user)

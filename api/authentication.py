@@ -37,6 +37,8 @@ from knox.models import AuthToken
 from knox.settings import CONSTANTS
 from rest_framework import authentication, exceptions
 
+from games.services.accounts import player_lock
+
 
 class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]
     """knox's ``Authorization: Token <token>`` in one query per request, never cached.
@@ -100,9 +102,14 @@ def token_issue(*, user: User) -> tuple[str, AuthToken]:
     as a digest).
 
     Deletes the user's expired tokens and, past ``AUTH_TOKENS_PER_USER``, the oldest.
+    Locks the account first (:func:`games.services.accounts.player_lock`, as the deletion
+    of an account does): raises :class:`~games.services.errors.AccountDeleted` when it was
+    deleted meanwhile (the token, committed while the deletion ran or after it, pointed
+    at an account gone: an IntegrityError).
     """
     ttl = settings.AUTH_TOKEN_TTL_SECONDS
     with transaction.atomic():
+        player_lock(player=user)
         tokens = AuthToken.objects.filter(user=user)
         tokens.filter(expiry__lte=timezone.now()).delete()
         keep = max(settings.AUTH_TOKENS_PER_USER - 1, 0)

@@ -147,7 +147,8 @@ class GamesView(ApiView):
             "pool of these rules is empty; 422 `no_winnable_deal_found` once "
             "`WINNABLE_GIVE_UP_AFTER` fresh deals of them in a row were proved lost, as "
             "one-pass deals are). "
-            "Errors: 400 `invalid_options`, `invalid_deal`, `unknown_field`, `validation_error`."
+            "Errors: 400 `invalid_options`, `invalid_deal`, `unknown_field`, `validation_error`; "
+            "404 `not_found` when the account was deleted while the request ran."
         ),
     )
     def post(self, request: Request) -> Response:

@@ -14,10 +14,18 @@ tournaments (race rows first, then tournament rows: the project's lock order) an
 marks the rated ones stale; after it,
 :func:`account_delete_rescore` ranks each finished one again without the player and
 recomputes its tournament's standings, as a disqualification does.
+
+Every other write that inserts a row pointing at an account (a practice game, a race
+entry, an API token, a race, tournament or solve it creates, an admission) locks the
+account's row first (:func:`player_lock`), as the deletion does before anything else
+(:func:`games.services.race_admin.players_lock`): the write runs wholly before the
+deletion, which then deletes what it wrote, or after it, and finds no account
+(:class:`~games.services.errors.AccountDeleted`, a 404), never an ``IntegrityError``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -28,7 +36,38 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from games.services.errors import UsernameTaken
+from games.services.errors import AccountDeleted, UsernameTaken
+
+#: What :func:`player_lock` says of an account deleted meanwhile.
+ACCOUNT_DELETED = "no such player: the account was deleted"
+
+
+def accounts_lock(accounts: Iterable[Any]) -> None:
+    """Lock the rows of ``accounts`` (users; ``None`` skipped) in id order, waiting for
+    each (``FOR NO KEY UPDATE``), for a write that inserts rows pointing at them, first
+    of that transaction's locks.
+
+    The deletion of an account locks the same rows first
+    (:func:`games.services.race_admin.players_lock`, id order too), so the write runs
+    wholly before the deletion (which then deletes or unlinks what it wrote) or after
+    it.  No key update: the foreign key checks of other transactions (``KEY SHARE``) do
+    not wait for it.  Must run in a transaction.  Raises :class:`AccountDeleted` when
+    one of them was deleted meanwhile (the caller read it before the deletion
+    committed).
+    """
+    ids = sorted({a.pk for a in accounts if a is not None})
+    if not ids:
+        return
+    users = get_user_model()._default_manager
+    found = users.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
+    if len(list(found.values_list("pk", flat=True))) != len(ids):
+        raise AccountDeleted(ACCOUNT_DELETED)
+
+
+def player_lock(*, player: Any) -> None:
+    """Lock the player's account row: :func:`accounts_lock` of that one account.  Raises
+    :class:`AccountDeleted` when it was deleted meanwhile."""
+    accounts_lock([player])
 
 
 def username_validate(username: str) -> None:

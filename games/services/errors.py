@@ -55,6 +55,13 @@ class NotFound(ServiceError):
     code = "not_found"
 
 
+class AccountDeleted(NotFound):
+    """The account a write is for was deleted meanwhile: the request read it before the
+    deletion committed (:func:`games.services.accounts.player_lock`).  ``not_found`` as
+    any missing object (the API answers 404); a page answers what Django answers a
+    session whose account is gone, the login page (``web.views.common.account_gone``)."""
+
+
 class InvalidOptions(ServiceError):
     """Unknown variant, unknown option or bad option value (RULES.md 4)."""
 

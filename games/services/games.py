@@ -44,6 +44,7 @@ from games.engine.rules import PRESET_ALIASES, PRESETS
 from games.live.publish import game_changed_on_commit
 from games.models import Deal, Game, Move, Race
 from games.selectors.games import disqualified_reason, undo_open
+from games.services.accounts import player_lock
 from games.services.deal_guard import deal_in_open_race, opening_digest
 from games.services.errors import (
     MALFORMED_ID,
@@ -200,7 +201,10 @@ def game_start(
     refill.  Raises :class:`InvalidOptions` (also when the rules' deals are all
     blocked: :data:`games.services.seeds.LIVE_DEAL_ATTEMPTS` drawn in a row were),
     :class:`InvalidDeal`, or :class:`DealInRace` when the seed or deck is that of a race
-    that is not over.
+    that is not over.  Locks the player's account first
+    (:func:`games.services.accounts.player_lock`, the lock the deletion of an account
+    takes first): raises :class:`AccountDeleted` (``not_found``) when it was deleted
+    meanwhile.
     """
     rules = rules_build(variant=variant, options=options)
     if winnable:
@@ -211,6 +215,7 @@ def game_start(
         # Drawn from the pool the solver queue fills ahead of time: no solving here.
         try:
             with transaction.atomic():
+                player_lock(player=player)
                 seed, proof = winnable_draw(rules=rules)
                 deal = deal_create(rules=rules, seed=seed, preset=variant)
                 deal_record_verdict(deal=deal, result=proof)
@@ -223,6 +228,11 @@ def game_start(
         # Drawn here, never blocked at the deal (RULES.md 3.9), as a race's seed is.
         seed = live_seed(rules, draw=random_seed)
     with transaction.atomic():
+        # The player's account first (the deletion's order: account, then the rest), so
+        # the game is committed wholly before the deletion of the account (which then
+        # deletes it) or refused after it: it pointed at an account gone (an
+        # IntegrityError, a 500, on one side).
+        player_lock(player=player)
         deal = deal_create(rules=rules, seed=seed, deck=deck, preset=variant)
         if asked and deal_in_open_race(deal):
             # Compares only the opening cards every entrant sees (RULES.md 7; deal_guard).

@@ -290,9 +290,9 @@ def players_lock(*, player_ids: Sequence[Any], using: str | None = None) -> None
 
     In the deletion's transaction, before it deletes anything, in the project's order,
     each kind in id order and waiting for each row (``FOR NO KEY UPDATE``): the
-    accounts themselves (a join locks its player's account first,
-    :func:`games.services.races.player_lock`: one under way finishes before the
-    deletion goes on, one arriving waits and finds no player), then the rating
+    accounts themselves (every write inserting a row that points at an account locks
+    it first, :func:`games.services.accounts.player_lock`: one under way finishes
+    before the deletion goes on, one arriving waits and finds no account), then the rating
     pools the players have a rating or history row in
     (:func:`games.services.ratings.player_pools_lock`: pool, then race, as rating a race
     does), then every race with an entry of one of them or created by one of them (its
@@ -307,10 +307,11 @@ def players_lock(*, player_ids: Sequence[Any], using: str | None = None) -> None
     database error propagates).
     """
     ids = list(player_ids)
-    # The accounts first: a join locks its player's account before its race
-    # (games.services.races.player_lock), so it runs wholly before the deletion or
-    # waits for it and finds no player.  No key update: another transaction's foreign
-    # key check (KEY SHARE) of a row pointing at the account does not wait for it.
+    # The accounts first: a join, a practice game, a token, ... lock their account
+    # before anything else (games.services.accounts.player_lock), so each runs wholly
+    # before the deletion or waits for it and finds no account.  No key update: another
+    # transaction's foreign key check (KEY SHARE) of a row pointing at the account does
+    # not wait for it.
     list(
         get_user_model()
         ._default_manager.db_manager(using)

@@ -29,7 +29,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
@@ -41,6 +40,7 @@ from games.models import Game, Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
 from games.ranking import RANKING_RULE as RANKING_RULE  # re-exported for callers
 from games.ranking import rank_order_sql
+from games.services.accounts import player_lock
 from games.services.errors import (
     MALFORMED_ID,
     EntryDisqualified,
@@ -127,9 +127,11 @@ def race_create(
     ``ends_at``.  ``late_join_s``: seconds after ``starts_at`` that joining stays
     open (``None``: until ``ends_at``); by default 0 for a scheduled race (joining
     closes at the start) and ``None`` for a window race.  ``rated``: ``False`` creates
-    the race unrated (it never counts for ratings), in the same transaction.  Raises
-    :class:`InvalidRace`, :class:`InvalidOptions`, :class:`NoWinnableDeal`,
-    :class:`WinnableNotFound`.
+    the race unrated (it never counts for ratings), in the same transaction.
+    ``created_by``'s account is locked first (:func:`games.services.accounts.player_lock`:
+    the race points at it).  Raises :class:`InvalidRace`, :class:`InvalidOptions`,
+    :class:`NoWinnableDeal`, :class:`WinnableNotFound`, :class:`AccountDeleted` (the
+    creator's account was deleted meanwhile).
     """
     if not (opens_at <= starts_at < ends_at):
         raise InvalidRace("times must satisfy opens_at <= starts_at < ends_at")
@@ -165,6 +167,11 @@ def race_create(
     seed = None if require_winnable else race_seed(rules)
     try:
         with transaction.atomic():
+            if created_by is not None:
+                # The creator's account first, as the deletion locks it: the race's
+                # created_by, committed while the deletion ran or after it, pointed at
+                # an account gone (an IntegrityError on one side).
+                player_lock(player=created_by)
             proof = None
             if seed is None:
                 # Taken from the pool the solver queue fills ahead of time, in this
@@ -209,21 +216,6 @@ class JoinOutcome:
     created: bool
 
 
-def player_lock(*, player: User) -> None:
-    """Lock the player's account row (``FOR NO KEY UPDATE``) for a write that inserts rows
-    pointing at it, first of that transaction's locks.
-
-    The deletion of an account locks the same row first
-    (:func:`games.services.race_admin.players_lock`), so the write runs wholly before
-    the deletion (which then deletes what it wrote) or after it.  Raises
-    :class:`NotFound` when the account was deleted meanwhile (the caller read it before
-    the deletion committed).
-    """
-    users = get_user_model()._default_manager
-    if not list(users.select_for_update(no_key=True).filter(pk=player.pk).values_list("pk")):
-        raise NotFound("no such player: the account was deleted")
-
-
 def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> JoinOutcome:
     """Join a race (idempotent: a second join returns the same entry).
 
@@ -232,8 +224,9 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
     joined may always call it again.  In scheduled mode the player's game is created at once,
     starting at ``starts_at`` with deadline ``ends_at``.  A tournament race
     first admits the player to the tournament (its entry rules).  Locks the player's
-    account first (:func:`player_lock`), then the race, then the tournament.  Raises
-    :class:`NotFound` (also for an account deleted meanwhile), :class:`RaceNotOpen`,
+    account first (:func:`games.services.accounts.player_lock`), then the race, then the
+    tournament.  Raises :class:`NotFound` (:class:`AccountDeleted` for an account deleted
+    meanwhile), :class:`RaceNotOpen`,
     and for a tournament race :class:`TournamentNotOpen`, :class:`TournamentInviteOnly`,
     :class:`TournamentFull`.
     """

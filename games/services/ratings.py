@@ -495,11 +495,12 @@ def pool_recompute(*, pool_id: Any, now: datetime | None = None) -> int:
 
     Also takes in finished races of the pool never processed (a lost task), and
     clears the stale mark (``Race.rating_stale``) of every race it re-rates, as
-    :func:`race_rate` does: under the pool's row lock, then the races' (in id order),
-    before it reads their results, so a change that commits later marks its race
-    again.  One transaction.  ``now``: stored as ``RaceRating.rated_at`` and
-    ``RatingPool.recomputed_at`` (default: the current time).  Raises
-    :class:`NotFound`.
+    :func:`race_rate` does: under the pool's row lock, then the races' (the stale ones
+    and those never processed, in id order), before it reads their results, so a change
+    that commits later marks its race again, and the deletion of an account with an
+    entry in a race never processed waits for the replay.  One transaction.  ``now``:
+    stored as ``RaceRating.rated_at`` and ``RatingPool.recomputed_at`` (default: the
+    current time).  Raises :class:`NotFound`.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -509,12 +510,18 @@ def pool_recompute(*, pool_id: Any, now: datetime | None = None) -> int:
             raise NotFound("no such rating pool") from None
         extra = [r for r in _unprocessed_races() if _pool_key_of(r) == pool.key]
         pool_races = RaceRating.objects.filter(pool=pool).values("race_id")
-        stale = list(
+        # The races never processed are locked too, stale or not: their players may have
+        # no row in the pool yet, so the deletion of one's account, which locks the pools
+        # its player has rows in and then the races of its entries, waits for them here.
+        # Unlocked, it deleted the player while this replay rated them: an
+        # IntegrityError at this commit.
+        locked = list(
             Race.objects.select_for_update(no_key=True)
-            .filter(Q(id__in=pool_races) | Q(id__in=[r.id for r in extra]), rating_stale=True)
+            .filter(Q(id__in=pool_races, rating_stale=True) | Q(id__in=[r.id for r in extra]))
             .order_by("id")
-            .values_list("id", flat=True)
+            .values_list("id", "rating_stale")
         )
+        stale = [race_id for race_id, is_stale in locked if is_stale]
         Race.objects.filter(id__in=stale).update(rating_stale=False)
         rated = _replay(pool=pool, since=None, extra=extra, now=now)
         pool.recomputed_at = now

@@ -36,6 +36,7 @@ from django.utils import timezone
 from games.engine.solver import SolveResult, solve
 from games.engine.tidy import tidy_line
 from games.models import Deal, Solve
+from games.services.accounts import player_lock
 from games.services.enqueue import enqueue_now
 from games.services.errors import IllegalMove, TooManySolves
 from games.services.solutions import deal_record_verdict
@@ -75,21 +76,29 @@ def solve_request(
     final verdict or a budget at least ``budget_seconds``).  A new job counts
     against ``requested_by``'s limit.  ``moves`` are canonical notation and
     must be legal from the dealt position (:class:`IllegalMove` otherwise).
-    Raises :class:`TooManySolves` (``retry_after`` seconds).  One transaction;
+    Raises :class:`TooManySolves` (``retry_after`` seconds), :class:`AccountDeleted`
+    (``requested_by``'s account, locked first as the deletion of an account does,
+    :func:`games.services.accounts.player_lock`, was deleted meanwhile).  One transaction;
     the task is sent after commit (:mod:`games.services.enqueue`).
     """
     now = now or timezone.now()
     budget = settings.SOLVER_BUDGET_SECONDS if budget_seconds is None else budget_seconds
     moves = list(moves)
     key = position_key(moves)
+    if getattr(requested_by, "pk", None) is None:
+        requested_by = None
     with transaction.atomic():
+        if requested_by is not None:
+            # The job may point at the account (requested_by): committed while its
+            # deletion ran, or after it, it failed with an IntegrityError.
+            player_lock(player=requested_by)
         job = Solve.objects.select_for_update(no_key=True).filter(deal=deal, position_key=key)
         existing = job.first()
         if existing is not None:
             final = existing.result in ("won", "lost")
             if existing.status != Solve.Status.DONE or final or existing.budget_seconds >= budget:
                 return existing
-        if requested_by is not None and getattr(requested_by, "pk", None) is not None:
+        if requested_by is not None:
             waiting = Solve.objects.filter(
                 requested_by=requested_by,
                 status__in=[Solve.Status.PENDING, Solve.Status.RUNNING],
@@ -99,8 +108,6 @@ def solve_request(
                     f"you already have {waiting} solves waiting: retry when one is done",
                     retry_after=settings.SOLVER_RETRY_AFTER_SECONDS,
                 )
-        else:
-            requested_by = None
         if existing is not None:  # an unknown verdict, asked again with a larger budget
             existing.status = Solve.Status.PENDING
             existing.budget_seconds = budget

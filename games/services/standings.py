@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from games.live.publish import publish_on_commit, tournament_topic
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
+from games.services.accounts import accounts_lock
 from games.services.errors import (
     MALFORMED_ID,
     NotFound,
@@ -60,10 +61,16 @@ def tournament_admit(
     Called by :func:`games.services.races.race_join` for a tournament race
     (``invited_by`` ``None``) and by organisers inviting a player.  An open
     tournament admits anyone up to ``max_entrants``; an invite-only one admits
-    only through an organiser.  Raises :class:`TournamentNotOpen`,
-    :class:`TournamentInviteOnly`, :class:`TournamentFull`, :class:`NotFound`.
+    only through an organiser.  Locks the accounts of ``player`` and ``invited_by``
+    first (:func:`games.services.accounts.accounts_lock`, the deletion's first lock; a
+    join has locked its player's already).  Raises :class:`TournamentNotOpen`,
+    :class:`TournamentInviteOnly`, :class:`TournamentFull`, :class:`NotFound`
+    (:class:`AccountDeleted`: one of the accounts was deleted meanwhile).
     """
     with transaction.atomic():
+        # The admission points at both accounts: committed while the deletion of one
+        # ran, or after it, it failed with an IntegrityError.
+        accounts_lock([player, invited_by])
         t = _tournament_locked(tournament_id)
         existing = TournamentEntrant.objects.filter(tournament=t, player=player).first()
         if existing is not None:

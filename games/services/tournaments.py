@@ -63,6 +63,7 @@ from django.db import transaction
 
 from games.live.publish import publish_on_commit, tournament_topic
 from games.models import Race, Tournament
+from games.services.accounts import player_lock
 from games.services.errors import (
     MALFORMED_ID,
     InvalidTournament,
@@ -203,7 +204,11 @@ def tournament_create(
     created_by: User | None = None,
 ) -> Tournament:
     """Create a tournament (``draft`` or ``open``); raises :class:`InvalidTournament`
-    (the checks of :func:`tournament_validate`)."""
+    (the checks of :func:`tournament_validate`), :class:`AccountDeleted` (``created_by``'s
+    account, locked first, :func:`games.services.accounts.player_lock`, was deleted
+    meanwhile)."""
+    if created_by is not None:
+        player_lock(player=created_by)  # the deletion's first lock: no IntegrityError
     table = tournament_validate(
         name=name,
         status=status,
@@ -331,6 +336,10 @@ def _races_add(
 ) -> list[Race]:
     """:func:`tournament_races_add` once its arguments are checked: one transaction."""
     with transaction.atomic():
+        if created_by is not None:
+            # The creator's account before the tournament (the deletion's order), which
+            # race_create would lock after it.
+            player_lock(player=created_by)
         t = _tournament_locked(tournament_id)
         if t.status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN):
             raise TournamentNotOpen(f"the tournament is {t.status}: no races can be added")
