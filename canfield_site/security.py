@@ -34,8 +34,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import PasswordChangeForm
-from django.contrib.auth.views import PasswordChangeView
+from django.contrib.auth.views import PasswordChangeView, redirect_to_login
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
 
@@ -431,6 +432,22 @@ class LockoutPasswordChangeView(PasswordChangeView):
 
     def get_form_kwargs(self) -> dict[str, Any]:
         return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        """Save the new password under the account's row lock
+        (:func:`games.services.accounts.player_lock`, the deletion's first lock).  An
+        account deleted while the passwords were checked (hashing takes a while) goes to
+        the login page, as Django sends the session's next request: ``user.save()`` found
+        no row to update and inserted the account again."""
+        from games.services.accounts import player_lock
+        from games.services.errors import AccountDeleted
+
+        try:
+            with transaction.atomic():
+                player_lock(player=form.user)
+                return super().form_valid(form)
+        except AccountDeleted:
+            return redirect_to_login(self.request.get_full_path())
 
 
 def admin_password_change(request: HttpRequest, extra_context: Any = None) -> Any:

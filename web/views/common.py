@@ -7,6 +7,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect
 from django.utils import timezone
@@ -23,6 +24,24 @@ def server_now_ms() -> int:
 def not_found() -> Http404:
     """The 404 every missing or foreign object gets (ids leak nothing)."""
     return Http404("not found")
+
+
+def account_gone(request: HttpRequest) -> HttpResponse:
+    """The answer to a request whose account was deleted while it ran (a service raised
+    :class:`~games.services.errors.AccountDeleted`; the API answers 404 ``not_found``).
+
+    What Django answers the session's next request: its account gone,
+    ``django.contrib.auth.get_user`` finds nobody, the request is anonymous and
+    ``login_required`` sends it to the login page with ``next`` this address (302).  An
+    htmx request gets the same address in ``HX-Redirect`` (204: a full page load, not
+    the login page inside the board).
+    """
+    to_login = redirect_to_login(request.get_full_path())
+    if not is_htmx(request):
+        return to_login
+    response = HttpResponse(status=204)
+    response["HX-Redirect"] = to_login["Location"]
+    return response
 
 
 def etag_of(*parts: Any) -> str:

@@ -29,6 +29,7 @@ from games.selectors.games import ended_by_cancellation, game_get, game_view
 from games.services import games as game_services
 from games.services import hints as hint_services
 from games.services.errors import (
+    AccountDeleted,
     DealSecret,
     InvalidDeal,
     InvalidOptions,
@@ -53,7 +54,13 @@ from web.forms import ExpectedForm, MoveForm, PracticeForm
 from web.refusals import after_colon, refusal_words, sentence
 from web.templatetags.web_tags import seconds
 from web.throttling import throttled
-from web.views.common import is_htmx, not_found, post_or_page, server_now_ms
+from web.views.common import (
+    account_gone,
+    is_htmx,
+    not_found,
+    post_or_page,
+    server_now_ms,
+)
 
 
 def _user(request: HttpRequest) -> User:
@@ -361,7 +368,10 @@ def resign(request: HttpRequest, game_id: Any) -> HttpResponse:
 @post_or_page("web:lobby")
 @throttled("games")
 def practice(request: HttpRequest) -> HttpResponse:
-    """``POST /practice``: start a practice game (preset, options, seed or random)."""
+    """``POST /practice``: start a practice game (preset, options, seed or random).
+
+    A refusal is the form again with its words (400); an account deleted while the game
+    was created goes to the login page (:func:`web.views.common.account_gone`)."""
     form = PracticeForm(request.POST)
     if form.is_valid():
         try:
@@ -372,6 +382,8 @@ def practice(request: HttpRequest) -> HttpResponse:
                 seed=form.cleaned_data["seed"] or None,
                 winnable=form.cleaned_data["winnable"],
             )
+        except AccountDeleted:  # deleted meanwhile: the API's 404, the session's next answer
+            return account_gone(request)
         except (InvalidDeal, InvalidOptions) as exc:
             form.add_error("seed" if isinstance(exc, InvalidDeal) else None, refusal_words(exc))
         except ServiceError as exc:
@@ -406,6 +418,8 @@ def hint(request: HttpRequest, game_id: Any) -> HttpResponse:
     """
     try:
         answer = hint_services.game_hint(game_id=game_id, player=_user(request))
+    except AccountDeleted:  # deleted meanwhile (the solve asked for names the account)
+        return account_gone(request)
     except ServiceError as exc:
         text, status = _refusal(exc)
         return _answer(request, game_id, game=None, message=text, error=True, status=status)
@@ -460,14 +474,16 @@ def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
     user = _user(request)
     try:
         deal = _solution_part(game, "deal", user)
+        end = None
+        deal_lost = not deal["busy"] and deal["solution"]["result"] == "lost"
+        if game.status != Game.Status.WON and game.move_number and not deal_lost:
+            end = _solution_part(game, "end", user)
     except DealSecret as exc:
         return render(
             request, "web/solution.html", {"game": game, "secret": exc.detail}, status=403
         )
-    end = None
-    deal_lost = not deal["busy"] and deal["solution"]["result"] == "lost"
-    if game.status != Game.Status.WON and game.move_number and not deal_lost:
-        end = _solution_part(game, "end", user)
+    except AccountDeleted:  # deleted meanwhile (a solve asked for names the account)
+        return account_gone(request)
     parts = [p for p in (deal, end) if p is not None]
     if all(p["busy"] for p in parts):
         status = 429

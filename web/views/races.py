@@ -41,12 +41,13 @@ from games.selectors.races import (
     race_standings,
 )
 from games.selectors.ratings import pool_get
-from games.services.errors import NotFound, ServiceError
+from games.services.errors import AccountDeleted, NotFound, ServiceError
 from games.services.races import race_join, race_start
 from web.board import board_context, card, move_words, pool_words, rules_words
 from web.refusals import refusal_words
 from web.throttling import throttled
 from web.views.common import (
+    account_gone,
     etag_of,
     is_htmx,
     not_found,
@@ -153,12 +154,18 @@ def race_live(request: HttpRequest, race_id: Any) -> HttpResponse:
 @post_or_page("web:race", "race_id")
 @throttled("games")
 def join(request: HttpRequest, race_id: Any) -> HttpResponse:
-    """``POST /races/<id>/join``: join (idempotent); to the play page when the race runs."""
+    """``POST /races/<id>/join``: join (idempotent); to the play page when the race runs.
+
+    A refusal is the race page with its words (409).  An account deleted while the join
+    ran (the API's 404 ``not_found``) goes to the login page, as Django sends the
+    session's next request (:func:`web.views.common.account_gone`)."""
     race = _race(request, race_id)
     user = request.user
     assert isinstance(user, User)
     try:
         entry = race_join(race_id=race.id, player=user).entry
+    except AccountDeleted:  # deleted meanwhile: the API's 404, the session's next answer
+        return account_gone(request)
     except ServiceError as exc:
         return render(
             request, "web/race.html", _race_context(request, race, refusal_words(exc)), status=409
@@ -172,12 +179,16 @@ def join(request: HttpRequest, race_id: Any) -> HttpResponse:
 @post_or_page("web:race", "race_id")
 @throttled("games")
 def start(request: HttpRequest, race_id: Any) -> HttpResponse:
-    """``POST /races/<id>/start``: start your clock (window races) and go to the play page."""
+    """``POST /races/<id>/start``: start your clock (window races) and go to the play page.
+
+    Refusals and an account deleted meanwhile: as :func:`join`."""
     race = _race(request, race_id)
     user = request.user
     assert isinstance(user, User)
     try:
         game = race_start(race_id=race.id, player=user)
+    except AccountDeleted:  # deleted meanwhile: the API's 404, the session's next answer
+        return account_gone(request)
     except ServiceError as exc:
         return render(
             request, "web/race.html", _race_context(request, race, refusal_words(exc)), status=409
