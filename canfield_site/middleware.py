@@ -1,7 +1,8 @@
 """Project middleware: WhiteNoise without a thread hop per request, 411 for bodies of
 unknown length, 413 for a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, 400 for a NUL
-character in the path or the query, and 415 for a form body in a charset other than
-UTF-8.
+character in the path or the query, 415 for a form body in a charset other than
+UTF-8, and 405 before the CSRF check for a method a page never accepts
+(:data:`method_not_allowed_middleware`, :func:`methods_only`).
 
 WhiteNoise usable on both the ASGI and the WSGI path without a thread hop per request.
 
@@ -21,9 +22,12 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseNotAllowed
+from django.urls import Resolver404, get_resolver
 from django.utils.decorators import sync_and_async_middleware
 from django.utils.http import parse_header_parameters
+from django.utils.log import log_response
+from django.views.decorators.http import require_http_methods
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
 from api.parsers import capped_decimal
@@ -316,3 +320,55 @@ def asgi_charset_guard(app: Callable[..., Any]) -> Callable[..., Any]:
         await app(scope, receive, send)
 
     return guarded
+
+
+# ------------------------------------------------------------------ 405 before CSRF
+
+#: The attribute :func:`methods_only` records a view's methods in.
+ALLOWED_METHODS = "allowed_methods"
+
+
+def methods_only(*methods: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Django's ``require_http_methods(methods)`` that also records ``methods`` on the view
+    (:data:`ALLOWED_METHODS`; decorators applied over it with ``functools.wraps``, such as
+    ``login_required``, keep it), so that :data:`method_not_allowed_middleware` answers
+    any other method ``405`` before the CSRF check.  ``methods``: upper-case names (``"GET"``)."""
+
+    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
+        checked = require_http_methods(list(methods))(view)
+        setattr(checked, ALLOWED_METHODS, tuple(methods))
+        return checked
+
+    return decorate
+
+
+def _refuse_method(request: Any) -> HttpResponse | None:
+    """``405`` with ``Allow`` for a method the page never accepts (the methods
+    :func:`methods_only` recorded on its view), as the view itself would answer."""
+    if request.method == "GET" or is_api(request):
+        return None  # every page with recorded methods takes GET; the API records none
+    try:
+        match = get_resolver(getattr(request, "urlconf", None)).resolve(request.path_info)
+    except Resolver404:
+        return None
+    allowed = getattr(match.func, ALLOWED_METHODS, None)
+    if allowed is None or request.method in allowed:
+        return None
+    response = HttpResponseNotAllowed(allowed)
+    log_response(
+        "Method Not Allowed (%s): %s",
+        request.method,
+        request.path,
+        response=response,
+        request=request,
+    )
+    return response
+
+
+#: ``405`` before the CSRF check (placed before ``CsrfViewMiddleware``): a request whose
+#: method the page never accepts is answered as the view would answer it, ``405`` with
+#: ``Allow``.  A ``POST`` to a ``GET``-only page met the CSRF failure's 403 page first
+#: (blaming a form's missing token on a page that takes no form).  Nothing else changes:
+#: every method a view accepts, ``POST`` included, is CSRF-checked as before, and a view
+#: without recorded methods (the API's, the admin's) always is.
+method_not_allowed_middleware = _guard(_refuse_method)

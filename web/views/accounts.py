@@ -15,6 +15,7 @@ from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
+from canfield_site.middleware import methods_only
 from canfield_site.security import LockoutPasswordChangeView
 from games.services.accounts import user_register
 from games.services.errors import UsernameTaken
@@ -86,6 +87,9 @@ password_change = throttled("auth")(
         success_url=reverse_lazy("web:password_change_done"),
     )
 )
-password_change_done = auth_views.PasswordChangeDoneView.as_view(
-    template_name="web/accounts/password_change_done.html"
+# GET only (the methods Django's view answers): a POST is 405 before the CSRF check.
+password_change_done = methods_only("GET", "HEAD", "OPTIONS")(
+    auth_views.PasswordChangeDoneView.as_view(
+        template_name="web/accounts/password_change_done.html"
+    )
 )

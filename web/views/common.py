@@ -15,6 +15,14 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
+from canfield_site.middleware import methods_only
+
+#: A page answering ``GET`` only (Django's ``require_GET``), whose other methods, ``POST``
+#: included, are ``405`` before the CSRF check (:func:`canfield_site.middleware.methods_only`).
+get_only = methods_only("GET")
+#: A page answering ``GET`` and ``HEAD`` only (Django's ``require_safe``), likewise.
+get_or_head_only = methods_only("GET", "HEAD")
+
 
 def server_now_ms() -> int:
     """The server clock in milliseconds since the epoch (pages count down from it)."""

@@ -8,7 +8,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET
 
 from games.engine import PRESETS
 from games.models import Game, Race, RaceEntry, Tournament
@@ -24,7 +23,7 @@ from games.selectors.races import join_barriers_key, race_join_barriers, race_li
 from games.selectors.tournaments import tournament_list
 from web.board import PRESET_TEXT
 from web.forms import PracticeForm
-from web.views.common import etag_of, polled, server_now_ms
+from web.views.common import etag_of, get_only, polled, server_now_ms
 
 
 def _races(request: HttpRequest) -> dict[str, Any]:
@@ -104,7 +103,7 @@ def lobby_etag(request: HttpRequest) -> str:
     return etag_of(request.user.pk, get_language(), entries, join_barriers_key(), *phases)
 
 
-@require_GET
+@get_only
 def lobby(request: HttpRequest) -> HttpResponse:
     """``GET /``: races (running, open, upcoming, recently finished), tournaments, my
     recent games and a practice game form."""
@@ -127,7 +126,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "web/lobby.html", context)
 
 
-@require_GET
+@get_only
 def lobby_live(request: HttpRequest) -> HttpResponse:
     """``GET /lobby/races``: the race lists, polled with ``If-None-Match`` (``304`` unchanged)."""
     return polled(

@@ -8,7 +8,6 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET
 
 from games.models import Game
 from games.permissions import may_see_drafts
@@ -26,11 +25,11 @@ from games.selectors.tournaments import (
 )
 from games.services.errors import NotFound
 from web.board import pool_words, tournament_rules_words
-from web.views.common import not_found
+from web.views.common import get_only, not_found
 from web.views.lobby import race_rows
 
 
-@require_GET
+@get_only
 def tournament(request: HttpRequest, tournament_id: Any) -> HttpResponse:
     """``GET /tournaments/<id>/``: description, scoring rule, races, standings, my results."""
     try:
@@ -71,7 +70,7 @@ def tournament(request: HttpRequest, tournament_id: Any) -> HttpResponse:
     )
 
 
-@require_GET
+@get_only
 def player(request: HttpRequest, username: str) -> HttpResponse:
     """``GET /players/<username>/``: the player's rating in each pool (with the place on
     its leaderboard and the provisional mark), the recent rated races (rank, rating

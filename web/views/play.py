@@ -20,7 +20,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET
 
 from api.parsers import capped_decimal
 from games.engine import GameState
@@ -56,6 +55,7 @@ from web.templatetags.web_tags import seconds
 from web.throttling import throttled
 from web.views.common import (
     account_gone,
+    get_only,
     is_htmx,
     not_found,
     post_or_page,
@@ -197,7 +197,7 @@ def cancelled_words(view: dict[str, Any]) -> str:
 
 
 @login_required
-@require_GET
+@get_only
 def play(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /play/<id>/``: the play page of one of your games."""
     try:
@@ -214,7 +214,7 @@ def play(request: HttpRequest, game_id: Any) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@get_only
 def board(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /play/<id>/board``: the board fragment (refreshed when the deadline passes)."""
     try:
@@ -458,7 +458,7 @@ def _solution_part(game: Game, start: str, user: User) -> dict[str, Any]:
 
 
 @login_required
-@require_GET
+@get_only
 @_until_started
 def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /play/<id>/solution``: a winning line from the deal, once the deal is revealed,

@@ -19,7 +19,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET, require_safe
 
 from games.engine import OPTION_NAMES, PRESETS
 from games.models import Game, Race, RaceEntry, Tournament
@@ -49,6 +48,8 @@ from web.throttling import throttled
 from web.views.common import (
     account_gone,
     etag_of,
+    get_only,
+    get_or_head_only,
     is_htmx,
     not_found,
     polled,
@@ -130,14 +131,14 @@ def _my_game_over(request: HttpRequest, race: Race, public: dict[str, Any], now:
     return game_over_for_good(entry.game, now=now, race_status=race.status)
 
 
-@require_GET
+@get_only
 def race_page(request: HttpRequest, race_id: Any) -> HttpResponse:
     """``GET /races/<id>/``: name, rules in words, commitment, times, countdown, standings."""
     race = _race(request, race_id)
     return render(request, "web/race.html", _race_context(request, race))
 
 
-@require_GET
+@get_only
 def race_live(request: HttpRequest, race_id: Any) -> HttpResponse:
     """``GET /races/<id>/live``: the live part of the race page (phase, countdown, standings),
     polled at most once a second with ``If-None-Match`` (``304`` when unchanged)."""
@@ -196,7 +197,7 @@ def start(request: HttpRequest, race_id: Any) -> HttpResponse:
     return redirect("web:play", game_id=game.id)
 
 
-@require_safe
+@get_or_head_only
 def results_slash(request: HttpRequest, race_id: Any) -> HttpResponse:
     """``GET /races/<id>/results/``: ``301`` to the results page's address,
     ``/races/<id>/results`` (with the query string), as typed by someone used to the
@@ -208,7 +209,7 @@ def results_slash(request: HttpRequest, race_id: Any) -> HttpResponse:
     return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
 
 
-@require_GET
+@get_only
 def results(request: HttpRequest, race_id: Any) -> HttpResponse:
     """``GET /races/<id>/results``: ranking, seed and deck with how to verify, replays."""
     race = _race(request, race_id)
@@ -289,7 +290,7 @@ def _replay_game(request: HttpRequest, game_id: Any) -> Game:
     return game
 
 
-@require_GET
+@get_only
 def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /replay/<game id>/?step=N``: the position after move N of the stored history,
     stepping forwards, backwards or to a move number (htmx swaps the viewer only)."""

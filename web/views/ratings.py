@@ -10,7 +10,6 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
 
 from games.rating_model import PROVISIONAL_RACES
 from games.selectors.keyset import InvalidCursor
@@ -26,7 +25,7 @@ from games.selectors.ratings import (
 )
 from games.services.errors import NotFound
 from web.board import pool_words
-from web.views.common import not_found
+from web.views.common import get_only, not_found
 
 #: Players on one page of a leaderboard.
 PAGE_SIZE = 50
@@ -46,7 +45,7 @@ def _page_url(request: HttpRequest, cursor: str | None) -> str | None:
     return "?" + query.urlencode()
 
 
-@require_GET
+@get_only
 def leaderboards(request: HttpRequest) -> HttpResponse:
     """``GET /leaderboards/``: every rating pool, named in words, with its players and
     rated races."""
@@ -56,7 +55,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@get_only
 def pool_leaderboard(request: HttpRequest, pool: str) -> HttpResponse:
     """``GET /leaderboards/<pool>/``: the pool's players best first (display rating,
     rated races, provisional mark), :data:`PAGE_SIZE` a page.
