@@ -82,11 +82,12 @@ def test_a_draws_words_fade_and_a_tap_goes_through_the_band(
         expect(message).to_have_text(re.compile(r"^Drew .*\.$"))
         expect(page.locator("#announcer")).to_have_text(message.inner_text())
         expect(message).to_be_visible()
-        # The band lies over the reserve and the Draw button (it takes no room) ...
-        assert _overlaps(page, message, draw)
-        assert _overlaps(page, message, reserve_top)
+        # The message takes the counts' place: it lies over neither the reserve nor the
+        # Draw button (tests/browser/test_web_phone_message_place.py) ...
+        assert not _overlaps(page, message, draw)
+        assert not _overlaps(page, message, reserve_top)
         screenshot(page, "phone-band-after-draw", full_page=False)
-        # ... but a tap there is the Draw button's: it draws.
+        # ... and a tap on the Draw button draws.
         assert _on_top(page, draw, upper=True)
         box = draw.bounding_box()
         assert box is not None

@@ -232,8 +232,8 @@
   }
 
   // A message (a draw's words, "now choose a destination", a hint) fades after FADE_MS on
-  // a live board: on a phone it is a band over the top of the cards (app.css), and it hid
-  // the reserve's top card and the Draw button until the next action.  A refusal fades
+  // a live board: on a phone it takes the counts' place (app.css; as a band over the top
+  // of the cards it hid the reserve's top card and the Draw button until the next action).  A refusal fades
   // too, after REFUSAL_FADE_MS (a new user's refusal covered the reserve's top card on a
   // phone for as long as they thought about their next move); the next action or the
   // close button takes either sooner.  An ended board's last word ("You resigned.", a
