@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.models import Race, RaceEntry
-from games.selectors.games import game_status_seen
+from games.selectors.games import ended_by_cancellation, game_status_seen
 from games.selectors.races import of_draft_tournament
 
 
@@ -47,3 +47,24 @@ def entry_cards_home(entry: RaceEntry, *, now: datetime | None = None) -> int | 
     if game_status_seen(entry.game, now=now or timezone.now()) == "not_started":
         return None
     return int(entry.game.cards_home)
+
+
+def entry_cancelled_status(entry: RaceEntry, *, now: datetime | None = None) -> str:
+    """The status an entry's row shows when its race is ``cancelled`` (RULES.md 7):
+    the game's own ending (``won``, ``resigned``, ``blocked``, ``timed_out``) when it
+    ended before the cancellation, as the lobby says it; ``cancelled`` for a game the
+    cancellation ended (:func:`games.selectors.games.ended_by_cancellation`), a game
+    still playing or not started, no game, or a disqualified entry.  No query when
+    ``entry`` has its race and game loaded (:func:`player_race_entries`)."""
+    game = entry.game
+    if entry.disqualified or game is None:
+        return "cancelled"
+    if ended_by_cancellation(game, race_status=entry.race.status):
+        return "cancelled"
+    cancelled_at = entry.race.cancelled_at
+    if cancelled_at is not None and game.started_at >= cancelled_at:
+        return "cancelled"  # cancelled before its start: a deal dead from the start
+    status = game_status_seen(game, now=now or timezone.now())
+    if status in ("won", "resigned", "blocked", "timed_out"):
+        return str(status)
+    return "cancelled"

@@ -182,3 +182,36 @@ def test_a_race_cancelled_before_it_started_shows_no_count(pages: PageClient, pl
     races_cancel(race_ids=[race.id], now=now)
     row = _player_row(pages.get(f"/players/{player.username}/").content.decode(), "Never run")
     assert "<td>\u2013</td><td>\u2013</td><td>race cancelled </td>" in row
+
+
+@pytest.mark.parametrize(
+    ("ending", "words"), [("resigned", "resigned"), ("won", "won"), ("blocked", "blocked")]
+)
+def test_the_player_page_shows_a_game_ended_before_the_cancellation_as_it_ended(
+    pages: PageClient, player: Any, ending: str, words: str
+) -> None:
+    """The player page said "race cancelled" for every entry of a cancelled race, even a
+    game won or resigned before the cancellation (the lobby said "won")."""
+    from django.utils import timezone
+
+    race = running_race(name="Called off")
+    game = race_join(race_id=race.id, player=player).entry.game
+    assert game is not None
+    Game.objects.filter(id=game.id).update(status=ending, cards_home=9, finished_at=timezone.now())
+    races_cancel(race_ids=[race.id])
+    row = _player_row(pages.get(f"/players/{player.username}/").content.decode(), "Called off")
+    assert f"<td>\u2013</td><td>9</td><td>{words} </td>" in row
+    assert "race cancelled" not in row
+    lobby = " ".join(pages.get("/").content.decode().split())
+    assert f"<small>{words} · 9 cards home" in lobby
+
+
+def test_the_player_page_says_race_cancelled_for_a_game_the_cancellation_ended(
+    pages: PageClient, player: Any
+) -> None:
+    """Its game was playing: the cancellation ended it (stored timed out before its
+    deadline), and the row says so, not "timed out"."""
+    _cancelled_game(player, name="Called off")
+    row = _player_row(pages.get(f"/players/{player.username}/").content.decode(), "Called off")
+    assert "<td>race cancelled </td>" in row
+    assert "timed out" not in row

@@ -13,7 +13,11 @@ from games.models import Game
 from games.permissions import may_see_drafts
 from games.rating_model import PROVISIONAL_RACES
 from games.selectors.games import deal_revealed, game_list
-from games.selectors.players import entry_cards_home, player_race_entries
+from games.selectors.players import (
+    entry_cancelled_status,
+    entry_cards_home,
+    player_race_entries,
+)
 from games.selectors.races import race_list
 from games.selectors.ratings import player_profile, pools_list
 from games.selectors.tournaments import (
@@ -94,11 +98,15 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
 def _entries(person: User) -> list[Any]:
     """The player's race entries (:func:`player_race_entries`), each with ``home``: the
     cards home its row shows (:func:`entry_cards_home`: a finished race's result, the
-    count a cancelled race's game reached, else ``None``)."""
+    count a cancelled race's game reached, else ``None``) and, in a cancelled race,
+    ``ending``: its status (:func:`entry_cancelled_status`: the game's own ending when it
+    ended before the cancellation, else ``cancelled``)."""
     now = timezone.now()
     entries = list(player_race_entries(player=person))
     for e in entries:
         e.home = entry_cards_home(e, now=now)  # type: ignore[attr-defined]
+        if e.race.status == "cancelled":
+            e.ending = entry_cancelled_status(e, now=now)  # type: ignore[attr-defined]
     return entries
 
 
