@@ -94,7 +94,8 @@ def test_every_outcome_is_said_in_the_lasting_live_region(
     page.once("dialog", lambda d: d.accept())
     page.get_by_role("button", name="Resign").click()
     expect(page.locator('[data-stat="status"]')).to_have_text("resigned")
-    _expect_announced(page, "You resigned.")
+    home = page.locator('[data-stat="cards-home"]').inner_text()
+    _expect_announced(page, f"You resigned: {home} card{'s' if home != '1' else ''} home.")
 
 
 def test_focus_stays_on_the_page_after_undo(
@@ -242,11 +243,11 @@ def test_the_phone_message_band_leaves_the_header_and_links_uncovered(
         expect(message).to_be_hidden()
         expect(close).to_be_hidden()
         _counts_in_sight(page)
-        # An ended game's last word ("You resigned.") does not cover them either.
+        # An ended game's last word ("You resigned: 1 card home.") does not cover them either.
         page.evaluate("window.scrollTo(0, 0)")
         page.once("dialog", lambda d: d.accept())
         page.locator("button.danger").tap()
-        expect(message).to_have_text("You resigned.")
+        expect(message).to_have_text(re.compile(r"^You resigned: \d+ cards? home\.$"))
         for what in (home, heading, race_link):
             assert _uncovered(page, what), what
         screenshot(page, "web-play-phone-band-resigned", full_page=False)

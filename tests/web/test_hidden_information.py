@@ -145,7 +145,7 @@ def test_whole_games_on_every_preset_hide_the_stock_and_reserve(variant: str) ->
     assert homes >= 3, homes
     if Game.objects.get(id=game.id).status == "playing":
         resigned = pages.post(f"/play/{game.id}/resign", {"confirmed": "1"}, htmx=True)
-        assert "You resigned." in resigned.content.decode()
+        assert "You resigned: " in resigned.content.decode()
 
 
 def test_race_pages_never_carry_the_running_race_seed() -> None:

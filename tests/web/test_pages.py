@@ -174,8 +174,13 @@ def test_undo_and_resign_with_confirmation(pages: PageClient, player: Any) -> No
     page = pages.get(f"/play/{game.id}/").content.decode()
     assert f"/replay/{game.id}/" not in page  # no link to what is still secret
     done = pages.post(f"/play/{game.id}/resign", {"confirmed": "1"}, htmx=True)
-    assert "You resigned." in done.content.decode()
     assert Game.objects.get(id=game.id).status == "resigned"
+    home = Game.objects.get(id=game.id).cards_home
+    said = f"You resigned: {home} card{'s' if home != 1 else ''} home."
+    assert said in done.content.decode()
+    # And when the board is drawn again (it said nothing: other endings said theirs).
+    assert said in pages.get(f"/play/{game.id}/").content.decode()
+    assert said in pages.get(f"/play/{game.id}/board").content.decode()
     # Over: the board links to the replay and the solution.
     assert f"/replay/{game.id}/" in done.content.decode()
     assert f"/play/{game.id}/solution" in done.content.decode()
@@ -400,3 +405,24 @@ def test_a_race_page_before_the_start_says_not_started_yet(pages: PageClient, pl
     html = pages.get(f"/races/{race.id}/").content.decode()
     assert "not started yet" in html
     assert "playing" not in re.sub(r"<[^>]+>", " ", html).split("Standings")[-1]
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "You resigned: 1 card home."),
+        ("fr", "Vous avez abandonné\u202f: 1 carte posée."),
+        ("es", "Ha abandonado: 1 carta en fundaciones."),
+        ("de", "Sie haben aufgegeben: 1 abgelegte Karte."),
+    ],
+)
+def test_a_resigned_game_has_its_last_word(
+    pages: PageClient, player: Any, language: str, words: str
+) -> None:
+    """Resigning showed no message once the board was drawn again, where the other
+    endings ("You won: ...", "Time is up: ...") say theirs."""
+    game = game_start(player=player, seed="1")
+    pages.post(f"/play/{game.id}/resign", {"confirmed": "1"}, htmx=True)
+    assert Game.objects.get(id=game.id).cards_home == 1
+    html = pages.get(f"/play/{game.id}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert words in html

@@ -61,7 +61,7 @@ def test_resigning_a_game_already_won_says_so(pages: PageClient, player: Any) ->
     answer = pages.post(f"/play/{game.id}/resign", {"confirmed": "1"}, htmx=True)
     html = answer.content.decode()
     assert "The game is already over." in html
-    assert "You resigned." not in html
+    assert "You resigned" not in html
     assert Game.objects.get(id=game.id).status == "won"
 
 

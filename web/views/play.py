@@ -121,6 +121,9 @@ def play_context(
     elif view["status"] == Game.Status.TIMED_OUT and not message and not error:
         # So does a game out of time (only its status changed, the message stayed empty).
         message = timed_out_words(view)
+    elif view["status"] == Game.Status.RESIGNED and not message and not error:
+        # And a resigned one (its board said nothing once drawn again).
+        message = resigned_words(view)
     # Every message of the board is a sentence, a move's words too ("King of hearts to
     # pile 2.", where a list of moves keeps "king of hearts to pile 2").
     message = sentence(message)
@@ -180,6 +183,16 @@ def timed_out_words(view: dict[str, Any]) -> str:
     return ngettext(
         "Time is up: your game has ended with %(home)s card home.",
         "Time is up: your game has ended with %(home)s cards home.",
+        home,
+    ) % {"home": home}
+
+
+def resigned_words(view: dict[str, Any]) -> str:
+    """ "You resigned: 17 cards home." for a resigned :func:`game_view`."""
+    home = int(view["cards_home"])
+    return ngettext(
+        "You resigned: %(home)s card home.",
+        "You resigned: %(home)s cards home.",
         home,
     ) % {"home": home}
 
@@ -360,7 +373,7 @@ def resign(request: HttpRequest, game_id: Any) -> HttpResponse:
             return _answer(request, game_id, game=None, message=text, error=True, status=status)
         if game.status != Game.Status.RESIGNED:  # over before (won, blocked, out of time)
             return _answer(request, game_id, game=game, message=_("The game is already over."))
-        return _answer(request, game_id, game=game, message=_("You resigned."))
+        return _answer(request, game_id, game=game)  # "You resigned: 17 cards home."
     return render(request, "web/resign.html", {"game": game})
 
 

@@ -236,7 +236,7 @@
   // of the cards it hid the reserve's top card and the Draw button until the next action).  A refusal fades
   // too, after REFUSAL_FADE_MS (a new user's refusal covered the reserve's top card on a
   // phone for as long as they thought about their next move); the next action or the
-  // close button takes either sooner.  An ended board's last word ("You resigned.", a
+  // close button takes either sooner.  An ended board's last word ("You resigned: 9 cards home.", a
   // win) stays until closed: it is in the page's flow, so it hides nothing.  #announcer
   // is not touched.  A board a poll brought back (polled) with the same words keeps
   // their fade's timer, or stays faded.
@@ -632,7 +632,7 @@
     var b = board();
     if (!b) { return; }
     var key = (e.key || "").toLowerCase();
-    // Escape takes the message away on an ended board too ("You resigned.").  A blocked
+    // Escape takes the message away on an ended board too ("You resigned: 9 cards home.").  A blocked
     // game whose last move may still be taken back (data-undo, the view's undo_allowed)
     // has no move to play but takes U as its Undo button (U did nothing there).
     if (!b.dataset.moveUrl) {
