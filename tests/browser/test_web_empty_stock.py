@@ -19,8 +19,9 @@ def _looks_like_an_empty_slot(page: Any) -> None:
     stock = page.locator("#board .stock [data-stock]")
     expect(stock).to_have_text("0 cards in the stock")
     style = stock.evaluate(
-        """s => { const c = getComputedStyle(s); return [c.backgroundColor, c.color,
-            c.borderTopStyle, getComputedStyle(document.getElementById('board')).backgroundColor]; }"""
+        """s => { const c = getComputedStyle(s);
+            const felt = getComputedStyle(document.getElementById('board'));
+            return [c.backgroundColor, c.color, c.borderTopStyle, felt.backgroundColor]; }"""
     )
     background, colour, border, felt = style
     assert background == "rgba(0, 0, 0, 0)", style  # the felt shows through
