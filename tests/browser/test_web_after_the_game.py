@@ -53,7 +53,7 @@ def test_a_resigned_race_game_offers_nothing_more(
     expect(page.locator('[data-stat="status"]')).to_have_text("resigned")
     # The race runs on for the others; this game's clock is no longer shown.
     expect(page.locator("#board")).not_to_contain_text("Time left")
-    expect(page.locator("#board [data-countdown]")).to_have_count(0)
+    expect(page.locator("#board .stats [data-countdown]")).to_have_count(0)
     page.get_by_role("link", name="Race page and standings").click()
     page.wait_for_url(f"{base}/races/{race.id}/")
     expect(page.locator("[data-my-game=over]")).to_have_text(

@@ -151,6 +151,44 @@ def _uncovered(page: Any, locator: Any) -> bool:
     )
 
 
+def _race_clock_in_the_message(page: Any, kind: str) -> None:
+    """On a phone a message has the counts' place for its few seconds, and with them a
+    race's time left: a copy of the clock shows in the message's right margin, under its
+    close button, and no word of the message is drawn over it (a practice game has no
+    clock)."""
+    band_clock = page.locator("#board .band-clock")
+    if kind != "race":
+        expect(band_clock).to_have_count(0)
+        return
+    expect(band_clock).to_be_visible()
+    expect(band_clock).to_have_text(re.compile(r"^\d+:\d\d$"))
+    assert band_clock.get_attribute("aria-hidden") == "true"  # the counts' timer says it
+    clock = band_clock.bounding_box()
+    head = page.locator("#board .board-head").bounding_box()
+    close = page.get_by_role("button", name="Hide this message").bounding_box()
+    assert clock is not None
+    assert head is not None
+    assert close is not None
+    assert head["y"] <= clock["y"]
+    assert clock["y"] + clock["height"] <= head["y"] + head["height"]
+    assert clock["x"] + clock["width"] <= head["x"] + head["width"]
+    assert close["y"] + close["height"] <= clock["y"]  # under the close button
+    words = page.evaluate(
+        """() => { const r = document.createRange();
+        r.selectNodeContents(document.getElementById('board-message'));
+        return [...r.getClientRects()].map(b => [b.left, b.top, b.right, b.bottom]); }"""
+    )
+    assert words
+    for left, top, right, bottom in words:
+        apart = (
+            right <= clock["x"]
+            or left >= clock["x"] + clock["width"]
+            or bottom <= clock["y"]
+            or top >= clock["y"] + clock["height"]
+        )
+        assert apart, ((left, top, right, bottom), clock)
+
+
 def _band_at_the_top_when_scrolled(page: Any, *, ended: bool = False) -> None:
     """Scrolled to the page's end, the board's head is at the screen's top edge (or at
     the board's top while that is still on the screen: a short page), a playing board's
@@ -313,7 +351,7 @@ def test_the_time_left_stays_in_sight_under_the_message_band(
         log_in(page, live_server.url, f"rae{width}{kind}")
         page.goto(f"{live_server.url}/play/{game_id}/")
         message = page.locator("#board-message")
-        clock = page.locator("#board [data-countdown]")
+        clock = page.locator("#board .stats [data-countdown]")
         if kind == "race":
             expect(clock).to_have_text(re.compile(r"\d:\d\d"))
         else:
@@ -326,6 +364,7 @@ def test_the_time_left_stays_in_sight_under_the_message_band(
         expect(message).to_have_text(re.compile(r"^[A-Z].* — now choose a destination\.$"))
         assert _moved(places, _card_places(page), lifted) == []
         screenshot(page, f"web-play-counts-{kind}-{width}-top", full_page=False)
+        _race_clock_in_the_message(page, kind)
         page.keyboard.press("Escape")
         expect(message).to_be_empty()
         assert _moved(places, _card_places(page)) == []
@@ -345,6 +384,7 @@ def test_the_time_left_stays_in_sight_under_the_message_band(
         expect(message).to_contain_text("Refused:")
         _band_at_the_top_when_scrolled(page)
         screenshot(page, f"web-play-counts-{kind}-{width}-scrolled", full_page=False)
+        _race_clock_in_the_message(page, kind)
         # The message closed: no card moves (the draw moved only the waste's cards), and
         # the counts, a race's time left among them, are back at the screen's top.
         places = _card_places(page)
@@ -372,7 +412,7 @@ def test_a_race_game_out_of_time_says_so(
     log_in(page, live_server.url, "tom")
     page.clock.install()
     page.goto(f"{live_server.url}/play/{game_id}/")
-    expect(page.locator("#board [data-countdown]")).to_have_text(re.compile(r"\d:\d\d"))
+    expect(page.locator("#board .stats [data-countdown]")).to_have_text(re.compile(r"\d:\d\d"))
     expect(page.locator("#board-message")).to_be_empty()
     # The server's clock passes the game's deadline; the page's countdown reaches zero.
     Game.objects.filter(id=game_id).update(deadline=timezone.now() - timedelta(seconds=1))
