@@ -363,6 +363,66 @@ class DurationMinutesSecondsField(forms.Field):
             )
 
 
+class PlayerByUsernameField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """An account picked by its username, typed in a text box (``alice``; any case, as
+    logging in takes it, ``canfield_site.security.UsernameAnyCaseBackend``), instead of
+    Django's box for the account's numeric id (``raw_id_fields``), which refused
+    ``alice`` as "Select a valid choice".  An organiser may not view the accounts (no
+    ``auth.view_user``), so the admin's autocomplete, which needs that, is not used; nor
+    is a list of every account.
+
+    Cleans to the :class:`~django.contrib.auth.models.User`; a name no active account
+    has is the form error ``no_such_player``.
+    """
+
+    default_error_messages = {
+        "invalid_choice": _("No player is named “%(value)s”: check the spelling of the username."),
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        from django.contrib.auth.models import User
+
+        kwargs.setdefault("queryset", User.objects.filter(is_active=True))
+        kwargs.setdefault(
+            "widget",
+            forms.TextInput(
+                attrs={"size": 20, "autocomplete": "off", "placeholder": _("username")}
+            ),
+        )
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        if hasattr(value, "_meta"):
+            return value.get_username()
+        if isinstance(value, int):  # a saved row's initial value is the account's id
+            assert self.queryset is not None
+            user = self.queryset.model._default_manager.filter(pk=value).first()
+            return user.get_username() if user is not None else value
+        return value
+
+    def to_python(self, value: Any) -> Any:
+        if value in self.empty_values:
+            return None
+        if hasattr(value, "_meta"):
+            return value
+        name = str(value).strip()
+        assert self.queryset is not None
+        found = list(self.queryset.filter(username__iexact=name)[:2])
+        exact = [u for u in found if u.get_username() == name]
+        if len(found) == 1 or len(exact) == 1:
+            return (exact or found)[0]
+        raise ValidationError(
+            self.error_messages["invalid_choice"],
+            code="no_such_player",
+            params={"value": name},
+        )
+
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        if self.disabled:
+            return False
+        return str(self.prepare_value(initial) or "") != str(data or "").strip()
+
+
 def csv_download(text: str, filename: str) -> HttpResponse:
     """A CSV attachment (UTF-8) named ``filename``."""
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")

@@ -31,6 +31,7 @@ from games.admin.common import (
     PHASE_NOW,
     DurationMinutesSecondsField,
     ParentRowsFormSet,
+    PlayerByUsernameField,
     SelectionGuardAdmin,
     ServiceWritesAdmin,
     _ModelForm_Tournament,
@@ -324,7 +325,10 @@ class RaceInline(_TabularInline_Race_Tournament):
 
 
 class EntrantForm(forms.ModelForm):  # type: ignore[type-arg]
-    """An admitted player; the player of a saved row cannot be swapped for another."""
+    """An admitted player, typed by username (:class:`PlayerByUsernameField`); the player
+    of a saved row cannot be swapped for another."""
+
+    player = PlayerByUsernameField()
 
     class Meta:
         model = TournamentEntrant
@@ -334,6 +338,7 @@ class EntrantForm(forms.ModelForm):  # type: ignore[type-arg]
         super().__init__(*args, **kwargs)
         if not self.instance._state.adding:
             self.fields["player"].disabled = True
+            self.initial["player"] = self.instance.player  # shown by its username
 
 
 class EntrantInline(_TabularInline_TournamentEntrant_Tournament):
@@ -344,7 +349,6 @@ class EntrantInline(_TabularInline_TournamentEntrant_Tournament):
     form = EntrantForm
     fields = ["player", "invited_by", "admitted"]
     readonly_fields = ["invited_by", "admitted"]
-    raw_id_fields = ["player"]
     extra = 0
 
     @admin.display(description=_("admitted"))

@@ -11,15 +11,32 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from games.admin.common import SelectionGuardAdmin, ServiceWritesAdmin, run_service, when
+from games.admin.common import (
+    PlayerByUsernameField,
+    SelectionGuardAdmin,
+    ServiceWritesAdmin,
+    run_service,
+    when,
+)
 from games.models import TournamentEntrant
 from games.services.tournament_admin import tournament_entrant_remove
 from games.services.tournaments import tournament_admit
+
+
+class TournamentEntrantForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The tournament and the player, typed by username (:class:`PlayerByUsernameField`)."""
+
+    player = PlayerByUsernameField()
+
+    class Meta:
+        model = TournamentEntrant
+        fields = ["tournament", "player"]
 
 
 @admin.register(TournamentEntrant)
@@ -30,7 +47,7 @@ class TournamentEntrantAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
     list_filter = ["tournament", "created_at"]
     search_fields = ["player__username", "tournament__name"]
     list_select_related = ["tournament", "player", "invited_by"]
-    raw_id_fields = ["player"]
+    form = TournamentEntrantForm
     fields = ["tournament", "player", "invited_by", "admitted"]
     readonly_fields = ["invited_by", "admitted"]
 

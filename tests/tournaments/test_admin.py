@@ -364,7 +364,7 @@ def test_a_tampered_inline_row_is_a_form_error_and_changes_nothing(
     their_entrant = TournamentEntrant.objects.get(tournament=other, player=bob_entry.player)
     ids = {"races": theirs.pk, "entrants": their_entrant.pk}
     posted_id = ids[prefix] if row_id == "theirs" else row_id
-    values = {k: (bob_entry.player_id if v == "theirs" else v) for k, v in fields.items()}
+    values = {k: (bob_entry.player.username if v == "theirs" else v) for k, v in fields.items()}
     before = (
         list(Race.objects.order_by("id").values_list("id", "name", "tournament_id")),
         list(TournamentEntrant.objects.order_by("id").values_list("id", "tournament_id")),
