@@ -233,6 +233,17 @@ class AddRacesForm(forms.Form):
         return value
 
 
+def races_refused(t: Tournament) -> str:
+    """Why no race can be added to ``t`` (finished or cancelled), in the admin's language;
+    ``""`` when races can be added (a draft or an open tournament), as
+    :func:`~games.services.tournaments.tournament_races_add` decides."""
+    if t.status == Tournament.Status.FINISHED:
+        return gettext("The tournament is finished: no races can be added to it.")
+    if t.status == Tournament.Status.CANCELLED:
+        return gettext("The tournament is cancelled: no races can be added to it.")
+    return ""
+
+
 def _race_refusal(exc: ServiceError) -> str:
     """What the *Add scheduled races* form says for a refusal, in the admin's language.
 
@@ -405,6 +416,9 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
     def add_races_link(self, t: Tournament) -> str:
         if t._state.adding:
             return gettext("save the tournament first")
+        refused = races_refused(t)
+        if refused:
+            return refused
         url = reverse("admin:games_tournament_add_races", args=[t.pk])
         return format_html(
             '<a class="button" href="{}">{}</a>', url, gettext("Add scheduled races…")
@@ -511,12 +525,16 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         return csv_download(tournament_races_csv(tournament=t), f"{t.pk}-races.csv")
 
     def add_races_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        """Add N scheduled races, each with a fresh secret seed and its commitment."""
+        """Add N scheduled races, each with a fresh secret seed and its commitment.
+
+        A finished or cancelled tournament takes no races: the page says so
+        (:func:`races_refused`) instead of showing the form, and a post adds nothing."""
         t = object_or_404(Tournament.objects.all(), object_id)
         if not may_organise(request.user, OrganiserAction.ADD_TOURNAMENT_RACES):
             raise PermissionDenied
+        refused = races_refused(t)
         form = AddRacesForm(request.POST or None, now=self.clock())
-        if request.method == "POST" and form.is_valid():
+        if request.method == "POST" and not refused and form.is_valid():
             d = form.cleaned_data
             try:
                 races = tournament_races_add(
@@ -568,6 +586,7 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
             "opts": self.model._meta,
             "original": t,
             "form": form,
+            "refusal": refused,
         }
         return TemplateResponse(request, "admin/games/tournament/add_races.html", context)
 
