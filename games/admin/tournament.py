@@ -68,6 +68,7 @@ from games.services.tournaments import (
     tournament_validate,
 )
 from web.board import PRESET_NAMES
+from web.templatetags.web_tags import duration
 
 _FIELDS = [
     "name",
@@ -285,12 +286,22 @@ class StandingInline(_TabularInline_TournamentStanding_Tournament):
         "races_played",
         "disqualifications",
         "cards_home_total",
-        "time_ms_total",
+        "total_time",
     ]
     readonly_fields = fields  # type: ignore[assignment]
     extra = 0
     can_delete = False
     verbose_name_plural = _("standings")
+
+    @admin.display(description=pgettext_lazy("tournament standings", "Total time"))
+    def total_time(self, s: TournamentStanding) -> str:
+        """The total time as the tournament page shows it (``"22.8 s"``, ``"5 min 03.4 s"``;
+        "at the deal" for 0 ms; a dash before any race counts), not raw milliseconds."""
+        if s._state.adding or not s.races_played:
+            return "\u2013"
+        if s.time_ms_total == 0:
+            return gettext("at the deal")
+        return duration(s.time_ms_total)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

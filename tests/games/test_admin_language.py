@@ -273,7 +273,7 @@ def test_the_tournament_page_in_french(cup: dict[str, Any]) -> None:
         "Classement Courses, avec les graines des courses terminées",  # the CSV buttons
         f"brouillon{NNBSP}: visible des seuls organisateurs",
         "Classement Rang Joueur Points Victoires Courses jouées Disqualifications "
-        "Total de cartes posées Temps total (ms)",
+        "Total de cartes posées Temps total",
         "1. ann (10 pts)",
         "Courses Nom Phase actuelle Mode Départ Fin Engagement Graine",
         "Participants aux tournois Joueur Invité par Admission",
