@@ -19,6 +19,7 @@ from games.admin import (  # noqa: F401 - imported to register the model admins
     users,
 )
 from games.admin.common import SEED_HIDDEN, seed_shown
+from web.forms import AdminLoginForm
 
 #: Shown in the admin's header, page titles and index.
 admin.site.site_header = _("Canfield race server: organisers")
@@ -28,6 +29,8 @@ admin.site.index_title = _("Tournaments, races and players")
 admin.site.site_url = "/"
 # The old password counts in the login lockout (canfield_site.security).
 admin.site.password_change = admin_password_change  # type: ignore[method-assign]
+#: Its refusal says the username is matched in any case, the password exactly.
+admin.site.login_form = AdminLoginForm
 #: No app list beside every page: the race and entry lists need the width (a 1280 px
 #: screen cut their last columns off); the index and the breadcrumbs lead everywhere.
 admin.site.enable_nav_sidebar = False

@@ -39,6 +39,7 @@ from django.utils.translation import gettext
 from games.admin.common import SelectionGuardAdmin
 from games.models import Move, PlayerRating, RaceEntry, RatingChange, TournamentStanding
 from games.services.accounts import username_validate
+from web.forms import USERNAME_HELP
 
 #: Rows a deletion takes that the confirmation page counts instead of listing (a
 #: prolific player's moves ran to hundreds of thousands of lines, each loaded to be
@@ -167,11 +168,20 @@ class _UsernameRules:
 
 
 class PlayerCreationForm(_UsernameRules, AdminUserCreationForm):  # type: ignore[misc]
-    """The admin's "add user" form, with the players' username rules."""
+    """The admin's "add user" form, with the players' username rules (and their help)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].help_text = USERNAME_HELP
 
 
 class PlayerChangeForm(_UsernameRules, UserChangeForm):  # type: ignore[type-arg]
-    """The admin's user form, with the players' username rules."""
+    """The admin's user form, with the players' username rules (and their help)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "username" in self.fields:
+            self.fields["username"].help_text = USERNAME_HELP
 
 
 class PlayerAdmin(SelectionGuardAdmin, UserAdmin):  # type: ignore[type-arg]

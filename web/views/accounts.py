@@ -19,7 +19,7 @@ from canfield_site.middleware import methods_only
 from canfield_site.security import LockoutPasswordChangeView
 from games.services.accounts import user_register
 from games.services.errors import UsernameTaken
-from web.forms import SignUpForm
+from web.forms import LoginForm, SignUpForm
 from web.throttling import throttled
 
 
@@ -60,6 +60,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 login_view = throttled("auth")(
     auth_views.LoginView.as_view(
         template_name="web/accounts/login.html",
+        authentication_form=LoginForm,
         redirect_authenticated_user=True,
         next_page=reverse_lazy("web:lobby"),
     )
