@@ -34,7 +34,7 @@ CASE_SENSITIVE_USERNAME = ("both fields", "chacun de ces champs", "ambos campos"
 
 
 def _text(resp: Any) -> str:
-    return html.unescape(resp.content.decode())
+    return str(html.unescape(resp.content.decode()))
 
 
 @pytest.mark.parametrize("language", list(LOGIN_REFUSAL))
