@@ -29,9 +29,11 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.names import NamedObjectsAdmin
+from games.admin.refusals import admin_refusal
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
 from games.selectors.games import ended_by_cancellation
 from games.services.errors import ServiceError
+from web.refusals import after_colon
 
 if TYPE_CHECKING:  # the stubs' generics; plain classes at run time (no django-stubs-ext)
     _ModelForm_Tournament = forms.ModelForm[Tournament]
@@ -205,7 +207,8 @@ def run_service(
     except ServiceError as exc:
         model_admin.message_user(
             request,
-            gettext("%(object)s: %(detail)s") % {"object": obj, "detail": exc.detail},
+            gettext("%(object)s: %(detail)s")
+            % {"object": obj, "detail": after_colon(admin_refusal(exc))},
             messages.ERROR,
         )
         return False
@@ -265,7 +268,8 @@ class ServiceWritesAdmin(_ModelAdmin_Any):
         except ServiceError as exc:
             self.message_user(
                 request,
-                gettext("Nothing was saved: %(detail)s") % {"detail": exc.detail},
+                gettext("Nothing was saved: %(detail)s")
+                % {"detail": after_colon(admin_refusal(exc))},
                 messages.ERROR,
             )
             return HttpResponseRedirect(request.get_full_path())
@@ -278,7 +282,8 @@ class ServiceWritesAdmin(_ModelAdmin_Any):
         except ServiceError as exc:
             self.message_user(
                 request,
-                gettext("Nothing was deleted: %(detail)s") % {"detail": exc.detail},
+                gettext("Nothing was deleted: %(detail)s")
+                % {"detail": after_colon(admin_refusal(exc))},
                 messages.ERROR,
             )
             return HttpResponseRedirect(request.get_full_path())

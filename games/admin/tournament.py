@@ -46,6 +46,7 @@ from games.admin.common import (
     short_hash,
     when,
 )
+from games.admin.refusals import admin_refusal
 from games.engine import PRESETS
 from games.models import Race, Tournament, TournamentEntrant, TournamentStanding
 from games.permissions import OrganiserAction, may_organise
@@ -147,7 +148,7 @@ class TournamentForm(_ModelForm_Tournament):
                 max_entrants=data.get("max_entrants"),
             )
         except ServiceError as exc:
-            raise forms.ValidationError(exc.detail) from None
+            raise forms.ValidationError(admin_refusal(exc)) from None
         return data
 
 
@@ -270,7 +271,7 @@ def _race_refusal(exc: ServiceError) -> str:
             "Races that require a winnable deal are added at most %(most)d at a time (the "
             "pool of proven-winnable deals holds that many): add the rest in another batch."
         ) % {"most": exc.facts["most"]}
-    return exc.detail
+    return admin_refusal(exc)
 
 
 class StandingInline(_TabularInline_TournamentStanding_Tournament):
@@ -579,7 +580,7 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                             "The first race would be over before it is added (it ends at "
                             "%(ends_at)s): choose a later start."
                         )
-                        % {"ends_at": exc.facts["ends_at"].isoformat(sep=" ")},
+                        % {"ends_at": when(exc.facts["ends_at"])},
                     )
                 else:
                     form.add_error(None, _race_refusal(exc))

@@ -78,12 +78,16 @@ def tournament_admit(
         if invited_by is None and t.status != Tournament.Status.OPEN:
             raise TournamentNotOpen(f"the tournament is {t.status}")
         if t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-            raise TournamentNotOpen(f"the tournament is {t.status}")
+            raise TournamentNotOpen(f"the tournament is {t.status}").because(
+                "tournament_not_open", {"status": t.status}
+            )
         if invited_by is None and t.entry == Tournament.Entry.INVITE:
             raise TournamentInviteOnly("this tournament is for invited players only")
         if t.max_entrants is not None and t.entrants.count() >= t.max_entrants:
             n = t.max_entrants
-            raise TournamentFull(f"the tournament is full ({n} player{'' if n == 1 else 's'})")
+            raise TournamentFull(
+                f"the tournament is full ({n} player{'' if n == 1 else 's'})"
+            ).because("tournament_full", {"count": n})
         return TournamentEntrant.objects.create(tournament=t, player=player, invited_by=invited_by)
 
 

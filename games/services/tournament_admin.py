@@ -75,13 +75,13 @@ def tournament_update(
         if changed and t.status in _OVER:
             raise TournamentNotOpen(
                 f"the tournament is {t.status}: its scoring and entry rules are final"
-            )
+            ).because("rules_final", {"status": t.status})
         if max_entrants is not None:
             admitted = t.entrants.count()
             if max_entrants < admitted:
                 raise InvalidTournament(
                     f"{admitted} players are already admitted: max_entrants cannot be lower"
-                )
+                ).because("max_entrants_below_admitted", {"count": admitted})
         t.name = name.strip()
         t.description = description
         for field, value in new.items():
@@ -108,7 +108,9 @@ def tournament_entrant_remove(*, entrant_id: Any) -> None:
     with transaction.atomic():
         t = _tournament_locked(tournament_id)
         if t.status in _OVER:
-            raise TournamentNotOpen(f"the tournament is {t.status}: its entrants are final")
+            raise TournamentNotOpen(
+                f"the tournament is {t.status}: its entrants are final"
+            ).because("entrants_final", {"status": t.status})
         TournamentEntrant.objects.filter(id=entrant_id, tournament=t).delete()
 
 
@@ -141,12 +143,12 @@ def tournament_delete(*, tournament_id: Any) -> None:
                 raise InvalidTournament(
                     f"{entered} race(s) of the draft have entrants: publish and cancel the "
                     "tournament, or leave it a draft (players never see it)"
-                )
+                ).because("draft_races_entered", {"count": entered})
             deal_ids = list(t.races.values_list("deal_id", flat=True))
             t.races.all().delete()
             Deal.objects.filter(id__in=deal_ids, games__isnull=True, races__isnull=True).delete()
         elif races:
             raise InvalidTournament(
                 f"the tournament has {races} race(s): cancel it instead of deleting it"
-            )
+            ).because("has_races", {"count": races})
         t.delete()

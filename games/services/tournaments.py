@@ -132,17 +132,25 @@ def scoring_validate(
         )
     for name, value in (("points_per_card", points_per_card), ("win_bonus", win_bonus)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000:
-            raise InvalidTournament(f"{name} must be an integer from 0 to 100000")
+            raise InvalidTournament(f"{name} must be an integer from 0 to 100000").because(
+                "points_out_of_range", {"field": name}
+            )
     if scoring != Tournament.Scoring.PLACE_POINTS:
         return list(points_table or [])
     table = list(points_table or DEFAULT_POINTS_TABLE)
     if not 1 <= len(table) <= 100:
-        raise InvalidTournament("points_table needs 1 to 100 entries")
+        raise InvalidTournament("points_table needs 1 to 100 entries").because(
+            "points_table_length", {}
+        )
     for p in table:
         if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= 100_000:
-            raise InvalidTournament("points_table entries must be integers from 0 to 100000")
+            raise InvalidTournament(
+                "points_table entries must be integers from 0 to 100000"
+            ).because("points_table_entry", {})
     if any(a < b for a, b in pairwise(table)):
-        raise InvalidTournament("points_table must not increase: a better place never earns less")
+        raise InvalidTournament(
+            "points_table must not increase: a better place never earns less"
+        ).because("points_table_increases", {})
     return table
 
 
@@ -150,7 +158,9 @@ def _entry_validate(*, entry: str, max_entrants: int | None) -> None:
     if entry not in Tournament.Entry.values:
         raise InvalidTournament(f"unknown entry rule {entry!r}: use open or invite")
     if max_entrants is not None and max_entrants < 1:
-        raise InvalidTournament("max_entrants must be at least 1 (or empty for no limit)")
+        raise InvalidTournament("max_entrants must be at least 1 (or empty for no limit)").because(
+            "max_entrants_too_low", {}
+        )
 
 
 def tournament_validate(
@@ -173,9 +183,9 @@ def tournament_validate(
     :class:`InvalidTournament`.
     """
     if not name.strip():
-        raise InvalidTournament("a tournament needs a name")
+        raise InvalidTournament("a tournament needs a name").because("name_missing", {})
     if status is not None and status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN):
-        raise InvalidTournament("a new tournament is draft or open")
+        raise InvalidTournament("a new tournament is draft or open").because("new_status", {})
     table = scoring_validate(
         scoring=scoring,
         points_table=points_table,
@@ -342,7 +352,9 @@ def _races_add(
             player_lock(player=created_by)
         t = _tournament_locked(tournament_id)
         if t.status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN):
-            raise TournamentNotOpen(f"the tournament is {t.status}: no races can be added")
+            raise TournamentNotOpen(f"the tournament is {t.status}: no races can be added").because(
+                "no_races_added", {"status": t.status}
+            )
         prefix = (name_prefix or t.name).strip()[:100]
         first_number = t.races.count() + 1
         races = []
@@ -479,16 +491,18 @@ def _set_status(*, tournament_id: Any, status: str, now: datetime | None) -> Tou
             raise InvalidTournament(
                 "a draft tournament was never published: delete it (its races go with it) "
                 "rather than cancel it, which would make it and its races' seeds public"
-            )
+            ).because("draft_not_cancelled", {})
         if status not in allowed or t.status not in allowed[Tournament.Status(status)]:
-            raise InvalidTournament(f"a {t.status} tournament cannot become {status}")
+            raise InvalidTournament(f"a {t.status} tournament cannot become {status}").because(
+                "status_change", {"was": t.status, "to": status}
+            )
         if status == Tournament.Status.FINISHED:
             pending = t.races.filter(status__in=_UNFINISHED).count()
             if pending:
                 raise InvalidTournament(
                     f"{pending} race(s) of the tournament are not finished (scheduled or "
                     "closing): close or cancel them before finishing it"
-                )
+                ).because("races_unfinished", {"count": pending})
             tournament_rescore(tournament_id=t.id, announce=False)
         if status == Tournament.Status.CANCELLED and t.status != Tournament.Status.CANCELLED:
             unfinished = set(t.races.filter(status__in=_UNFINISHED).values_list("id", flat=True))

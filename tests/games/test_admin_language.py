@@ -421,7 +421,7 @@ def test_the_add_races_form_answers_in_french(cup: dict[str, Any]) -> None:
     )
     assert (
         "La première course serait finie avant d\u2019être ajoutée (elle se termine à "
-        f"2020-05-01 18:10:00+00:00){NNBSP}: choisissez un départ plus tardif." in past
+        f"2020-05-01 18:10:00 UTC){NNBSP}: choisissez un départ plus tardif." in past
     )
     done = c.post(
         url,

@@ -165,7 +165,7 @@ def test_add_races_speaks_the_forms_language() -> None:
     assert past.status_code == 200
     html = past.content.decode()
     assert html.count("The first race would be over before it is added") == 1
-    assert "2020-05-01 18:10:00+00:00" in html
+    assert "2020-05-01 18:10:00 UTC" in html
     assert "ends_at" not in html
     assert '<option value="draw-one" selected>Draw one (draw-one)</option>' in html
     done = c.post(url, {**form, "first_starts_at": f"{YEAR}-05-01 18:00"}, follow=True)

@@ -62,7 +62,7 @@ def test_add_form_refuses_max_entrants_zero() -> None:
     resp = c.post(reverse("admin:games_tournament_add"), tournament_post(max_entrants=0))
     assert resp.status_code == 200
     errors = resp.context["adminform"].form.non_field_errors()
-    assert errors == ["max_entrants must be at least 1 (or empty for no limit)"]
+    assert errors == ["“max entrants” must be at least 1 (or empty for no limit)."]
     assert not Tournament.objects.exists()
 
 
@@ -97,7 +97,7 @@ def test_entrants_inline_cannot_admit_past_max_entrants() -> None:
     resp = c.post(reverse("admin:games_tournament_change", args=[t.pk]), data)
     assert resp.status_code == 302
     assert TournamentEntrant.objects.filter(tournament=t).count() == 0  # all or nothing
-    assert messages_of(resp) == ["Nothing was saved: the tournament is full (1 player)"]
+    assert messages_of(resp) == ["Nothing was saved: The tournament is full (1 player)."]
     # One at a time: the first is admitted (invited by the organiser), the second refused.
     data.update({"entrants-TOTAL_FORMS": 1})
     del data["entrants-1-player"]
@@ -114,11 +114,11 @@ def test_entrant_list_add_goes_through_tournament_admit() -> None:
     url = reverse("admin:games_tournamententrant_add")
     assert c.post(url, {"tournament": t.pk, "player": "ann"}).status_code == 302
     resp = c.post(url, {"tournament": t.pk, "player": "bob"})
-    assert messages_of(resp)[-1] == "Nothing was saved: the tournament is full (1 player)"
+    assert messages_of(resp)[-1] == "Nothing was saved: The tournament is full (1 player)."
     assert [(e.player, e.invited_by) for e in t.entrants.all()] == [(ann, org)]
     finished = TournamentFactory(status=Tournament.Status.FINISHED)
     resp = c.post(url, {"tournament": finished.pk, "player": "bob"})
-    assert messages_of(resp)[-1] == "Nothing was saved: the tournament is finished"
+    assert messages_of(resp)[-1] == "Nothing was saved: The tournament is finished."
     assert not finished.entrants.exists()
 
 
@@ -138,7 +138,7 @@ def test_change_form_cannot_lower_max_entrants_below_the_admitted() -> None:
     del data["status"]
     resp = c.post(reverse("admin:games_tournament_change", args=[t.pk]), data)
     assert messages_of(resp) == [
-        "Nothing was saved: 2 players are already admitted: max_entrants cannot be lower"
+        "Nothing was saved: 2 players are already admitted: “max entrants” cannot be lower."
     ]
     t.refresh_from_db()
     assert t.max_entrants == 3
@@ -230,7 +230,7 @@ def test_the_entrants_of_a_finished_tournament_stay() -> None:
     resp = c.post(url, {"post": "yes"})
     assert (resp.status_code, resp["Location"]) == (302, url)
     assert messages_of(resp) == [
-        "Nothing was deleted: the tournament is finished: its entrants are final"
+        "Nothing was deleted: The tournament is finished: its entrants are final."
     ]
     assert list(t.entrants.all()) == [entrant]
     with pytest.raises(TournamentNotOpen):
@@ -371,8 +371,8 @@ def test_the_finish_action_says_why_a_tournament_is_not_finished() -> None:
     assert [(m.level_tag, m.message) for m in get_messages(resp.wsgi_request)] == [
         (
             "error",
-            "Busy Cup: 1 race(s) of the tournament are not finished (scheduled or closing): "
-            "close or cancel them before finishing it",
+            "Busy Cup: 1 race of the tournament is not finished (scheduled or being scored): "
+            "close or cancel it before finishing the tournament.",
         )
     ]
     t.refresh_from_db()

@@ -276,8 +276,8 @@ def test_the_admin_cancel_page_names_a_draft_it_will_not_cancel() -> None:
         follow=True,
     )
     assert [str(m) for m in resp.context["messages"]] == [
-        "Rehearsal: a draft tournament was never published: delete it (its races go with "
-        "it) rather than cancel it, which would make it and its races' seeds public",
+        "Rehearsal: A draft tournament was never published: delete it (its races go with "
+        "it) rather than cancel it, which would make it and its races' seeds public.",
         "1 tournament now cancelled. 2 unfinished races were cancelled too.",
     ]
     draft.refresh_from_db()
