@@ -233,31 +233,61 @@ def _refuse_too_large(request: Any) -> HttpResponse | None:
 body_size_middleware = _guard(_refuse_too_large)
 
 
+#: The codecs (by :func:`codecs.lookup` name) a request's ``charset`` may name: UTF-8 and
+#: ISO-8859-1, under any of their aliases (``UTF8``, ``latin-1``, ``l1``, ``cp819``...).
+#:
+#: An allow-list, not a list of codecs known to break: Django decodes the query string
+#: with the charset while it builds the request on the WSGI server (strictly, falling
+#: back to ISO-8859-1, then each ``%``-escape with ``errors="replace"``) and
+#: ``QueryDict.urlencode`` encodes the values back with it (strictly: the leaderboard
+#: pages' links), and each step broke for some codec Python counts as text:
+#: ``idna``, ``punycode`` and ``undefined`` raise on any decode (the server's bare 500,
+#: every page and endpoint); ``ascii``, ``cp1253``, ``iso8859-7`` and the CJK codecs
+#: cannot encode the U+FFFD they decoded (a 500 on a leaderboard page); ``utf-7`` decodes
+#: lone surrogates no page can be written in (a 500 on the login page).  UTF-8 and
+#: ISO-8859-1 decode any bytes and encode whatever they decoded.  The rest are refused
+#: too: ``utf-16``, ``utf-32`` and the EBCDIC codecs (``cp500``) read even an ASCII query
+#: (``mode=window``) as other characters on the WSGI server while the ASGI server reads
+#: it as UTF-8, and the single-byte code pages only differ from ISO-8859-1 on
+#: ``%``-escapes no URL of this service holds; no body here is read in any of them
+#: (forms and JSON are UTF-8 only).
+#: ``tests/web/test_attack_fixes_h7.py`` walks every codec Python knows through both
+#: servers.
+READABLE_CHARSETS = frozenset({"utf-8", "iso8859-1"})
+
+
 def unreadable_content_type(content_type: str) -> str | None:
     """Why Django cannot build a request with this ``Content-Type``, or ``None``.
 
     Django reads the header while it builds the request, before any middleware runs, and
-    two kinds of value broke that (an exception out of the handler: the server's bare
-    500, on every page and endpoint): a parameter in RFC 2231 form naming an encoding
-    Python does not know (``x*=bogus''a``: ``ValueError``), and a ``charset`` that is a
-    codec but no text encoding (``rot13``, ``zlib``, ``hex``, ``bz2``), which Django takes
-    as the request's encoding and then decodes the query string with (``LookupError``).
-    An unknown plain ``charset`` is not one (Django ignores it).
+    what broke there was an exception out of the handler: the server's bare 500, on every
+    page and endpoint.  Refused: a header Django's parser raises on (a parameter in RFC
+    2231 form naming an encoding Python does not know, ``x*=bogus''a``: ``ValueError``;
+    or one that raises decoding it, ``x*=idna''a``: ``UnicodeError``), and a ``charset``
+    naming a codec outside :data:`READABLE_CHARSETS` (``rot13``, ``idna``, ``ascii``,
+    ``utf-16``), or a name the codec registry raises on (``charset*=utf-8''%00``:
+    ``ValueError``).  A plain ``charset`` naming no codec is no reason (Django ignores
+    it), nor is a header without one.
     """
     try:
         _type, params = parse_header_parameters(content_type)
-    except ValueError:
+    except Exception:  # ValueError, UnicodeError: whatever stops Django's own parse
         return "The Content-Type header cannot be read (a parameter names an unknown encoding)."
     charset = params.get("charset")
     if not charset:
         return None
     try:
-        info = codecs.lookup(charset)
+        name = codecs.lookup(charset).name
     except LookupError:
         return None
-    if getattr(info, "_is_text_encoding", True):
+    except Exception:  # ValueError for an embedded NUL: Django's lookup raised it too
+        name = ""
+    if name in READABLE_CHARSETS:
         return None
-    return "The Content-Type names a charset that is not a text encoding: use utf-8."
+    return (
+        "The Content-Type names a charset this server does not read: "
+        "send utf-8 (or iso-8859-1), or no charset."
+    )
 
 
 def _refusal_body(path: str, detail: str) -> tuple[bytes, str]:
@@ -301,7 +331,8 @@ def asgi_charset_guard(app: Callable[..., Any]) -> Callable[..., Any]:
 
     async def guarded(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope.get("type") == "http":
-            raw = b", ".join(v for k, v in scope.get("headers", []) if k.lower() == b"content-type")
+            # Joined as Django's ASGIRequest joins a repeated header, so both read one value.
+            raw = b",".join(v for k, v in scope.get("headers", []) if k.lower() == b"content-type")
             why = unreadable_content_type(raw.decode("latin-1")) if raw else None
             if why is not None:
                 body, content_type = _refusal_body(str(scope.get("path") or ""), why)

@@ -137,7 +137,7 @@ def test_a_charset_that_is_no_text_encoding_is_415_on_the_wsgi_server(charset: s
     content_type = f"text/plain; charset={charset}"
     status, body = _wsgi_get(application, "/", content_type)
     assert status.startswith("415 ")
-    assert b"not a text encoding" in body
+    assert b"charset this server does not read" in body
     status, body = _wsgi_get(application, "/api/v1/races", content_type)
     assert status.startswith("415 ")
     assert json.loads(body)["code"] == "unsupported_media_type"
