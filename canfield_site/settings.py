@@ -139,6 +139,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    # A page's form post naming a field twice (confirmed=0&confirmed=1) does nothing: 400.
+    "web.middleware.RepeatedFieldMiddleware",
     # Last, as django-axes requires: turns a locked-out login into its 429 answer.
     "axes.middleware.AxesMiddleware",
 ]

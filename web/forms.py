@@ -130,32 +130,16 @@ class PracticeForm(forms.Form):
         return out
 
 
-class _OnceEach(forms.Form):
-    """A form whose fields may each be sent once: ``move=draw&move=QH>t2`` was read as its
-    last value (Django's ``QueryDict.get``) and played, not what a reader of the body
-    taking the first would see; such a body is invalid, as the API refuses a JSON object
-    naming a key twice (``api.parsers``)."""
+class MoveForm(forms.Form):
+    """A move as the API takes it: ``move`` (RULES.md 5 notation) and ``expected_move_number``.
 
-    def clean(self) -> dict[str, Any]:
-        cleaned: dict[str, Any] = super().clean() or {}
-        getlist = getattr(self.data, "getlist", None)
-        if getlist is not None:
-            for name in self.fields:
-                if len(getlist(name)) > 1:
-                    raise forms.ValidationError(
-                        "%(name)s is sent more than once", code="repeated", params={"name": name}
-                    )
-        return cleaned
-
-
-class MoveForm(_OnceEach):
-    """A move as the API takes it: ``move`` (RULES.md 5 notation) and ``expected_move_number``."""
+    A field sent twice never reaches a form (:mod:`web.middleware`)."""
 
     move = forms.CharField(label=_("Move"), max_length=16)
     expected_move_number = forms.IntegerField(min_value=0, required=False)
 
 
-class ExpectedForm(_OnceEach):
+class ExpectedForm(forms.Form):
     """Undo and resign carry the move number the page showed."""
 
     expected_move_number = forms.IntegerField(min_value=0, required=False)

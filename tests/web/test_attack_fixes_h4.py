@@ -182,7 +182,7 @@ def test_a_move_field_sent_twice_plays_nothing(pages: PageClient, player: Any, b
         HTTP_X_CSRFTOKEN=pages.token,
     )
     assert resp.status_code == 400
-    assert "Give a move." in resp.content.decode()
+    assert "sent with a field more than once" in resp.content.decode()
     assert Game.objects.get(id=game.id).move_number == 0
 
 
