@@ -169,7 +169,34 @@ class DatabaseCounterCache(DatabaseCache):
     ``incr``/``decr`` keep the key's expiry (as Redis' ``INCRBY`` does; Django's own
     reset it to the default timeout) and raise ``ValueError`` for a missing or expired
     key.  Values are Django's (base64 of a pickle), so ``get`` reads them as usual.
+
+    Culling (:meth:`_cull`) deletes expired rows only, never a live one: Django's deletes
+    a third of the rows by key order once the table holds more than ``MAX_ENTRIES``, so
+    a spray of logins with distinct usernames (two rows each, a username's and an
+    address's slots) erased the counters of attempts still in flight: every address's
+    first (``login-slot:address:`` sorts before ``login-slot:username:``), then any
+    username's below the cut, and the lockout forgot a burst it was counting.
     """
+
+    def _cull(self, db: str, cursor: Any, now: Any, num: int) -> None:
+        """Delete the rows expired at ``now``, and only those (``MAX_ENTRIES`` and
+        ``CULL_FREQUENCY`` cull nothing live).
+
+        Called by Django's ``set``/``add``/``touch`` when the table holds more than
+        ``MAX_ENTRIES`` rows, before the write.  Without a cut the table holds what was
+        written in the last :data:`canfield_site.security.LOGIN_SLOT_SECONDS` (every row
+        here is a login slot living that long from its latest attempt), plus the expired
+        rows each write over ``MAX_ENTRIES`` sweeps: it grows with the login attempts of
+        one minute (two rows each at most), which the ``auth`` throttle bounds per client
+        address, and shrinks back once they stop.
+        """
+        connection = connections[db]
+        quote = connection.ops.quote_name
+        table = quote(self._table)  # type: ignore[attr-defined]
+        cursor.execute(
+            f"DELETE FROM {table} WHERE {quote('expires')} < %s",  # noqa: S608
+            [connection.ops.adapt_datetimefield_value(now)],
+        )
 
     def _lock(self, cursor: Any, connection: Any, key: str) -> None:
         """Lock ``key``'s row until the transaction ends (an ``UPDATE`` that changes
@@ -242,6 +269,8 @@ def cache_settings(cache_url: str, *, retry_seconds: float = 5.0) -> dict[str, d
     database: dict[str, Any] = {
         "BACKEND": "canfield_site.cache.DatabaseCounterCache",
         "LOCATION": DATABASE_CACHE_TABLE,
+        # Above this many rows a write first deletes the expired ones (never a live one:
+        # DatabaseCounterCache._cull); Django's default is 300.
         "OPTIONS": {"MAX_ENTRIES": 10_000},
     }
     if not cache_url:
