@@ -18,11 +18,19 @@ endpoints instead.  Each stream:
 - ends, with no event, once the token or session it was opened with is
   revoked (logout, logout-all, a password change): checked before every
   event of a game stream and at every heartbeat of any stream, so a
-  private event never follows a revocation; the reconnect answers 401.
+  private event never follows a revocation; the reconnect answers 401;
+- (race and tournament streams) ends with a ``gone`` event once its viewer may no
+  longer see the race or tournament: a race moved into a draft tournament
+  (``race_move``: organisers' streams go on), something deleted, an organiser's
+  permission withdrawn.  The topic's handler reads the visibility again with each
+  event's payload (:class:`_ScopedHandler`) and every stream at every heartbeat,
+  so an event read after the change never reaches a stream that may not see it;
+  the reconnect answers 404, as the REST view.
 
 A stream's last event (the race's ``phase`` that ends it and its final ``standings``, the
 tournament's ``status`` that ends it and its final ``standings``, the game event that ends
-a game, a snapshot of something already over) has an id ending in ``.end`` (``82.end``).
+a game, a snapshot of something already over, ``gone``) has an id ending in ``.end``
+(``82.end``).
 A reconnect (``Last-Event-ID``) that sends such an id answers ``204`` (an ``EventSource``
 then stops retrying); any other id, even one as high as the topic's, gets a snapshot: two
 events can share a sequence number (a phase the clock saw carries the last message's), so
@@ -48,7 +56,8 @@ from uuid import UUID
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.contrib.auth import get_user
+from django.contrib.auth import get_user, get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections, connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -69,6 +78,7 @@ from api.refusals import problem_json
 from canfield_site.security import client_address
 from games.live.hub import (
     FINISHED,
+    GONE,
     LAGGING,
     UNAVAILABLE,
     LiveUnavailable,
@@ -82,15 +92,16 @@ from games.live.hub import (
 from games.live.publish import game_topic, race_topic, redis_url, tournament_topic
 from games.permissions import may_see_drafts
 from games.selectors.games import game_get, game_view
-from games.selectors.races import race_get, race_public, race_standings
+from games.selectors.races import race_get, race_public, race_standings, race_visible
 from games.selectors.tournaments import (
     race_summary,
     standing_row,
     tournament_get,
     tournament_public,
     tournament_standings,
+    tournament_visible,
 )
-from games.services.errors import ServiceError
+from games.services.errors import NotFound, ServiceError
 from games.services.races import RANKING_RULE
 
 #: Standings snapshots of one race: at most one per this many seconds (per process).
@@ -190,8 +201,86 @@ def race_standings_payload(race_id: str) -> dict[str, Any]:
     }
 
 
-class RaceHandler(TopicHandler):
-    """A race topic: phase changes (messages and the clock), coalesced standings, countdown."""
+def _to_public(stream: Stream) -> bool:
+    """The streams of viewers who may not see drafts (``Stream.sees_drafts`` false)."""
+    return not stream.sees_drafts
+
+
+def _to_organisers(stream: Stream) -> bool:
+    """The streams of viewers who may see drafts (organisers)."""
+    return stream.sees_drafts
+
+
+def gone_frame(event_id: str, subject: str) -> bytes:
+    """The ``gone`` event that ends a stream whose viewer may no longer see its
+    ``subject`` (``race`` or ``tournament``): moved into a draft tournament, or deleted.
+    Its id carries :data:`END_MARK`; a reconnect answers 404, as the REST view does."""
+    return sse_frame(
+        "gone",
+        event_id,
+        {
+            "reason": "not_found",
+            "detail": f"no such {subject} (any more): a reconnect answers 404",
+            "server_time": _server_time(),
+        },
+    )
+
+
+class _ScopedHandler(TopicHandler):
+    """A topic whose subject (a race, a tournament) can stop being public while streams
+    follow it: a race moved into a draft tournament (``race_move``), a deleted one.
+
+    Each event is read together with :meth:`_public_now`, *after* its payload (so a payload
+    read while the subject was public is the only kind a public stream gets).  While the
+    subject is not public, events go to the organisers' streams only
+    (``Stream.sees_drafts``), and every other stream gets ``gone`` and ends
+    (:data:`GONE`).  Subject deleted: every stream gets ``gone``.
+    """
+
+    subject = ""
+
+    def _public_now(self) -> bool:
+        """Whether anyone may see the subject now (runs in a worker thread)."""
+        raise NotImplementedError
+
+    async def _read(self, fn: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], bool] | None:
+        """``(fn(), public)`` read in a worker thread; ``None`` once the subject is deleted
+        (every stream has then been sent ``gone``)."""
+
+        def both() -> tuple[dict[str, Any], bool]:
+            payload = fn()
+            return payload, self._public_now()
+
+        try:
+            got: tuple[dict[str, Any], bool] = await _db(both)
+        except NotFound:
+            self._gone(self.topic.last_seq)
+            return None
+        return got
+
+    def _send(self, frame: bytes, *, public: bool, seq: int) -> None:
+        """``frame`` to every stream, or (subject not public) to the organisers' only,
+        the others getting ``gone``."""
+        if public:
+            self.topic.broadcast(frame)
+            return
+        self._gone(seq, to=_to_public)
+        self.topic.broadcast(frame, to=_to_organisers)
+
+    def _gone(self, seq: int, to: Callable[[Stream], bool] | None = None) -> None:
+        """End the streams ``to`` accepts (default: all) with ``gone`` (id ``<seq>.end``)."""
+        self.topic.broadcast(gone_frame(final_id(seq), self.subject), to=to)
+        self.topic.broadcast(GONE, to=to)
+
+
+class RaceHandler(_ScopedHandler):
+    """A race topic: phase changes (messages and the clock), coalesced standings, countdown.
+
+    A race moved into a draft tournament (message ``moved``, or noticed with the next
+    event) ends every stream but the organisers' with ``gone`` (:class:`_ScopedHandler`).
+    """
+
+    subject = "race"
 
     def __init__(self, topic: Topic) -> None:
         super().__init__(topic)
@@ -205,6 +294,9 @@ class RaceHandler(TopicHandler):
         self._coalescer: asyncio.Task[None] | None = None
         self._clock: asyncio.Task[None] | None = None
         self._phase_lock = asyncio.Lock()
+
+    def _public_now(self) -> bool:
+        return race_visible(race_id=self.race_id)
 
     async def start(self) -> None:
         first = await _db(lambda: race_phase_payload(self.race_id))
@@ -227,6 +319,9 @@ class RaceHandler(TopicHandler):
                 self._coalescer = asyncio.get_running_loop().create_task(self._standings())
         elif kind == "phase":
             await self._phase_check(seq)
+        elif kind == "moved":  # to another tournament (race_move): a draft's is not public
+            if not await _db(self._public_now):
+                self._gone(seq, to=_to_public)
 
     async def _standings(self) -> None:
         """Send standings at most once per :data:`STANDINGS_INTERVAL_S` while changes come."""
@@ -236,47 +331,62 @@ class RaceHandler(TopicHandler):
                 await asyncio.sleep(wait)
             seq, oldest, latest = self.pending_seq, self.oldest_ms, self.latest_ms
             self.oldest_ms = None
-            payload = await _db(lambda: race_standings_payload(self.race_id))
+            got = await self._read(lambda: race_standings_payload(self.race_id))
+            if got is None:
+                return
+            payload, public = got
             if self.phase in ("closing", *_OVER_RACE):
                 return  # the phase events carry the final standings
             payload["oldest_change_ms"] = oldest
             payload["latest_change_ms"] = latest
-            self.topic.broadcast(sse_frame("standings", seq, payload))
+            self._send(sse_frame("standings", seq, payload), public=public, seq=seq)
             self.sent_seq = seq
             self.last_sent = time.monotonic()
 
-    async def _phase_check(self, seq: int) -> dict[str, Any]:
-        """Read the phase; on a change send ``phase`` (and the final standings once over)."""
+    async def _phase_check(self, seq: int) -> tuple[dict[str, Any], bool] | None:
+        """Read the phase; on a change send ``phase`` (and the final standings once over).
+
+        Returns ``(payload, public)`` (:meth:`_ScopedHandler._read`), ``None`` once the
+        race is deleted."""
         async with self._phase_lock:
             return await self._phase_check_locked(seq)
 
-    async def _phase_check_locked(self, seq: int) -> dict[str, Any]:
-        payload: dict[str, Any] = await _db(lambda: race_phase_payload(self.race_id))
+    async def _phase_check_locked(self, seq: int) -> tuple[dict[str, Any], bool] | None:
+        got = await self._read(lambda: race_phase_payload(self.race_id))
+        if got is None:
+            return None
+        payload, public = got
         phase = payload["phase"]
         seq = max(seq, self.topic.last_seq)  # a message that arrived while reading
         if phase != self.phase:
             self.phase = phase
             over = phase in _OVER_RACE
-            self.topic.broadcast(sse_frame("phase", final_id(seq) if over else seq, payload))
+            frame = sse_frame("phase", final_id(seq) if over else seq, payload)
+            self._send(frame, public=public, seq=seq)
             if over:
                 if self._coalescer is not None:
                     self._coalescer.cancel()
-                final = await _db(lambda: race_standings_payload(self.race_id))
-                self.topic.broadcast(sse_frame("standings", final_id(seq), final))
+                final = await self._read(lambda: race_standings_payload(self.race_id))
+                if final is not None:
+                    frame = sse_frame("standings", final_id(seq), final[0])
+                    self._send(frame, public=final[1], seq=seq)
                 self.topic.broadcast(FINISHED)
-        return payload
+        return got
 
     async def _run_clock(self) -> None:
         """Phase changes that no write causes (open, running, closing by the clock), countdown."""
         while self.phase not in _OVER_RACE:
-            payload = await self._phase_check(self.topic.last_seq)
+            got = await self._phase_check(self.topic.last_seq)
+            if got is None:
+                return  # deleted: every stream got ``gone``
+            payload, public = got
             phase = payload["phase"]
             now = timezone.now()
             if phase in ("upcoming", "open"):
                 until = (payload["starts_at"] - now).total_seconds()
                 if phase == "upcoming":
                     until = (payload["opens_at"] - now).total_seconds()
-                self.topic.broadcast(
+                self._send(
                     sse_frame(
                         "countdown",
                         self.topic.last_seq,
@@ -289,7 +399,9 @@ class RaceHandler(TopicHandler):
                                 0, int((payload["starts_at"] - now).total_seconds() * 1000)
                             ),
                         },
-                    )
+                    ),
+                    public=public,
+                    seq=self.topic.last_seq,
                 )
                 await asyncio.sleep(max(0.0, min(COUNTDOWN_EVERY_S, until)) + 0.001)
             elif phase == "running":
@@ -298,7 +410,8 @@ class RaceHandler(TopicHandler):
                     until = min(until, LOCAL_RUNNING_POLL_S)
                 await asyncio.sleep(max(0.0, until) + 0.001)
             else:  # closing: the sweeper closes it (a read never does)
-                await self._phase_check(self.topic.last_seq)
+                if await self._phase_check(self.topic.last_seq) is None:
+                    return
                 await asyncio.sleep(CLOSING_POLL_S)
 
 
@@ -348,14 +461,22 @@ def tournament_status_payload(tournament_id: str) -> dict[str, Any]:
     return {"tournament": str(t.id), "status": t.status, "server_time": _server_time()}
 
 
-class TournamentHandler(TopicHandler):
-    """A tournament topic: ``race_added``, ``race_finished``, ``standings`` (re-scored),
-    ``status`` (published, finished, cancelled).
+class TournamentHandler(_ScopedHandler):
+    """A tournament topic: ``race_added``, ``race_removed`` (moved to another tournament),
+    ``race_finished``, ``standings`` (re-scored), ``status`` (published, finished,
+    cancelled).
 
     A ``status`` that ends the tournament (``finished``, ``cancelled``) is followed by the
     final standings, both with the end mark (:data:`END_MARK`), and the stream ends, as a
-    race's ending ``phase`` is (:class:`RaceHandler`).
+    race's ending ``phase`` is (:class:`RaceHandler`).  A tournament that is no longer
+    public (deleted; a published one never becomes a draft again) ends the streams that
+    may not see it with ``gone`` (:class:`_ScopedHandler`).
     """
+
+    subject = "tournament"
+
+    def _public_now(self) -> bool:
+        return tournament_visible(tournament_id=self.topic.name.partition(":")[2])
 
     async def on_message(self, seq: int, message: dict[str, Any]) -> None:
         tid = self.topic.name.partition(":")[2]
@@ -366,14 +487,24 @@ class TournamentHandler(TopicHandler):
             def added() -> dict[str, Any]:
                 from games.models import Race
 
-                races = Race.objects.select_related("deal").filter(id__in=ids)
+                # Still this tournament's (one moved on since is another's, maybe a draft's).
+                races = Race.objects.select_related("deal").filter(id__in=ids, tournament_id=tid)
                 return {
                     "tournament": tid,
                     "races": [race_summary(r) for r in races.order_by("starts_at", "name")],
                     "server_time": _server_time(),
                 }
 
-            self.topic.broadcast(sse_frame("race_added", seq, await _db(added)))
+            got = await self._read(added)
+            if got is not None and got[0]["races"]:
+                self._send(sse_frame("race_added", seq, got[0]), public=got[1], seq=seq)
+        elif kind == "race_removed":
+            rid = str(message.get("race"))
+            got = await self._read(
+                lambda: {"tournament": tid, "race": rid, "server_time": _server_time()}
+            )
+            if got is not None:
+                self._send(sse_frame("race_removed", seq, got[0]), public=got[1], seq=seq)
         elif kind == "race_finished":
             rid = str(message.get("race"))
 
@@ -386,17 +517,26 @@ class TournamentHandler(TopicHandler):
                     "server_time": _server_time(),
                 }
 
-            self.topic.broadcast(sse_frame("race_finished", seq, await _db(finished)))
+            got = await self._read(finished)
+            if got is not None:
+                self._send(sse_frame("race_finished", seq, got[0]), public=got[1], seq=seq)
         elif kind == "standings":
-            payload = await _db(lambda: tournament_standings_payload(tid))
-            self.topic.broadcast(sse_frame("standings", seq, payload))
+            got = await self._read(lambda: tournament_standings_payload(tid))
+            if got is not None:
+                self._send(sse_frame("standings", seq, got[0]), public=got[1], seq=seq)
         elif kind == "status":
-            status = await _db(lambda: tournament_status_payload(tid))
+            got = await self._read(lambda: tournament_status_payload(tid))
+            if got is None:
+                return
+            status, public = got
             over = status["status"] in _OVER_TOURNAMENT
-            self.topic.broadcast(sse_frame("status", final_id(seq) if over else seq, status))
+            frame = sse_frame("status", final_id(seq) if over else seq, status)
+            self._send(frame, public=public, seq=seq)
             if over:
-                final = await _db(lambda: tournament_standings_payload(tid))
-                self.topic.broadcast(sse_frame("standings", final_id(seq), final))
+                final = await self._read(lambda: tournament_standings_payload(tid))
+                if final is not None:
+                    frame = sse_frame("standings", final_id(seq), final[0])
+                    self._send(frame, public=final[1], seq=seq)
                 self.topic.broadcast(FINISHED)
 
 
@@ -452,6 +592,15 @@ def _still_signed_in(request: HttpRequest, user: Any, how: str) -> bool:
     return True
 
 
+def _still_visible(visible: Callable[[Any], bool], user: Any) -> bool:
+    """``visible`` for ``user`` as the database has them now: an account read afresh
+    (permissions are cached on the object the stream opened with), anonymous once
+    deleted."""
+    if user.is_authenticated:
+        user = get_user_model().objects.filter(pk=user.pk).first() or AnonymousUser()
+    return bool(visible(user))
+
+
 def slot_key(request: HttpRequest, user: Any) -> str:
     """Whose open-stream slots a request takes (``LIVE_STREAMS_PER_USER``).
 
@@ -496,12 +645,21 @@ async def _open(
     render: Callable[[Any, Update], dict[str, Any]] | None = None,
     render_event: str = "",
     recheck: Callable[[Any], dict[str, Any]] | None = None,
+    visible: Callable[[Any], bool] | None = None,
+    subject: str = "",
 ) -> Any:
     """Checks, then the stream: the shared body of the three endpoints.
 
     ``recheck`` (the game stream): read again at every heartbeat; once ``is_over`` says
     so, the stream ends and frees its slot, even when no event told it (a cancelled
-    race, a window deadline passing, a close run by another process)."""
+    race, a window deadline passing, a close run by another process).
+
+    ``visible`` (the race and tournament streams): whether a viewer (the user read
+    afresh, so a lost permission counts) may still see the ``subject``; asked at every
+    heartbeat, and once it says no the stream sends ``gone`` (:func:`gone_frame`) and
+    ends.  Before each event the topic's handler checks the same for every public stream
+    at once (:class:`_ScopedHandler`), so the heartbeat covers a change no message told
+    of (a move whose message was lost, a deletion, an organiser's lost permission)."""
     if not isinstance(request, ASGIRequest):
         return problem_json(
             request,
@@ -543,8 +701,9 @@ async def _open(
         )
     last_id = _last_event_id(request)
     saw_end = _last_event_raw(request).endswith(END_MARK)
+    sees_drafts = bool(await _db(lambda: may_see_drafts(user)))
     h = hub()
-    stream = Stream(topic, user)
+    stream = Stream(topic, user, sees_drafts=sees_drafts)
     key = slot_key(request, user)
     cap = int(settings.LIVE_STREAMS_PER_USER)
     try:
@@ -607,6 +766,13 @@ async def _open(
                 except TimeoutError:
                     if not await signed_in():
                         return
+                    if visible is not None and not await _db(
+                        functools.partial(_still_visible, visible, user)
+                    ):
+                        live = h.topics.get(topic)
+                        now_seq = max(seq, live.last_seq if live is not None else 0)
+                        yield gone_frame(final_id(now_seq), subject)
+                        return
                     if recheck is not None:
                         try:
                             now_data = await _db(functools.partial(recheck, user))
@@ -630,8 +796,8 @@ async def _open(
                     yield sse_frame(render_event, final_id(item.seq) if ended else item.seq, data)
                     if ended:
                         return
-                elif item == FINISHED:
-                    return
+                elif item in (FINISHED, GONE):
+                    return  # GONE: the handler sent the ``gone`` event just before
                 elif item in (UNAVAILABLE, LAGGING):
                     detail = (
                         "live events are unavailable; poll the REST endpoints and reconnect later"
@@ -686,6 +852,8 @@ async def race_events(request: HttpRequest, race_id: UUID) -> Any:
         snapshot=lambda user: race_snapshot(rid, user),
         is_over=lambda s: s["race"]["phase"] in _OVER_RACE,
         make_handler=RaceHandler,
+        visible=lambda viewer: race_visible(race_id=rid, include_drafts=may_see_drafts(viewer)),
+        subject="race",
     )
 
 
@@ -700,6 +868,10 @@ async def tournament_events(request: HttpRequest, tournament_id: UUID) -> Any:
         snapshot=lambda user: tournament_snapshot(tid, user),
         is_over=lambda s: s["tournament"]["status"] in _OVER_TOURNAMENT,
         make_handler=TournamentHandler,
+        visible=lambda viewer: tournament_visible(
+            tournament_id=tid, include_drafts=may_see_drafts(viewer)
+        ),
+        subject="tournament",
     )
 
 

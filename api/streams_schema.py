@@ -43,8 +43,11 @@ _STREAMS: dict[str, dict[str, Any]] = {
             "times in ms of the changes it reflects) at most once per second while entrants "
             "play, and the final standings after `finished`. The stream ends after the final "
             "standings of a finished or cancelled race; a reconnect with `Last-Event-ID` to a "
-            "race already over answers 204. Counts only: never a card or the running race's "
-            "seed."
+            "race already over answers 204. `gone` {reason: `not_found`, detail, server_time} "
+            "(id ending in `.end`) ends the stream once the viewer may no longer see the race "
+            "(moved into a draft tournament: only organisers' streams go on; deleted), checked "
+            "before each event and at every heartbeat; the reconnect answers 404. Counts only: "
+            "never a card or the running race's seed."
         ),
         "problems": {404: "not_found (no such race, or a draft tournament's)"},
     },
@@ -56,13 +59,18 @@ _STREAMS: dict[str, dict[str, Any]] = {
         "auth_optional": True,
         "events": (
             "Events: `snapshot` {tournament (as `GET /tournaments/{id}`), standings, "
-            "server_time, last_event_id}; `race_added` {tournament, races: [race summaries]}; "
+            "server_time, last_event_id}; `race_added` {tournament, races: [race summaries]} "
+            "(added, or moved in); `race_removed` {tournament, race (id), server_time} (moved "
+            "to another tournament); "
             "`race_finished` {tournament, race, results_url}; `standings` {tournament, "
             "scored_at, count, standings: the first 100 rows, url} after each re-scoring; "
             "`status` {tournament, status, server_time} when the tournament is published, "
             "finished or cancelled. A finished or cancelled tournament's `status` is followed "
             "by its final `standings`, both with an id ending in `.end`, and the stream ends; "
-            "a reconnect with `Last-Event-ID` to such an id answers 204."
+            "a reconnect with `Last-Event-ID` to such an id answers 204. `gone` {reason: "
+            "`not_found`, detail, server_time} (id ending in `.end`) ends the stream once the "
+            "viewer may no longer see the tournament (deleted), checked before each event and "
+            "at every heartbeat; the reconnect answers 404."
         ),
         "problems": {404: "not_found (no such tournament, or a draft)"},
     },

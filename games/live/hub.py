@@ -36,6 +36,9 @@ UNAVAILABLE = "unavailable"
 LAGGING = "lagging"
 #: Queue item: the topic has nothing more to say (a finished race).
 FINISHED = "finished"
+#: Queue item: the stream's viewer may no longer see the topic (a race moved into a draft
+#: tournament, something deleted); the handler sends the ``gone`` event just before it.
+GONE = "gone"
 #: Redis connections per hub (one is the pub/sub reader's) and seconds a caller waits
 #: for a free one before the stream is refused (503 live_unavailable).
 REDIS_POOL_SIZE = 16
@@ -83,14 +86,20 @@ class Update:
 
 
 class Stream:
-    """One open event stream: a bounded queue of frames (bytes), :class:`Update` s or an end."""
+    """One open event stream: a bounded queue of frames (bytes), :class:`Update` s or an end.
+
+    ``sees_drafts``: whether the viewer could see draft tournaments and their races when
+    the stream opened (``games.permissions.may_see_drafts``); a handler sends what only
+    organisers may see to such streams alone (:meth:`Topic.broadcast` ``to``).
+    """
 
     _ids = itertools.count(1)
 
-    def __init__(self, topic: str, viewer: Any = None) -> None:
+    def __init__(self, topic: str, viewer: Any = None, *, sees_drafts: bool = False) -> None:
         self.id = next(self._ids)
         self.topic = topic
         self.viewer = viewer
+        self.sees_drafts = sees_drafts
         self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=QUEUE_SIZE)
         self.ended = False
 
@@ -138,10 +147,11 @@ class Topic:
         self._queue: asyncio.Queue[tuple[int, dict[str, Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
-    def broadcast(self, item: Any) -> None:
-        """Send ``item`` to every stream of the topic."""
+    def broadcast(self, item: Any, *, to: Callable[[Stream], bool] | None = None) -> None:
+        """Send ``item`` to every stream of the topic (with ``to``: those it accepts)."""
         for stream in list(self.streams):
-            stream.send(item)
+            if to is None or to(stream):
+                stream.send(item)
 
     def deliver(self, seq: int, message: dict[str, Any]) -> None:
         """Hand a published message to the handler (in order, one at a time)."""

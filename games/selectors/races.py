@@ -53,6 +53,20 @@ def race_get(*, race_id: Any, include_drafts: bool = False) -> Race:
         raise NotFound("no such race") from None
 
 
+def race_visible(*, race_id: Any, include_drafts: bool = False) -> bool:
+    """Whether the race exists and may be seen: by anyone (``include_drafts`` false: not a
+    draft tournament's), or by organisers (``include_drafts`` true: any race).
+
+    One query.  The live race streams (``api.streams``) ask it before each event and at
+    each heartbeat: a race moved into a draft tournament (``race_move``) stops being
+    anyone's but the organisers' at once, as :func:`race_get` says.
+    """
+    try:
+        return _visible(Race.objects.filter(id=race_id), include_drafts).exists()
+    except MALFORMED_ID:
+        return False
+
+
 #: The clock phases of :meth:`games.models.Race.phase`, in the order a race goes through.
 RACE_PHASES = ("upcoming", "open", "running", "closing", "finished", "cancelled")
 

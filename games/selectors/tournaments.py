@@ -43,6 +43,19 @@ def tournament_get(*, tournament_id: Any, viewer: Any = None) -> Tournament:
     return t
 
 
+def tournament_visible(*, tournament_id: Any, include_drafts: bool = False) -> bool:
+    """Whether the tournament exists and may be seen: by anyone (``include_drafts`` false:
+    not a draft), or by organisers (``include_drafts`` true).  One query; the live
+    tournament streams (``api.streams``) ask it before each event and at each heartbeat."""
+    try:
+        qs = Tournament.objects.filter(id=tournament_id)
+        if not include_drafts:
+            qs = qs.exclude(status=Tournament.Status.DRAFT)
+        return qs.exists()
+    except MALFORMED_ID:
+        return False
+
+
 def race_summary(race: Race, *, now: datetime | None = None) -> dict[str, Any]:
     """A tournament race in a list: times (``cancelled_at``: when a cancelled race was
     cancelled, ``None`` otherwise or when not recorded), phase, commitment; the seed once

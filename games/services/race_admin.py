@@ -19,7 +19,13 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.live.publish import game_changed_on_commit, publish_on_commit, race_topic
+from games.live.publish import (
+    Notification,
+    game_changed_on_commit,
+    publish_on_commit,
+    race_topic,
+    tournament_topic,
+)
 from games.models import Game, Race, RaceEntry, Tournament, TournamentStanding
 from games.services.errors import MALFORMED_ID, InvalidRace, NotFound, TournamentNotOpen
 from games.services.races import (
@@ -229,6 +235,11 @@ def race_move(*, race_id: Any, tournament_id: Any | None) -> Race:
     :func:`games.services.races.race_close`): the race row, then the old and the
     new tournament rows in id order, so a concurrent join, close or re-score
     waits.  Moving a race without results changes no standings.
+
+    Live streams hear of it after commit: the race's topic gets ``moved`` (a race moved
+    into a draft tournament ends every stream but the organisers' with ``gone``:
+    ``api.streams.RaceHandler``), the old tournament's ``race_removed`` and the new
+    one's ``race_added``.
     Raises :class:`InvalidRace`, :class:`TournamentNotOpen`, :class:`NotFound`.
     """
     now = timezone.now()
@@ -263,6 +274,14 @@ def race_move(*, race_id: Any, tournament_id: Any | None) -> Race:
                 raise TournamentNotOpen(f"the tournament is {target.status}: no races can be added")
         race.tournament_id = None if tournament_id is None else locked[str(tournament_id)].id
         race.save(update_fields=["tournament"])
+        notes: list[Notification] = [(race_topic(race.id), "moved", {})]
+        if old is not None:
+            notes.append((tournament_topic(old), "race_removed", {"race": str(race.id)}))
+        if race.tournament_id is not None:
+            notes.append(
+                (tournament_topic(race.tournament_id), "race_added", {"races": [str(race.id)]})
+            )
+        publish_on_commit(*notes)
         return race
 
 

@@ -719,6 +719,69 @@ def test_publishing_and_finishing_a_tournament_send_its_status(live: Live) -> No
     assert seen[0].data["status"] == "finished"
 
 
+def _move(live: Live, race_id: str, tournament_id: str) -> None:
+    """Move a race into a tournament in the server's database, as the race's change form
+    in the admin does (``race_move``; its messages go through this test's Redis)."""
+    live.stack.manage(
+        "shell", "--no-imports", "-c",
+        "from games.services.race_admin import race_move\n"
+        f"race_move(race_id={race_id!r}, tournament_id={tournament_id!r})",
+    )  # fmt: skip
+
+
+def test_a_race_moved_into_a_draft_tournament_ends_the_public_streams(live: Live) -> None:
+    """An attacker's report: an anonymous stream opened before an organiser moved a public
+    race into a draft tournament went on with the countdown, the phases (with
+    ``results_url``) and the standings naming the organiser who rehearsed it, while
+    ``GET /races/{id}`` answered 404.  Now it gets ``gone`` (the stream's end) and closes;
+    the organiser's stream goes on; the public tournament the race left hears
+    ``race_removed``."""
+    rid = live.race(starts_in=600, lasts=60)["id"]
+    cup = live.call("POST", "tournaments", live.staff_token, json={"name": "cup"}).json()
+    draft = live.call(
+        "POST", "tournaments", live.staff_token, json={"name": "rehearsal", "status": "draft"}
+    ).json()
+    _move(live, rid, cup["id"])
+    anonymous = live.stream(f"races/{rid}/events")
+    organiser = live.stream(f"races/{rid}/events", live.staff_token)
+    tournament = live.stream(f"tournaments/{cup['id']}/events")
+    try:
+        anonymous.expect("snapshot")
+        organiser.expect("snapshot")
+        assert [r["id"] for r in tournament.expect("snapshot").data["tournament"]["races"]] == [rid]
+        _move(live, rid, draft["id"])
+        # At most a few countdowns (one per 5 s) came before the move: then ``gone``.
+        before: list[Any] = []
+        while len(before) < 4:
+            event = anonymous.next(skip=())
+            if not isinstance(event, Event) or event.event != "countdown":
+                break
+            before.append(event)
+        assert len(before) < 4, "the stream went on after the move"
+        assert isinstance(event, Event), event
+        assert event.event == "gone", event
+        gone = event
+        assert gone.id.endswith(".end")
+        assert gone.data["reason"] == "not_found"
+        assert anonymous.next() == END
+        removed = tournament.expect("race_removed")
+        assert (removed.data["tournament"], removed.data["race"]) == (cup["id"], rid)
+        assert live.call("GET", f"races/{rid}").status_code == 404
+        again = live.stream(f"races/{rid}/events", **{"Last-Event-ID": gone.id})
+        try:
+            assert again.status == 404
+        finally:
+            again.close()
+        # The organiser's stream goes on: its next countdown (every 5 s) still comes.
+        event = organiser.next(skip=())
+        assert isinstance(event, Event), event
+        assert event.event == "countdown", event
+    finally:
+        anonymous.close()
+        organiser.close()
+        tournament.close()
+
+
 def test_race_page_follows_the_stream_in_a_browser(live: Live, chromium: Any) -> None:
     """The race page's live part opens the race stream and refreshes on its events.
 

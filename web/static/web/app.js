@@ -199,6 +199,15 @@
         paused(false);
       }
     });
+    // The race no longer ours to see (moved into a draft tournament): the stream's last
+    // event; polling alone goes on (and finds the race gone).
+    source.addEventListener("gone", function () {
+      source.close();
+      el.dataset.stream = "closed";
+      paused(false);
+      el.dataset.pollMs = fast;
+      el.dispatchEvent(new Event("poll-now"));
+    });
     source.onerror = function () {
       // Polling at most once a second stands in while the stream is down.  A dropped
       // connection is reconnected by the browser (readyState CONNECTING: the notice
@@ -564,6 +573,11 @@
       refreshBoard();
     }
     source.addEventListener("phase", function (e) { done(parsed(e)); });
+    source.addEventListener("gone", function () {  // the race is no longer ours to see
+      if (raceSource === source) { raceSource = null; }
+      source.close();
+      raceRefused = id;
+    });
     source.addEventListener("snapshot", function (e) {
       var s = parsed(e);
       done(s && s.race);
