@@ -124,8 +124,8 @@ class GamesView(ApiView):
             201: GameView,
             503: OpenApiResponse(
                 ProblemSerializer,
-                description="no_winnable_deal: the pool of these rules is empty; a refill is "
-                "queued, retry after `Retry-After` seconds",
+                description="no_winnable_deal: the players' pool of these rules is empty; a "
+                "refill is queued, retry after `Retry-After` seconds",
             ),
             422: OpenApiResponse(
                 ProblemSerializer,
@@ -142,9 +142,10 @@ class GamesView(ApiView):
             "then starts `blocked`). Neither deals at random, never a deal blocked at the "
             "deal: seeds are drawn until one can move (rules whose deals are blocked 64 times "
             "in a row: 400 `invalid_options`). "
-            "`winnable: true` takes a proven-winnable deal at once from a pool the solver "
-            "workers fill ahead of time (503 `no_winnable_deal` with `Retry-After` while the "
-            "pool of these rules is empty; 422 `no_winnable_deal_found` once "
+            "`winnable: true` takes a proven-winnable deal at once from the players' pool the "
+            "solver workers fill ahead of time (never from the reserve kept for races; 503 "
+            "`no_winnable_deal` with `Retry-After` while the players' pool of these rules is "
+            "empty; 422 `no_winnable_deal_found` once "
             "`WINNABLE_GIVE_UP_AFTER` fresh deals of them in a row were proved lost, as "
             "one-pass deals are). "
             "Errors: 400 `invalid_options`, `invalid_deal`, `unknown_field`, `validation_error`; "

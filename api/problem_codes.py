@@ -82,7 +82,9 @@ PROBLEM_CODES: dict[str, str] = {
     "(joining has closed).",
     "no_winnable_deal": "503: no proven-winnable deal is ready for these rules yet: a "
     "practice game with `winnable`, or a race (or a batch of tournament races) with "
-    "`require_winnable`, found the rules' pool empty (or, for a batch, short). Nothing was "
+    "`require_winnable`, found the share of the rules' pool it may draw from empty (a "
+    "practice game: the players' pool; a race: the races' reserve, then the players' pool; "
+    "for a batch, short). Nothing was "
     "created; a refill of the pool is queued on the solver queue (the solver never runs in "
     "the request): retry after `retry_after` seconds (`Retry-After`).",
     "no_winnable_deal_found": "422: the pool's fills proved the last `tried` fresh deals of "

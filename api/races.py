@@ -164,8 +164,9 @@ class RaceCreateInput(StrictSerializer):
     allow_undo = StrictBooleanField(default=False)
     require_winnable = StrictBooleanField(
         default=False,
-        help_text="take a deal proven winnable from the pool the solver queue keeps ready for "
-        "these rules; an empty pool is 503 no_winnable_deal with Retry-After (no race created)",
+        help_text="take a deal proven winnable from the reserve the solver queue keeps ready for "
+        "races of these rules (practice games never draw from it; once it is empty, from the "
+        "players' pool); both empty is 503 no_winnable_deal with Retry-After (no race created)",
     )
     rated = StrictBooleanField(default=True, help_text="false: the race never counts for ratings")
     late_join_s = StrictIntegerField(
@@ -360,16 +361,18 @@ class RacesView(ApiView):
             503: OpenApiResponse(
                 ProblemSerializer,
                 description="no_winnable_deal: `require_winnable` and the rules' pool of "
-                "proven-winnable deals is empty; no race was created, a refill is queued: "
-                "retry after `Retry-After` seconds",
+                "proven-winnable deals (the races' reserve and the players' pool) is empty; "
+                "no race was created, a refill is queued: retry after `Retry-After` seconds",
             ),
         },
         tags=["races"],
         description="Organisers only (`games.add_race`; `is_staff` alone is not enough). "
         "Errors: 400 `invalid_race`, `invalid_options`; "
         "`require_winnable: true` takes a deal the solver has already proven winnable from "
-        "the pool of the race's rules (filled ahead of time on the `solver` queue; the "
-        "solver never runs in this request): when that pool is empty the race is not "
+        "the races' reserve of the race's rules (`WINNABLE_RACE_RESERVE` deals that practice "
+        "games never draw from; once it is empty, from the players' pool; filled ahead of "
+        "time on the `solver` queue; the solver never runs in this request): when both are "
+        "empty the race is not "
         "created, the answer is 503 `no_winnable_deal` with `Retry-After` "
         "(`WINNABLE_RETRY_AFTER_SECONDS`) and a refill of the pool is queued, so the same "
         "request succeeds once it is done; 422 `no_winnable_deal_found` when the rules' "

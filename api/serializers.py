@@ -232,9 +232,10 @@ class GameStartInput(StrictSerializer):
     )
     winnable = StrictBooleanField(
         default=False,
-        help_text="Ask for a deal the solver proved winnable (drawn at once from a pool filled "
-        "ahead of time; not with seed or deck). 503 no_winnable_deal with Retry-After while "
-        "the pool of these rules is empty.",
+        help_text="Ask for a deal the solver proved winnable (drawn at once from the players' "
+        "pool filled ahead of time, never from the reserve kept for races; not with seed or "
+        "deck). 503 no_winnable_deal with Retry-After while the players' pool of these rules "
+        "is empty.",
     )
     deck = serializers.ListField(
         child=StrictCharField(max_length=3),

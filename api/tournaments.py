@@ -398,9 +398,10 @@ class TournamentRacesView(ApiView):
             422: OpenApiResponse(ProblemSerializer, description="no_winnable_deal_found"),
             503: OpenApiResponse(
                 ProblemSerializer,
-                description="no_winnable_deal: `require_winnable` and the rules' pool holds "
-                "fewer proven-winnable deals than the races need; none was added, a refill is "
-                "queued: retry after `Retry-After` seconds",
+                description="no_winnable_deal: `require_winnable` and the rules' pool (the "
+                "races' reserve, then the players' pool) holds fewer proven-winnable deals than "
+                "the races need; none was added, a refill is queued: retry after "
+                "`Retry-After` seconds",
             ),
             **_STAFF_PROBLEMS,
         },
@@ -408,9 +409,10 @@ class TournamentRacesView(ApiView):
         description="Organisers only (`games.change_tournament` and `games.add_race`). "
         "Race n starts at first_starts_at + (n-1)·(duration_s + "
         "gap_s); each gets a fresh secret seed and its public commitment. With "
-        "`require_winnable` each race takes one deal from the pool of proven-winnable deals "
-        "of its rules (the solver never runs in this request): at most "
-        "`WINNABLE_POOL_SIZE` races per call (more: 400 `invalid_tournament`), and a pool "
+        "`require_winnable` each race takes one deal from the races' reserve of "
+        "proven-winnable deals of its rules (practice games never draw from it; once it is "
+        "empty, from the players' pool; the solver never runs in this request): at most "
+        "`WINNABLE_RACE_RESERVE` races per call (more: 400 `invalid_tournament`), and a pool "
         "holding fewer than the races need adds none: 503 `no_winnable_deal` with "
         "`Retry-After`, and a refill is queued. Errors: 400 "
         "`invalid_tournament`, `invalid_race`, `invalid_options`; 409 `tournament_not_open`; "

@@ -424,9 +424,17 @@ SOLVER_BUDGET_SECONDS: float = env.float("SOLVER_BUDGET_SECONDS", default=5.0)
 SOLVER_MAX_PENDING_PER_USER: int = env.int("SOLVER_MAX_PENDING_PER_USER", default=2)
 SOLVER_RETRY_AFTER_SECONDS: int = env.int("SOLVER_RETRY_AFTER_SECONDS", default=5)
 SOLVER_RESEND_SECONDS: float = env.float("SOLVER_RESEND_SECONDS", default=60.0)
-# Winnable-deal pool (games/services/winnable_pool.py): deals kept ready per rule set,
-# presets beat keeps filled, seconds between beat refills, Retry-After of an empty pool.
+# Winnable-deal pool (games/services/winnable_pool.py): deals kept ready per rule set for
+# practice games (the players' pool) and, apart, for races only (the races' reserve, also
+# the most require_winnable races one tournament batch adds), presets beat keeps filled,
+# seconds between beat refills, Retry-After of an empty pool.
 WINNABLE_POOL_SIZE: int = env.int("WINNABLE_POOL_SIZE", default=10)
+WINNABLE_RACE_RESERVE: int = env.int("WINNABLE_RACE_RESERVE", default=10)
+if WINNABLE_RACE_RESERVE < 1:
+    raise ImproperlyConfigured(
+        "WINNABLE_RACE_RESERVE must be 1 or more: races with require_winnable draw from it, "
+        "and a batch of them adds at most that many."
+    )
 WINNABLE_POOL_PRESETS: list[str] = env.list("WINNABLE_POOL_PRESETS", default=["classic"])
 WINNABLE_POOL_REFILL_SECONDS: float = env.float("WINNABLE_POOL_REFILL_SECONDS", default=60.0)
 WINNABLE_RETRY_AFTER_SECONDS: int = env.int("WINNABLE_RETRY_AFTER_SECONDS", default=10)

@@ -706,12 +706,25 @@ class WinnableDeal(models.Model):
     """A secret seed the solver proved winnable, waiting in the pool of its rules.
 
     ``rules_key`` is ``hex(SHA-256)`` of the rules' canonical JSON
-    (``games.services.winnable_pool``); a practice game asking for a winnable
-    deal takes (and deletes) the oldest row of its key.  The seed is hidden
-    information: it never leaves the server before its game is over.
+    (``games.services.winnable_pool``); ``purpose`` says whose share it is: the races'
+    reserve (``race``: only a race with ``require_winnable`` takes it) or the players'
+    pool (``practice``: a practice game asking for a winnable deal, and a race once the
+    reserve is empty).  A draw takes (and deletes) the oldest row of its share, so each
+    row is dealt once.  The seed is hidden information: it never leaves the server
+    before its game is over.
     """
 
+    class Purpose(models.TextChoices):
+        RACE = "race"
+        PRACTICE = "practice"
+
     rules_key = models.CharField(max_length=64, db_index=True)
+    purpose = models.CharField(
+        max_length=16,
+        choices=Purpose.choices,
+        default=Purpose.PRACTICE,
+        help_text="race: the races' reserve; practice: the players' pool",
+    )
     variant = models.CharField(max_length=32, help_text="preset name, or 'custom'")
     options = models.JSONField(help_text="all nine rule options (RULES.md 4)")
     seed = models.CharField(max_length=64)

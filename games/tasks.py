@@ -137,7 +137,8 @@ def winnable_pool_fill_task(options: dict[str, object]) -> int:
 
 @shared_task(name="games.winnable_pool_refill")
 def winnable_pool_refill_task() -> dict[str, int]:
-    """Ask for a refill of every preset pool below ``WINNABLE_POOL_SIZE`` (beat)."""
+    """Ask for a refill of every preset pool whose races' reserve or players' pool is below
+    its size (``WINNABLE_RACE_RESERVE``, ``WINNABLE_POOL_SIZE``; beat)."""
     from games.services.winnable_pool import winnable_pool_refill
 
     return winnable_pool_refill()

@@ -123,6 +123,16 @@ def test_database_pool_excludes_persistent_connections() -> None:
     assert "DATABASE_POOL_MAX_SIZE and CONN_MAX_AGE" in result.stderr
 
 
+def test_a_race_reserve_under_one_is_refused() -> None:
+    """Races with require_winnable draw from the reserve, and a batch of them adds at
+    most that many: 0 would refuse every batch, so the settings refuse it at start."""
+    result = load_settings(WINNABLE_RACE_RESERVE="0")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "WINNABLE_RACE_RESERVE must be 1 or more" in result.stderr
+    assert load_settings(WINNABLE_RACE_RESERVE="1").returncode == 0
+
+
 def test_celery_broker_url_alone_disables_eager() -> None:
     """CELERY_BROKER_URL works without REDIS_URL and takes tasks out of process."""
     data = loaded(CELERY_BROKER_URL="redis://broker.example:6379/0")

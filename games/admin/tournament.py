@@ -211,9 +211,10 @@ class AddRacesForm(forms.Form):
         label=_("Require winnable"),
         required=False,
         help_text=_(
-            "each race takes a deal the solver has already proven winnable, from the pool "
-            "the solver queue keeps ready for its rules; with too few ready, no race is "
-            "added and the pool is refilled: try again shortly"
+            "each race takes a deal the solver has already proven winnable, from the reserve "
+            "the solver queue keeps ready for races of its rules (practice games never draw "
+            "from it); with too few ready, no race is added and the reserve is refilled: try "
+            "again shortly"
         ),
     )
 
@@ -269,7 +270,8 @@ def _race_refusal(exc: ServiceError) -> str:
     if exc.why == "winnable_batch_too_large":
         return gettext(
             "Races that require a winnable deal are added at most %(most)d at a time (the "
-            "pool of proven-winnable deals holds that many): add the rest in another batch."
+            "reserve of proven-winnable deals kept for races holds that many): add the rest "
+            "in another batch."
         ) % {"most": exc.facts["most"]}
     return admin_refusal(exc)
 

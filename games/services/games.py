@@ -42,7 +42,7 @@ from games.engine import (
 from games.engine.cards import CARD_NAMES
 from games.engine.rules import PRESET_ALIASES, PRESETS
 from games.live.publish import game_changed_on_commit
-from games.models import Deal, Game, Move, Race
+from games.models import Deal, Game, Move, Race, WinnableDeal
 from games.selectors.games import disqualified_reason, undo_open
 from games.services.accounts import player_lock
 from games.services.deal_guard import deal_in_open_race, opening_digest
@@ -195,9 +195,9 @@ def game_start(
     then stored ``blocked``, over at once).
 
     ``winnable`` asks for a deal the solver proved winnable: a secret seed
-    drawn at once from the pool of these rules (``games.services.winnable_pool``;
-    the proof is cached on the deal); an empty pool raises
-    :class:`NoWinnableDeal` (``retry_after``) and asks the solver queue for a
+    drawn at once from the players' pool of these rules (``games.services.winnable_pool``;
+    never the races' reserve; the proof is cached on the deal); an empty players' pool
+    raises :class:`NoWinnableDeal` (``retry_after``) and asks the solver queue for a
     refill.  Raises :class:`InvalidOptions` (also when the rules' deals are all
     blocked: :data:`games.services.seeds.LIVE_DEAL_ATTEMPTS` drawn in a row were),
     :class:`InvalidDeal`, or :class:`DealInRace` when the seed or deck is that of a race
@@ -216,7 +216,7 @@ def game_start(
         try:
             with transaction.atomic():
                 player_lock(player=player)
-                seed, proof = winnable_draw(rules=rules)
+                seed, proof = winnable_draw(rules=rules, purpose=WinnableDeal.Purpose.PRACTICE)
                 deal = deal_create(rules=rules, seed=seed, preset=variant)
                 deal_record_verdict(deal=deal, result=proof)
                 return game_create(player=player, deal=deal)

@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from games.engine import Rules, random_seed
 from games.live.publish import game_topic, publish_on_commit, race_topic, tournament_topic
-from games.models import Game, Race, RaceEntry, Tournament
+from games.models import Game, Race, RaceEntry, Tournament, WinnableDeal
 from games.permissions import may_see_drafts
 from games.ranking import RANKING_RULE as RANKING_RULE  # re-exported for callers
 from games.ranking import rank_order_sql
@@ -114,10 +114,12 @@ def race_create(
     """Announce a race on a fresh secret seed; its commitment is public at once.
 
     The seed's deal is never blocked at the deal (:func:`race_seed`).  With
-    ``require_winnable`` it is proven winnable: the oldest deal of the rules' winnable
-    pool (:func:`games.services.winnable_pool.winnable_draw`), taken in the race's
-    transaction; the solver never runs here (solver work runs on the ``solver`` queue).
-    When that pool is empty the race is not created: a refill is asked for
+    ``require_winnable`` it is proven winnable: the oldest deal of the races' reserve of
+    the rules' winnable pool, which practice games never draw from (then of the players'
+    pool, once the reserve is empty: :func:`games.services.winnable_pool.winnable_draw`),
+    taken in the race's transaction; the solver never runs here (solver work runs on
+    the ``solver`` queue).  When both are empty the race is not created: a refill is
+    asked for
     (:func:`games.services.winnable_pool.winnable_pool_request`) and
     :class:`NoWinnableDeal` is raised with ``retry_after`` (seconds,
     ``WINNABLE_RETRY_AFTER_SECONDS``); when the rules' recent deals were all proved lost,
@@ -177,7 +179,7 @@ def race_create(
                 # Taken from the pool the solver queue fills ahead of time, in this
                 # transaction (the row comes back if the race is not created): no
                 # solving in the organiser's request.
-                seed, proof = winnable_draw(rules=rules)
+                seed, proof = winnable_draw(rules=rules, purpose=WinnableDeal.Purpose.RACE)
             deal = deal_create(rules=rules, seed=seed, preset=variant)
             if proof is not None:
                 deal_record_verdict(deal=deal, result=proof)

@@ -283,10 +283,12 @@ def tournament_races_add(
     Each race is made by :func:`race_create`: its own fresh secret seed and its
     commitment.  Names are ``"<prefix> race <n>"`` numbered after the races the
     tournament already has.  With ``require_winnable`` each race takes one deal from
-    the rules' pool of proven-winnable deals (no solving here), so a batch adds at most
-    ``WINNABLE_POOL_SIZE`` races (more: :class:`InvalidTournament`, ``why``
-    ``winnable_batch_too_large``, ``facts`` ``{"most": n}``), and a pool holding fewer
-    deals than the batch needs adds none: :class:`NoWinnableDeal` (``retry_after``
+    the races' reserve of proven-winnable deals of the rules (then from the players'
+    pool once the reserve is empty; no solving here), so a batch adds at most
+    ``WINNABLE_RACE_RESERVE`` races, what a full reserve holds (more:
+    :class:`InvalidTournament`, ``why`` ``winnable_batch_too_large``, ``facts``
+    ``{"most": n}``), and a pool holding fewer deals than the batch needs adds none:
+    :class:`NoWinnableDeal` (``retry_after``
     seconds; a refill has been asked of the solver queue).  Raises
     :class:`InvalidTournament`, :class:`TournamentNotOpen`, :class:`NotFound` and
     whatever :func:`race_create` raises (:class:`InvalidRace`, :class:`InvalidOptions`,
@@ -294,12 +296,12 @@ def tournament_races_add(
     """
     if not 1 <= schedule.count <= MAX_RACES_PER_BATCH:
         raise InvalidTournament(f"add 1 to {MAX_RACES_PER_BATCH} races at a time")
-    most = settings.WINNABLE_POOL_SIZE
+    most = settings.WINNABLE_RACE_RESERVE
     if require_winnable and schedule.count > most:
         raise InvalidTournament(
             f"races that require a winnable deal are added at most {most} at a time "
-            "(WINNABLE_POOL_SIZE: each takes a deal from the pool of proven-winnable deals "
-            "kept ready for its rules)"
+            "(WINNABLE_RACE_RESERVE: each takes a deal from the reserve of proven-winnable "
+            "deals kept ready for races of its rules)"
         ).because("winnable_batch_too_large", {"most": most})
     if schedule.duration <= timedelta(0):
         raise InvalidTournament("the race duration must be positive")

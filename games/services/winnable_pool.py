@@ -2,21 +2,34 @@
 
 Neither ``POST /games {"winnable": true}`` nor a race with ``require_winnable``
 (``games.services.races.race_create``) runs the solver: :func:`winnable_draw`
-takes the oldest proven seed for the game's rules from the pool (one row of
+takes the oldest proven seed for the game's rules (one row of
 :class:`~games.models.WinnableDeal`, deleted as it is taken, in the caller's
-transaction).  When the pool of those rules is empty it raises
-:class:`NoWinnableDeal` (``503 no_winnable_deal`` with ``Retry-After``) and the
-caller asks for a refill (:func:`winnable_pool_request`).
+transaction, so each row is dealt once: to one practice game or one race).
+
+Each rule set's deals come in two shares (``WinnableDeal.purpose``), so that players
+never starve organisers (an attack: 30 practice draws in a row emptied the one shared
+pool, and a script at the games throttle kept it empty, so every ``require_winnable``
+race answered ``503 no_winnable_deal``):
+
+- the races' reserve (``race``, ``WINNABLE_RACE_RESERVE`` deals): drawn by races only;
+- the players' pool (``practice``, ``WINNABLE_POOL_SIZE`` deals): drawn by practice
+  games, and by a race when the reserve is empty.
+
+When the share a draw may take from is empty it raises :class:`NoWinnableDeal`
+(``503 no_winnable_deal`` with ``Retry-After``) and the caller asks for a refill
+(:func:`winnable_pool_request`).
 
 Filling runs on the ``solver`` queue (task ``games.winnable_pool_fill``):
 :func:`winnable_pool_fill` draws fresh secret seeds, gives each
 ``WINNABLE_BUDGET_SECONDS`` of solver time, and keeps the ones proven won until
-the pool holds ``WINNABLE_POOL_SIZE`` deals (at most ``WINNABLE_ATTEMPTS`` seeds
-a run).  Beat refills the pools of the presets in ``WINNABLE_POOL_PRESETS`` every
-``WINNABLE_POOL_REFILL_SECONDS`` (``games.winnable_pool_refill``); any other rules
-are filled on demand, when a draw finds their pool empty or below half full.
-On the embedded default (no worker) the refill runs in a background thread of
-the web process when it is asked for: the request still answers at once.
+both shares are full (at most ``WINNABLE_ATTEMPTS`` seeds a run), each new deal going
+to the emptier share for its size (the reserve on a tie).  A seed
+already pooled or dealt is never pooled again.  Beat refills the pools of the presets in
+``WINNABLE_POOL_PRESETS`` every ``WINNABLE_POOL_REFILL_SECONDS``
+(``games.winnable_pool_refill``); any other rules are filled on demand, when a draw
+finds its share empty or below half full.  On the embedded default (no worker) the
+refill runs in a background thread of the web process when it is asked for: the
+request still answers at once.
 """
 
 from __future__ import annotations
@@ -31,12 +44,12 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
-from games.engine import Rules, make_rules, new_game, random_seed, variant_name
+from games.engine import Rules, commitment, make_rules, new_game, random_seed, variant_name
 from games.engine.solver import SolveResult, solve
-from games.models import WinnableDeal, WinnableStreak
+from games.models import Deal, WinnableDeal, WinnableStreak
 from games.services.enqueue import enqueue_now
 from games.services.errors import NoWinnableDeal, WinnableNotFound
 
@@ -60,30 +73,62 @@ def rules_key(rules: Rules) -> str:
     ).hexdigest()
 
 
-def winnable_pool_count(*, rules: Rules) -> int:
-    """How many proven-winnable deals wait in the pool of ``rules``."""
-    return WinnableDeal.objects.filter(rules_key=rules_key(rules)).count()
+#: A draw's purpose (``WinnableDeal.Purpose``): a practice game or a race.
+PRACTICE = WinnableDeal.Purpose.PRACTICE
+RACE = WinnableDeal.Purpose.RACE
 
 
-def winnable_draw(*, rules: Rules) -> tuple[str, SolveResult]:
-    """Take the oldest proven-winnable seed for ``rules`` from the pool, with its proof.
+def share_sizes() -> dict[str, int]:
+    """How many deals each share of a rule set's pool is kept at: ``{"race":
+    WINNABLE_RACE_RESERVE, "practice": WINNABLE_POOL_SIZE}``."""
+    return {RACE: int(settings.WINNABLE_RACE_RESERVE), PRACTICE: int(settings.WINNABLE_POOL_SIZE)}
 
-    Runs in the caller's transaction (the row comes back if it rolls back);
-    concurrent draws never take the same row (``skip_locked``).  Asks for a
-    refill after commit when the pool falls below half of ``WINNABLE_POOL_SIZE``.
-    Raises :class:`NoWinnableDeal` (``retry_after`` seconds) when it is empty:
-    the caller then asks for a refill with :func:`winnable_pool_request`; or
+
+def winnable_pool_count(*, rules: Rules, purpose: str | None = None) -> int:
+    """How many proven-winnable deals of ``rules`` wait in the share ``purpose``
+    (``race`` or ``practice``; ``None``: both)."""
+    qs = WinnableDeal.objects.filter(rules_key=rules_key(rules))
+    if purpose is not None:
+        qs = qs.filter(purpose=purpose)
+    return qs.count()
+
+
+def _take(key: str, purpose: str) -> WinnableDeal | None:
+    """Lock the oldest row of the share (rows other draws hold are skipped), or ``None``."""
+    return (
+        WinnableDeal.objects.select_for_update(skip_locked=True)
+        .filter(rules_key=key, purpose=purpose)
+        .order_by("created_at", "id")
+        .first()
+    )
+
+
+def winnable_draw(*, rules: Rules, purpose: str) -> tuple[str, SolveResult]:
+    """Take the oldest proven-winnable seed for ``rules`` from the share ``purpose`` may
+    draw, with its proof.
+
+    ``purpose``: ``practice`` (a practice game: the players' pool only, never the races'
+    reserve) or ``race`` (a race with ``require_winnable``: the races' reserve, then the
+    players' pool once the reserve is empty).  Runs in the caller's transaction (the row
+    comes back if it rolls back); concurrent draws never take the same row
+    (``skip_locked``), and a taken row is deleted, so no deal goes to two games or races.
+    Asks for a refill after commit when the share drawn from falls below half its size,
+    or when a race found the reserve empty.
+    Raises :class:`NoWinnableDeal` (``retry_after`` seconds) when nothing is there to
+    take: the caller then asks for a refill with :func:`winnable_pool_request`; or
     :class:`WinnableNotFound` when the rules' :class:`~games.models.WinnableStreak` has
     reached ``WINNABLE_GIVE_UP_AFTER`` deals proved lost in a row (within
     :data:`NONE_FOUND_SECONDS` of the last fill): no refill is worth asking for.
     """
+    if purpose not in (RACE, PRACTICE):
+        raise ValueError(f"unknown purpose {purpose!r}: race or practice")
     key = rules_key(rules)
-    row = (
-        WinnableDeal.objects.select_for_update(skip_locked=True)
-        .filter(rules_key=key)
-        .order_by("created_at", "id")
-        .first()
-    )
+    shares = [RACE, PRACTICE] if purpose == RACE else [PRACTICE]
+    row = None
+    for share in shares:
+        row = _take(key, share)
+        if row is not None:
+            break
     if row is None:
         streak = WinnableStreak.objects.filter(
             rules_key=key,
@@ -103,7 +148,9 @@ def winnable_draw(*, rules: Rules) -> tuple[str, SolveResult]:
             retry_after=settings.WINNABLE_RETRY_AFTER_SECONDS,
         )
     row.delete()
-    if WinnableDeal.objects.filter(rules_key=key).count() < settings.WINNABLE_POOL_SIZE / 2:
+    left = WinnableDeal.objects.filter(rules_key=key, purpose=row.purpose).count()
+    if row.purpose != purpose or left < share_sizes()[row.purpose] / 2:
+        # Below half, or a race found its reserve empty: refill (both shares).
         transaction.on_commit(lambda: winnable_pool_request(rules=rules))
     proof = SolveResult(result="won", moves=list(row.moves), nodes=row.nodes, seconds=row.seconds)
     return row.seed, proof
@@ -155,27 +202,64 @@ def _fill_in_background(key: str, options: dict[str, Any]) -> None:
             _filling.discard(key)
 
 
+def _short_share(key: str, sizes: dict[str, int]) -> str | None:
+    """The share a new deal goes to: the one whose count is the smaller fraction of its
+    size (the races' reserve on a tie); ``None`` when both are full."""
+    counts = dict(
+        WinnableDeal.objects.filter(rules_key=key)
+        .order_by()
+        .values_list("purpose")
+        .annotate(n=models.Count("id"))
+        .values_list("purpose", "n")
+    )
+    short = [
+        (counts.get(p, 0) / sizes[p], n, p)
+        for n, p in enumerate((RACE, PRACTICE))
+        if counts.get(p, 0) < sizes[p]
+    ]
+    return min(short)[2] if short else None
+
+
+def _seen_before(seed: str) -> bool:
+    """Whether ``seed`` is pooled already or was ever dealt (a practice game, a race): such
+    a seed is not pooled again, so that no deal reaches two games or races.  Fresh seeds
+    are 128 random bits (``random_seed``): this only guards against the impossible."""
+    return (
+        WinnableDeal.objects.filter(seed=seed).exists()
+        or Deal.objects.filter(commitment=commitment(seed)).exists()
+    )
+
+
 def winnable_pool_fill(
     *,
     options: dict[str, Any],
     size: int | None = None,
+    reserve: int | None = None,
     attempts: int | None = None,
     budget_seconds: float | None = None,
 ) -> int:
-    """Fill the pool of the rules ``options`` up to ``size`` deals; returns how many were added.
+    """Fill both shares of the pool of the rules ``options``: the races' reserve up to
+    ``reserve`` deals (default ``WINNABLE_RACE_RESERVE``) and the players' pool up to
+    ``size`` (default ``WINNABLE_POOL_SIZE``); returns how many deals were added.
 
-    Draws ``attempts`` fresh seeds (default ``WINNABLE_ATTEMPTS``), each solved within
-    ``budget_seconds`` (default ``WINNABLE_BUDGET_SECONDS``); only seeds proven
-    ``won`` enter the pool.  No lock is held while solving.  Each seed proved lost
-    adds one to the rules' :class:`~games.models.WinnableStreak`, and a seed won or
-    undecided sets it to 0; while every seed drawn is proved lost, the fill goes on
-    past ``attempts`` until the streak reaches ``WINNABLE_GIVE_UP_AFTER`` or it has
-    solved for ``WINNABLE_GIVE_UP_SECONDS`` (one-pass deals are proved lost in about
-    a millisecond each; rules that do have wins end the streak long before).
+    Each deal proven won goes to the share that is the smaller fraction of its size (the
+    reserve on a tie), so a fill after an empty start serves both at once.  Draws
+    ``attempts`` fresh seeds (default ``WINNABLE_ATTEMPTS``), each solved within
+    ``budget_seconds`` (default ``WINNABLE_BUDGET_SECONDS``); only seeds proven ``won``
+    and never pooled or dealt before enter the pool.  No lock is held while solving.
+    Each seed proved lost adds one to the rules' :class:`~games.models.WinnableStreak`,
+    and a seed won or undecided sets it to 0; while every seed drawn is proved lost, the
+    fill goes on past ``attempts`` until the streak reaches ``WINNABLE_GIVE_UP_AFTER`` or
+    it has solved for ``WINNABLE_GIVE_UP_SECONDS`` (one-pass deals are proved lost in
+    about a millisecond each; rules that do have wins end the streak long before).
     """
     rules = make_rules("classic", **options)
     key = rules_key(rules)
-    target = settings.WINNABLE_POOL_SIZE if size is None else size
+    sizes = share_sizes()
+    if size is not None:
+        sizes[PRACTICE] = size
+    if reserve is not None:
+        sizes[RACE] = reserve
     tries = settings.WINNABLE_ATTEMPTS if attempts is None else attempts
     budget = settings.WINNABLE_BUDGET_SECONDS if budget_seconds is None else budget_seconds
     give_up = settings.WINNABLE_GIVE_UP_AFTER
@@ -184,7 +268,7 @@ def winnable_pool_fill(
     started = time.monotonic()
     added = tried = 0
     while True:
-        if WinnableDeal.objects.filter(rules_key=key).count() >= target:
+        if _short_share(key, sizes) is None:
             break
         # streak >= tried: every seed of this fill so far was proved lost.
         if tried >= tries and not (
@@ -194,16 +278,22 @@ def winnable_pool_fill(
         ):
             break
         seed = random_seed()
-        result = solve(new_game("classic", seed=seed, **rules.to_dict()), max_seconds=budget)
         tried += 1
+        if _seen_before(seed):
+            continue
+        result = solve(new_game("classic", seed=seed, **rules.to_dict()), max_seconds=budget)
         if result.result == "lost":
             streak += 1
             continue
         streak = 0
         if result.result != "won":
             continue
+        share = _short_share(key, sizes)  # a draw may have taken one while solving
+        if share is None:
+            break
         WinnableDeal.objects.create(
             rules_key=key,
+            purpose=share,
             variant=variant_name(rules) or "custom",
             options=rules.to_dict(),
             seed=seed,
@@ -223,13 +313,15 @@ def winnable_pool_fill(
 
 
 def winnable_pool_refill() -> dict[str, int]:
-    """Ask for a refill of every preset pool in ``WINNABLE_POOL_PRESETS`` below its size
-    (beat, ``games.winnable_pool_refill``); returns the presets asked and their counts."""
+    """Ask for a refill of every preset pool in ``WINNABLE_POOL_PRESETS`` whose races'
+    reserve or players' pool is below its size (beat, ``games.winnable_pool_refill``);
+    returns the presets asked and their deal counts (both shares)."""
     asked: dict[str, int] = {}
+    sizes = share_sizes()
     for preset in settings.WINNABLE_POOL_PRESETS:
         rules = make_rules(preset)
-        count = winnable_pool_count(rules=rules)
-        if count < settings.WINNABLE_POOL_SIZE:
+        counts = {p: winnable_pool_count(rules=rules, purpose=p) for p in sizes}
+        if any(counts[p] < sizes[p] for p in sizes):
             winnable_pool_request(rules=rules)
-            asked[preset] = count
+            asked[preset] = sum(counts.values())
     return asked

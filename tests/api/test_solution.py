@@ -31,6 +31,7 @@ from games.services import solver as solver_services
 from games.services import winnable_pool
 from games.services.errors import IllegalMove
 from games.services.solver import solve_request, solve_run, solves_resend
+from tests.conftest import _winnable_seeds
 
 pytestmark = pytest.mark.django_db
 
@@ -323,9 +324,30 @@ def _fill_with(monkeypatch: pytest.MonkeyPatch, seeds: list[str], **kw: Any) -> 
 
 
 def test_pool_keeps_only_proven_winnable_deals(monkeypatch: pytest.MonkeyPatch) -> None:
-    added = _fill_with(monkeypatch, [LOST_SEED, WON_SEED, WON_SEED, WON_SEED], size=2)
+    """Only won deals enter, the first in the races' reserve (the tie goes to it), the
+    next in the players' pool, each share to its size; then the fill stops."""
+    won = list(_winnable_seeds()[:3])
+    added = _fill_with(monkeypatch, [LOST_SEED, *won], size=1, reserve=1)
     assert added == 2
-    assert list(WinnableDeal.objects.values_list("seed", flat=True)) == [WON_SEED, WON_SEED]
+    assert sorted(WinnableDeal.objects.values_list("purpose", "seed")) == [
+        ("practice", won[1]),
+        ("race", won[0]),
+    ]
+
+
+def test_a_fill_serves_both_shares_and_never_pools_a_seed_twice(
+    player: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each won deal goes to the share that is emptier for its size (the races' reserve
+    on a tie); a seed already pooled, or already dealt (here: a practice game someone
+    started on it), is skipped, so no deal reaches two games or races."""
+    w = _winnable_seeds()
+    start(player, seed=w[2])  # dealt before the fill draws it
+    added = _fill_with(monkeypatch, [w[0], w[0], w[1], w[2], w[3]], size=1, reserve=2)
+    assert added == 3
+    assert sorted(WinnableDeal.objects.values_list("purpose", "seed")) == sorted(
+        [("race", w[0]), ("practice", w[1]), ("race", w[3])]
+    )
 
 
 @pytest.mark.usefixtures("no_solving")
@@ -333,7 +355,7 @@ def test_winnable_game_is_drawn_from_the_pool_at_once(
     player: APIClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.undo()
-    _fill_with(monkeypatch, [WON_SEED])
+    _fill_with(monkeypatch, [WON_SEED], reserve=0)  # into the players' pool
     monkeypatch.setattr(winnable_pool, "solve", lambda *a, **k: pytest.fail("solved"))
     game = start(player, variant="classic", winnable=True)
     deal = Deal.objects.get(games__id=game["id"])
@@ -380,9 +402,14 @@ def test_beat_refill_asks_only_for_presets_below_size(
 ) -> None:
     settings.WINNABLE_POOL_PRESETS = ["classic"]
     settings.WINNABLE_POOL_SIZE = 1
+    settings.WINNABLE_RACE_RESERVE = 1
     assert winnable_pool.winnable_pool_refill() == {"classic": 0}
     assert len(queued) == 1
-    monkeypatch.setattr(winnable_pool, "random_seed", lambda: WON_SEED)
+    seeds = iter(_winnable_seeds()[:2])
+    monkeypatch.setattr(winnable_pool, "random_seed", lambda: next(seeds))
+    # One deal: the races' reserve is full, the players' pool is not: asked again.
+    winnable_pool.winnable_pool_fill(options=make_rules("classic").to_dict(), attempts=1)
+    assert winnable_pool.winnable_pool_refill() == {"classic": 1}
     winnable_pool.winnable_pool_fill(options=make_rules("classic").to_dict(), attempts=1)
     assert winnable_pool.winnable_pool_refill() == {}
 
@@ -401,8 +428,10 @@ def test_embedded_default_refills_in_the_background_and_answers_at_once(
     """No worker: the empty pool's 503 comes at once; a thread of the process fills it."""
     import threading
 
-    monkeypatch.setattr(winnable_pool, "random_seed", lambda: WON_SEED)
+    won = iter(_winnable_seeds()[:2])
+    monkeypatch.setattr(winnable_pool, "random_seed", lambda: next(won))
     monkeypatch.setattr(settings, "WINNABLE_POOL_SIZE", 1)
+    monkeypatch.setattr(settings, "WINNABLE_RACE_RESERVE", 1)
     body = {"variant": "classic", "winnable": True}
     empty = player.post("/api/v1/games", body, format="json")
     assert empty.status_code == 503
@@ -410,10 +439,12 @@ def test_embedded_default_refills_in_the_background_and_answers_at_once(
     for thread in threading.enumerate():
         if thread.name == winnable_pool.FILL_THREAD:
             thread.join(timeout=120)
-    assert WinnableDeal.objects.count() == 1
+    # Both shares filled: the races' reserve first (a tie), then the players' pool.
+    pooled = dict(WinnableDeal.objects.values_list("purpose", "seed"))
+    assert pooled == {"race": _winnable_seeds()[0], "practice": _winnable_seeds()[1]}
     game = player.post("/api/v1/games", body, format="json")
     assert game.status_code == 201, game.content
-    assert Deal.objects.get(games__id=game.json()["id"]).seed == WON_SEED
+    assert Deal.objects.get(games__id=game.json()["id"]).seed == pooled["practice"]
 
 
 def test_rules_whose_deals_prove_lost_are_not_retried_for_ever(
@@ -440,7 +471,7 @@ def test_rules_whose_deals_prove_lost_are_not_retried_for_ever(
     assert refused.json()["tried"] == 3
     assert queued == []  # no refill asked
     assert Game.objects.count() == 0
-    _fill_with(monkeypatch, [WON_SEED])  # a later fill wins one: back to normal
+    _fill_with(monkeypatch, [WON_SEED], reserve=0)  # a later fill wins one: back to normal
     assert WinnableStreak.objects.get().lost_in_a_row == 0
     assert player.post("/api/v1/games", body, format="json").status_code == 201
     assert player.post("/api/v1/games", body, format="json").json()["code"] == "no_winnable_deal"

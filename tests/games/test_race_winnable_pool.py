@@ -26,7 +26,7 @@ from rest_framework.test import APIClient
 
 import games.engine.solver as engine_solver
 from games.engine import make_rules, new_game
-from games.models import Deal, Race, Tournament, WinnableDeal, WinnableStreak
+from games.models import Deal, Game, Race, Tournament, WinnableDeal, WinnableStreak
 from games.services.errors import NoWinnableDeal
 from games.services.races import race_create
 from games.services.winnable_pool import rules_key
@@ -64,15 +64,18 @@ def _no_worker(queued: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict
     return queued
 
 
-def fill_pool(count: int) -> list[str]:
-    """Put ``count`` proven-winnable classic deals in the pool, as a refill would; returns
-    their seeds (solved here, before the code under test runs, within a node budget)."""
-    seeds = list(_winnable_seeds()[:count])
+def fill_pool(count: int, purpose: str = "race", skip: int = 0) -> list[str]:
+    """Put ``count`` proven-winnable classic deals in the share ``purpose`` of the pool
+    (``race``: the races' reserve; ``practice``: the players' pool), as a refill would;
+    returns their seeds (solved here, before the code under test runs, within a node
+    budget).  ``skip``: seeds of ``_winnable_seeds`` another call used already."""
+    seeds = list(_winnable_seeds()[skip : skip + count])
     for seed in seeds:
         proof = real_solve(new_game("classic", seed=seed), max_nodes=20_000, max_seconds=None)
         assert proof.result == "won"
         WinnableDeal.objects.create(
             rules_key=rules_key(make_rules("classic")),
+            purpose=purpose,
             variant="classic",
             options=CLASSIC,
             seed=seed,
@@ -213,16 +216,20 @@ def test_a_tournament_batch_the_pool_cannot_cover_adds_no_race(
 
 
 def test_a_batch_larger_than_the_pool_can_hold_is_refused(
-    queued: list[tuple[str, dict[str, Any]]],
+    queued: list[tuple[str, dict[str, Any]]], settings: Any
 ) -> None:
+    """The most one batch adds is what a full races' reserve holds (not the players' pool)."""
+    settings.WINNABLE_POOL_SIZE = 3
+    settings.WINNABLE_RACE_RESERVE = 4
     t = _tournament()
-    size = settings.WINNABLE_POOL_SIZE
+    size = 4
     refused = _organiser_api().post(
         f"/api/v1/tournaments/{t.id}/races", _batch(size + 1), format="json"
     )
     assert refused.status_code == 400
     assert refused.json()["code"] == "invalid_tournament"
     assert f"at most {size} at a time" in refused.json()["detail"]
+    assert "WINNABLE_RACE_RESERVE" in refused.json()["detail"]
     assert queued == []
     assert not Race.objects.exists()
 
@@ -298,12 +305,86 @@ def test_the_admin_form_adds_winnable_races_from_the_pool(
 
 
 def test_the_admin_form_refuses_a_batch_larger_than_the_pool(
-    queued: list[tuple[str, dict[str, Any]]],
+    queued: list[tuple[str, dict[str, Any]]], settings: Any
 ) -> None:
+    settings.WINNABLE_POOL_SIZE = 3
+    settings.WINNABLE_RACE_RESERVE = 4
     t = _tournament()
-    most = settings.WINNABLE_POOL_SIZE
+    most = 4
     resp = _add_races(_admin(), t, most + 1)
     assert resp.status_code == 200
     (error,) = _form_errors(resp)
     assert f"at most {most} at a time" in error
     assert not Race.objects.exists()
+
+
+# ------------------------------------------------------------------ players never starve organisers
+
+
+def _player_api() -> APIClient:
+    client = APIClient()
+    client.force_authenticate(create_user("drainer"))
+    return client
+
+
+def _practice_seeds() -> list[str]:
+    return [
+        str(s)
+        for s in Deal.objects.filter(games__kind=Game.Kind.PRACTICE).values_list("seed", flat=True)
+    ]
+
+
+def test_players_emptying_their_pool_never_starve_organisers(
+    queued: list[tuple[str, dict[str, Any]]],
+) -> None:
+    """An attack: practice draws (``winnable: true``) emptied the one pool races draw
+    from too, then ``POST /races`` with ``require_winnable`` answered 503 for as long as a
+    script kept drawing.  Practice games now draw from the players' pool only: once it
+    is empty they get 503 ``no_winnable_deal`` (with ``Retry-After``, as before), and the
+    races' reserve is still there for the organiser."""
+    (reserved,) = fill_pool(1, "race")
+    practice = fill_pool(2, "practice", skip=1)
+    player = _player_api()
+    body = {"variant": "classic", "winnable": True}
+    for _ in practice:
+        assert player.post("/api/v1/games", body, format="json").status_code == 201
+    drained = player.post("/api/v1/games", body, format="json")
+    assert drained.status_code == 503, drained.content
+    assert drained.json()["code"] == "no_winnable_deal"
+    assert drained["Retry-After"] == str(settings.WINNABLE_RETRY_AFTER_SECONDS)
+    assert sorted(_practice_seeds()) == sorted(practice)
+    assert list(WinnableDeal.objects.values_list("purpose", "seed")) == [("race", reserved)]
+    created = _organiser_api().post("/api/v1/races", _race_body(), format="json")
+    assert created.status_code == 201, created.content
+    assert created.json()["commitment"] == hashlib.sha256(reserved.encode()).hexdigest()
+    assert not WinnableDeal.objects.exists()
+    # Each pool deal went to one game or one race: no race deal was ever seen by a player.
+    assert reserved not in _practice_seeds()
+
+
+def test_a_race_takes_the_reserve_first_then_the_players_pool(
+    queued: list[tuple[str, dict[str, Any]]],
+) -> None:
+    (reserved,) = fill_pool(1, "race")
+    (spare,) = fill_pool(1, "practice", skip=1)
+    first = race_create(name="a", require_winnable=True, **_times())
+    second = race_create(name="b", require_winnable=True, **_times())
+    assert (first.deal.seed, second.deal.seed) == (reserved, spare)
+    with pytest.raises(NoWinnableDeal):
+        race_create(name="c", require_winnable=True, **_times())
+    assert Race.objects.count() == 2
+
+
+def test_a_practice_draw_leaves_the_reserve_alone_and_asks_for_a_refill(
+    queued: list[tuple[str, dict[str, Any]]],
+) -> None:
+    """With the players' pool empty and the reserve full, a practice draw is refused
+    and a refill of the rules' pool is queued (the same 503 as an empty pool ever gave)."""
+    fill_pool(2, "race")
+    refused = _player_api().post(
+        "/api/v1/games", {"variant": "classic", "winnable": True}, format="json"
+    )
+    assert refused.status_code == 503
+    assert refused.json()["code"] == "no_winnable_deal"
+    assert queued == [FILL]
+    assert WinnableDeal.objects.filter(purpose="race").count() == 2
