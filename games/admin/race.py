@@ -22,7 +22,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import capfirst
-from django.utils.translation import gettext, ngettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, ngettext, ngettext_lazy, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
@@ -67,6 +67,13 @@ RANKING_RULE_WORDS = _(
     "how a game ended (resigned, timed out, blocked) does not change its place. Disqualified "
     "entries and entrants who never started are not ranked."
 )
+
+
+def _names(races: list[Race]) -> str:
+    """The races' names in quotes, comma-separated, for a message."""
+    return ", ".join(
+        pgettext("a name in quotes", "“%(name)s”") % {"name": race.name} for race in races
+    )
 
 
 class EntryInline(_TabularInline_RaceEntry_Race):
@@ -375,8 +382,70 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
 
     @admin.action(description=pgettext_lazy("a race", "Cancel"), permissions=["change"])
     def cancel(self, request: HttpRequest, queryset: QuerySet[Race]) -> None:
-        done = ngettext_lazy("Cancelled: %(n)d race.", "Cancelled: %(n)d races.", "n")
-        self._each(request, queryset, lambda r: race_cancel_now(race_id=r.pk), "Cancelled", done)
+        """Cancel each race not over (:func:`race_cancel_now`).  Counted and logged:
+        only the races really cancelled, and apart those whose end had passed (closed
+        and scored instead: they were played in full).  Races left alone (finished:
+        they keep their results; cancelled already) are named with why, not logged."""
+        now = timezone.now()
+        done: dict[str, list[Race]] = {}
+        for race in queryset.order_by("starts_at", "id"):
+            outcome: list[Any] = []
+            if run_service(
+                self,
+                request,
+                race,
+                lambda race=race, outcome=outcome: outcome.append(
+                    race_cancel_now(race_id=race.pk, now=now)
+                ),
+            ):
+                result = outcome[0].result
+                done.setdefault(result, []).append(race)
+                if result == "cancelled":
+                    self.log_change(request, race, "Cancelled")
+                elif result == "scored":
+                    self.log_change(
+                        request, race, "Closed and scored, not cancelled: its end had passed"
+                    )
+        cancelled = done.get("cancelled", [])
+        if cancelled:
+            self.message_user(
+                request,
+                ngettext("Cancelled: %(n)d race.", "Cancelled: %(n)d races.", len(cancelled))
+                % {"n": len(cancelled)},
+            )
+        scored = done.get("scored", [])
+        if scored:
+            self.message_user(
+                request,
+                ngettext(
+                    "Not cancelled, ended: %(names)s. Its end had passed, so it was closed "
+                    "and scored (it had been played in full).",
+                    "Not cancelled, ended: %(names)s. Their end had passed, so they were "
+                    "closed and scored (they had been played in full).",
+                    len(scored),
+                )
+                % {"names": _names(scored)},
+                messages.WARNING,
+            )
+        finished = done.get("finished", [])
+        if finished:
+            self.message_user(
+                request,
+                ngettext(
+                    "Left alone: %(names)s. A finished race keeps its results.",
+                    "Left alone: %(names)s. Finished races keep their results.",
+                    len(finished),
+                )
+                % {"names": _names(finished)},
+                messages.WARNING,
+            )
+        again = done.get("already_cancelled", [])
+        if again:
+            self.message_user(
+                request,
+                gettext("Already cancelled, left alone: %(names)s.") % {"names": _names(again)},
+                messages.WARNING,
+            )
 
     @admin.action(
         description=_("Re-score with the current ranking rule (asks first)"), permissions=["change"]

@@ -685,7 +685,13 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 tournament__status__in=[Tournament.Status.DRAFT, Tournament.Status.FINISHED]
             ):
                 by_tournament[race.tournament_id].append(
-                    {"name": race.name, "phase": phase_words(race), "entrants": race.entrant_total}
+                    {
+                        "name": race.name,
+                        "phase": phase_words(race),
+                        "entrants": race.entrant_total,
+                        # Its end has passed: it is scored, not cancelled (races_end).
+                        "ended": race.phase() == "closing",
+                    }
                 )
             context = {
                 **self.admin_site.each_context(request),
@@ -694,13 +700,19 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 "tournaments": [
                     (t, by_tournament[t.pk], refused.get(t.status, "")) for t in tournaments
                 ],
-                "race_total": sum(len(rows) for rows in by_tournament.values()),
+                "race_total": sum(
+                    1 for rows in by_tournament.values() for r in rows if not r["ended"]
+                ),
+                "ended_total": sum(
+                    1 for rows in by_tournament.values() for r in rows if r["ended"]
+                ),
                 "action_checkbox_name": ACTION_CHECKBOX_NAME,
             }
             return TemplateResponse(request, "admin/games/tournament/cancel_confirm.html", context)
-        count = races = 0
+        count = races = scored = 0
         for t in queryset.order_by("created_at", "id"):  # as the page listed them
             before = t.races.filter(status=Race.Status.CANCELLED).count()
+            finished_before = t.races.filter(status=Race.Status.FINISHED).count()
             if run_service(
                 self,
                 request,
@@ -710,9 +722,17 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 ),
             ):
                 gone = t.races.filter(status=Race.Status.CANCELLED).count() - before
-                self.log_change(request, t, f"Status set to cancelled ({gone} races cancelled)")
+                ended = t.races.filter(status=Race.Status.FINISHED).count() - finished_before
+                self.log_change(
+                    request,
+                    t,
+                    f"Status set to cancelled ({gone} races cancelled"
+                    + (f", {ended} races past their end scored" if ended else "")
+                    + ")",
+                )
                 count += 1
                 races += gone
+                scored += ended
         if count:
             done = ngettext(
                 "%(n)d tournament now cancelled.", "%(n)d tournaments now cancelled.", count
@@ -722,5 +742,12 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 "%(n)d unfinished races were cancelled too.",
                 races,
             ) % {"n": races}
-            self.message_user(request, f"{done} {with_races}")
+            words = f"{done} {with_races}"
+            if scored:
+                words += " " + ngettext(
+                    "%(n)d race whose end had passed was scored, not cancelled.",
+                    "%(n)d races whose end had passed were scored, not cancelled.",
+                    scored,
+                ) % {"n": scored}
+            self.message_user(request, words)
         return None

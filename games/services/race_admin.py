@@ -29,7 +29,8 @@ from games.live.publish import (
 from games.models import Game, Race, RaceEntry, Tournament, TournamentStanding
 from games.services.errors import MALFORMED_ID, InvalidRace, NotFound, TournamentNotOpen
 from games.services.races import (
-    race_cancel,
+    RaceCancelOutcome,
+    race_cancel_outcome,
     race_close,
     race_locked,
     race_rescore,
@@ -108,11 +109,16 @@ def race_close_now(*, race_id: Any, now: datetime | None = None) -> str:
     return race_close(race_id=race_id, now=now)
 
 
-def race_cancel_now(*, race_id: Any) -> Race:
-    """Cancel a race that is not finished (:func:`race_cancel`) and re-score its tournament."""
-    race = race_cancel(race_id=race_id)
-    _tournament_rescore_of(race)
-    return race
+def race_cancel_now(*, race_id: Any, now: datetime | None = None) -> RaceCancelOutcome:
+    """Cancel a race that is not over (:func:`race_cancel_outcome`) and re-score its
+    tournament; returns what was done (``result``: ``cancelled``; ``scored``, its end had
+    passed so it was closed and scored instead, its tournament re-scored by the close;
+    ``finished`` or ``already_cancelled``, left alone).  ``now``: default the current
+    time.  Raises :class:`NotFound`."""
+    outcome = race_cancel_outcome(race_id=race_id, now=now)
+    if outcome.result == "cancelled":
+        _tournament_rescore_of(outcome.race)
+    return outcome
 
 
 def race_rescore_all(*, race_id: Any) -> Race:

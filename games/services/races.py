@@ -567,53 +567,111 @@ def races_rescore(*, race_ids: Sequence[Any]) -> list[Any]:
     return ordered
 
 
-def race_cancel(*, race_id: Any, now: datetime | None = None) -> Race:
-    """Cancel a race that is not finished; its running games end as timed out (idempotent).
+@dataclass(frozen=True)
+class RacesEnded:
+    """What :func:`races_end` did: ``cancelled``, the ids cancelled; ``scored``, the ids
+    whose end had passed (or that were being scored), closed and scored instead, as the
+    sweeper would have (:func:`race_close`); each in id order."""
 
-    The race is marked ``cancelled`` at ``now`` (default: the current time;
-    ``Race.cancelled_at``, which its pages show).  A finished or cancelled race is
-    returned unchanged (a cancelled race keeps its first ``cancelled_at``).  Raises
-    :class:`NotFound`.
+    cancelled: list[Any]
+    scored: list[Any]
+
+
+@dataclass(frozen=True)
+class RaceCancelOutcome:
+    """What :func:`race_cancel_outcome` did to one race: ``result`` is ``cancelled``,
+    ``scored`` (its end had passed: closed and scored instead, not cancelled),
+    ``finished`` (left alone: a finished race keeps its results) or
+    ``already_cancelled`` (left alone, with its first ``cancelled_at``); ``race`` is the
+    race afterwards."""
+
+    race: Race
+    result: str
+
+
+def race_cancel_outcome(*, race_id: Any, now: datetime | None = None) -> RaceCancelOutcome:
+    """Cancel a race that is not over (:func:`races_end`) and say what was done.
+
+    A race whose end has passed (stored ``scheduled`` past ``ends_at``, or ``closing``)
+    was played in full: it is closed and scored (:func:`race_close`), not cancelled, so
+    its results never depend on how late the sweeper is.  A finished or cancelled race
+    is left unchanged (a cancelled race keeps its first ``cancelled_at``).  ``now``:
+    the time of the cancellation (default: the current time).  Locks the race row,
+    then its games.  Raises :class:`NotFound`.
     """
     now = now or timezone.now()
     with transaction.atomic():
         race = race_locked(race_id)
-        if races_cancel(race_ids=[race.id], now=now):
+        was = race.status
+        ended = races_end(race_ids=[race.id], now=now)
+        if ended.cancelled:
             race.status = Race.Status.CANCELLED
             race.cancelled_at = now
-    return race
+            result = "cancelled"
+        elif ended.scored:
+            race.refresh_from_db()
+            result = "scored"
+        else:
+            result = "finished" if was == Race.Status.FINISHED else "already_cancelled"
+    return RaceCancelOutcome(race=race, result=result)
+
+
+def race_cancel(*, race_id: Any, now: datetime | None = None) -> Race:
+    """Cancel a race that is not over; its running games end as timed out (idempotent).
+
+    As :func:`race_cancel_outcome` (a race whose end has passed is scored instead;
+    a finished or cancelled race is returned unchanged), returning the race afterwards.
+    The race is marked ``cancelled`` at ``now`` (default: the current time;
+    ``Race.cancelled_at``, which its pages show).  Raises :class:`NotFound`.
+    """
+    return race_cancel_outcome(race_id=race_id, now=now).race
 
 
 def races_cancel(*, race_ids: Iterable[Any], now: datetime | None = None) -> list[Any]:
-    """Cancel the races ``race_ids`` not finished yet, together (as :func:`race_cancel`).
+    """:func:`races_end`, returning only the ids cancelled (id order)."""
+    return races_end(race_ids=race_ids, now=now).cancelled
+
+
+def races_end(*, race_ids: Iterable[Any], now: datetime | None = None) -> RacesEnded:
+    """Cancel the races ``race_ids`` not over yet, together; score those whose end passed.
 
     For cancelling a tournament (``games.services.tournaments.tournament_set_status``),
-    whose caller has locked the races already: in one transaction, locks those still
-    ``scheduled`` or ``closing`` (id order), ends their games still playing as timed out
-    at ``now`` (default: the current time), marks them ``cancelled`` at ``now``
-    (``Race.cancelled_at``; their seeds are revealed, RULES.md 7: no one can play them
-    any more) and tells each race's stream
-    after the commit.  A fixed number of queries whatever the number of races (one by
-    one, some thousands outlasted a web request).  Finished or cancelled races are left
-    alone.  Returns the ids cancelled, in id order.  Raises nothing of its own.
+    whose caller has locked the races already, and for :func:`race_cancel`: in one
+    transaction, locks those still ``scheduled`` or ``closing`` (id order).  Those whose
+    end has passed at ``now`` (phase ``closing``: stored ``scheduled`` past ``ends_at``,
+    or ``closing``) were played in full: each is closed and scored as the sweeper would
+    (:func:`race_close`, in this transaction, under these locks), not cancelled: a
+    race's results never depend on the sweeper's latency.  The others: their games
+    still playing end as timed out at ``now`` (default: the current time), they are
+    marked ``cancelled`` at ``now`` (``Race.cancelled_at``; their seeds are revealed,
+    RULES.md 7: no one can play them any more) and each race's stream is told after the
+    commit.  A fixed number of queries for the races cancelled whatever their number
+    (one by one, some thousands outlasted a web request).  Finished or cancelled races
+    are left alone.  Returns :class:`RacesEnded`.  Raises nothing of its own.
     """
     now = now or timezone.now()
     with transaction.atomic():
-        ids = list(
+        rows = list(
             Race.objects.select_for_update(no_key=True)
             .filter(id__in=list(race_ids), status__in=[Race.Status.SCHEDULED, Race.Status.CLOSING])
             .order_by("id")
-            .values_list("id", flat=True)
+            .values_list("id", "status", "ends_at")
         )
-        if not ids:
-            return []
-        _lock_games(ids)
-        Game.objects.filter(race_entry__race_id__in=ids, status=Game.Status.PLAYING).update(
-            status=Game.Status.TIMED_OUT, finished_at=now, updated_at=now
-        )
-        Race.objects.filter(id__in=ids).update(status=Race.Status.CANCELLED, cancelled_at=now)
-        publish_on_commit(*((race_topic(i), "phase", {"status": "cancelled"}) for i in ids))
-    return ids
+        scored = [
+            i for i, status, ends_at in rows if status == Race.Status.CLOSING or ends_at <= now
+        ]
+        ids = [i for i, _status, _ends_at in rows if i not in scored]
+        for race_id in scored:
+            # The row is locked by this transaction: race_close's skip_locked lock takes it.
+            race_close(race_id=race_id, now=now)
+        if ids:
+            _lock_games(ids)
+            Game.objects.filter(race_entry__race_id__in=ids, status=Game.Status.PLAYING).update(
+                status=Game.Status.TIMED_OUT, finished_at=now, updated_at=now
+            )
+            Race.objects.filter(id__in=ids).update(status=Race.Status.CANCELLED, cancelled_at=now)
+            publish_on_commit(*((race_topic(i), "phase", {"status": "cancelled"}) for i in ids))
+    return RacesEnded(cancelled=ids, scored=scored)
 
 
 def races_due(*, now: datetime | None = None, limit: int = 50) -> list[Any]:

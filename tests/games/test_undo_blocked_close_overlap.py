@@ -81,7 +81,8 @@ def test_a_race_is_not_closed_under_an_undo_out_of_a_blocked_game(
     close = (
         (lambda: race_close(race_id=race.id, now=close_at))
         if closer == "close"
-        else (lambda: race_cancel(race_id=race.id, now=close_at).status)
+        # Before the end: a race past its end is scored, not cancelled (races_end).
+        else (lambda: race_cancel(race_id=race.id, now=undo_at + timedelta(seconds=0.5)).status)
     )
     closing = threading.Thread(target=run, args=("close", close))
     undoer.start()

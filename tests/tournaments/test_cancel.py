@@ -9,7 +9,7 @@ tournament, like a finished one, has no race left whose result could change them
 from __future__ import annotations
 
 import importlib
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -30,7 +30,11 @@ from tests.tournaments.test_scoring import table
 
 pytestmark = pytest.mark.django_db
 
-NOW = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+def during(race: Race) -> datetime:
+    """A time while ``race`` runs (90 s after its start): the cancellation's time, given
+    to the service (a race whose end has passed is scored, not cancelled)."""
+    return race.starts_at + timedelta(seconds=90)
 
 
 def a_tournament_mid_race() -> tuple[Tournament, Race, Race]:
@@ -49,6 +53,7 @@ def test_cancelling_cancels_the_unfinished_races_and_a_late_close_changes_nothin
     before = table(t)
     assert before == [("ann", 1, 10, 0, 1, 30, 1000), ("ben", 2, 8, 0, 1, 20, 1000)]
 
+    NOW = during(running)
     assert tournament_set_status(tournament_id=t.id, status="cancelled", now=NOW).status == (
         "cancelled"
     )
@@ -76,12 +81,15 @@ def test_cancelling_cancels_the_unfinished_races_and_a_late_close_changes_nothin
     assert table(t) == before
 
 
-def test_a_race_being_scored_is_cancelled_too() -> None:
-    t, running, _upcoming = a_tournament_mid_race()
+def test_a_race_being_scored_is_scored_not_cancelled() -> None:
+    """Its end had passed (or it was over for everyone): it was played in full, and
+    cancelling the tournament scores it as the sweeper would have, ben first."""
+    t, running, upcoming = a_tournament_mid_race()
     Race.objects.filter(id=running.id).update(status=Race.Status.CLOSING)
-    tournament_set_status(tournament_id=t.id, status="cancelled", now=NOW)
-    assert race_close(race_id=running.id, now=running.ends_at) == "cancelled"
-    assert [row[:3] for row in table(t)] == [("ann", 1, 10), ("ben", 2, 8)]
+    tournament_set_status(tournament_id=t.id, status="cancelled", now=during(running))
+    assert race_close(race_id=running.id, now=running.ends_at) == "finished"
+    assert Race.objects.get(id=upcoming.id).status == "cancelled"
+    assert [row[:3] for row in table(t)] == [("ben", 1, 18), ("ann", 2, 18)]
 
 
 def test_the_admin_cancel_action_asks_first_listing_the_races_then_cancels_them() -> None:
@@ -198,7 +206,7 @@ def test_a_race_added_between_the_locks_is_cancelled_too(monkeypatch: pytest.Mon
         return real(tournament_id)
 
     monkeypatch.setattr(tournaments, "_tournament_locked", lock_after_a_race_is_added)
-    tournament_set_status(tournament_id=t.id, status="cancelled", now=NOW)
+    tournament_set_status(tournament_id=t.id, status="cancelled", now=during(running))
     assert len(tries) == 2
     statuses = Race.objects.filter(id__in=[running.id, upcoming.id, added[0].id])
     assert sorted(statuses.values_list("status", flat=True)) == ["cancelled"] * 3
@@ -208,7 +216,7 @@ def test_a_race_added_between_the_locks_is_cancelled_too(monkeypatch: pytest.Mon
 def test_cancelling_locks_the_races_then_the_tournament() -> None:
     t, running, upcoming = a_tournament_mid_race()
     with CaptureQueriesContext(connection) as ctx:
-        tournament_set_status(tournament_id=t.id, status="cancelled", now=NOW)
+        tournament_set_status(tournament_id=t.id, status="cancelled", now=during(running))
     locks = [
         q["sql"].split("WHERE")[0] for q in ctx.captured_queries if "FOR NO KEY UPDATE" in q["sql"]
     ]
@@ -246,7 +254,7 @@ def test_cancelling_costs_the_same_queries_whatever_the_number_of_races() -> Non
         for n in range(races - 2):
             later_race(t, name=f"later {n}")
         with CaptureQueriesContext(connection) as ctx:
-            tournament_set_status(tournament_id=t.id, status="cancelled", now=NOW)
+            tournament_set_status(tournament_id=t.id, status="cancelled", now=during(running))
         statuses = Race.objects.filter(tournament=t).values_list("status", flat=True)
         assert sorted(statuses) == ["cancelled"] * races + ["finished"]
         return len(ctx.captured_queries)
@@ -283,3 +291,32 @@ def test_the_admin_cancel_page_names_a_draft_it_will_not_cancel() -> None:
     draft.refresh_from_db()
     assert draft.status == Tournament.Status.DRAFT
     assert Race.objects.get(name="secret").status == Race.Status.SCHEDULED
+
+
+def test_the_admin_cancel_page_says_a_race_past_its_end_will_be_scored() -> None:
+    t, running, upcoming = a_tournament_mid_race()
+    Race.objects.filter(id=running.id).update(status=Race.Status.CLOSING)
+    Race.objects.filter(id=upcoming.id).update(name="upcoming")
+    c = client_for(organiser())
+    url = reverse("admin:games_tournament_changelist")
+    page = c.post(url, {"action": "cancel", "_selected_action": [str(t.pk)]}).content.decode()
+    assert "1 race will be cancelled. 1 race has ended: it will be scored, not cancelled." in page
+    assert "<li data-ended>running: ended, will be scored, not cancelled, 2 entrants</li>" in page
+    assert "<li>upcoming: upcoming, 0 entrants</li>" in page
+    fr = c.post(
+        url, {"action": "cancel", "_selected_action": [str(t.pk)]}, HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    assert "1 course est finie\u202f: elle sera classée, pas annulée." in fr
+    assert "<li data-ended>running\u202f: finie, sera classée, pas annulée, 2 " in fr
+    resp = c.post(
+        url, {"action": "cancel", "_selected_action": [str(t.pk)], "apply": "1"}, follow=True
+    )
+    assert [str(m) for m in resp.context["messages"]] == [
+        "1 tournament now cancelled. 1 unfinished race was cancelled too. 1 race whose end "
+        "had passed was scored, not cancelled."
+    ]
+    assert dict(Race.objects.filter(tournament=t).values_list("name", "status")) == {
+        "race": "finished",
+        "running": "finished",
+        "upcoming": "cancelled",
+    }

@@ -108,11 +108,12 @@ def test_a_race_cancelled_before_the_time_was_recorded_shows_no_end(
 
 
 def test_a_race_cancelled_after_its_end_says_both(pages: PageClient, player: Any) -> None:
-    """Cancelled while being scored (after its end): play did end at ``ends_at``."""
+    """Cancelled after its end (before races_end scored such a race instead of
+    cancelling it; ``cancelled_at`` as such a cancellation left it): play did end at
+    ``ends_at``."""
     race = running_race(name="Scored late")
-    Race.objects.filter(id=race.id).update(status=Race.Status.CLOSING)
     at = race.ends_at + timedelta(seconds=20)
-    races_cancel(race_ids=[race.id], now=at)
+    Race.objects.filter(id=race.id).update(status=Race.Status.CANCELLED, cancelled_at=at)
     facts = _facts(pages.get(f"/races/{race.id}/").content.decode())
     assert "<dt>Ends</dt><dd><time datetime=" in facts
     assert facts.index(_shown(race.ends_at)) < facts.index(_shown(at))
