@@ -174,6 +174,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         "created",
         "closed",
         "scored",
+        "cancelled",
         "exports",
         "live_standings",
     ]
@@ -275,6 +276,28 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
     @admin.display(description=_("scored"), ordering="scored_at")
     def scored(self, race: Race) -> str:
         return when(race.scored_at)
+
+    @admin.display(
+        description=pgettext_lazy("when a race was", "cancelled"), ordering="cancelled_at"
+    )
+    def cancelled(self, race: Race) -> str:
+        return when(race.cancelled_at)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """The form's fields; ``cancelled`` (``Race.cancelled_at``, read-only) only on a
+        cancelled race."""
+        fields = list(super().get_fields(request, obj))
+        if obj is None or obj.status != Race.Status.CANCELLED:
+            fields.remove("cancelled")
+        return fields
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        # The read-only "cancelled" shows the model field's (translated) help text.
+        help_texts = {"cancelled": Race._meta.get_field("cancelled_at").help_text}
+        kwargs["help_texts"] = {**help_texts, **kwargs.get("help_texts", {})}
+        return super().get_form(request, obj, change, **kwargs)
 
     @admin.display(description=_("export (CSV)"))
     def exports(self, race: Race) -> str:
