@@ -168,7 +168,8 @@ class GameDetailView(ApiView):
             409: OpenApiResponse(
                 ProblemSerializer,
                 description="race_not_started (a race game before its start: nothing of the "
-                "deal shows)",
+                "deal shows; a game whose race was cancelled before its start is not refused: "
+                "it is timed_out, its deal public)",
             ),
             **_PROBLEMS,
         },

@@ -395,7 +395,8 @@ class GameSummary(serializers.Serializer[Any]):
 
     A race game before its race starts says ``not_started`` and no ``finished_at``:
     what was stored when the player joined was computed from the secret deal (RULES.md
-    7; :func:`games.selectors.games.game_status_seen`).
+    7; :func:`games.selectors.games.game_status_seen`).  A game whose race was cancelled
+    before it started says ``timed_out`` (ended by the cancellation; its deal is public).
     """
 
     id = serializers.UUIDField()

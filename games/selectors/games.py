@@ -71,14 +71,41 @@ def game_status_seen(game: Game, *, now: datetime | None = None) -> str:
     ``blocked``), so it says nothing until the deal is in play.  ``timed_out`` for a
     game still ``playing`` past its deadline (moves are refused from that instant; the
     sweeper records it later).  Otherwise the stored status: ``playing``, ``won``,
-    ``blocked``, ``resigned`` or ``timed_out``.
+    ``blocked``, ``resigned`` or ``timed_out``.  A race game whose race was cancelled
+    before its start (:func:`cancelled_before_start`) is ``timed_out`` at once: the
+    cancellation ended it, and a cancelled race's deal is public (RULES.md 7).
     """
     now = now or timezone.now()
     if game.kind == Game.Kind.RACE and now < game.started_at:
+        if cancelled_before_start(game):
+            return str(Game.Status.TIMED_OUT)  # ended by the cancellation, deal public
         return "not_started"
     if game.status == Game.Status.PLAYING and game.deadline and now >= game.deadline:
         return str(Game.Status.TIMED_OUT)
     return str(game.status)
+
+
+def cancelled_before_start(game: Game) -> bool:
+    """Whether ``game`` is a race game its race's cancellation ended before the race
+    started (``games.services.races.races_end`` times the games out at the cancellation:
+    ``finished_at`` earlier than ``started_at``, which no other end of a game gives).
+    No query."""
+    return (
+        game.kind == Game.Kind.RACE
+        and game.status == Game.Status.TIMED_OUT
+        and game.finished_at is not None
+        and game.finished_at < game.started_at
+    )
+
+
+def game_started(game: Game, *, now: datetime | None = None) -> bool:
+    """Whether the player's race game had started at ``now`` (a practice game always
+    has): not before its start, nor when its race was cancelled before it
+    (:func:`cancelled_before_start`: the game ended without being played).  No query."""
+    now = now or timezone.now()
+    if game.kind != Game.Kind.RACE:
+        return True
+    return now >= game.started_at and not cancelled_before_start(game)
 
 
 def undo_open(game: Game, *, now: datetime | None = None, race_status: str | None = None) -> bool:
@@ -198,14 +225,15 @@ def disqualified_reason(game: Game) -> str | None:
 
 def game_get(*, game_id: Any, player: Any) -> Game:
     """The player's own game; raises ``NotFound`` (absent or another player's: ids leak
-    nothing) or ``RaceNotStarted`` (a race game before its start: the deal stays hidden)."""
+    nothing) or ``RaceNotStarted`` (a race game before its start: the deal stays hidden;
+    not a game its race's cancellation ended before the start, :func:`game_status_seen`)."""
     from games.services.errors import MALFORMED_ID, NotFound, RaceNotStarted, utc_text
 
     try:
         game = Game.objects.select_related("deal", "race_entry").get(id=game_id, player=player)
     except (Game.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such game") from None
-    if game.kind == Game.Kind.RACE and timezone.now() < game.started_at:
+    if game_status_seen(game) == "not_started":
         raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
     return game
 

@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.models import Race, RaceEntry
-from games.selectors.games import ended_by_cancellation, game_status_seen
+from games.selectors.games import ended_by_cancellation, game_started, game_status_seen
 from games.selectors.races import of_draft_tournament
 
 
@@ -44,7 +44,7 @@ def entry_cards_home(entry: RaceEntry, *, now: datetime | None = None) -> int | 
         return entry.cards_home
     if race.status != Race.Status.CANCELLED or entry.disqualified or entry.game is None:
         return None
-    if game_status_seen(entry.game, now=now or timezone.now()) == "not_started":
+    if not game_started(entry.game, now=now or timezone.now()):
         return None
     return int(entry.game.cards_home)
 
@@ -61,10 +61,13 @@ def entry_cancelled_status(entry: RaceEntry, *, now: datetime | None = None) -> 
         return "cancelled"
     if ended_by_cancellation(game, race_status=entry.race.status):
         return "cancelled"
+    now = now or timezone.now()
     cancelled_at = entry.race.cancelled_at
-    if cancelled_at is not None and game.started_at >= cancelled_at:
+    if not game_started(game, now=now) or (
+        cancelled_at is not None and game.started_at >= cancelled_at
+    ):
         return "cancelled"  # cancelled before its start: a deal dead from the start
-    status = game_status_seen(game, now=now or timezone.now())
+    status = game_status_seen(game, now=now)
     if status in ("won", "resigned", "blocked", "timed_out"):
         return str(status)
     return "cancelled"

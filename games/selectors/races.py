@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.models import Game, Move, Race, RaceEntry, Tournament, TournamentEntrant
 from games.ranking import RANKING_RULE, rank_order_by
-from games.selectors.games import NOT_OVER, game_status_seen, undo_open
+from games.selectors.games import NOT_OVER, cancelled_before_start, game_status_seen, undo_open
 from games.services.errors import MALFORMED_ID, NotFound, RaceCancelled, RaceNotFinished
 
 
@@ -260,7 +260,8 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
         # A scheduled race's entrant before the start is not_started (not ranked, not
         # finished, even on a deal dead from the deal); past a deadline, timed_out.
         status = game_status_seen(g, now=now)
-        started = status != "not_started"  # before it: no counts, as a window entrant's row
+        # Before it (or cancelled before it): no counts, as a window entrant's row.
+        started = status != "not_started" and not cancelled_before_start(g)
         g.race_entry = e  # the entry is at hand: undo_open reads it without a query
         # A blocked game whose last move may still be taken back is not finished.
         going = status in NOT_OVER or undo_open(g, now=now, race_status=race.status)

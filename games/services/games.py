@@ -43,7 +43,7 @@ from games.engine.cards import CARD_NAMES
 from games.engine.rules import PRESET_ALIASES, PRESETS
 from games.live.publish import game_changed_on_commit
 from games.models import Deal, Game, Move, Race, WinnableDeal
-from games.selectors.games import disqualified_reason, undo_open
+from games.selectors.games import cancelled_before_start, disqualified_reason, undo_open
 from games.services.accounts import player_lock
 from games.services.deal_guard import deal_in_open_race, opening_digest
 from games.services.errors import (
@@ -401,7 +401,7 @@ def move_play(
             )
         if game.deadline is not None and now >= game.deadline:
             raise RaceClosed("the race is closed for you: your deadline has passed")
-        if now < game.started_at:
+        if now < game.started_at and not cancelled_before_start(game):
             raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
         _refuse_if_disqualified(game)
         if game.status != Game.Status.PLAYING:
@@ -482,7 +482,7 @@ def game_undo_outcome(
     now = now or timezone.now()
     with transaction.atomic():
         game = _locked_game(game_id, player)
-        if now < game.started_at:
+        if now < game.started_at and not cancelled_before_start(game):
             raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
         if not game.undo_allowed:
             raise UndoNotAllowed("undo is not allowed in this game")
@@ -583,7 +583,7 @@ def game_end(
     now = now or timezone.now()
     with transaction.atomic():
         game = _locked_game(game_id, player)
-        if now < game.started_at:
+        if now < game.started_at and not cancelled_before_start(game):
             raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
         undoable_block = game.status == Game.Status.BLOCKED and undo_open(game, now=now)
         if game.status == Game.Status.PLAYING or (undoable_block and how == "resigned"):

@@ -24,7 +24,12 @@ from django.utils.translation import ngettext
 from api.parsers import capped_decimal
 from games.engine import GameState
 from games.models import Game, RaceEntry
-from games.selectors.games import ended_by_cancellation, game_get, game_view
+from games.selectors.games import (
+    cancelled_before_start,
+    ended_by_cancellation,
+    game_get,
+    game_view,
+)
 from games.services import games as game_services
 from games.services import hints as hint_services
 from games.services.errors import (
@@ -116,8 +121,13 @@ def play_context(
         # A won game says so in the board's message: on the move that won and after.
         message = won_words(view)
     elif cancelled and not message and not error:
-        # A game the race's cancellation ended: not "Time is up" (its clock had not run out).
-        message = cancelled_words(view)
+        # A game the race's cancellation ended: not "Time is up" (its clock had not run out);
+        # before the race started, no game was played: no count of cards home.
+        message = (
+            _("The organisers cancelled this race before it started.")
+            if cancelled_before_start(game)
+            else cancelled_words(view)
+        )
     elif view["status"] == Game.Status.TIMED_OUT and not message and not error:
         # So does a game out of time (only its status changed, the message stayed empty).
         message = timed_out_words(view)
