@@ -57,7 +57,8 @@ PROBLEM_CODES: dict[str, str] = {
     "stale_move_number": "409: `expected_move_number` is not the game's; see "
     "`current_move_number`.",
     "game_over": "409: the game has ended and takes no more moves (a blocked game whose "
-    "last move may still be undone takes none either: undo or resign it).",
+    "last move may still be undone takes none either: undo or resign it; a game its race's "
+    "cancellation ended says so: 'the organisers cancelled this race: the game is over').",
     "undo_not_allowed": "403: this game does not allow undo.",
     "hint_not_allowed": "403: hints are for practice games only; a race game never gets one "
     "(RULES.md 7).",

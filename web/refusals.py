@@ -91,6 +91,9 @@ REFUSAL_TEXT: dict[str, Promise] = {
     "nothing_to_undo": gettext_lazy("There is nothing to take back."),
     "malformed_move": gettext_lazy("That is not a move: write one as QH>t2, 5S>f, draw or redeal."),
     "game_over": gettext_lazy("The game is over."),
+    "game_over_race_cancelled": gettext_lazy(
+        "The organisers cancelled this race: the game is over."
+    ),
     "undo_not_allowed": gettext_lazy("This game does not allow taking moves back."),
     "race_closed": gettext_lazy("The race is closed for you: your time is up."),
     "race_not_started": gettext_lazy("The race has not started yet."),

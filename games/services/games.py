@@ -43,7 +43,12 @@ from games.engine.cards import CARD_NAMES
 from games.engine.rules import PRESET_ALIASES, PRESETS
 from games.live.publish import game_changed_on_commit
 from games.models import Deal, Game, Move, Race, WinnableDeal
-from games.selectors.games import cancelled_before_start, disqualified_reason, undo_open
+from games.selectors.games import (
+    cancelled_before_start,
+    disqualified_reason,
+    ended_by_cancellation,
+    undo_open,
+)
 from games.services.accounts import player_lock
 from games.services.deal_guard import deal_in_open_race, opening_digest
 from games.services.errors import (
@@ -309,7 +314,14 @@ def game_over_error(game: Game, *, now: datetime | None = None) -> GameOver:
     """The :class:`GameOver` refusing a move or a hint on ``game``, which is not
     ``playing``: "the game is over (won)"; a ``blocked`` game whose last move may still
     be taken back (``games.selectors.games.undo_open``) is not over for good, and the
-    detail says what is left (RULES.md 3.9: undo or resign)."""
+    detail says what is left (RULES.md 3.9: undo or resign).  A game its race's
+    cancellation ended (``games.selectors.games.ended_by_cancellation``, one query on
+    this refusal only) says so: "the organisers cancelled this race: the game is over"
+    (``why`` ``game_over_race_cancelled``, which the pages word)."""
+    if ended_by_cancellation(game):
+        return GameOver("the organisers cancelled this race: the game is over").because(
+            "game_over_race_cancelled", {}
+        )
     if game.status == Game.Status.BLOCKED and undo_open(game, now=now):
         return GameOver(
             "the game is blocked: no move is left (RULES.md 3.9); undo takes back the move "

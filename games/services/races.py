@@ -644,8 +644,9 @@ def races_end(*, race_ids: Iterable[Any], now: datetime | None = None) -> RacesE
     race's results never depend on the sweeper's latency.  The others: their games
     still playing end as timed out at ``now`` (default: the current time), they are
     marked ``cancelled`` at ``now`` (``Race.cancelled_at``; their seeds are revealed,
-    RULES.md 7: no one can play them any more) and each race's stream is told after the
-    commit.  A fixed number of queries for the races cancelled whatever their number
+    RULES.md 7: no one can play them any more) and each race's stream, and each game's
+    it ended (a ``game`` event, ``change`` ``cancelled``), is told after the commit.  A
+    fixed number of queries for the races cancelled whatever their number
     (one by one, some thousands outlasted a web request).  Finished or cancelled races
     are left alone.  Returns :class:`RacesEnded`.  Raises nothing of its own.
     """
@@ -666,11 +667,16 @@ def races_end(*, race_ids: Iterable[Any], now: datetime | None = None) -> RacesE
             race_close(race_id=race_id, now=now)
         if ids:
             _lock_games(ids)
-            Game.objects.filter(race_entry__race_id__in=ids, status=Game.Status.PLAYING).update(
-                status=Game.Status.TIMED_OUT, finished_at=now, updated_at=now
-            )
+            playing = Game.objects.filter(race_entry__race_id__in=ids, status=Game.Status.PLAYING)
+            ended = [str(g) for g in playing.values_list("id", flat=True)]
+            playing.update(status=Game.Status.TIMED_OUT, finished_at=now, updated_at=now)
             Race.objects.filter(id__in=ids).update(status=Race.Status.CANCELLED, cancelled_at=now)
-            publish_on_commit(*((race_topic(i), "phase", {"status": "cancelled"}) for i in ids))
+            # Each game's stream too (as race_close tells the games it times out): an open
+            # play page draws the cancellation's last word at once, not at its next move.
+            publish_on_commit(
+                *((race_topic(i), "phase", {"status": "cancelled"}) for i in ids),
+                *((game_topic(g), "game", {"change": "cancelled"}) for g in ended),
+            )
     return RacesEnded(cancelled=ids, scored=scored)
 
 
