@@ -404,7 +404,14 @@ class RaceDetailView(ApiView):
 
 
 class RaceJoinView(ApiView):
-    """``POST /api/v1/races/{id}/join``: join (idempotent: 201 first time, 200 after)."""
+    """``POST /api/v1/races/{id}/join``: join (idempotent: 201 first time, 200 after).
+
+    Errors: 409 ``race_not_open`` (the race is upcoming, closing, finished or cancelled,
+    or joining has closed; the race's own state is answered first, even in a finished or
+    cancelled tournament), then, for a tournament race, 409 ``tournament_not_open``
+    (finished or cancelled tournament), 403 ``tournament_invite_only``, 409
+    ``tournament_full``.
+    """
 
     throttle_scope = "games"
 
@@ -414,7 +421,11 @@ class RaceJoinView(ApiView):
             201: JoinView,
             200: JoinView,
             400: NO_INPUT_400,
-            409: OpenApiResponse(ProblemSerializer, description="race_not_open"),
+            409: OpenApiResponse(
+                ProblemSerializer,
+                description="race_not_open (the race's own state, answered first), "
+                "tournament_not_open or tournament_full",
+            ),
             **_PROBLEMS,
         },
         tags=["races"],

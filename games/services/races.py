@@ -228,7 +228,8 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
     first admits the player to the tournament (its entry rules).  Locks the player's
     account first (:func:`games.services.accounts.player_lock`), then the race, then the
     tournament.  Raises :class:`NotFound` (:class:`AccountDeleted` for an account deleted
-    meanwhile), :class:`RaceNotOpen`,
+    meanwhile), :class:`RaceNotOpen` (checked first: a race that is over says so, whatever
+    its tournament's state),
     and for a tournament race :class:`TournamentNotOpen`, :class:`TournamentInviteOnly`,
     :class:`TournamentFull`.
     """
@@ -254,14 +255,17 @@ def race_join(*, race_id: Any, player: User, now: datetime | None = None) -> Joi
         existing = RaceEntry.objects.filter(race=race, player=player).first()
         if existing is not None:
             return JoinOutcome(existing, False)
+        # The race's own state first: a finished (or cancelled, closing) race of a
+        # cancelled tournament is refused because it is over, not because of its
+        # tournament.
+        if race.phase(now) not in ("open", "running"):
+            raise RaceNotOpen(f"the race is {race.phase(now)}: joining is closed")
         if race.tournament is not None and not race.tournament.takes_entries:
             # Its standings are final: an entrant admitted earlier joined a race of a
             # finished tournament, and its close re-scored the final standings.
             raise TournamentNotOpen(
                 f"the tournament is {race.tournament.status}: its races take no more entrants"
             )
-        if race.phase(now) not in ("open", "running"):
-            raise RaceNotOpen(f"the race is {race.phase(now)}: joining is closed")
         if not race.joining_open(now):
             raise RaceNotOpen(
                 f"joining closed at {utc_text(race.join_closes_at)} "
