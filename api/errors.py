@@ -221,6 +221,14 @@ def _detail_text(exc: exceptions.APIException) -> str:
     return str(exc.default_detail)
 
 
+def service_error_headers(exc: ServiceError) -> dict[str, str]:
+    """The headers of the problem answering ``exc``: ``Retry-After`` (whole seconds) when
+    it has a ``retry_after`` member (``no_winnable_deal``, ``too_many_solves``,
+    ``race_not_started``: the seconds until the start), else none."""
+    retry = exc.extra.get("retry_after")
+    return {"Retry-After": str(int(retry))} if retry is not None else {}
+
+
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF exception handler that renders every handled error as problem+json.
 
@@ -230,14 +238,13 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     instance = request.get_full_path() if request is not None else None
 
     if isinstance(exc, ServiceError):
-        retry = exc.extra.get("retry_after")  # seconds: also sent as the Retry-After header
         return problem_response(
             status=SERVICE_ERROR_STATUS.get(exc.code, 400),
             code=exc.code,
             detail=exc.detail,
             instance=instance,
             extra=exc.extra,
-            headers={"Retry-After": str(int(retry))} if retry is not None else None,
+            headers=service_error_headers(exc) or None,
         )
     if isinstance(exc, RequestDataTooBig):  # a body read through Django, not our parser
         return problem_response(

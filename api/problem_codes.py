@@ -74,7 +74,9 @@ PROBLEM_CODES: dict[str, str] = {
     "disqualified": "403: the organisers disqualified your entry in this race (`reason`: their "
     "words); its game takes no moves, undo or resignation unless they lift it.",
     "race_not_open": "409: joining or starting outside the race's window.",
-    "race_not_started": "409: the race has not started yet (its deal stays hidden).",
+    "race_not_started": "409: the race has not started yet (its deal stays hidden); retry "
+    "after `retry_after` seconds (`Retry-After`): the seconds until the start, rounded up, "
+    "at least 1.",
     "race_not_finished": "409: results are published once the race is finished for everyone; "
     "retry later.",
     "race_cancelled": "409: the race was cancelled: it has no results, ranks or rating, and "

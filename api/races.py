@@ -445,11 +445,24 @@ class RaceJoinView(ApiView):
         return Response(body, status=status.HTTP_201_CREATED if outcome.created else 200)
 
 
+#: The ``Retry-After`` header of ``409 race_not_started`` (OpenAPI).
+RETRY_AFTER_UNTIL_START = OpenApiParameter(
+    "Retry-After",
+    int,
+    location=OpenApiParameter.HEADER,
+    response=[409],
+    description="With `race_not_started`: the seconds until the race starts, rounded up, "
+    "at least 1 (also the body's `retry_after`).",
+)
+
+
 class RaceStartView(ApiView):
     """``POST /api/v1/races/{id}/start``: start your clock (window mode) and get your game.
 
     Joins first if needed; idempotent.  In scheduled mode it returns your game
-    once the race has started.  Errors: 409 ``race_not_started``, ``race_not_open``
+    once the race has started.  Errors: 409 ``race_not_started`` (before the start, with
+    ``retry_after`` and the ``Retry-After`` header: the seconds until the start, rounded
+    up, at least 1), ``race_not_open``
     (joining not open yet; an entrant's start after the end); 403 ``not_entered`` (you
     never joined and the race takes no more entrants), 403 ``disqualified`` (a
     disqualified entrant's clock does not start).
@@ -466,9 +479,14 @@ class RaceStartView(ApiView):
                 ProblemSerializer,
                 description="not_entered (you never joined and joining has closed), disqualified",
             ),
-            409: OpenApiResponse(ProblemSerializer, description="race_not_started, race_not_open"),
+            409: OpenApiResponse(
+                ProblemSerializer,
+                description="race_not_started (before the start; `Retry-After`: the seconds "
+                "until it) or race_not_open",
+            ),
             **_PROBLEMS,
         },
+        parameters=[RETRY_AFTER_UNTIL_START],
         tags=["races"],
     )
     def post(self, request: Request, race_id: UUID) -> Response:

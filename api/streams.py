@@ -72,7 +72,13 @@ from api.authentication import (
     TokenAuthentication,
     unaccepted_scheme_hint,
 )
-from api.errors import SERVICE_ERROR_STATUS, ProblemError, ProblemJsonResponse, problem_body
+from api.errors import (
+    SERVICE_ERROR_STATUS,
+    ProblemError,
+    ProblemJsonResponse,
+    problem_body,
+    service_error_headers,
+)
 from api.query import check_query
 from api.refusals import problem_json
 from canfield_site.security import client_address
@@ -696,9 +702,18 @@ async def _open(
     try:
         first = await _db(lambda: snapshot(user))
     except ServiceError as exc:
-        return problem_json(
-            request, status=SERVICE_ERROR_STATUS.get(exc.code, 400), code=exc.code, detail=str(exc)
+        refused = SERVICE_ERROR_STATUS.get(exc.code, 400)
+        problem = problem_body(
+            status=refused,
+            code=exc.code,
+            detail=exc.detail,
+            instance=request.get_full_path(),
+            extra=exc.extra,
         )
+        answer = ProblemJsonResponse(problem, status=refused)
+        for name, value in service_error_headers(exc).items():
+            answer[name] = value
+        return answer
     last_id = _last_event_id(request)
     saw_end = _last_event_raw(request).endswith(END_MARK)
     sees_drafts = bool(await _db(lambda: may_see_drafts(user)))

@@ -226,15 +226,17 @@ def disqualified_reason(game: Game) -> str | None:
 def game_get(*, game_id: Any, player: Any) -> Game:
     """The player's own game; raises ``NotFound`` (absent or another player's: ids leak
     nothing) or ``RaceNotStarted`` (a race game before its start: the deal stays hidden;
-    not a game its race's cancellation ended before the start, :func:`game_status_seen`)."""
-    from games.services.errors import MALFORMED_ID, NotFound, RaceNotStarted, utc_text
+    not a game its race's cancellation ended before the start, :func:`game_status_seen`;
+    ``retry_after``: the seconds until the start)."""
+    from games.services.errors import MALFORMED_ID, NotFound, RaceNotStarted
 
+    now = timezone.now()
     try:
         game = Game.objects.select_related("deal", "race_entry").get(id=game_id, player=player)
     except (Game.DoesNotExist, *MALFORMED_ID):
         raise NotFound("no such game") from None
-    if game_status_seen(game) == "not_started":
-        raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
+    if game_status_seen(game, now=now) == "not_started":
+        raise RaceNotStarted.until(game.started_at, now=now)
     return game
 
 

@@ -5,6 +5,7 @@ The API maps each code to an HTTP status (``api.errors``); services know nothing
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from typing import Any, Final, Self
 
@@ -167,9 +168,20 @@ class RaceNotOpen(RaceError):
 
 
 class RaceNotStarted(RaceError):
-    """The race has not started yet: its deal stays hidden."""
+    """The race has not started yet: its deal stays hidden.
+
+    Raised by :meth:`until`, which adds ``retry_after``: the seconds until the start,
+    rounded up, at least 1 (the API also sends it as the ``Retry-After`` header)."""
 
     code = "race_not_started"
+
+    @classmethod
+    def until(cls, starts_at: datetime, *, now: datetime) -> RaceNotStarted:
+        """The refusal of a request made at ``now``, before the race's start ``starts_at``
+        (a race game's ``started_at``): ``retry_after`` = ``ceil(starts_at - now)`` in
+        seconds, at least 1."""
+        wait = max(1, math.ceil((starts_at - now).total_seconds()))
+        return cls(f"the race starts at {utc_text(starts_at)}", retry_after=wait)
 
 
 class RaceNotFinished(RaceError):

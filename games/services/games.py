@@ -67,7 +67,6 @@ from games.services.errors import (
     RaceNotStarted,
     StaleMoveNumber,
     UndoNotAllowed,
-    utc_text,
 )
 from games.services.seeds import live_seed
 from games.services.solutions import deal_record_verdict
@@ -414,7 +413,7 @@ def move_play(
         if game.deadline is not None and now >= game.deadline:
             raise RaceClosed("the race is closed for you: your deadline has passed")
         if now < game.started_at and not cancelled_before_start(game):
-            raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
+            raise RaceNotStarted.until(game.started_at, now=now)
         _refuse_if_disqualified(game)
         if game.status != Game.Status.PLAYING:
             raise game_over_error(game, now=now)
@@ -495,7 +494,7 @@ def game_undo_outcome(
     with transaction.atomic():
         game = _locked_game(game_id, player)
         if now < game.started_at and not cancelled_before_start(game):
-            raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
+            raise RaceNotStarted.until(game.started_at, now=now)
         if not game.undo_allowed:
             raise UndoNotAllowed("undo is not allowed in this game")
         _refuse_if_disqualified(game)
@@ -596,7 +595,7 @@ def game_end(
     with transaction.atomic():
         game = _locked_game(game_id, player)
         if now < game.started_at and not cancelled_before_start(game):
-            raise RaceNotStarted(f"the race starts at {utc_text(game.started_at)}")
+            raise RaceNotStarted.until(game.started_at, now=now)
         undoable_block = game.status == Game.Status.BLOCKED and undo_open(game, now=now)
         if game.status == Game.Status.PLAYING or (undoable_block and how == "resigned"):
             if game.deadline is not None and now >= game.deadline:

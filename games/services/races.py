@@ -332,7 +332,7 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
         )
         race = entry.race
         if now < race.starts_at:
-            raise RaceNotStarted(f"the race starts at {utc_text(race.starts_at)}")
+            raise RaceNotStarted.until(race.starts_at, now=now)
         if entry.game_id is None and race.status != Race.Status.SCHEDULED:
             raise RaceNotOpen(f"the race is {race.status}")
         if entry.game_id is not None:
