@@ -337,14 +337,20 @@ class GameExportView(ApiView):
 
     ``python -m games.engine replay FILE`` replays it.
 
-    Available once the deal is revealed (the game is over; for a race, the race
-    is finished); before that 409 ``deal_secret``.
+    Available once the deal is revealed (the game is over for good; for a race, the
+    race is finished); before that 409 ``deal_secret``, whose ``detail`` says what is
+    awaited: a ``blocked`` game that may still be undone is not over (undo takes back
+    the blocking move, or resign ends it).
     """
 
     @extend_schema(
         responses={
             200: RecordView,
-            409: OpenApiResponse(ProblemSerializer, description="deal_secret"),
+            409: OpenApiResponse(
+                ProblemSerializer,
+                description="deal_secret (the game is not over for good, or its race is not "
+                "finished; a blocked game that may still be undone says so)",
+            ),
             **_PROBLEMS,
         },
         tags=["games"],
@@ -400,8 +406,10 @@ class GameSolutionView(ApiView):
 
     ``?start=end``: the same from where the game ended (the deal followed by its live
     moves): could a resigned or timed-out game still have been won from there?
-    Available once the deal is revealed (the game is over; for a race, the race
-    is finished); before that 409 ``deal_secret``.  Never solves in the request:
+    Available once the deal is revealed (the game is over for good; for a race, the
+    race is finished); before that 409 ``deal_secret``, whose ``detail`` says what is
+    awaited: a ``blocked`` game that may still be undone is not over (undo takes back
+    the blocking move, or resign ends it).  Never solves in the request:
     a cached verdict answers 200 at once; otherwise a solve job is queued for
     the ``solver`` workers (or joined, when one exists) and the answer is 202
     with its status and ``Retry-After``: poll the same URL.
@@ -417,7 +425,11 @@ class GameSolutionView(ApiView):
                 description="the solve is pending or running: poll this URL after `Retry-After` "
                 "seconds",
             ),
-            409: OpenApiResponse(ProblemSerializer, description="deal_secret"),
+            409: OpenApiResponse(
+                ProblemSerializer,
+                description="deal_secret (the game is not over for good, or its race is not "
+                "finished; a blocked game that may still be undone says so)",
+            ),
             429: OpenApiResponse(
                 ProblemSerializer,
                 description="too_many_solves (your solves waiting are at the limit) or "

@@ -63,8 +63,10 @@ PROBLEM_CODES: dict[str, str] = {
     "hint_not_allowed": "403: hints are for practice games only; a race game never gets one "
     "(RULES.md 7).",
     "nothing_to_undo": "409: there is no move to take back.",
-    "deal_secret": "409: the deal (seed, deck, record) stays secret until the game or race is "
-    "over.",
+    "deal_secret": "409: the deal (seed, deck, record) and the solution stay secret until the "
+    "game is over for good (a race game's: until the race is finished or cancelled). A "
+    "`blocked` game whose last move may still be undone (`undo_allowed` true) is not over: "
+    "`detail` says so (undo takes back the blocking move, or resign ends it).",
     "deal_in_race": "409: this seed or deck opens with the same visible cards as a race that is "
     "not over (only the cards every entrant sees at the start are compared: the top reserve "
     "card, the cards on the foundations and the four tableau cards).",

@@ -4,7 +4,7 @@ into what a player may see (DESIGN.md; RULES.md 7)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -12,6 +12,9 @@ from django.utils import timezone
 from games.engine import GameState, player_view
 from games.engine.record import GameRecord
 from games.models import Deal, Game, Move, Race
+
+if TYPE_CHECKING:
+    from games.services.errors import DealSecret
 
 
 def deal_revealed(game: Game) -> bool:
@@ -255,12 +258,8 @@ def game_record(game: Game) -> GameRecord:
 
     Raises :class:`games.services.errors.DealSecret` while the deal is hidden.
     """
-    from games.services.errors import DealSecret
-
     if not deal_revealed(game):
-        raise DealSecret(
-            "the deal is secret until the game is over (for a race: until the race is finished)"
-        )
+        raise deal_secret_error(game, what="deal")
     deal = game.deal
     return GameRecord(
         rules=deal.rules,
@@ -269,6 +268,35 @@ def game_record(game: Game) -> GameRecord:
         moves=tuple(game_live_moves(game)),
         ended=game.status if game.status in ("resigned", "timed_out") else None,
     )
+
+
+def deal_secret_error(game: Game, *, what: str) -> DealSecret:
+    """The :class:`games.services.errors.DealSecret` refusing the ``what`` (``"deal"``:
+    the export; ``"solution"``) of ``game`` while :func:`deal_revealed` is false, its
+    detail saying why and what to do.  Built from what the player's view already shows
+    (the seen status and ``undo_allowed``), so it tells nothing of the deal (RULES.md 7):
+
+    - a ``blocked`` game whose blocking move may be taken back (:func:`undo_open`): it
+      is blocked, not over; undo takes back the move that blocked it, or resign ends it
+      (RULES.md 3.9), and the deal is shown once the game is over for good (a race
+      game's when its race is finished);
+    - any other race game: shown when the race is finished (or cancelled);
+    - a practice game still playing: shown when the game is over.
+    """
+    from games.services.errors import DealSecret
+
+    race_game = game.kind == Game.Kind.RACE
+    when = "when the race is finished" if race_game else "once the game is over for good"
+    if game.status == Game.Status.BLOCKED and undo_open(game):
+        return DealSecret(
+            f"The game is blocked, not over: no move is left (RULES.md 3.9), but undo takes "
+            f"back the move that blocked it, or resign ends it; the {what} is shown {when}."
+        )
+    if race_game:
+        return DealSecret(
+            f"The {what} of a race game is shown when the race is finished (RULES.md 7)."
+        )
+    return DealSecret(f"The {what} is shown when the game is over.")
 
 
 def game_live_moves(game: Game) -> list[str]:
@@ -297,12 +325,9 @@ def game_solution(
     while the deal is hidden (a solution names every card; RULES.md 7).
     """
     from games.selectors.solver import solve_status
-    from games.services.errors import DealSecret
 
     if not deal_revealed(game):
-        raise DealSecret(
-            "the solution is shown when the game is over (for a race: when the race is finished)"
-        )
+        raise deal_secret_error(game, what="solution")
     if start != "end":
         moves = []
     elif moves is None:

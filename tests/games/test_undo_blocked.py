@@ -232,3 +232,57 @@ def test_a_move_or_hint_on_an_undoable_blocked_game_says_it_may_be_undone(
             409,
             "the game is over (resigned)",
         )
+
+
+def test_the_deal_of_an_undoable_blocked_game_says_blocked_not_over(player: APIClient) -> None:
+    """``/export`` and ``/solution`` said "shown when the game is over" of a game whose
+    status is ``blocked`` and that may still be undone: they say what is left."""
+    game = player.post("/api/v1/games", {"seed": SEED}, format="json").json()
+    _play(game["id"], player.user, TO_BLOCKED)  # type: ignore[attr-defined]
+    for what in ("deal", "solution"):
+        path = "export" if what == "deal" else "solution"
+        secret = player.get(f"/api/v1/games/{game['id']}/{path}")
+        assert (secret.status_code, secret.json()["code"], secret.json()["detail"]) == (
+            409,
+            "deal_secret",
+            "The game is blocked, not over: no move is left (RULES.md 3.9), but undo takes "
+            f"back the move that blocked it, or resign ends it; the {what} is shown once "
+            "the game is over for good.",
+        )
+
+
+def test_the_deal_of_a_blocked_race_game_waits_for_the_race(
+    race_on_seed: Callable[..., Race],
+) -> None:
+    """A race game's deal is secret until the race ends (RULES.md 7): the detail names the
+    blocked game's way out, and then the race, never anything of the deal."""
+    race = race_on_seed(name="Undo race", allow_undo=True)
+    ann, game = _blocked_entrant(race, "ann")
+    ann_api = client_for(ann)
+    secret = ann_api.get(f"/api/v1/games/{game.id}/solution").json()
+    assert (secret["code"], secret["detail"]) == (
+        "deal_secret",
+        "The game is blocked, not over: no move is left (RULES.md 3.9), but undo takes back "
+        "the move that blocked it, or resign ends it; the solution is shown when the race is "
+        "finished.",
+    )
+    assert set(secret) == {"type", "title", "status", "detail", "instance", "code"}
+
+    ann_api.post(f"/api/v1/games/{game.id}/resign")
+    secret = ann_api.get(f"/api/v1/games/{game.id}/export").json()
+    assert (secret["code"], secret["detail"]) == (
+        "deal_secret",
+        "The deal of a race game is shown when the race is finished (RULES.md 7).",
+    )
+
+
+def test_the_deal_of_a_blocked_game_of_a_race_without_undo_waits_for_the_race(
+    race_on_seed: Callable[..., Race],
+) -> None:
+    race = race_on_seed(name="No undo")
+    ann, game = _blocked_entrant(race, "ann")
+    secret = client_for(ann).get(f"/api/v1/games/{game.id}/export").json()
+    assert (secret["code"], secret["detail"]) == (
+        "deal_secret",
+        "The deal of a race game is shown when the race is finished (RULES.md 7).",
+    )
