@@ -213,8 +213,9 @@ class StandingRow(serializers.Serializer[Any]):
 
     rank = serializers.IntegerField(
         allow_null=True,
-        help_text="1 = best; tied players share a rank (1, 2, 2, 4); null: disqualified or "
-        "never started. Moves never break a tie (RULES.md 6).",
+        help_text="1 = best; tied players share a rank (1, 2, 2, 4); null: disqualified, or "
+        "a window race's entrant who never started (in a scheduled race every entrant not "
+        "disqualified is ranked). Moves never break a tie (RULES.md 6).",
     )
     player = serializers.CharField()
     cards_home = serializers.IntegerField(allow_null=True)
@@ -240,8 +241,9 @@ class ResultEntry(serializers.Serializer[Any]):
 
     rank = serializers.IntegerField(
         allow_null=True,
-        help_text="1 = best; tied players share a rank (1, 2, 2, 4); null: disqualified or "
-        "never started. Moves never break a tie (RULES.md 6).",
+        help_text="1 = best; tied players share a rank (1, 2, 2, 4); null: disqualified, or "
+        "a window race's entrant who never started (in a scheduled race every entrant not "
+        "disqualified is ranked). Moves never break a tie (RULES.md 6).",
     )
     player = serializers.CharField()
     status = serializers.CharField()

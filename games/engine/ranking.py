@@ -48,7 +48,9 @@ RANKING_RULE = (
     "better), then by the elapsed time at which they reached that count (earlier is better). "
     "Ties that remain share a rank (1, 2, 2, 4). The number of moves never breaks a tie, and "
     "how a game ended (resigned, timed out, blocked) does not change its place. Disqualified "
-    "entries and entrants who never started are not ranked."
+    "entries are not ranked, nor, in a window race, is an entrant who never started; in a "
+    "scheduled race every game starts with the race, so every entrant not disqualified is "
+    "ranked (one who never moved as timed out)."
 )
 
 

@@ -24,7 +24,8 @@ from games.services.errors import NotFound
 RATING_RULE = (
     "OpenSkill Plackett-Luce ratings, one pool per set of rule options. Each finished, rated "
     "race with at least two ranked entries is one match: entries are ordered by their race "
-    "rank, ties are draws, disqualified entries and entrants who never started are left out. "
+    "rank, ties are draws, disqualified entries are left out, and so are entrants of a window "
+    "race who never started (in a scheduled race everyone's game starts with the race). "
     f"rating = round({DISPLAY_OFFSET:g} + {DISPLAY_SCALE:g} * (mu - 3 * sigma)); a newcomer "
     f"shows {DISPLAY_OFFSET:g}. Provisional until {PROVISIONAL_RACES} rated races in the pool."
 )
