@@ -20,6 +20,7 @@ installed as ``REST_FRAMEWORK["EXCEPTION_HANDLER"]``.
 
 from __future__ import annotations
 
+import re
 from http import HTTPStatus
 from typing import Any
 
@@ -90,6 +91,28 @@ SERVICE_ERROR_STATUS: dict[str, int] = {
 }
 
 
+_PLAIN_WORD = re.compile(r"[a-z][a-z'\u2019-]*")
+
+
+def as_sentence(detail: str) -> str:
+    """``detail`` as the API writes every problem's ``detail``: a full sentence, with a
+    capital first letter and a final full stop (or ``?``/``!``).  The first word is
+    capitalised only when it is a plain word: a detail that opens with a field or
+    parameter name (``ends_at``, ``points_table``) or with move notation (``9C``) keeps
+    it as written, since clients may match it.  The services word their details in
+    lower case, for logs and for the pages' own wording; the API's consistency is kept
+    here, in one place."""
+    text = detail.strip()
+    if not text:
+        return text
+    first = re.split(r"[\s:;,(]", text, maxsplit=1)[0]
+    if _PLAIN_WORD.fullmatch(first):
+        text = text[0].upper() + text[1:]
+    if text[-1] not in ".?!":
+        text += "."
+    return text
+
+
 def problem_type(code: str) -> str:
     """Return the RFC 9457 ``type`` URI for ``code``."""
     return f"{settings.PROBLEM_TYPE_BASE}{code}"
@@ -109,7 +132,7 @@ def problem_body(
         "type": problem_type(code),
         "title": title or HTTPStatus(status).phrase,
         "status": status,
-        "detail": detail,
+        "detail": as_sentence(detail),
         "code": code,
     }
     if instance:
@@ -310,7 +333,10 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     type = serializers.CharField(help_text="URI naming the problem type; ends with `code`.")
     title = serializers.CharField(help_text="Short, human summary of the problem type.")
     status = serializers.IntegerField(help_text="The HTTP status code.")
-    detail = serializers.CharField(help_text="Human explanation of this occurrence.")
+    detail = serializers.CharField(
+        help_text="Human explanation of this occurrence: a full sentence (a capital, unless it "
+        "opens with a field name or move notation, and a full stop); match `code`, not this."
+    )
     # "instance" shadows BaseSerializer.instance for type checkers only; DRF declares it.
     instance = serializers.CharField(  # type: ignore[assignment]
         required=False, help_text="The request path."

@@ -50,7 +50,7 @@ def test_a_disqualified_player_cannot_move_undo_or_resign() -> None:
         assert resp["Content-Type"] == "application/problem+json"
         body = resp.json()
         assert (body["code"], body["reason"]) == ("disqualified", "two accounts")
-        assert body["detail"] == "you are disqualified from this race: two accounts"
+        assert body["detail"] == "You are disqualified from this race: two accounts."
     after = Game.objects.values("move_number", "status", "state", "cards_home").get(
         id=entry.game_id
     )

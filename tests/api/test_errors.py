@@ -141,3 +141,26 @@ def test_reserved_members_are_refused() -> None:
         ProblemError("x", "y", status=400, title="t", **{"instance": "/elsewhere"})
     with pytest.raises(ValueError, match="reserved"):
         problem_body(status=400, code="x", detail="y", extra={"status": 1})
+
+
+def test_every_problem_detail_is_a_full_sentence(player: Any) -> None:
+    """Details mixed "expected move number 0, but the game is at 1" with full sentences:
+    the API writes each as a sentence (a capital, a full stop); the code is unchanged."""
+    game = player.post("/api/v1/games", {"seed": "1"}, format="json").json()
+    stale = player.post(
+        f"/api/v1/games/{game['id']}/moves", {"move": "draw", "expected_move_number": 1}
+    ).json()
+    assert (stale["code"], stale["detail"]) == (
+        "stale_move_number",
+        "Expected move number 1, but the game is at 0.",
+    )
+    missing = player.get("/api/v1/games/00000000-0000-4000-8000-000000000000").json()
+    assert (missing["code"], missing["detail"]) == ("not_found", "No such game.")
+
+
+def test_a_detail_opening_with_a_name_or_notation_keeps_it() -> None:
+    from api.errors import as_sentence
+
+    assert as_sentence("9C cannot go on 5S: needs a red T") == "9C cannot go on 5S: needs a red T."
+    assert as_sentence("ends_at is in the past") == "ends_at is in the past."
+    assert as_sentence("Already a sentence.") == "Already a sentence."

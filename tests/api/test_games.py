@@ -140,7 +140,7 @@ def test_illegal_move_is_422_with_reason_and_changes_nothing(player: APIClient) 
     assert resp.status_code == 422
     problem = resp.json()
     assert problem["code"] == "illegal_move"
-    assert problem["detail"] == "3C cannot go on 4S: needs a red 4"
+    assert problem["detail"] == "3C cannot go on 4S: needs a red 4."
     after = player.get(f"/api/v1/games/{game['id']}").json()
     assert after == game | {"cards_home_at": after["cards_home_at"]}
     assert Move.objects.count() == 0

@@ -109,9 +109,9 @@ def test_a_scheduled_race_refuses_a_time_limit_it_would_ignore(
 def test_a_bad_option_value_is_written_in_json(player: APIClient) -> None:
     resp = player.post("/api/v1/games", {"options": {"draw": True}}, format="json")
     assert resp.status_code == 400
-    assert resp.json()["detail"].startswith("invalid value true for option 'draw'")
+    assert resp.json()["detail"].startswith("Invalid value true for option 'draw'")
     resp = player.post("/api/v1/games", {"options": {"draw": "x"}}, format="json")
-    assert resp.json()["detail"].startswith("invalid value \"x\" for option 'draw'")
+    assert resp.json()["detail"].startswith("Invalid value \"x\" for option 'draw'")
 
 
 def test_an_endpoint_without_fields_says_so(player: APIClient) -> None:
@@ -150,7 +150,7 @@ def test_race_not_started_writes_its_time_as_the_json_fields_do(
     assert starts_at.endswith("Z")
     resp = ann.post(f"/api/v1/races/{race.id}/start")
     assert resp.json()["code"] == "race_not_started"
-    assert resp.json()["detail"] == f"the race starts at {starts_at}"
+    assert resp.json()["detail"] == f"The race starts at {starts_at}."
 
 
 def test_problem_bodies_from_outside_drf_are_written_as_drf_writes_them(
@@ -190,7 +190,7 @@ def test_starting_a_race_one_never_joined_says_not_entered(
     resp = ann.post(f"/api/v1/races/{race.id}/start")
     assert resp.status_code == 403
     assert resp.json()["code"] == "not_entered"
-    assert resp.json()["detail"].startswith("you are not entered in this race")
+    assert resp.json()["detail"].startswith("You are not entered in this race")
     assert not race.entries.exists()
     race_cancel(race_id=race.id)
     again = ann.post(f"/api/v1/races/{race.id}/start")

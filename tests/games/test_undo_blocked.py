@@ -209,8 +209,8 @@ def test_a_move_or_hint_on_an_undoable_blocked_game_says_it_may_be_undone(
     game = player.post("/api/v1/games", {"seed": SEED}, format="json").json()
     _play(game["id"], player.user, TO_BLOCKED)  # type: ignore[attr-defined]
     blocked = (
-        "the game is blocked: no move is left (RULES.md 3.9); undo takes back the move "
-        "that blocked it, or resign ends it"
+        "The game is blocked: no move is left (RULES.md 3.9); undo takes back the move "
+        "that blocked it, or resign ends it."
     )
     move = player.post(
         f"/api/v1/games/{game['id']}/moves", {"move": "draw", "expected_move_number": 26}
@@ -230,7 +230,7 @@ def test_a_move_or_hint_on_an_undoable_blocked_game_says_it_may_be_undone(
     for answer in (move, hint):
         assert (answer.status_code, answer.json()["detail"]) == (
             409,
-            "the game is over (resigned)",
+            "The game is over (resigned).",
         )
 
 
