@@ -27,7 +27,7 @@ from tests.factories import OrganiserFactory, make_user
 
 pytestmark = pytest.mark.django_db
 
-GONE = "no such player: the account was deleted"
+GONE = "No such player: the account was deleted."
 PASSWORD = "correct-horse-battery"  # tests.factories.UserFactory's
 
 

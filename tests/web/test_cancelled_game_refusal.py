@@ -40,7 +40,7 @@ def test_the_api_says_the_organisers_cancelled_the_race(player: Any) -> None:
     body = refused.json()
     assert (body["code"], body["detail"]) == (
         "game_over",
-        "the organisers cancelled this race: the game is over",
+        "The organisers cancelled this race: the game is over.",
     )
 
 
