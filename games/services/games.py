@@ -329,6 +329,15 @@ def game_over_error(game: Game, *, now: datetime | None = None) -> GameOver:
     return GameOver(f"the game is over ({game.status.replace('_', ' ')})")
 
 
+def _refuse_before_start(game: Game, *, now: datetime) -> None:
+    """Raise :class:`RaceNotStarted` (with ``retry_after``, the seconds until the start)
+    when ``game`` is a race game whose race has not started at ``now``; not for a game its
+    race's cancellation ended before the start (:func:`cancelled_before_start`: it is
+    over, and says so).  A practice game starts when it is created, so never.  No query."""
+    if now < game.started_at and not cancelled_before_start(game):
+        raise RaceNotStarted.until(game.started_at, now=now)
+
+
 def _refuse_if_disqualified(game: Game) -> None:
     """Raise :class:`EntryDisqualified` when ``game`` is a race game whose entry the
     organisers disqualified (``race_entry`` came with :func:`_locked_game`, no query)."""
@@ -412,8 +421,7 @@ def move_play(
             )
         if game.deadline is not None and now >= game.deadline:
             raise RaceClosed("the race is closed for you: your deadline has passed")
-        if now < game.started_at and not cancelled_before_start(game):
-            raise RaceNotStarted.until(game.started_at, now=now)
+        _refuse_before_start(game, now=now)
         _refuse_if_disqualified(game)
         if game.status != Game.Status.PLAYING:
             raise game_over_error(game, now=now)
@@ -493,8 +501,7 @@ def game_undo_outcome(
     now = now or timezone.now()
     with transaction.atomic():
         game = _locked_game(game_id, player)
-        if now < game.started_at and not cancelled_before_start(game):
-            raise RaceNotStarted.until(game.started_at, now=now)
+        _refuse_before_start(game, now=now)
         if not game.undo_allowed:
             raise UndoNotAllowed("undo is not allowed in this game")
         _refuse_if_disqualified(game)
@@ -594,8 +601,7 @@ def game_end(
     now = now or timezone.now()
     with transaction.atomic():
         game = _locked_game(game_id, player)
-        if now < game.started_at and not cancelled_before_start(game):
-            raise RaceNotStarted.until(game.started_at, now=now)
+        _refuse_before_start(game, now=now)
         undoable_block = game.status == Game.Status.BLOCKED and undo_open(game, now=now)
         if game.status == Game.Status.PLAYING or (undoable_block and how == "resigned"):
             if game.deadline is not None and now >= game.deadline:
