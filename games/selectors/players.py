@@ -62,10 +62,7 @@ def entry_cancelled_status(entry: RaceEntry, *, now: datetime | None = None) -> 
     if ended_by_cancellation(game, race_status=entry.race.status):
         return "cancelled"
     now = now or timezone.now()
-    cancelled_at = entry.race.cancelled_at
-    if not game_started(game, now=now) or (
-        cancelled_at is not None and game.started_at >= cancelled_at
-    ):
+    if not game_started(game, now=now):
         return "cancelled"  # cancelled before its start: a deal dead from the start
     status = game_status_seen(game, now=now)
     if status in ("won", "resigned", "blocked", "timed_out"):
