@@ -10,6 +10,7 @@ validation and the locks; a service refusal becomes a form error or a message.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from contextvars import ContextVar
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -22,6 +23,7 @@ from django.db import connection
 from django.db.models import ForeignKey, Model, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import capfirst
@@ -196,6 +198,32 @@ def phase_words(race: Race) -> str:
     """The race's phase now, in words (``"running"``)."""
     phase = race.phase()
     return str(PHASE_WORDS.get(phase, phase))
+
+
+def confirm_page(
+    model_admin: admin.ModelAdmin[Any],
+    request: HttpRequest,
+    template: str,
+    *,
+    title: str,
+    action: str,
+    selected: Iterable[Model],
+    **extra: Any,
+) -> TemplateResponse:
+    """The page an admin action shows before it acts (``template`` extends
+    ``admin/games/action_confirm.html``): the admin's own context, ``title``, and a form
+    that posts ``action`` again for the ``selected`` objects with ``apply=1``, which the
+    action reads as "asked and confirmed".  ``extra``: the template's own context."""
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": title,
+        "opts": model_admin.model._meta,
+        "action": action,
+        "selected": [obj.pk for obj in selected],
+        "action_checkbox_name": ACTION_CHECKBOX_NAME,
+        **extra,
+    }
+    return TemplateResponse(request, template, context)
 
 
 def run_service(

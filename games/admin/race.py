@@ -4,8 +4,10 @@ The seed stays hidden until the race is finished or cancelled
 (:func:`games.admin.common.seed_shown`).
 Every write calls a service: renaming :func:`race_rename`, moving to another
 tournament :func:`race_move` (with its locks), the actions the ``race_admin``
-services.  Re-scoring asks first: it applies the current ranking rule (RULES.md 6)
-to a result that may already be published.
+services.  Closing now, cancelling and re-scoring ask first, on a page that says what
+each selected race will get: the first two end games and reveal the seed, which cannot
+be undone; re-scoring applies the current ranking rule (RULES.md 6) to a result that may
+already be published.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
-from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -32,6 +33,7 @@ from games.admin.common import (
     SelectionGuardAdmin,
     ServiceWritesAdmin,
     _TabularInline_RaceEntry_Race,
+    confirm_page,
     csv_download,
     dash,
     entry_result,
@@ -69,6 +71,34 @@ RANKING_RULE_WORDS = _(
     "scheduled race every game starts with the race, so every entrant not disqualified is "
     "ranked (one who never moved as timed out)."
 )
+
+
+#: What an action that asks first does to a race, by :func:`_outcome`: the outcomes that
+#: are the action itself (counted on its page as "N races will be ...").
+ACTING = {"close_now": ("close", "score", "start_and_end"), "cancel": ("cancel",)}
+
+
+def _outcome(race: Race, action: str, now: Any) -> str:
+    """What ``action`` will do to ``race`` at ``now``, as the confirmation page says it.
+
+    ``close_now`` (:func:`race_close_now`): ``close`` (running: it ends now), ``score``
+    (its end has passed: it is scored), ``start_and_end`` (not started, nobody entered:
+    it starts and ends now, with no result), ``not_started`` (not started with
+    entrants: refused, nobody could play it), ``finished`` or ``cancelled`` (left
+    alone).  ``cancel`` (:func:`race_cancel_now`): ``cancel``, ``score`` (its end has
+    passed: scored, not cancelled), ``finished`` or ``cancelled`` (left alone)."""
+    if race.status == Race.Status.FINISHED:
+        return "finished"
+    if race.status == Race.Status.CANCELLED:
+        return "cancelled"
+    phase = race.phase(now)
+    if phase == "closing":
+        return "score"
+    if action == "cancel":
+        return "cancel"
+    if phase == "running":
+        return "close"
+    return "not_started" if race.entrant_total else "start_and_end"  # type: ignore[attr-defined]
 
 
 def _names(races: list[Race]) -> str:
@@ -397,20 +427,91 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         done = ngettext_lazy("Opened now: %(n)d race.", "Opened now: %(n)d races.", "n")
         self._each(request, queryset, lambda r: race_open_now(race_id=r.pk), "Opened now", done)
 
-    @admin.action(description=_("Close now (end, time out, score)"), permissions=["change"])
-    def close_now(self, request: HttpRequest, queryset: QuerySet[Race]) -> None:
+    def _confirm(
+        self, request: HttpRequest, queryset: QuerySet[Race], *, action: str, title: str
+    ) -> TemplateResponse:
+        """The page ``action`` (``close_now`` or ``cancel``) shows before it acts: each
+        selected race with its tournament, phase now, entrant count and what the action
+        will do to it (:func:`_outcome`), in the order the action takes them."""
         now = timezone.now()
-        done = ngettext_lazy("Closed now: %(n)d race.", "Closed now: %(n)d races.", "n")
-        self._each(
-            request, queryset, lambda r: race_close_now(race_id=r.pk, now=now), "Closed now", done
+        races = list(
+            queryset.select_related("tournament")
+            .annotate(entrant_total=Count("entries"))
+            .order_by("starts_at", "id")
+        )
+        rows = [
+            {
+                "name": (
+                    gettext("%(race)s (%(tournament)s)")
+                    % {"race": race.name, "tournament": race.tournament.name}
+                    if race.tournament
+                    else race.name
+                ),
+                "phase": phase_words(race),
+                "entrants": race.entrant_total,
+                "outcome": _outcome(race, action, now),
+            }
+            for race in races
+        ]
+        return confirm_page(
+            self,
+            request,
+            f"admin/games/race/{action}_confirm.html",
+            title=title,
+            action=action,
+            selected=races,
+            rows=rows,
+            acting=sum(1 for row in rows if row["outcome"] in ACTING[action]),
         )
 
-    @admin.action(description=pgettext_lazy("a race", "Cancel"), permissions=["change"])
-    def cancel(self, request: HttpRequest, queryset: QuerySet[Race]) -> None:
-        """Cancel each race not over (:func:`race_cancel_now`).  Counted and logged:
-        only the races really cancelled, and apart those whose end had passed (closed
-        and scored instead: they were played in full).  Races left alone (finished:
-        they keep their results; cancelled already) are named with why, not logged."""
+    @admin.action(
+        description=_("Close now (end, time out, score; asks first)"), permissions=["change"]
+    )
+    def close_now(self, request: HttpRequest, queryset: QuerySet[Race]) -> TemplateResponse | None:
+        """Ask first (closing ends the games still being played and publishes the result
+        and the seed; it cannot be undone), then close each race now
+        (:func:`race_close_now`).  Finished races are left alone and named, not counted."""
+        if "apply" not in request.POST:
+            return self._confirm(
+                request, queryset, action="close_now", title=gettext("Close these races now?")
+            )
+        finished = list(queryset.filter(status=Race.Status.FINISHED).order_by("starts_at", "id"))
+        done = ngettext_lazy("Closed now: %(n)d race.", "Closed now: %(n)d races.", "n")
+        now = timezone.now()
+        self._each(
+            request,
+            queryset.exclude(status=Race.Status.FINISHED),
+            lambda r: race_close_now(race_id=r.pk, now=now),
+            "Closed now",
+            done,
+        )
+        if finished:
+            self.message_user(
+                request,
+                ngettext(
+                    "Left alone: %(names)s. A finished race keeps its results.",
+                    "Left alone: %(names)s. Finished races keep their results.",
+                    len(finished),
+                )
+                % {"names": _names(finished)},
+                messages.WARNING,
+            )
+        return None
+
+    @admin.action(
+        description=pgettext_lazy("a race", "Cancel (asks first)"), permissions=["change"]
+    )
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Race]) -> TemplateResponse | None:
+        """Ask first (a cancellation ends the games, reveals the seed and ranks nothing;
+        it cannot be undone), then cancel each race not over (:func:`race_cancel_now`).
+        Counted and logged: only the races really cancelled, and apart those whose end
+        had passed (closed and scored instead: they were played in full).  Races left
+        alone (finished: they keep their results; cancelled already) are named with why,
+        not logged."""
+        if "apply" not in request.POST:
+            return self._confirm(
+                request, queryset, action="cancel", title=gettext("Cancel these races?")
+            )
         now = timezone.now()
         done: dict[str, list[Race]] = {}
         for race in queryset.order_by("starts_at", "id"):
@@ -471,6 +572,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
                 gettext("Already cancelled, left alone: %(names)s.") % {"names": _names(again)},
                 messages.WARNING,
             )
+        return None
 
     @admin.action(
         description=_("Re-score with the current ranking rule (asks first)"), permissions=["change"]
@@ -479,16 +581,17 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         """Ask first (the current ranking rule replaces a published result), then re-score."""
         if "apply" not in request.POST:
             races = list(queryset.select_related("tournament").order_by("starts_at"))
-            context = {
-                **self.admin_site.each_context(request),
-                "title": gettext("Re-score races with the current ranking rule?"),
-                "opts": self.model._meta,
-                "races": races,
-                "published": [r for r in races if r.status == Race.Status.FINISHED],
-                "ranking_rule": RANKING_RULE_WORDS,
-                "action_checkbox_name": ACTION_CHECKBOX_NAME,
-            }
-            return TemplateResponse(request, "admin/games/race/rescore_confirm.html", context)
+            return confirm_page(
+                self,
+                request,
+                "admin/games/race/rescore_confirm.html",
+                title=gettext("Re-score races with the current ranking rule?"),
+                action="rescore",
+                selected=races,
+                races=races,
+                published=[r for r in races if r.status == Race.Status.FINISHED],
+                ranking_rule=RANKING_RULE_WORDS,
+            )
         self._each(
             request,
             queryset,

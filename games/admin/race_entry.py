@@ -6,7 +6,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -17,6 +16,7 @@ from games.admin.common import (
     LiveFormAdmin,
     SelectionGuardAdmin,
     _ModelAdmin_RaceEntry,
+    confirm_page,
     dash,
     entry_result,
     rank_words,
@@ -194,15 +194,17 @@ class RaceEntryAdmin(SelectionGuardAdmin, LiveFormAdmin, _ModelAdmin_RaceEntry):
                 % {"n": done},
             )
             return None
-        context = {
-            **self.admin_site.each_context(request),
-            "title": gettext("Disqualify entries"),
-            "opts": self.model._meta,
-            "entries": list(queryset.select_related("player", "race")),
-            "form": form,
-            "action_checkbox_name": ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/games/raceentry/disqualify.html", context)
+        entries = list(queryset.select_related("player", "race"))
+        return confirm_page(
+            self,
+            request,
+            "admin/games/raceentry/disqualify.html",
+            title=gettext("Disqualify entries"),
+            action="disqualify",
+            selected=entries,
+            entries=entries,
+            form=form,
+        )
 
     @admin.action(description=_("Lift disqualification (re-scores)"), permissions=["change"])
     def reinstate(self, request: HttpRequest, queryset: QuerySet[RaceEntry]) -> None:

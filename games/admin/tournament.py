@@ -15,7 +15,6 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib import admin
-from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -38,6 +37,7 @@ from games.admin.common import (
     _TabularInline_Race_Tournament,
     _TabularInline_TournamentEntrant_Tournament,
     _TabularInline_TournamentStanding_Tournament,
+    confirm_page,
     csv_download,
     object_or_404,
     phase_words,
@@ -693,22 +693,21 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                         "ended": race.phase() == "closing",
                     }
                 )
-            context = {
-                **self.admin_site.each_context(request),
-                "title": gettext("Cancel these tournaments and their races?"),
-                "opts": self.model._meta,
-                "tournaments": [
+            return confirm_page(
+                self,
+                request,
+                "admin/games/tournament/cancel_confirm.html",
+                title=gettext("Cancel these tournaments and their races?"),
+                action="cancel",
+                selected=tournaments,
+                tournaments=[
                     (t, by_tournament[t.pk], refused.get(t.status, "")) for t in tournaments
                 ],
-                "race_total": sum(
+                race_total=sum(
                     1 for rows in by_tournament.values() for r in rows if not r["ended"]
                 ),
-                "ended_total": sum(
-                    1 for rows in by_tournament.values() for r in rows if r["ended"]
-                ),
-                "action_checkbox_name": ACTION_CHECKBOX_NAME,
-            }
-            return TemplateResponse(request, "admin/games/tournament/cancel_confirm.html", context)
+                ended_total=sum(1 for rows in by_tournament.values() for r in rows if r["ended"]),
+            )
         count = races = scored = 0
         for t in queryset.order_by("created_at", "id"):  # as the page listed them
             before = t.races.filter(status=Race.Status.CANCELLED).count()

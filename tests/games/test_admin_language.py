@@ -102,8 +102,8 @@ def test_the_race_list_in_french(cup: dict[str, Any]) -> None:
     actions = re.findall(r"<option value=\"\w+\">([^<]+)</option>", page)
     assert actions == [
         "Ouvrir les inscriptions maintenant",
-        "Clore maintenant (fin, temps écoulé, décompte)",
-        "Annuler",
+        "Clore maintenant (fin, temps écoulé, décompte\u202f; demande d\u2019abord)",
+        "Annuler la course (demande d\u2019abord)",
         "Recalculer avec la règle de classement actuelle (demande d\u2019abord)",
         "Exporter le classement en CSV",
     ]

@@ -95,7 +95,7 @@ def test_the_tournament_cancel_scores_its_races_past_their_end() -> None:
 def _cancel_action(client: Client, races: list[Race]) -> str:
     resp = client.post(
         reverse("admin:games_race_changelist"),
-        {"action": "cancel", "_selected_action": [str(r.pk) for r in races]},
+        {"action": "cancel", "_selected_action": [str(r.pk) for r in races], "apply": "1"},
         follow=True,
     )
     assert resp.status_code == 200

@@ -106,7 +106,7 @@ def test_organiser_creates_tournament_adds_races_closes_disqualifies_rescores() 
     play(race, Result("bob", 20, 1000))
     resp = c.post(
         reverse("admin:games_race_changelist"),
-        {"action": "close_now", "_selected_action": [str(race.pk)]},
+        {"action": "close_now", "_selected_action": [str(race.pk)], "apply": "1"},
     )
     assert resp.status_code == 302
     race.refresh_from_db()
@@ -193,7 +193,7 @@ def test_cancel_and_open_now() -> None:
 
     c.post(
         reverse("admin:games_race_changelist"),
-        {"action": "cancel", "_selected_action": [str(race.pk)]},
+        {"action": "cancel", "_selected_action": [str(race.pk)], "apply": "1"},
     )
     race.refresh_from_db()
     assert race.status == Race.Status.CANCELLED
@@ -248,7 +248,7 @@ def test_admin_never_shows_a_running_race_seed_or_deck() -> None:
     # Once finished, the seed is shown.
     c.post(
         reverse("admin:games_race_changelist"),
-        {"action": "close_now", "_selected_action": [str(race.pk)]},
+        {"action": "close_now", "_selected_action": [str(race.pk)], "apply": "1"},
     )
     assert seed in c.get(reverse("admin:games_race_change", args=[race.pk])).content.decode()
 
@@ -276,7 +276,7 @@ def test_non_staff_is_refused_everywhere_in_the_admin() -> None:
         assert "/admin/login/" in resp["Location"], url
     resp = c.post(
         reverse("admin:games_race_changelist"),
-        {"action": "close_now", "_selected_action": [str(race.pk)]},
+        {"action": "close_now", "_selected_action": [str(race.pk)], "apply": "1"},
     )
     assert resp.status_code == 302
     assert "/admin/login/" in resp["Location"]

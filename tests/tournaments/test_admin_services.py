@@ -152,7 +152,7 @@ def test_change_form_rescores_when_the_scheme_changes() -> None:
     play(race, Result("bob", 20, 1000))
     c.post(
         reverse("admin:games_race_changelist"),
-        {"action": "close_now", "_selected_action": [str(race.pk)]},
+        {"action": "close_now", "_selected_action": [str(race.pk)], "apply": "1"},
     )
     assert [s.points for s in t.standings.order_by("rank")] == [10, 8]
     data = tournament_post(name=t.name, points_table="[3, 1]")
