@@ -110,3 +110,48 @@ def _list_fits(live_server: Any, page: Any, model: str, locale: str) -> None:
     )
     assert right <= box <= 1280
     assert horizontal_overflow(page) == 0
+
+
+def test_cancelling_a_race_from_the_list_asks_first(live_server: Any, chromium: Any) -> None:
+    """An organiser picks *Cancel* in the race list's action bar: a page says what will
+    happen to the race (in the admin's language) and nothing is done until they confirm;
+    *No, take me back* leaves the race running."""
+    race = running_race(TournamentFactory(name="Abendpokal"), name="Lauf 1")
+    play(race, Result("ann", 12, 900))
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="de-DE")
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url)
+        changelist = f"{live_server.url}/admin/games/race/"
+        for confirm in (False, True):
+            page.goto(changelist)
+            page.locator("#result_list input.action-select").check()
+            page.select_option("select[name=action]", "cancel")
+            page.get_by_role("button", name="Ausführen").click()
+            expect(page.locator("#content h1")).to_have_text("Diese Rennen absagen?")
+            assert page.locator("#confirm-races li").all_inner_texts() == [
+                "Lauf 1 (Abendpokal): läuft, 1 Teilnehmer; wird abgesagt"
+            ]
+            assert horizontal_overflow(page) == 0
+            # The two choices are buttons of one height, side by side.
+            yes, no = (
+                page.get_by_role("button", name="Ja, diese Rennen absagen").bounding_box(),
+                page.get_by_role("link", name="Nein, bitte abbrechen").bounding_box(),
+            )
+            assert abs(yes["height"] - no["height"]) <= 1
+            assert abs(yes["y"] - no["y"]) <= 1
+            assert no["x"] > yes["x"] + yes["width"]
+            if not confirm:
+                assert screenshot(page, "admin-race-cancel-confirm-de").stat().st_size > 1000
+                page.get_by_role("link", name="Nein, bitte abbrechen").click()
+                page.wait_for_url(changelist)
+                race.refresh_from_db()
+                assert race.status == "scheduled"
+            else:
+                page.get_by_role("button", name="Ja, diese Rennen absagen").click()
+                page.wait_for_url(changelist)
+                expect(page.locator("ul.messagelist")).to_contain_text("Abgesagt: 1 Rennen.")
+                race.refresh_from_db()
+                assert race.status == "cancelled"
+    finally:
+        ctx.close()
