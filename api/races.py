@@ -28,6 +28,7 @@ from api.query import ApiView, accepts_query
 from api.ratings import RaceRatingView, RatingChangeView
 from api.serializers import (
     NO_INPUT_400,
+    RACE_SEED_HELP,
     GameView,
     NoInput,
     StrictBooleanField,
@@ -58,7 +59,7 @@ RANKING_HELP = f"The race ranking rule (RULES.md 6): {RANKING_RULE}"
 
 
 class RaceView(serializers.Serializer[Any]):
-    """A race as anyone sees it; ``seed`` is null until the race is finished."""
+    """A race as anyone sees it; ``seed`` is null until the race is finished or cancelled."""
 
     id = serializers.UUIDField()
     name = serializers.CharField()
@@ -116,8 +117,7 @@ class RaceView(serializers.Serializer[Any]):
     commitment = serializers.CharField(help_text="hex(SHA-256(seed)), public from the start")
     seed = serializers.CharField(
         allow_null=True,
-        help_text="revealed once the race is finished or cancelled (as its entrants' games "
-        "show it)",
+        help_text=RACE_SEED_HELP,
     )
     entrants = serializers.IntegerField()
     joined = serializers.BooleanField(help_text="whether you have joined")

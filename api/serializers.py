@@ -309,6 +309,13 @@ class WasteView(serializers.Serializer[Any]):
     cards = serializers.ListField(child=serializers.CharField())
 
 
+#: The OpenAPI text of a race's ``seed`` (``Race.seed_revealed``; RULES.md 7), wherever
+#: a race is shown (the race itself, a tournament's list of races).
+RACE_SEED_HELP = (
+    "revealed once the race is finished or cancelled (as its entrants' games show it); null before"
+)
+
+
 class DealView(serializers.Serializer[Any]):
     """The deal: variant, the preset it was built from, options, commitment; the seed only
     once revealed."""
@@ -324,7 +331,11 @@ class DealView(serializers.Serializer[Any]):
     )
     options = serializers.DictField(child=serializers.JSONField())
     commitment = serializers.CharField(help_text="hex(SHA-256(seed)) (RULES.md 7)")
-    seed = serializers.CharField(allow_null=True)
+    seed = serializers.CharField(
+        allow_null=True,
+        help_text="null until revealed (see revealed): a practice game's once it is over for "
+        "good, a race game's once its race is finished or cancelled (RULES.md 7)",
+    )
     revealed = serializers.BooleanField(
         help_text="a practice game's deal once it is over for good (a blocked game whose "
         "last move may still be undone is not: undo, or resign it), a race game's once "

@@ -24,6 +24,7 @@ from api.permissions import IsOrganiser
 from api.query import ApiView, accepts_query
 from api.serializers import (
     NO_INPUT_400,
+    RACE_SEED_HELP,
     NoInput,
     StrictBooleanField,
     StrictCharField,
@@ -51,7 +52,7 @@ from games.services.races import MAX_RACE_SECONDS
 
 
 class TournamentRaceView(serializers.Serializer[Any]):
-    """A race of the tournament; ``seed`` is null until the race is finished."""
+    """A race of the tournament; ``seed`` is null until the race is finished or cancelled."""
 
     id = serializers.UUIDField()
     name = serializers.CharField()
@@ -79,7 +80,7 @@ class TournamentRaceView(serializers.Serializer[Any]):
         help_text="when joining closes: starts_at + late_join_s, at most ends_at (UTC)"
     )
     commitment = serializers.CharField(help_text="hex(SHA-256(seed)), public from the start")
-    seed = serializers.CharField(allow_null=True, help_text="revealed once the race is finished")
+    seed = serializers.CharField(allow_null=True, help_text=RACE_SEED_HELP)
 
 
 class TournamentView(serializers.Serializer[Any]):

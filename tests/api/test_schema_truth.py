@@ -144,3 +144,16 @@ def test_the_schema_file_generator_is_the_one_served(tmp_path: Path) -> None:
     """The hook runs for the served schema too (not only the management command)."""
     served = APIClient().get("/api/v1/schema?format=json").json()
     assert "application/problem+json" in str(served["paths"]["/api/v1/games"]["get"])
+
+
+def test_every_seed_says_when_it_is_revealed(schema: dict[str, Any]) -> None:
+    """A race's seed is shown once the race is finished or cancelled (``Race.seed_revealed``),
+    in a tournament's race list as in the race itself; the schema said "finished" only
+    for a tournament's race, and nothing for a game's deal (RULES.md 7)."""
+    schemas = schema["components"]["schemas"]
+    race = schemas["RaceView"]["properties"]["seed"]["description"]
+    assert "finished or cancelled" in race
+    assert schemas["TournamentRaceView"]["properties"]["seed"]["description"] == race
+    deal = schemas["DealView"]["properties"]["seed"]["description"]
+    assert "revealed" in deal
+    assert "RULES.md 7" in deal
