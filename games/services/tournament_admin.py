@@ -128,7 +128,7 @@ def tournament_delete(*, tournament_id: Any) -> None:
     with transaction.atomic():
         try:
             race_ids = list(
-                Race.objects.select_for_update(of=("self",))
+                Race.objects.select_for_update(of=("self",), no_key=False)
                 .filter(tournament_id=tournament_id, tournament__status=Tournament.Status.DRAFT)
                 .order_by("id")
                 .values_list("id", flat=True)

@@ -96,7 +96,7 @@ def winnable_pool_count(*, rules: Rules, purpose: str | None = None) -> int:
 def _take(key: str, purpose: str) -> WinnableDeal | None:
     """Lock the oldest row of the share (rows other draws hold are skipped), or ``None``."""
     return (
-        WinnableDeal.objects.select_for_update(skip_locked=True)
+        WinnableDeal.objects.select_for_update(skip_locked=True, no_key=False)
         .filter(rules_key=key, purpose=purpose)
         .order_by("created_at", "id")
         .first()
