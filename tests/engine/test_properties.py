@@ -134,3 +134,11 @@ def test_replay_reports_the_failing_move() -> None:
         replay(["draw"] * 13, "classic", seed="12345")
     with pytest.raises(MoveParseError, match=r"^move 1 \(QQ>t1\): "):
         replay(["QQ>t1"], "classic", seed="12345")
+
+
+def test_engine_settings_repeat_the_same_examples_outside_ci() -> None:
+    """The quick default run draws the same examples every time (no dependence on a random
+    seed); only ``HYPOTHESIS_PROFILE=ci`` searches with fresh ones."""
+    from tests.engine.strategies import SEARCH
+
+    assert ENGINE_SETTINGS.derandomize is (not SEARCH)
