@@ -69,7 +69,9 @@ def race_open_now(*, race_id: Any, now: datetime | None = None) -> Race:
     with transaction.atomic():
         race = race_locked(race_id)
         if race.status != Race.Status.SCHEDULED or now >= race.ends_at:
-            raise InvalidRace(f"the race is {race.phase(now)}: it cannot be opened")
+            raise InvalidRace(f"the race is {race.phase(now)}: it cannot be opened").because(
+                "race_not_openable", {"phase": race.phase(now)}
+            )
         if race.opens_at > now:
             race.opens_at = now
             race.save(update_fields=["opens_at"])
@@ -91,12 +93,12 @@ def race_close_now(*, race_id: Any, now: datetime | None = None) -> str:
     with transaction.atomic():
         race = race_locked(race_id)
         if race.status == Race.Status.CANCELLED:
-            raise InvalidRace("the race is cancelled")
+            raise InvalidRace("the race is cancelled").because("close_cancelled", {})
         if race.status == Race.Status.SCHEDULED and now < race.starts_at and race.entries.exists():
             raise InvalidRace(
                 "the race has not started, so nobody has played it: cancel it instead "
                 "(closing would rank and rate games nobody could play)"
-            )
+            ).because("close_before_start", {})
         if race.status == Race.Status.SCHEDULED and race.ends_at > now:
             race.ends_at = now
             if race.starts_at >= now:
@@ -149,10 +151,12 @@ def _entry_locked_in_live_race(entry_id: Any, verb: str) -> RaceEntry:
     try:
         race_id = RaceEntry.objects.values_list("race_id", flat=True).get(id=entry_id)
     except (RaceEntry.DoesNotExist, *MALFORMED_ID):
-        raise NotFound("no such race entry") from None
+        raise NotFound("no such race entry").because("no_such_entry", {}) from None
     race = race_locked(race_id)  # an entry never changes race
     if race.status == Race.Status.CANCELLED:
-        raise InvalidRace(f"the race is cancelled: its entries cannot be {verb}")
+        raise InvalidRace(f"the race is cancelled: its entries cannot be {verb}").because(
+            "entries_of_cancelled_race", {"verb": verb}
+        )
     entry = RaceEntry.objects.select_for_update(no_key=True).get(id=entry_id)
     entry.race = race  # the locked row, for race_rating_mark_stale
     return entry
@@ -176,9 +180,11 @@ def race_entry_disqualify(*, entry_id: Any, reason: str, by: User | None = None)
     """
     reason = reason.strip()
     if not reason:
-        raise InvalidRace("a disqualification needs a reason")
+        raise InvalidRace("a disqualification needs a reason").because("reason_missing", {})
     if len(reason) > MAX_REASON:
-        raise InvalidRace(f"the reason is longer than {MAX_REASON} characters")
+        raise InvalidRace(f"the reason is longer than {MAX_REASON} characters").because(
+            "reason_too_long", {"most": MAX_REASON}
+        )
     with transaction.atomic():
         entry = _entry_locked_in_live_race(entry_id, "disqualified")
         entry.disqualified = True
@@ -221,7 +227,7 @@ def race_rename(*, race_id: Any, name: str) -> Race:
     """Rename a race (1 to 120 characters).  Raises :class:`InvalidRace`, :class:`NotFound`."""
     name = name.strip()
     if not 1 <= len(name) <= 120:
-        raise InvalidRace("a race name has 1 to 120 characters")
+        raise InvalidRace("a race name has 1 to 120 characters").because("race_name_length", {})
     with transaction.atomic():
         race = race_locked(race_id)
         race.name = name
@@ -263,21 +269,25 @@ def race_move(*, race_id: Any, tournament_id: Any | None) -> Race:
                 .order_by("id")
             }
         except MALFORMED_ID:
-            raise NotFound("no such tournament") from None
+            raise NotFound("no such tournament").because("no_such_tournament", {}) from None
         if tournament_id is not None and str(tournament_id) not in locked:
-            raise NotFound("no such tournament")
+            raise NotFound("no such tournament").because("no_such_tournament", {})
         if race.status != Race.Status.SCHEDULED or now >= race.starts_at:
-            raise InvalidRace(f"the race is {race.phase(now)}: only a race not started can move")
+            raise InvalidRace(
+                f"the race is {race.phase(now)}: only a race not started can move"
+            ).because("move_after_start", {"phase": race.phase(now)})
         entrants = race.entries.count()
         if entrants:
             raise InvalidRace(
                 f"the race has {entrants} entrant(s), admitted under its tournament's rules: "
                 "it can no longer move"
-            )
+            ).because("move_with_entrants", {"count": entrants})
         if tournament_id is not None:
             target = locked[str(tournament_id)]
             if target.status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN):
-                raise TournamentNotOpen(f"the tournament is {target.status}: no races can be added")
+                raise TournamentNotOpen(
+                    f"the tournament is {target.status}: no races can be added"
+                ).because("no_races_added", {"status": target.status})
         race.tournament_id = None if tournament_id is None else locked[str(tournament_id)].id
         race.save(update_fields=["tournament"])
         notes: list[Notification] = [(race_topic(race.id), "moved", {})]

@@ -92,7 +92,7 @@ def race_seed(rules: Rules) -> str:
     try:
         return live_seed(rules, draw=random_seed)
     except InvalidOptions as exc:
-        raise InvalidRace(exc.detail) from None
+        raise InvalidRace(exc.detail).because("deals_all_blocked", {}) from None
 
 
 def race_create(
@@ -136,36 +136,50 @@ def race_create(
     creator's account was deleted meanwhile).
     """
     if not (opens_at <= starts_at < ends_at):
-        raise InvalidRace("times must satisfy opens_at <= starts_at < ends_at")
+        raise InvalidRace("times must satisfy opens_at <= starts_at < ends_at").because(
+            "race_times_order", {}
+        )
     if ends_at <= timezone.now():
         raise InvalidRace(
             "ends_at is in the past: the race would be over before it is announced"
         ).because("ends_in_the_past", {"ends_at": ends_at})
     if (ends_at - opens_at).total_seconds() > MAX_RACE_SECONDS:
-        raise InvalidRace(f"a race lasts at most {MAX_RACE_SECONDS // 86400} days from opens_at")
+        raise InvalidRace(
+            f"a race lasts at most {MAX_RACE_SECONDS // 86400} days from opens_at"
+        ).because("race_too_long", {"days": MAX_RACE_SECONDS // 86400})
     span = int((ends_at - starts_at).total_seconds())
     if mode == Race.Mode.SCHEDULED:
         limit = span
     elif mode == Race.Mode.WINDOW:
         if not time_limit_s or time_limit_s <= 0:
-            raise InvalidRace("a window race needs time_limit_s > 0 (seconds)")
+            raise InvalidRace("a window race needs time_limit_s > 0 (seconds)").because(
+                "window_needs_limit", {}
+            )
         if time_limit_s > span:
-            raise InvalidRace("time_limit_s is longer than the window from starts_at to ends_at")
+            raise InvalidRace(
+                "time_limit_s is longer than the window from starts_at to ends_at"
+            ).because("limit_longer_than_race", {})
         limit = time_limit_s
     else:
-        raise InvalidRace(f"unknown mode {mode!r}: use scheduled or window")
+        raise InvalidRace(f"unknown mode {mode!r}: use scheduled or window").because(
+            "unknown_mode", {"mode": mode}
+        )
     rules = rules_build(variant=variant, options=options)
     if late_join_s is LATE_JOIN_DEFAULT:
         late_join_s = 0 if mode == Race.Mode.SCHEDULED else None
     if late_join_s is not None:
         if not isinstance(late_join_s, int) or isinstance(late_join_s, bool) or late_join_s < 0:
-            raise InvalidRace("late_join_s is a whole number of seconds >= 0, or null")
+            raise InvalidRace("late_join_s is a whole number of seconds >= 0, or null").because(
+                "late_join_invalid", {}
+            )
         if late_join_s > (ends_at - starts_at).total_seconds():
-            raise InvalidRace("late_join_s is longer than the race (starts_at to ends_at)")
+            raise InvalidRace("late_join_s is longer than the race (starts_at to ends_at)").because(
+                "late_join_longer_than_race", {}
+            )
         if late_join_s == 0 and opens_at == starts_at:
             raise InvalidRace(
                 "joining would never be open: set opens_at before starts_at or late_join_s > 0"
-            )
+            ).because("joining_never_open", {})
     seed = None if require_winnable else race_seed(rules)
     try:
         with transaction.atomic():
@@ -522,7 +536,7 @@ def race_locked(race_id: Any) -> Race:
     try:
         return races.select_for_update(no_key=True, of=("self",)).get(id=race_id)
     except (Race.DoesNotExist, *MALFORMED_ID):
-        raise NotFound("no such race") from None
+        raise NotFound("no such race").because("no_such_race", {}) from None
 
 
 def race_rescore(*, race_id: Any) -> None:

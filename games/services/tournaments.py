@@ -295,7 +295,9 @@ def tournament_races_add(
     :class:`NoWinnableDeal`, :class:`WinnableNotFound`).
     """
     if not 1 <= schedule.count <= MAX_RACES_PER_BATCH:
-        raise InvalidTournament(f"add 1 to {MAX_RACES_PER_BATCH} races at a time")
+        raise InvalidTournament(f"add 1 to {MAX_RACES_PER_BATCH} races at a time").because(
+            "batch_size", {"most": MAX_RACES_PER_BATCH}
+        )
     most = settings.WINNABLE_RACE_RESERVE
     if require_winnable and schedule.count > most:
         raise InvalidTournament(
@@ -304,9 +306,13 @@ def tournament_races_add(
             "deals kept ready for races of its rules)"
         ).because("winnable_batch_too_large", {"most": most})
     if schedule.duration <= timedelta(0):
-        raise InvalidTournament("the race duration must be positive")
+        raise InvalidTournament("the race duration must be positive").because(
+            "duration_not_positive", {}
+        )
     if schedule.gap < timedelta(0) or schedule.opens_before < timedelta(0):
-        raise InvalidTournament("the gap and the joining lead time cannot be negative")
+        raise InvalidTournament("the gap and the joining lead time cannot be negative").because(
+            "negative_gap", {}
+        )
     try:
         return _races_add(
             tournament_id=tournament_id,

@@ -205,7 +205,7 @@ def test_cancel_and_open_now() -> None:
         {"action": "open_now", "_selected_action": [str(race.pk)]},
         follow=True,
     )
-    assert "the race is cancelled: it cannot be opened" in resp.content.decode()
+    assert "The race is cancelled: joining cannot be opened." in resp.content.decode()
     assert not LogEntry.objects.filter(object_id=str(race.pk), change_message="Opened now")
 
 

@@ -271,7 +271,7 @@ def test_moving_a_race_goes_through_race_move() -> None:
         },
     )
     assert messages_of(resp)[-1] == (
-        "Nothing was saved: the tournament is finished: no races can be added"
+        "Nothing was saved: The tournament is finished: no races can be added to it."
     )
     race.refresh_from_db()
     assert (race.name, race.tournament_id) == ("Renamed", b.pk)
