@@ -1,6 +1,7 @@
 """Django app configuration for the HTTP API."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ApiConfig(AppConfig):
@@ -34,3 +35,30 @@ class ApiConfig(AppConfig):
         post_save.connect(
             revoke_on_credential_change, sender=user_model, dispatch_uid="token-rotate"
         )
+
+
+class KnoxConfig(AppConfig):
+    """django-rest-knox's app (``knox``, the API tokens) as the admin names it, in the
+    admin's language: the heading "API access" over "API tokens" (fr "Accès à l'API",
+    "Jetons d'API"), where knox, which has no app config nor translations of its own,
+    showed "Knox" and "Auth tokens" in every language.
+
+    Installed in ``INSTALLED_APPS`` in place of ``"knox"`` (Django's way to rename a
+    third-party app: the same ``name`` and label, so its tables, migrations and
+    permissions are knox's own).  The token model's names are set on its ``_meta`` when
+    the app is ready; its migration state (``Meta`` as knox declares it) is unchanged, so
+    ``makemigrations`` finds nothing to write, in knox or here.
+    """
+
+    name = "knox"
+    label = "knox"
+    default = False  # "api" in INSTALLED_APPS still means ApiConfig
+    verbose_name = _("API access")
+
+    def ready(self) -> None:
+        """Name knox's token model ("API token", "API tokens") in the active language."""
+        from knox.models import AuthToken
+
+        opts = AuthToken._meta
+        opts.verbose_name = _("API token")
+        opts.verbose_name_plural = _("API tokens")

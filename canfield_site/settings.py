@@ -103,7 +103,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "knox",
+    # django-rest-knox, named in the admin's language (api/apps.py).
+    "api.apps.KnoxConfig",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
