@@ -119,6 +119,20 @@ REFUSAL_TEXT: dict[str, Promise] = {
         "not to be expected. Start the game without the winnable option."
     ),
     "hint_not_allowed": gettext_lazy("A race game gets no hint."),
+    # Why the solution page shows no solution yet (as the API's 409 deal_secret says:
+    # games.selectors.games.deal_secret_error).
+    "blocked_not_over_solution": gettext_lazy(
+        "The game is blocked, not over: no move is left, but undo takes back the move that "
+        "blocked it, or resign ends it; the solution is shown once the game is over for good."
+    ),
+    "blocked_not_over_race_solution": gettext_lazy(
+        "The game is blocked, not over: no move is left, but undo takes back the move that "
+        "blocked it, or resign ends it; the solution is shown when the race is finished."
+    ),
+    "race_secret_solution": gettext_lazy(
+        "The solution of a race game is shown when the race is finished."
+    ),
+    "game_secret_solution": gettext_lazy("The solution is shown once the game is over."),
     "too_many_solves": gettext_lazy(
         "You have too many solutions being worked out; try again in a moment."
     ),

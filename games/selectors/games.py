@@ -282,21 +282,28 @@ def deal_secret_error(game: Game, *, what: str) -> DealSecret:
       game's when its race is finished);
     - any other race game: shown when the race is finished (or cancelled);
     - a practice game still playing: shown when the game is over.
+
+    Its ``why`` says which, for a page to word it in its own language
+    (``web.refusals``): ``blocked_not_over_<what>`` (a practice game),
+    ``blocked_not_over_race_<what>``, ``race_secret_<what>`` or ``game_secret_<what>``.
     """
     from games.services.errors import DealSecret
 
     race_game = game.kind == Game.Kind.RACE
     when = "when the race is finished" if race_game else "once the game is over for good"
     if game.status == Game.Status.BLOCKED and undo_open(game):
+        kind = "blocked_not_over_race" if race_game else "blocked_not_over"
         return DealSecret(
             f"The game is blocked, not over: no move is left (RULES.md 3.9), but undo takes "
             f"back the move that blocked it, or resign ends it; the {what} is shown {when}."
-        )
+        ).because(f"{kind}_{what}", {})
     if race_game:
         return DealSecret(
             f"The {what} of a race game is shown when the race is finished (RULES.md 7)."
-        )
-    return DealSecret(f"The {what} is shown when the game is over.")
+        ).because(f"race_secret_{what}", {})
+    return DealSecret(f"The {what} is shown when the game is over.").because(
+        f"game_secret_{what}", {}
+    )
 
 
 def game_live_moves(game: Game) -> list[str]:

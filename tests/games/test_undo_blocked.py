@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
+from django.utils.html import escape
 from rest_framework.test import APIClient
 
 from games.engine import deal_deck, layout, make_rules, parse_deck
@@ -285,4 +287,67 @@ def test_the_deal_of_a_blocked_game_of_a_race_without_undo_waits_for_the_race(
     assert (secret["code"], secret["detail"]) == (
         "deal_secret",
         "The deal of a race game is shown when the race is finished (RULES.md 7).",
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "en",
+            "The game is blocked, not over: no move is left, but undo takes back the move that "
+            "blocked it, or resign ends it; the solution is shown once the game is over for good.",
+        ),
+        (
+            "fr",
+            "La partie est bloquée, pas finie\u202f: il ne reste aucun coup, mais « Annuler un "
+            "coup » reprend le coup qui l\u2019a bloquée, ou « Abandonner » la termine\u202f; la "
+            "solution est affichée une fois la partie finie pour de bon.",
+        ),
+        (
+            "de",
+            "Das Spiel ist blockiert, nicht beendet: Es bleibt kein Zug, aber „Rückgängig“ "
+            "nimmt den Zug zurück, der es blockiert hat, oder „Aufgeben“ beendet es; die "
+            "Lösung wird gezeigt, sobald das Spiel endgültig vorbei ist.",
+        ),
+    ],
+)
+def test_the_solution_page_of_an_undoable_blocked_game_says_blocked_not_over(
+    player: APIClient, language: str, expected: str
+) -> None:
+    """The page said "The solution is shown once the game is over." of a game that is
+    blocked and may still be undone, where the API says it is blocked, not over: the
+    page says what the API says, in its language."""
+    game = player.post("/api/v1/games", {"seed": SEED}, format="json").json()
+    _play(game["id"], player.user, TO_BLOCKED)  # type: ignore[attr-defined]
+    page = Client()
+    page.force_login(player.user)  # type: ignore[attr-defined]
+    resp = page.get(f"/play/{game['id']}/solution", HTTP_ACCEPT_LANGUAGE=language)
+    assert resp.status_code == 403
+    html = resp.content.decode()
+    assert f"<p>{escape(expected)}</p>" in html
+    assert "shown once the game is over." not in html
+
+
+def test_the_solution_page_of_a_blocked_race_game_waits_for_the_race(
+    race_on_seed: Callable[..., Race],
+) -> None:
+    """As the API: the way out of the block, then the race; once resigned, the race."""
+    race = race_on_seed(name="Undo race", allow_undo=True)
+    ann, game = _blocked_entrant(race, "ann")
+    page = Client()
+    page.force_login(ann)
+    resp = page.get(f"/play/{game.id}/solution", HTTP_ACCEPT_LANGUAGE="fr")
+    assert resp.status_code == 403
+    assert (
+        "pas finie\u202f: il ne reste aucun coup, mais « Annuler un coup » reprend le coup qui "
+        "l\u2019a bloquée, ou « Abandonner » la termine\u202f; la solution est affichée quand "
+        "la course est terminée." in resp.content.decode()
+    )
+    client_for(ann).post(f"/api/v1/games/{game.id}/resign")
+    resp = page.get(f"/play/{game.id}/solution", HTTP_ACCEPT_LANGUAGE="es")
+    assert resp.status_code == 403
+    assert (
+        "<p>La solución de una partida de carrera se muestra cuando termina la carrera.</p>"
+        in resp.content.decode()
     )

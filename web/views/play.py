@@ -503,7 +503,10 @@ def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
             end = _solution_part(game, "end", user)
     except DealSecret as exc:
         return render(
-            request, "web/solution.html", {"game": game, "secret": exc.detail}, status=403
+            request,
+            "web/solution.html",
+            {"game": game, "secret": refusal_words(exc)},
+            status=403,
         )
     except AccountDeleted:  # deleted meanwhile (a solve asked for names the account)
         return account_gone(request)
