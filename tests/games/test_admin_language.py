@@ -484,7 +484,7 @@ ELSEWHERE = {
         ],
         "race": [
             "Zeitlimit (Sekunden)",
-            "Anmeldung ab",
+            "Teilnahme ab",
             "verborgen, bis das Rennen beendet oder abgesagt ist",
             "Rennteilnahmen",
             "1 (live)",
@@ -503,7 +503,7 @@ ELSEWHERE = {
             "Erster Start",
             "Dauer",
             "Pause",
-            "Späte Anmeldung",
+            "Später Einstieg",
             "Gewinnbares Spiel verlangen",
             "JJJJ-MM-TT HH:MM, UTC",
             "Jedes Rennen erhält einen neuen geheimen Startwert",

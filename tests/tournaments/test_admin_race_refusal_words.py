@@ -165,7 +165,7 @@ def test_add_races_names_the_forms_time_limit(language: str, expected: str) -> N
         ),
         (
             "de",
-            "Die Teilnahme wäre nie offen: Setzen Sie „Öffnet vorher“ oder „Späte Anmeldung“ "
+            "Die Teilnahme wäre nie offen: Setzen Sie „Öffnet vorher“ oder „Später Einstieg“ "
             "über null.",
         ),
     ],

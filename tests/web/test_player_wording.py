@@ -135,7 +135,7 @@ NOT_ENTERED = {
     "fr": "Vous ne participez pas encore à ce tournoi\u202f: pour y entrer, rejoignez l\u2019une"
     " de ses courses.",
     "es": "Aún no participa en este torneo: para entrar, únase a una de sus carreras.",
-    "de": "Sie nehmen noch nicht an diesem Turnier teil: Treten Sie einem seiner Rennen bei,"
+    "de": "Sie nehmen noch nicht an diesem Turnier teil: Nehmen Sie an einem seiner Rennen teil,"
     " um dabei zu sein.",
 }
 
@@ -351,7 +351,7 @@ def test_the_race_page_reads_naturally_in_spanish_and_french(pages: PageClient) 
         "<p>Aucune inscription pour l\u2019instant.</p>" in fr
     )  # was "Personne n'est encore inscrit."
     de = _page(pages, f"/races/{race.id}/", "de")
-    assert "<p>Noch hat sich niemand angemeldet.</p>" in de
+    assert "<p>Noch nimmt niemand teil.</p>" in de  # "angemeldet" is logged in
 
 
 def test_the_lobby_reads_naturally(pages: PageClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -109,6 +109,32 @@ def test_german_keeps_one_word_for_the_seed_and_one_register() -> None:
     assert "angemeldet" not in joined
 
 
+def test_german_says_anmelden_only_for_logging_in() -> None:
+    """ "Anmelden" (log in) also meant joining a race or entering a tournament: "Anmeldung
+    ab", "Späte Anmeldung", "Noch hat sich niemand angemeldet", beside "Anmelden" on the
+    login page.  Joining is "teilnehmen"/"Teilnahme" now (as "Am Rennen teilnehmen" and
+    "Rennteilnahme" already said), never "beitreten" either; logging in keeps
+    "anmelden"."""
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=["de"])
+    joining = [
+        (ident, text)
+        for _ctx, ident, strs in _entries("de")
+        for text in strs
+        if re.search(r"\b(join|joined|joining|entries|entry|enters?)\b", ident, re.I)
+        and not re.search(r"\blog in\b", ident, re.I)
+    ]
+    assert len(joining) > 20
+    assert [t for t in joining if re.search(r"nmeld|beitr|beigetr|treten sie", t[1], re.I)] == []
+    assert catalogue.gettext("Log in") == "Anmelden"
+    assert catalogue.gettext("Log in to join") == "Zum Teilnehmen anmelden"
+    assert catalogue.gettext("Join the race") == "Am Rennen teilnehmen"
+    assert catalogue.gettext("Join %(name)s") == "An %(name)s teilnehmen"
+    assert catalogue.gettext("Joining opens") == "Teilnahme ab"
+    assert catalogue.gettext("Joining closes") == "Teilnahmeschluss"
+    assert catalogue.gettext("Late join") == "Später Einstieg"
+    assert catalogue.gettext("Nobody has joined yet.") == "Noch nimmt niemand teil."
+
+
 def test_french_keeps_one_word_for_cards_home() -> None:
     """A new user read "cartes montées" in a tournament's ranking rule and "Cartes
     posées" in every table and count beside it."""
