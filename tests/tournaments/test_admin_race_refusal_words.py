@@ -212,7 +212,7 @@ def test_closing_a_race_not_started_with_entrants_is_refused_in_french() -> None
     c = client_for(organiser())
     resp = c.post(
         reverse("admin:games_race_changelist"),
-        {"action": "close_now", "_selected_action": [str(race.pk)]},
+        {"action": "close_now", "_selected_action": [str(race.pk)], "apply": "1"},
         HTTP_ACCEPT_LANGUAGE="fr",
     )
     assert messages_of(resp) == [
