@@ -20,9 +20,11 @@ from canfield_site.security import LockoutPasswordChangeView
 from games.services.accounts import user_register
 from games.services.errors import UsernameTaken
 from web.forms import LoginForm, SignUpForm
+from web.middleware import reads_query
 from web.throttling import throttled
 
 
+@reads_query("next")
 @throttled("auth")
 def signup(request: HttpRequest) -> HttpResponse:
     """``GET/POST /accounts/signup/``: create an account, log in, go to ``next`` or the lobby."""
@@ -57,17 +59,20 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "web/accounts/signup.html", {"form": form, "next": nxt})
 
 
-login_view = throttled("auth")(
-    auth_views.LoginView.as_view(
-        template_name="web/accounts/login.html",
-        authentication_form=LoginForm,
-        redirect_authenticated_user=True,
-        next_page=reverse_lazy("web:lobby"),
+login_view = reads_query("next")(
+    throttled("auth")(
+        auth_views.LoginView.as_view(
+            template_name="web/accounts/login.html",
+            authentication_form=LoginForm,
+            redirect_authenticated_user=True,
+            next_page=reverse_lazy("web:lobby"),
+        )
     )
 )
 _logout = auth_views.LogoutView.as_view(next_page=reverse_lazy("web:lobby"))
 
 
+@reads_query("next")  # Django's LogoutView reads ``next`` from a post's query too
 def logout_view(request: HttpRequest) -> HttpResponseBase:
     """``POST /accounts/logout/``: log out, to the lobby.  ``GET`` (a typed or bookmarked
     address; Django's view answered a blank 405): a page asking to confirm with a Log out

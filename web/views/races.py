@@ -43,6 +43,7 @@ from games.selectors.ratings import pool_get
 from games.services.errors import AccountDeleted, NotFound, ServiceError
 from games.services.races import race_join, race_start
 from web.board import board_context, card, move_words, pool_words, rules_words
+from web.middleware import reads_query
 from web.refusals import refusal_words
 from web.throttling import throttled
 from web.views.common import (
@@ -290,6 +291,7 @@ def _replay_game(request: HttpRequest, game_id: Any) -> Game:
     return game
 
 
+@reads_query("step")
 @get_only
 def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /replay/<game id>/?step=N``: the position after move N of the stored history,

@@ -25,6 +25,7 @@ from games.selectors.ratings import (
 )
 from games.services.errors import NotFound
 from web.board import pool_words
+from web.middleware import reads_query
 from web.views.common import get_only, not_found
 
 #: Players on one page of a leaderboard.
@@ -55,6 +56,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     )
 
 
+@reads_query("cursor", "provisional")
 @get_only
 def pool_leaderboard(request: HttpRequest, pool: str) -> HttpResponse:
     """``GET /leaderboards/<pool>/``: the pool's players best first (display rating,
