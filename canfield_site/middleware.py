@@ -1,7 +1,8 @@
 """Project middleware: WhiteNoise without a thread hop per request, 411 for bodies of
 unknown length, 413 for a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, 400 for a NUL
 character in the path or the query, 415 for a form body in a charset other than
-UTF-8, and 405 before the CSRF check for a method a page never accepts
+UTF-8, an ``Accept`` parameter in RFC 2231 notation ignored (:data:`readable_accept_middleware`),
+and 405 before the CSRF check for a method a page never accepts
 (:data:`method_not_allowed_middleware`, :func:`methods_only`).
 
 WhiteNoise usable on both the ASGI and the WSGI path without a thread hop per request.
@@ -203,6 +204,74 @@ def _refuse_form_charset(request: Any) -> HttpResponse | None:
 #: the body; under ``/api/`` problem+json ``unsupported_media_type``, as the API
 #: answers a JSON body in another charset.
 form_charset_middleware = _guard(_refuse_form_charset)
+
+
+def _is_extended(parameter: str) -> bool:
+    """Whether a media range's parameter (``name=value``) has a name in RFC 2231's
+    extended notation (ending in ``*``: ``x*=bogus''a``, ``q*=utf-8''%ff``)."""
+    return parameter.split("=", 1)[0].strip().endswith("*")
+
+
+def readable_media_range(media_range: str) -> str | None:
+    """One media range of an ``Accept`` header without its parameters in RFC 2231's
+    extended notation (``text/html; x*=bogus''a`` is ``text/html``), or ``None`` when what
+    is left still cannot be parsed."""
+    kept = [p for i, p in enumerate(media_range.split(";")) if i == 0 or not _is_extended(p)]
+    cleaned = ";".join(kept).strip()
+    try:
+        parse_header_parameters(cleaned)
+    except Exception:  # ValueError, UnicodeError: whatever stops Django's parse
+        return None
+    return cleaned
+
+
+def readable_accept(header: str) -> str | None:
+    """The ``Accept`` header as negotiation reads it: each media range by
+    :func:`readable_media_range`, unreadable ones left out; ``None`` when none is left
+    (the header is then disregarded, as RFC 9110 12.5.1 allows: any type)."""
+    ranges = [readable_media_range(r) for r in header.split(",") if r.strip()]
+    kept = [r for r in ranges if r is not None]
+    return ", ".join(kept) if kept else None
+
+
+def _read_accept(request: Any) -> None:
+    """Make the request's ``Accept`` header one Django's parser reads (:func:`readable_accept`),
+    when it names a parameter in RFC 2231's extended notation (a ``*`` after a ``;``)."""
+    header = request.META.get("HTTP_ACCEPT")
+    if not header or "*" not in header.partition(";")[2]:
+        return
+    readable = readable_accept(header)
+    if readable == header:
+        return
+    if readable is None:
+        del request.META["HTTP_ACCEPT"]
+    else:
+        request.META["HTTP_ACCEPT"] = readable
+    request.__dict__.pop("headers", None)  # HttpHeaders cached from META
+    request.__dict__.pop("accepted_types", None)
+
+
+def _accept_read(request: Any) -> HttpResponse | None:
+    """:func:`_read_accept`, refusing nothing (the form :func:`_guard` takes)."""
+    _read_accept(request)
+    return None
+
+
+#: The ``Accept`` header read as HTTP defines it, for every page and endpoint.
+#:
+#: HTTP's ``Accept`` has no RFC 2231 notation (RFC 9110 12.5.1: a parameter is a token,
+#: ``=``, a token or a quoted string; RFC 8187's extended values are only for the header
+#: fields that adopt them, such as ``Content-Disposition``), so ``text/html; x*=bogus''a``
+#: is ``text/html`` with an extension parameter named ``x*``, and negotiation ignores
+#: extension parameters (``application/json; x=1`` is answered JSON).  Django's parser,
+#: which DRF's content negotiation and ``HttpRequest.accepts`` use, decodes such a
+#: parameter as MIME does and raised ``ValueError`` (``x*=bogus''a``, ``q*=utf-8''%ff``
+#: under a charset it does not know) or ``UnicodeError`` (``x*=idna''a``): a 500 on every
+#: API endpoint and on the language switch (``set_language`` asks
+#: ``request.accepts("text/html")``).  Such parameters are dropped from the header before
+#: anything reads it (:func:`readable_accept`), so the request is negotiated as it would
+#: be without them.
+readable_accept_middleware = _guard(_accept_read)
 
 
 def _declared_length(request: Any) -> int:

@@ -119,6 +119,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Outermost: every error under /api/ is problem+json, even Django's own (api/refusals.py).
     "api.refusals.ProblemJsonMiddleware",
+    # An Accept parameter in RFC 2231 notation (x*=bogus''a) is ignored, not a 500.
+    "canfield_site.middleware.readable_accept_middleware",
     # A body without Content-Length (chunked) is refused, not read as empty: 411.
     "canfield_site.middleware.length_required_middleware",
     # A body over DATA_UPLOAD_MAX_MEMORY_SIZE (files of a multipart body too) is refused: 413.

@@ -50,7 +50,9 @@ def _codec(name: str) -> str | None:
         return None
 
 
-def wsgi(path: str, query: str, content_type: str) -> tuple[int, str, bytes]:
+def wsgi(
+    path: str, query: str, content_type: str, *, accept: str | None = None
+) -> tuple[int, str, bytes]:
     """``GET path?query`` through ``canfield_site.wsgi.application`` (what gunicorn
     runs): status, content type and body.  An exception out of the application (the
     server's bare 500) fails the test."""
@@ -61,6 +63,8 @@ def wsgi(path: str, query: str, content_type: str) -> tuple[int, str, bytes]:
     environ.update(
         PATH_INFO=path, QUERY_STRING=query, CONTENT_TYPE=content_type, HTTP_HOST="testserver"
     )
+    if accept is not None:
+        environ["HTTP_ACCEPT"] = accept
     started: list[tuple[str, list[tuple[str, str]]]] = []
     # As Django's test client does: the test's transaction keeps its connection.
     signals.request_started.disconnect(close_old_connections)
@@ -77,7 +81,13 @@ def wsgi(path: str, query: str, content_type: str) -> tuple[int, str, bytes]:
 
 
 def asgi(
-    path: str, query: str, content_type: str, *, method: str = "GET", body: bytes = b""
+    path: str,
+    query: str,
+    content_type: str,
+    *,
+    method: str = "GET",
+    body: bytes = b"",
+    accept: str | None = None,
 ) -> tuple[int, str, bytes]:
     """``method path?query`` (with ``body``) through ``canfield_site.asgi.application``
     (what uvicorn runs): status, content type and body.  An exception out of the
@@ -112,6 +122,7 @@ def asgi(
             (b"host", b"testserver"),
             (b"content-type", content_type.encode("latin-1")),
             (b"content-length", str(len(body)).encode()),
+            *([(b"accept", accept.encode("latin-1"))] if accept is not None else []),
         ],
         "client": ("127.0.0.1", 50000),
         "server": ("testserver", 80),
