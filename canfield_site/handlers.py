@@ -28,6 +28,9 @@ from django.core.handlers.asgi import ASGIHandler as DjangoASGIHandler
 from django.core.handlers.asgi import ASGIRequest as DjangoASGIRequest
 from django.core.handlers.wsgi import WSGIHandler as DjangoWSGIHandler
 from django.core.handlers.wsgi import WSGIRequest as DjangoWSGIRequest
+from django.core.handlers.wsgi import get_bytes_from_wsgi
+from django.http import QueryDict
+from django.utils.functional import cached_property
 from django.utils.http import parse_header_parameters
 
 
@@ -50,10 +53,26 @@ def _set_content_type_params(request: Any, meta: dict[str, Any]) -> None:
 
 
 class WSGIRequest(DjangoWSGIRequest):
-    """Django's WSGI request, whose constructor leaves the query string undecoded."""
+    """Django's WSGI request, whose constructor leaves the query string undecoded, and
+    whose query is read as UTF-8 whatever charset the ``Content-Type`` names."""
 
     def _set_content_type_params(self, meta: dict[str, Any]) -> None:
         _set_content_type_params(self, meta)
+
+    @cached_property
+    def GET(self) -> QueryDict:  # type: ignore[override]
+        """The query string's parameters, ``%``-escapes decoded as UTF-8 (a byte sequence
+        that is not UTF-8 is U+FFFD), as :class:`ASGIRequest` reads them.
+
+        Django's WSGI request decodes them in the request's encoding, the ``Content-Type``
+        charset, and its ASGI request in ``DEFAULT_CHARSET``: with ``charset=latin-1``
+        (any ISO-8859-1 alias, :data:`canfield_site.middleware.READABLE_CHARSETS`)
+        ``?next=/%E9`` was ``/é`` on the WSGI server and ``/\ufffd`` on the ASGI server.
+        The charset is the body's (RFC 9110 8.3); a URL's query is UTF-8 (RFC 3986 3.4,
+        the WHATWG URL standard; every page here is UTF-8, and so is every form), so both
+        servers read it the ASGI way.
+        """
+        return QueryDict(get_bytes_from_wsgi(self.environ, "QUERY_STRING", ""))
 
 
 class ASGIRequest(DjangoASGIRequest):

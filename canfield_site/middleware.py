@@ -305,8 +305,10 @@ body_size_middleware = _guard(_refuse_too_large)
 #: The codecs (by :func:`codecs.lookup` name) a request's ``charset`` may name: UTF-8 and
 #: ISO-8859-1, under any of their aliases (``UTF8``, ``latin-1``, ``l1``, ``cp819``...).
 #:
-#: An allow-list, not a list of codecs known to break: Django decodes the query string
-#: with the charset while it builds the request on the WSGI server (strictly, falling
+#: An allow-list, not a list of codecs known to break: Django decoded the query string
+#: with the charset on the WSGI server (it reads it as UTF-8 on both servers now, whatever
+#: the charset: :class:`canfield_site.handlers.WSGIRequest`; the list stays, as no body
+#: here is read in another charset either), while it builds the request (strictly, falling
 #: back to ISO-8859-1, then each ``%``-escape with ``errors="replace"``) and
 #: ``QueryDict.urlencode`` encodes the values back with it (strictly: the leaderboard
 #: pages' links), and each step broke for some codec Python counts as text:
