@@ -361,13 +361,36 @@ def unreadable_content_type(content_type: str) -> str | None:
     )
 
 
-def _refusal_body(path: str, detail: str) -> tuple[bytes, str]:
-    """The body and content type of a 415 answered before Django: problem+json
-    ``unsupported_media_type`` under ``/api/``, plain text elsewhere."""
+def unreadable_query(raw: bytes) -> str | None:
+    """Why Django's servers would read the query string ``raw`` (its bytes as the client
+    sent them) differently, or ``None``: bytes outside ``%``-escapes that are not UTF-8.
+
+    RFC 3986 allows no such byte in a URL (browsers ``%``-escape them).  Django's ASGI
+    request decodes the query as UTF-8 while it is built and answers a bare ``400``
+    (``UnicodeDecodeError``, plain HTML even under ``/api/``); its WSGI request fell back
+    to ISO-8859-1 (``?next=/\xe9`` was ``/é``, a ``200``).  Both servers refuse it the
+    same way now, before Django.
+    """
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "The query string holds bytes that are not UTF-8: %-escape them."
+    return None
+
+
+#: Status line, ``code`` and status of each refusal answered before Django.
+_STATUS = {415: "415 Unsupported Media Type", 400: "400 Bad Request"}
+_CODES = {415: "unsupported_media_type", 400: "bad_request"}
+
+
+def _refusal_body(path: str, detail: str, status: int = 415) -> tuple[bytes, str]:
+    """The body and content type of a refusal (``status``: 415 or 400) answered before
+    Django: problem+json (``unsupported_media_type``, ``bad_request``) under ``/api/``,
+    plain text elsewhere."""
     if path.startswith("/api/"):
         from api.errors import problem_body
 
-        body = problem_body(status=415, code="unsupported_media_type", detail=detail, instance=path)
+        body = problem_body(status=status, code=_CODES[status], detail=detail, instance=path)
         return json.dumps(body).encode(), "application/problem+json"
     return detail.encode(), "text/plain; charset=utf-8"
 
@@ -377,16 +400,22 @@ def wsgi_charset_guard(app: Callable[..., Any]) -> Callable[..., Any]:
     ``Content-Type`` Django cannot build a request from (:func:`unreadable_content_type`:
     ``GET /?x=1`` with ``Content-Type: text/plain; charset=rot13`` raised ``LookupError``
     out of the handler).  Under ``/api/`` problem+json ``unsupported_media_type``,
-    elsewhere plain text.
+    elsewhere plain text.  Likewise ``400`` (``bad_request``) to a query string whose
+    bytes are not UTF-8 (:func:`unreadable_query`), as the ASGI server answers it.
     """
 
     def guarded(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        status = 415
         why = unreadable_content_type(str(environ.get("CONTENT_TYPE") or ""))
         if why is None:
+            # PEP 3333: the query's bytes, each as the character of the same number.
+            raw = str(environ.get("QUERY_STRING") or "").encode("latin-1", "replace")
+            status, why = 400, unreadable_query(raw)
+        if why is None:
             return app(environ, start_response)
-        body, content_type = _refusal_body(str(environ.get("PATH_INFO") or ""), why)
+        body, content_type = _refusal_body(str(environ.get("PATH_INFO") or ""), why, status)
         start_response(
-            "415 Unsupported Media Type",
+            _STATUS[status],
             [("Content-Type", content_type), ("Content-Length", str(len(body)))],
         )
         return [body]
@@ -398,19 +427,24 @@ def asgi_charset_guard(app: Callable[..., Any]) -> Callable[..., Any]:
     """The ASGI application ``app``, answering ``415`` itself to an HTTP request whose
     ``Content-Type`` Django cannot build a request from (:func:`unreadable_content_type`:
     ``x*=bogus''a`` raised ``ValueError`` out of Django's ASGI handler), as
-    :func:`wsgi_charset_guard` does; the body is not read."""
+    :func:`wsgi_charset_guard` does, and ``400`` to a query string whose bytes are not
+    UTF-8 (:func:`unreadable_query`: Django's own answer was a bare HTML 400, even under
+    ``/api/``); the body is not read."""
 
     async def guarded(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope.get("type") == "http":
             # Joined as Django's ASGIRequest joins a repeated header, so both read one value.
             raw = b",".join(v for k, v in scope.get("headers", []) if k.lower() == b"content-type")
+            status = 415
             why = unreadable_content_type(raw.decode("latin-1")) if raw else None
+            if why is None:
+                status, why = 400, unreadable_query(bytes(scope.get("query_string") or b""))
             if why is not None:
-                body, content_type = _refusal_body(str(scope.get("path") or ""), why)
+                body, content_type = _refusal_body(str(scope.get("path") or ""), why, status)
                 await send(
                     {
                         "type": "http.response.start",
-                        "status": 415,
+                        "status": status,
                         "headers": [
                             (b"content-type", content_type.encode()),
                             (b"content-length", str(len(body)).encode()),

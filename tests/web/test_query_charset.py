@@ -5,11 +5,17 @@ charset guard lets through), Django's WSGI request decoded the query's ``%``-esc
 that charset and its ASGI request in UTF-8: ``?next=/%E9`` was ``/é`` under gunicorn and
 ``/\ufffd`` under uvicorn, the same request answering differently.  Both read the query as
 UTF-8 now (``canfield_site.handlers.WSGIRequest.GET``): the charset is the body's.
+
+A byte outside ``%``-escapes that is not UTF-8 (``?next=/\xe9``, which no browser sends)
+split them too, with or without a charset: ``200`` and ``/é`` under gunicorn, Django's
+bare HTML ``400`` under uvicorn (even under ``/api/``).  Both answer the same ``400``
+now, before Django (``canfield_site.middleware.unreadable_query``).
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
 from typing import Any
 from wsgiref.util import setup_testing_defaults
@@ -110,3 +116,32 @@ def test_both_servers_answer_the_same_api_filter() -> None:
     ((status, _kind, body),) = answers
     assert status == 400
     assert "\ufffd".encode() in body or b"\\ufffd" in body
+
+
+@pytest.mark.parametrize("content_type", ["text/plain; charset=latin-1", "text/plain", ""])
+@pytest.mark.django_db(transaction=True)
+def test_a_query_byte_that_is_not_utf8_is_the_same_400_on_both_servers(content_type: str) -> None:
+    """The query's raw bytes (the WSGI environ holds them as ISO-8859-1 characters, the
+    helpers send the same bytes to both servers)."""
+    for path, kind in (
+        ("/accounts/login/", "text/plain; charset=utf-8"),
+        ("/api/v1/races", "application/problem+json"),
+    ):
+        answers = {server(path, "next=/\xe9x", content_type) for server in (wsgi, asgi)}
+        assert len(answers) == 1, answers
+        ((status, got, body),) = answers
+        assert (status, got) == (400, kind)
+        if kind == "application/problem+json":
+            assert json.loads(body)["code"] == "bad_request"
+        else:
+            assert b"not UTF-8" in body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_raw_utf8_in_the_query_reads_the_same_on_both_servers() -> None:
+    """UTF-8 bytes outside ``%``-escapes (a client that sends ``é`` as is) are read."""
+    answers = {
+        _next_value(server("/accounts/login/", "next=/\xc3\xa9x", "text/plain; charset=latin-1")[2])
+        for server in (wsgi, asgi)
+    }
+    assert answers == {"/éx".encode()}
