@@ -117,7 +117,7 @@ def test_a_race_game_follows_its_stream_across_a_dropped_connection(
     log_in(page, live_server.url, "ola")
     page.goto(f"{live_server.url}/play/{entry.game_id}/")
     expect(page.locator("#board")).to_have_attribute("data-disqualified", "1", timeout=10_000)
-    expect(page.locator("#board p.after")).to_contain_text(
+    expect(page.locator("#board-message")).to_contain_text(
         "The organisers have disqualified you from this race (two accounts): your game "
         "takes no more moves."
     )

@@ -170,7 +170,7 @@ def test_a_blocked_game_keeps_its_stock_pile(
     page.set_viewport_size({"width": 1280, "height": 900})
     log_in(page, live_server.url, "pia")
     page.goto(f"{live_server.url}/play/{game.id}/")
-    page.wait_for_selector("#board p[data-blocked]")
+    page.wait_for_selector("#board[data-blocked]")
     pile = page.locator("#board .stock [data-stock]")
     expect(pile).to_have_count(1)
     expect(pile).to_have_text(re.compile(r"^\d+ cards? in the stock$"))

@@ -117,7 +117,13 @@ def play_context(
     disqualified = view["disqualified_reason"]
     playing = view["status"] == Game.Status.PLAYING and disqualified is None
     cancelled = race is not None and ended_by_cancellation(game, race_status=race.status)
-    if view["status"] == Game.Status.WON and not message and not error:
+    if disqualified is not None and not message and not error:
+        # The organisers' word, under the counts as every ended game's last word.
+        message = _(
+            "The organisers have disqualified you from this race (%(reason)s): your game "
+            "takes no more moves."
+        ) % {"reason": disqualified}
+    elif view["status"] == Game.Status.WON and not message and not error:
         # A won game says so in the board's message: on the move that won and after.
         message = won_words(view)
     elif cancelled and not message and not error:
@@ -134,6 +140,12 @@ def play_context(
     elif view["status"] == Game.Status.RESIGNED and not message and not error:
         # And a resigned one (its board said nothing once drawn again).
         message = resigned_words(view)
+    elif view["status"] == Game.Status.BLOCKED and not error:
+        # A blocked game says why under its counts, on the move that blocked it (after
+        # that move's words) and when the page is opened again (it was only at the
+        # board's foot, under the tableau: on a phone under the sticky Undo bar).
+        blocked = blocked_words(view)
+        message = f"{sentence(message)} {blocked}" if message else blocked
     # Every message of the board is a sentence, a move's words too ("King of hearts to
     # pile 2.", where a list of moves keeps "king of hearts to pile 2").
     message = sentence(message)
@@ -184,6 +196,18 @@ def won_words(view: dict[str, Any]) -> str:
         "You won: all 52 cards are home, in %(moves)s moves and %(seconds)s seconds.",
         moves,
     ) % {"moves": moves, "seconds": seconds(ms)}
+
+
+def blocked_words(view: dict[str, Any]) -> str:
+    """Why a blocked :func:`game_view` takes no move (RULES.md 3.9), and, where its last
+    move may still be taken back (``undo_allowed``), what Undo and Resign do."""
+    words = _(
+        "The game is blocked: drawing and redealing alone can never bring a card that may "
+        "be played, so no move is left that changes anything."
+    )
+    if view["undo_allowed"]:
+        words += " " + _("Undo takes back the move that blocked it; Resign ends the game.")
+    return str(words)
 
 
 def timed_out_words(view: dict[str, Any]) -> str:
