@@ -90,6 +90,30 @@ REFUSAL_TEXT: dict[str, Promise] = {
     "waste_only": gettext_lazy("Pile %(pile)s is empty: only the waste's top card may fill it."),
     "nothing_to_undo": gettext_lazy("There is nothing to take back."),
     "malformed_move": gettext_lazy("That is not a move: write one as QH>t2, 5S>f, draw or redeal."),
+    # The typed move's mistakes, as the engine's parser names them (games.engine.moves
+    # parse_move, cards.parse_card: the API's detail says the same in English).
+    # Translators: the notation (draw, redeal, QH>t2, 5S>f, f, t1 to t4, the rank and
+    # suit letters) is the same in every language.
+    "move_empty": gettext_lazy(
+        "Write a move: draw, redeal, or a card, > and where it goes, such as QH>t2 or 5S>f."
+    ),
+    "move_too_long": gettext_lazy("A move is at most %(most)s characters long."),
+    "move_form": gettext_lazy(
+        "'%(text)s' is not a move: write draw, redeal, or a card, > and where it "
+        "goes, such as QH>t2 or 5S>f."
+    ),
+    "card_form": gettext_lazy(
+        "'%(text)s' is not a card: write its rank then its suit, such as QH, TD or 10D."
+    ),
+    "card_rank": gettext_lazy(
+        "'%(text)s' is not a card: %(letter)s is not a rank (the ranks are A, 2 to 9, T, J, Q, K)."
+    ),
+    "card_suit": gettext_lazy(
+        "'%(text)s' is not a card: %(letter)s is not a suit (the suits are S, H, D, C)."
+    ),
+    "move_destination": gettext_lazy(
+        "'%(dest)s' is not a destination: use f (foundation) or t1, t2, t3, t4."
+    ),
     "game_over": gettext_lazy("The game is over."),
     "game_over_race_cancelled": gettext_lazy(
         "The organisers cancelled this race: the game is over."

@@ -36,7 +36,19 @@ for _c, _n in enumerate(CARD_NAMES):
 
 
 class CardError(ValueError):
-    """A string that does not name a card (message says why)."""
+    """A string that does not name a card (message says why).
+
+    ``why``: the kind of mistake, a stable key (``"card_form"``: not a rank then a suit;
+    ``"card_rank"``: an unknown rank; ``"card_suit"``: an unknown suit; ``"card_error"``
+    otherwise); ``facts``: what the message names (``text``, and ``letter``, the rank
+    or suit it does not know), so that a page can say the same in another language
+    (``web.refusals``).
+    """
+
+    def __init__(self, message: str, why: str = "card_error", **facts: str) -> None:
+        super().__init__(message)
+        self.why = why
+        self.facts: dict[str, str] = facts
 
 
 def parse_card(text: str) -> int:
@@ -53,11 +65,25 @@ def parse_card(text: str) -> int:
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2:
-        raise CardError(f"{text!r} is not a card: write rank then suit, e.g. QH, TD, 10D")
+        raise CardError(
+            f"{text!r} is not a card: write rank then suit, e.g. QH, TD, 10D",
+            "card_form",
+            text=text.strip(),
+        )
     if t[0] not in RANKS:
-        raise CardError(f"{text!r} is not a card: unknown rank {t[0]!r} (ranks are {RANKS})")
+        raise CardError(
+            f"{text!r} is not a card: unknown rank {t[0]!r} (ranks are {RANKS})",
+            "card_rank",
+            text=text.strip(),
+            letter=t[0],
+        )
     if t[1] not in SUITS:
-        raise CardError(f"{text!r} is not a card: unknown suit {t[1]!r} (suits are {SUITS})")
+        raise CardError(
+            f"{text!r} is not a card: unknown suit {t[1]!r} (suits are {SUITS})",
+            "card_suit",
+            text=text.strip(),
+            letter=t[1],
+        )
     return _BY_NAME[t]
 
 

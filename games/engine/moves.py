@@ -92,7 +92,11 @@ def parse_move(text: str) -> ParsedMove:
             f"a move is a string such as 'QH>t2', 'draw' or 'redeal', not {text!r}"
         )
     if len(text) > MAX_MOVE_LENGTH:
-        raise MoveParseError(f"a move is at most {MAX_MOVE_LENGTH} characters long")
+        raise MoveParseError(
+            f"a move is at most {MAX_MOVE_LENGTH} characters long",
+            "move_too_long",
+            most=MAX_MOVE_LENGTH,
+        )
     t = text.strip()
     low = t.lower()
     parsed: ParsedMove
@@ -101,17 +105,21 @@ def parse_move(text: str) -> ParsedMove:
     elif low == "redeal":
         parsed = (REDEAL, -1, 0)
     elif not t:
-        raise MoveParseError("empty move: write draw, redeal or CARD>DEST such as QH>t2 or 5S>f")
+        raise MoveParseError(
+            "empty move: write draw, redeal or CARD>DEST such as QH>t2 or 5S>f", "move_empty"
+        )
     elif ">" not in t:
         raise MoveParseError(
-            f"{t!r} is not a move: write draw, redeal or CARD>DEST such as QH>t2 or 5S>f"
+            f"{t!r} is not a move: write draw, redeal or CARD>DEST such as QH>t2 or 5S>f",
+            "move_form",
+            text=t,
         )
     else:
         card_text, _, dest_text = t.partition(">")
         try:
             card = parse_card(card_text.strip())
         except CardError as exc:
-            raise MoveParseError(str(exc)) from None
+            raise MoveParseError(str(exc), exc.why, **exc.facts) from None
         dest_text = dest_text.strip().lower()
         if dest_text == "f":
             dest = FOUNDATION
@@ -119,7 +127,9 @@ def parse_move(text: str) -> ParsedMove:
             dest = int(dest_text[1]) - 1
         else:
             raise MoveParseError(
-                f"{dest_text!r} is not a destination: use f (foundation) or t1, t2, t3, t4"
+                f"{dest_text!r} is not a destination: use f (foundation) or t1, t2, t3, t4",
+                "move_destination",
+                dest=dest_text,
             )
         parsed = (CARD, card, dest)
     if len(_CACHE) < _CACHE_LIMIT:

@@ -373,7 +373,7 @@ def test_a_typed_move_stays_on_the_play_page(live_server: Any, page: Any) -> Non
     field = page.locator("#typed-move")
     field.fill("zz>t9")
     field.press("Enter")
-    expect(page.locator("#board-message")).to_contain_text("That is not a move")
+    expect(page.locator("#board-message")).to_contain_text("'zz' is not a card")
     expect(field).to_have_value("zz>t9")  # refused: kept to be fixed
     field.fill("draw")
     field.press("Enter")

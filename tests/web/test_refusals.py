@@ -71,7 +71,13 @@ def test_every_refusal_has_words_and_names_no_more_than_the_reason(seed: int, st
 def test_a_malformed_move_and_the_facts_of_one_refusal() -> None:
     with pytest.raises(MoveParseError) as parse:
         new_game("classic", seed="7").play("ZZ>t9")
-    assert parse.value.why == "malformed_move"
+    # The parser names the mistake (the API's detail in English; web.refusals words it).
+    assert (parse.value.why, parse.value.facts) == ("card_rank", {"text": "ZZ", "letter": "Z"})
+    assert parse.value.code == "malformed_move"
+    with pytest.raises(MoveParseError) as dest:
+        new_game("classic", seed="7").play("QH>t9")
+    assert (dest.value.why, dest.value.facts) == ("move_destination", {"dest": "t9"})
+    assert dest.value.reason == "'t9' is not a destination: use f (foundation) or t1, t2, t3, t4"
     state = new_game("classic", seed="7")
     assert [p[-1] for p in state.to_dict()["tableau"]] == ["KH", "AC", "KC", "9C"]
     with pytest.raises(IllegalMoveError) as build:

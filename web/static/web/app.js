@@ -781,6 +781,10 @@
       markScrollers(document);
       tickCountdowns();
       var b = board();
+      // A new board (Undo, Hint, Resign, a typed move, a poll) has no card selected:
+      // the card chosen before it no longer waits for a destination (after an Undo a
+      // tap on a pile still moved it).
+      if (b && e.detail && e.detail.elt === b) { selected = null; }
       if (b) { syncControls(b); markHint(b); followGame(); awaitResults(); }
     });
     // A typed move that was played clears its field; a refused one stays to be fixed.
