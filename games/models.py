@@ -218,7 +218,9 @@ class Tournament(models.Model):
         blank=True,
         help_text=_("points by place: points of rank 1, 2, ... (e.g. [10, 8, 6, 5, 4, 3, 2, 1])"),
     )
-    points_per_card = models.PositiveSmallIntegerField(
+    # An integer column, as win_bonus: the services take 0 to 100,000 for both
+    # (games.services.tournaments.scoring_validate); a smallint stopped at 32,767.
+    points_per_card = models.PositiveIntegerField(
         default=1, help_text=_("cards home scheme: points per card home")
     )
     win_bonus = models.PositiveIntegerField(

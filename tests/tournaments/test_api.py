@@ -185,3 +185,31 @@ def test_a_points_table_nested_deeply_is_a_problem(depth: int, code: str) -> Non
     assert resp["Content-Type"] == "application/problem+json"
     assert resp.json()["code"] == code
     assert not Tournament.objects.filter(name="Deep").exists()
+
+
+def test_every_points_value_the_services_accept_fits_its_column() -> None:
+    """``points_per_card`` and ``win_bonus`` are 0 to 100,000
+    (:func:`games.services.tournaments.scoring_validate`): each column holds that on
+    every database (``points_per_card`` was a smallint, 32,767 at most on PostgreSQL)."""
+    from django.db.backends.base.operations import BaseDatabaseOperations
+
+    ranges = BaseDatabaseOperations.integer_field_ranges
+    for name in ("points_per_card", "win_bonus"):
+        field = Tournament._meta.get_field(name)
+        low, high = ranges[field.get_internal_type()]
+        assert low <= 0
+        assert high >= 100_000, name
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("points", [32_768, 100_000])
+def test_points_per_card_past_a_smallint_is_stored(points: int) -> None:
+    """PostgreSQL refused 32,768 points per card ("smallint out of range"): a 500."""
+    resp = organiser_client().post(
+        "/api/v1/tournaments",
+        {"name": "Big", "scoring": "cards_home", "points_per_card": points, "win_bonus": points},
+        format="json",
+    )
+    assert resp.status_code == 201, resp.content
+    assert resp.json()["points_per_card"] == points
+    assert Tournament.objects.get(name="Big").points_per_card == points
