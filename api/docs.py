@@ -21,6 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -68,7 +69,21 @@ class SchemaView(ApiView, SpectacularAPIView):
         return ("format", "lang")
 
 
-class SwaggerView(ApiView, SpectacularSwaggerView):
+class _DocsPage(ApiView):
+    """A documentation page (an HTML template of the schema): ``OPTIONS`` answers DRF's
+    description of the view in JSON, as every other endpoint does.  The page's template
+    renderer drew that description with the page's template, which lacks its context:
+    Swagger UI's was a 500 (no template to include), ReDoc's a broken page."""
+
+    def get_renderers(self) -> list[BaseRenderer]:
+        """The page's renderers, or JSON alone for ``OPTIONS``."""
+        request = getattr(self, "request", None)
+        if request is not None and request.method == "OPTIONS":
+            return [JSONRenderer()]
+        return list(super().get_renderers())
+
+
+class SwaggerView(_DocsPage, SpectacularSwaggerView):
     """``GET /api/v1/docs/``: Swagger UI on the schema; ``?lang=`` as the schema's."""
 
     def accepted_query_parameters(self, handler: Any) -> tuple[str, ...]:
@@ -76,7 +91,7 @@ class SwaggerView(ApiView, SpectacularSwaggerView):
         return ("lang",)
 
 
-class OfflineRedocView(ApiView, SpectacularRedocView):
+class OfflineRedocView(_DocsPage, SpectacularRedocView):
     """``GET /api/v1/redoc/``: ReDoc on the OpenAPI schema, with nothing loaded from a CDN;
     ``?lang=`` as the schema's."""
 

@@ -65,6 +65,23 @@ KNOWN_PATHS = [
     f"/api/v1/tournaments/{SOME_ID}/me",
     f"/api/v1/tournaments/{SOME_ID}/races",
     f"/api/v1/tournaments/{SOME_ID}/rescore",
+    # The rest of api/urls.py but the event streams (an open stream never ends).
+    "/api/v1/auth/logout",
+    "/api/v1/auth/logout-all",
+    "/api/v1/auth/password",
+    f"/api/v1/games/{SOME_ID}/hint",
+    f"/api/v1/races/{SOME_ID}/standings.csv",
+    f"/api/v1/races/{SOME_ID}/rating",
+    f"/api/v1/tournaments/{SOME_ID}/standings.csv",
+    f"/api/v1/tournaments/{SOME_ID}/races.csv",
+    "/api/v1/leaderboards",
+    "/api/v1/leaderboards/classic",
+    "/api/v1/players/walker",
+    "/api/v1/players/walker/history",
+    "/api/v1/schema",
+    "/api/v1/docs",
+    "/api/v1/redoc",
+    "/api/v1/redoc/redoc.standalone.js",
 ]
 
 
@@ -168,3 +185,18 @@ def test_pages_outside_the_api_keep_django_answers() -> None:
     response = Client().get("/admin/nope-not-here/", HTTP_HOST="evil.example")
     assert response.status_code == 400
     assert not response["Content-Type"].startswith("application/problem+json")
+
+
+@pytest.mark.parametrize(
+    ("path", "name"), [("/api/v1/docs", "Swagger"), ("/api/v1/redoc", "Offline Redoc")]
+)
+def test_options_on_a_documentation_page_describes_it_in_json(path: str, name: str) -> None:
+    """Swagger UI's page answered OPTIONS with a 500 (its template drawn without its
+    context); ReDoc's with a broken page.  Both describe themselves as every endpoint does."""
+    response = Client().options(path)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response["Allow"] == "GET, HEAD, OPTIONS"
+    body = json.loads(response.content)
+    assert body["name"] == name
+    assert body["renders"] == ["text/html"]
