@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
-from django.db import connection
+from django.db import DataError, connection, transaction
 from django.db.models import ForeignKey, Model, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -104,6 +106,26 @@ def is_key(model: type[Model], value: Any) -> bool:
     return True
 
 
+class LookupGuardChangeList(ChangeList):
+    """Django's changelist, whose filter the database cannot run is a filter refused.
+
+    The admin lets a list be filtered by any of the model's own fields from its address
+    (``lookup_allowed``), with any lookup: ``?starts_at__year=0`` raised ``ValueError``
+    while the query was built (no year 0 or 10000), and ``?name__regex=(`` an invalid
+    regular expression in PostgreSQL (a ``DataError``); both were a 500.  The counts run
+    in a savepoint (PostgreSQL aborts a transaction after an error), and such an error
+    is :class:`IncorrectLookupParameters`, which the changelist answers as for a filter it
+    refuses itself: a redirect to ``?e=1``.
+    """
+
+    def get_results(self, request: HttpRequest) -> None:
+        try:
+            with transaction.atomic():
+                super().get_results(request)
+        except (ValueError, OverflowError, DataError) as exc:
+            raise IncorrectLookupParameters(exc) from exc
+
+
 class SelectionGuardAdmin(NamedObjectsAdmin):
     """A model admin whose changelist drops the selected ids (``_selected_action``) that
     cannot be keys of its model before any action sees them.  Every admin of ours is one,
@@ -113,7 +135,13 @@ class SelectionGuardAdmin(NamedObjectsAdmin):
     Django filters ``pk__in`` with the ids as posted, so one malformed id (``not-a-uuid``,
     ``""``, an integer past the column's range) became a 500.  The action runs on the
     well-formed ids; with none left, the admin says that nothing was selected.
+
+    Its list is a :class:`LookupGuardChangeList`: a filter in the address that the
+    database cannot run is refused (``?e=1``), not a 500.
     """
+
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
+        return LookupGuardChangeList
 
     def changelist_view(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
