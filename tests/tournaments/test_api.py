@@ -191,11 +191,13 @@ def test_every_points_value_the_services_accept_fits_its_column() -> None:
     """``points_per_card`` and ``win_bonus`` are 0 to 100,000
     (:func:`games.services.tournaments.scoring_validate`): each column holds that on
     every database (``points_per_card`` was a smallint, 32,767 at most on PostgreSQL)."""
+    from django.db import models
     from django.db.backends.base.operations import BaseDatabaseOperations
 
     ranges = BaseDatabaseOperations.integer_field_ranges
     for name in ("points_per_card", "win_bonus"):
         field = Tournament._meta.get_field(name)
+        assert isinstance(field, models.Field)
         low, high = ranges[field.get_internal_type()]
         assert low <= 0
         assert high >= 100_000, name
