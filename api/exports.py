@@ -3,7 +3,8 @@
 ``GET /api/v1/races/{id}/standings.csv``, ``GET /api/v1/tournaments/{id}/standings.csv``
 and ``GET /api/v1/tournaments/{id}/races.csv`` answer ``text/csv`` (UTF-8, a header
 line, CRLF line ends); the tables are built by ``games.selectors.exports``.  A race's
-seed and commitment are filled only once it is finished (RULES.md 7).  Errors are
+commitment is always filled (published before the race); its seed only once it is
+finished or cancelled (RULES.md 7).  Errors are
 problem+json as everywhere under ``/api/v1/``.
 """
 
@@ -83,9 +84,10 @@ class RaceStandingsCSVView(ApiView):
         auth=[],
         operation_id="races_standings_csv",
         description="The standings as a CSV download: live ranks while the race runs, the "
-        "stored result once it is finished. `commitment` and `seed` are filled only for a "
-        "finished race (empty before: the seed is secret until the race is over for "
-        "everyone). Times in ms; text cells a spreadsheet would evaluate start with `'`.",
+        "stored result once it is finished. `commitment` is always filled (published before "
+        "the race); `seed` only once the race is finished or cancelled (empty before: the "
+        "seed is secret until the race is over for everyone, RULES.md 7). Times in ms; text "
+        "cells a spreadsheet would evaluate start with `'`.",
     )
     def get(self, request: Request, race_id: UUID) -> Response:
         race = race_get(race_id=race_id, include_drafts=may_see_drafts(request.user))
@@ -122,7 +124,8 @@ class TournamentRacesCSVView(ApiView):
         auth=[],
         operation_id="tournaments_races_csv",
         description="The tournament's races by start time, as a CSV download, with the "
-        "`commitment` and `seed` of each finished race (empty for the others).",
+        "`commitment` of each race and the `seed` of each finished or cancelled race (empty "
+        "for the others, RULES.md 7).",
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
         t = tournament_get(tournament_id=tournament_id, viewer=request.user)

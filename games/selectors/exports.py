@@ -2,9 +2,11 @@
 
 One table per export, a header line then one line per row, served by the admin
 and by the API (``api.exports``).  The tables hold what the standings already
-show, and nothing hidden (RULES.md 7): a race's ``seed`` (and its
-``commitment``, to check it against) are filled only once the race is
-``finished``; for any other race both cells are empty.  Ranks follow RULES.md 6
+show, and nothing hidden (RULES.md 7): a race's ``commitment``
+(``hex(SHA-256(seed))``) is public from the announcement and is always filled, as
+the race and tournament views show it; its ``seed`` is filled only once the race
+shows it (finished or cancelled, :meth:`Race.seed_revealed`) and is empty before.
+Ranks follow RULES.md 6
 (stored ranks of a finished race; live ranks, from the games, before).  Times
 are ISO 8601 in UTC; durations in ms.
 
@@ -106,9 +108,10 @@ def race_standings_rows(*, race: Race, now: datetime | None = None) -> list[list
 
     A finished race: the stored result of every entry (disqualified ones
     without a rank).  Any other race: the live standings of
-    :func:`games.selectors.races.race_standings`.  The commitment and the seed once
-    the race shows its seed (finished or cancelled, :meth:`Race.seed_revealed`), empty
-    before (the seed is secret until the race is over for everyone, RULES.md 7).
+    :func:`games.selectors.races.race_standings`.  The commitment always (published
+    before the race, RULES.md 7); the seed once the race shows it (finished or
+    cancelled, :meth:`Race.seed_revealed`), empty before (the seed is secret until the
+    race is over for everyone, RULES.md 7).
     """
     now = now or timezone.now()
     finished = race.status == Race.Status.FINISHED
@@ -118,7 +121,7 @@ def race_standings_rows(*, race: Race, now: datetime | None = None) -> list[list
         race.tournament.name if race.tournament_id else "",  # type: ignore[union-attr]
         race.phase(now),
     ]
-    tail = [race.commitment, race.deal.seed or ""] if race.seed_revealed() else ["", ""]
+    tail = [race.commitment, (race.deal.seed or "") if race.seed_revealed() else ""]
     rows: list[list[Any]] = []
     if finished:
         for e in (
@@ -204,9 +207,10 @@ def tournament_standings_csv(*, tournaments: Iterable[Tournament]) -> str:
 
 
 def tournament_races_csv(*, tournament: Tournament) -> str:
-    """:data:`TOURNAMENT_RACE_COLUMNS` CSV: the tournament's races by start, with the
-    commitment and seed of each finished race, the seed of a cancelled one (as the race
-    and the tournament views show it: :meth:`Race.seed_revealed`), empty for the others."""
+    """:data:`TOURNAMENT_RACE_COLUMNS` CSV: the tournament's races by start, each with
+    its commitment (public from the announcement, RULES.md 7) and, once the race is
+    finished or cancelled, its seed (as the race and the tournament views show them:
+    :meth:`Race.seed_revealed`); the seed cell is empty for the others."""
     rows = []
     for r in (
         tournament.races.select_related("deal")
@@ -226,7 +230,7 @@ def tournament_races_csv(*, tournament: Tournament) -> str:
                 r.starts_at,
                 r.ends_at,
                 r.entry_total,
-                r.commitment if r.seed_revealed() else "",
+                r.commitment,
                 (r.deal.seed or "") if r.seed_revealed() else "",
             ]
         )

@@ -1,6 +1,7 @@
 # mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, assignment, misc"
-"""Standings as CSV from the admin and the API (issue 13 item 4): the seed and the
-commitment of finished races only, never of a running one."""
+"""Standings as CSV from the admin and the API (issue 13 item 4): the commitment of
+every race (public before the race, RULES.md 7, as the race views show it), the seed
+of finished and cancelled races only, never of a running one."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.selectors.exports import RACE_COLUMNS, TOURNAMENT_COLUMNS, TOURNAMENT_RACE_COLUMNS
+from games.services.races import race_cancel
 from games.services.tournaments import tournament_create
 from tests.factories import UserFactory
 from tests.tournaments.factories import Result, TournamentFactory, finished_race, play, running_race
@@ -33,7 +35,7 @@ def header(resp: Any) -> list[str]:
     return next(csv.reader(io.StringIO(resp.content.decode("utf-8"))))
 
 
-def test_running_race_csv_has_live_ranks_and_no_seed_or_commitment() -> None:
+def test_running_race_csv_has_live_ranks_the_commitment_and_no_seed() -> None:
     race = running_race(TournamentFactory(name="Cup"), name="R1")
     play(race, Result("ann", 30, 4000, moves=70))
     play(race, Result("bob", 12, 2500))
@@ -51,9 +53,11 @@ def test_running_race_csv_has_live_ranks_and_no_seed_or_commitment() -> None:
         ]
         assert rows[0]["casino_score"] == str(5 * 30 - 52)
         assert {r["seed"] for r in rows} == {""}
-        assert {r["commitment"] for r in rows} == {""}
+        # The commitment is what GET /api/v1/races/{id} already shows (RULES.md 7).
+        shown = Client().get(f"/api/v1/races/{race.pk}").json()["commitment"]
+        assert {r["commitment"] for r in rows} == {race.commitment}
+        assert shown == race.commitment
         assert seed not in resp.content.decode()
-        assert race.commitment not in resp.content.decode()
 
 
 def test_finished_race_csv_has_ranks_seed_and_a_matching_commitment() -> None:
@@ -71,10 +75,11 @@ def test_finished_race_csv_has_ranks_seed_and_a_matching_commitment() -> None:
     assert {r["commitment"] for r in rows} == {hashlib.sha256(seed.encode()).hexdigest()}
 
 
-def test_tournament_csvs_standings_and_races_with_finished_seeds_only() -> None:
+def test_tournament_csvs_standings_and_races_with_revealed_seeds_only() -> None:
     t = TournamentFactory(name="Cup")
     done = finished_race(t, Result("ann", 30, 1000), Result("bob", 20, 900), name="first")
     live = running_race(t, name="second")
+    called_off = race_cancel(race_id=running_race(t, name="third").pk)
     admin_client = client_for(organiser())
     for resp in (
         Client().get(f"/api/v1/tournaments/{t.pk}/standings.csv"),
@@ -93,9 +98,18 @@ def test_tournament_csvs_standings_and_races_with_finished_seeds_only() -> None:
         by_name = {r["race"]: r for r in table(resp)}
         assert by_name["first"]["seed"] == done.deal.seed
         assert by_name["first"]["commitment"] == done.commitment
-        assert (by_name["second"]["seed"], by_name["second"]["commitment"]) == ("", "")
+        assert (by_name["second"]["seed"], by_name["second"]["commitment"]) == (
+            "",
+            live.commitment,
+        )
         assert (live.deal.seed or "") not in resp.content.decode()
         assert live.deal.seed
+        assert (by_name["third"]["status"], by_name["third"]["seed"]) == (
+            "cancelled",
+            called_off.deal.seed,
+        )
+        assert by_name["third"]["commitment"] == called_off.commitment
+        assert called_off.deal.seed
 
 
 def test_admin_export_actions_cover_the_selected_objects() -> None:
