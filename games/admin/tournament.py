@@ -447,7 +447,7 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
             reverse("admin:games_tournament_standings_csv", args=[t.pk]),
             gettext("Standings"),
             reverse("admin:games_tournament_races_csv", args=[t.pk]),
-            gettext("Races, with the seeds of finished races"),
+            gettext("Races, with the seeds of finished and cancelled races"),
         )
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:

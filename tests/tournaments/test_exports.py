@@ -163,3 +163,26 @@ def test_non_staff_cannot_use_the_admin_exports() -> None:
         resp = c.get(url)
         assert resp.status_code == 302
         assert "/admin/login/" in resp["Location"]
+
+
+@pytest.mark.parametrize(
+    ("language", "button"),
+    [
+        ("en", "Races, with the seeds of finished and cancelled races"),
+        ("fr", "Courses, avec les graines des courses terminées ou annulées"),
+        ("es", "Carreras, con las semillas de las carreras terminadas o canceladas"),
+        ("de", "Rennen, mit den Startwerten beendeter oder abgesagter Rennen"),
+    ],
+)
+def test_the_tournament_races_button_says_cancelled_races_show_their_seed_too(
+    language: str, button: str
+) -> None:
+    """The races CSV fills the seed of a cancelled race too (Race.seed_revealed); the
+    button on the tournament page said "of finished races" only."""
+    t = TournamentFactory(name="Cup")
+    page = (
+        client_for(organiser())
+        .get(reverse("admin:games_tournament_change", args=[t.pk]), HTTP_ACCEPT_LANGUAGE=language)
+        .content.decode()
+    )
+    assert button in page
