@@ -87,6 +87,19 @@ class RegisterView(ApiView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
+        """Create the account and log it in.
+
+        Body: ``RegisterInput`` ``{"username": str (at most 150 characters, NFKC
+        normalised, then ASCII letters, digits and ``@.+-_``), "password": str (at most
+        128), "email": str (optional)}``.  Answers 201 ``TokenOutput`` ``{"username",
+        "token", "expiry"}`` with ``Cache-Control: no-store``.
+
+        Errors (problem+json): 400 ``malformed_request`` (not a JSON object),
+        ``unknown_field``, ``validation_error`` (``errors`` per field: a bad username,
+        a password the validators refuse, both reported together); 409
+        ``username_taken`` (the same name in any case); 429 ``throttled`` (scope
+        ``auth``).  Nothing is created on an error.
+        """
         data = RegisterInput(data=request.data)
         data.is_valid(raise_exception=True)
         user_model = get_user_model()
@@ -162,6 +175,20 @@ class TokenView(ApiView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
+        """Check the username (any case, NFKC normalised) and password; issue a new token.
+
+        Body: ``TokenInput`` ``{"username": str, "password": str}``.  Answers 200
+        ``TokenOutput`` ``{"username", "token", "expiry"}`` with ``Cache-Control:
+        no-store``, and clears the username's failed-login count.
+
+        Errors (problem+json): 400 ``malformed_request``, ``unknown_field``,
+        ``validation_error`` (a field missing or too long), ``invalid_credentials``
+        (unknown username, wrong password, inactive account, or an account deleted
+        meanwhile: one answer for all); 429 ``login_locked_out`` with ``Retry-After``
+        (seconds) after ``LOGIN_FAILURE_LIMIT`` failures for the username or from the
+        client address (django-axes; ``canfield_site.security``); 429 ``throttled``
+        (scope ``auth``).
+        """
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         # Usernames are unique without regard to case (registration checks it), so
@@ -250,6 +277,22 @@ class PasswordChangeView(ApiView):
         tags=["accounts"],
     )
     def post(self, request: Request) -> Response:
+        """Change the signed-in player's password and return a new token.
+
+        Body: ``PasswordChangeInput`` ``{"current_password": str, "new_password": str}``
+        (each at most 128 characters).  Saving the password revokes every API token of
+        the account (``api.authentication``); the answer is 200 ``TokenOutput``
+        ``{"username", "token", "expiry"}`` (a new token) with ``Cache-Control:
+        no-store``; a browser session that made the request stays signed in.
+
+        Errors (problem+json): 400 ``malformed_request``, ``unknown_field``,
+        ``validation_error`` (``errors.current_password``: wrong;
+        ``errors.new_password``: refused by the validators); 401
+        ``not_authenticated``; 404 ``not_found`` (the account was deleted while the
+        passwords were checked); 429 ``login_locked_out`` (with ``Retry-After``, in
+        seconds; a wrong current password counts as a failed login), 429
+        ``throttled`` (scope ``auth``).  The password is unchanged on any error.
+        """
         user = player_of(request)
         data = PasswordChangeInput(data=request.data)
         data.is_valid(raise_exception=True)

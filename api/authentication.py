@@ -48,6 +48,17 @@ class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]
     """
 
     def authenticate_credentials(self, token: bytes) -> tuple[User, AuthToken]:
+        """The ``(user, AuthToken)`` of ``token``, the raw bytes after ``Token `` in the
+        ``Authorization`` header (knox: 64 hex characters; the first
+        ``CONSTANTS.TOKEN_KEY_LENGTH`` select the rows, then the whole token's digest,
+        ``knox.crypto.hash_token``, is compared in constant time with each row's).
+
+        Raises ``AuthenticationFailed`` (401 ``authentication_failed``): ``Invalid
+        token.`` for bytes that are not UTF-8 or not hex, or that match no row, and for
+        an expired token (``expiry`` at or before now; the row is deleted); ``User
+        inactive or deleted.`` for an inactive account.  One query; nothing is cached
+        between requests.
+        """
         msg = "Invalid token."
         try:
             text = token.decode("utf-8")

@@ -237,6 +237,28 @@ class GameMovesView(ApiView):
         ),
     )
     def post(self, request: Request, game_id: UUID) -> Response:
+        """Play one move in the caller's game (:func:`games.services.games.move_play`).
+
+        Body: ``MoveInput`` ``{"move": str, "expected_move_number": int >= 0
+        (optional)}``; ``move`` is RULES.md 5 notation (``draw``, ``redeal``,
+        ``<card>><dest>`` with ``dest`` ``f`` or ``t1``..``t4``; any case, ``10`` for
+        ``T``), checked by the engine against RULES.md 3 and the game's variant (4).
+        Answers 201 ``MoveResult`` ``{"move": canonical notation, "number": the move's
+        number (1 for the first), "replayed": false, "game": GameView}``, the view
+        showing no hidden card (RULES.md 7); 200 with ``replayed: true`` and the stored
+        move when ``expected_move_number`` names a move already accepted with the same
+        notation (a retry: nothing is played twice).
+
+        Errors (problem+json; the game is unchanged on every one): 400
+        ``malformed_move`` (not RULES.md 5 notation, with the reason),
+        ``malformed_request``, ``unknown_field``, ``validation_error``; 401
+        ``not_authenticated``; 403 ``disqualified`` (``reason``: the organisers' words);
+        404 ``not_found`` (no such game, or another player's); 409 ``stale_move_number``
+        (``current_move_number``), ``game_over``, ``race_closed`` (past the game's
+        deadline, by the server clock), ``race_not_started``; 422 ``illegal_move`` (the
+        engine's reason, which names no hidden card); 429 ``throttled`` (scope
+        ``moves``).
+        """
         data = MoveInput(data=request.data)
         data.is_valid(raise_exception=True)
         outcome = game_services.move_play(

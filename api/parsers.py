@@ -48,6 +48,18 @@ class LimitedJSONParser(JSONParser):
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
+        """The request body as the JSON value it encodes (``dict``, ``list``, ``str``,
+        ``int``, ``float``, ``bool`` or ``None``; the views' serializers then refuse
+        anything but an object).
+
+        ``limit`` is ``settings.DATA_UPLOAD_MAX_MEMORY_SIZE`` (bytes); at most
+        ``limit + 1`` bytes are read.  Raises :class:`PayloadTooLarge` (413
+        ``payload_too_large``) when the declared ``Content-Length`` or the body read is
+        over ``limit``; ``UnsupportedMediaType`` (415 ``unsupported_media_type``) for a
+        ``charset`` other than UTF-8; ``ParseError`` (400 ``malformed_request``) for a
+        body that is not UTF-8 or not JSON, uses ``NaN``/``Infinity``, names a key twice
+        in one object, or is nested too deeply for the parser.
+        """
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         context = parser_context or {}
         request = context.get("request")

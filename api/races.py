@@ -330,6 +330,20 @@ class RacesView(ApiView):
         *CURSOR_PARAMETERS,
     )
     def get(self, request: Request) -> Response:
+        """One page of races, newest start first.
+
+        Query: ``phase`` (one or more of ``RACE_PHASES``, comma-separated, given once;
+        a race is listed when its clock phase, the ``phase`` field, is one of them),
+        ``mode`` (``scheduled`` or ``window``), ``cursor``, ``page_size`` (default 50;
+        more than 200 is 200).  Answers 200 ``{"next": url | null, "previous": url | null,
+        "results": [RaceView, ...]}`` (each with its commitment; its seed only once the
+        race is finished or cancelled, RULES.md 7); draft tournaments' races only for
+        organisers.
+
+        Errors (problem+json): 400 ``invalid_filter`` (an unknown phase or mode),
+        ``unknown_query_parameter``, ``repeated_query_parameter``, ``invalid_cursor``,
+        ``validation_error`` (``page_size`` not a positive integer); 429 ``throttled``.
+        """
         asked = request.query_params.get("phase")
         phases = tuple(dict.fromkeys(asked.split(","))) if asked is not None else ()
         mode = request.query_params.get("mode")
@@ -381,6 +395,23 @@ class RacesView(ApiView):
         "recent deals were all proved lost (no refill: do not retry with `require_winnable`).",
     )
     def post(self, request: Request) -> Response:
+        """Create one race (organisers: ``games.add_race``).
+
+        Body: ``RaceCreateInput`` (``name``; ``mode``; ``variant`` preset and
+        ``options``; ``opens_at`` (default: now, or ``starts_at`` if earlier),
+        ``starts_at``, ``ends_at`` ISO 8601; ``time_limit_s`` in seconds (window mode);
+        ``allow_undo``; ``require_winnable``; ``rated``; ...).  The race gets a fresh
+        secret seed; only its commitment ``hex(SHA-256(seed))`` is shown until it is
+        over (RULES.md 7; :func:`games.services.races.race_create`).  Answers 201
+        ``RaceView`` (:func:`games.selectors.races.race_public`).
+
+        Errors (problem+json): 400 ``malformed_request``, ``unknown_field``,
+        ``validation_error``, ``invalid_race`` (bad times, name or limits),
+        ``invalid_options``; 401 ``not_authenticated``; 403 ``permission_denied``; 422
+        ``no_winnable_deal_found`` (the rules' recent deals were all proved lost); 429
+        ``throttled``; 503 ``no_winnable_deal`` with ``Retry-After`` (seconds; no race
+        created, a refill of the pool is queued).
+        """
         data = RaceCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = dict(data.validated_data)

@@ -24,6 +24,9 @@ class StrictSerializer(serializers.Serializer[Any]):
     """Refuses a body that is not a JSON object or that has fields it does not declare."""
 
     def run_validation(self, data: Any = empty) -> Any:
+        """DRF's validation of ``data`` (the parsed body); raises :class:`ProblemError`
+        400 ``malformed_request`` for a JSON ``null`` body, then as
+        :meth:`to_internal_value` and DRF (400 ``validation_error``)."""
         # A JSON ``null`` body is not an object either (DRF's own answer was a
         # validation_error "No data provided", unlike ``[]`` or ``"draw"``).
         if data is None:
@@ -33,6 +36,14 @@ class StrictSerializer(serializers.Serializer[Any]):
         return super().run_validation(data)
 
     def to_internal_value(self, data: Any) -> Any:
+        """The validated fields of ``data`` as a dict (DRF's ``validated_data``).
+
+        Raises :class:`ProblemError` 400 ``malformed_request`` when ``data`` is not a
+        JSON object (a list, a string, a number), 400 ``unknown_field`` (extension
+        member ``fields``: the unknown names, sorted) when it has a key the serializer
+        does not declare, and DRF's ``ValidationError`` (400 ``validation_error``, with
+        ``errors`` per field) for a bad value.
+        """
         if not isinstance(data, dict):
             raise ProblemError(
                 "malformed_request", "The request body must be a JSON object.", status=400

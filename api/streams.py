@@ -315,6 +315,33 @@ class RaceHandler(_ScopedHandler):
                 task.cancel()
 
     async def on_message(self, seq: int, message: dict[str, Any]) -> None:
+        """Turn one published race message into SSE events (``games.live.publish``).
+
+        ``seq`` is the topic's sequence number (the events' ``id``); ``message`` is the
+        published JSON object ``{"kind": str, "at_ms": int (ms since the epoch, when
+        published), ...}``, a notification that carries no card or seed (RULES.md 7).
+        By ``kind``:
+
+        - ``standings`` (a race game changed, an entrant joined or started, an entry was
+          removed): schedules one
+          ``standings`` event (:func:`race_standings_payload` plus ``oldest_change_ms``
+          and ``latest_change_ms``, the ``at_ms`` of the changes it covers) at most once
+          per :data:`STANDINGS_INTERVAL_S` seconds; none once the race is closing or
+          over (the ``phase`` events carry the final standings);
+        - ``phase`` (``{"status": "closing" | "finished" | "cancelled"}``): re-reads
+          the phase and, if it changed, sends ``phase`` (:func:`race_phase_payload`);
+          a phase that ends the race (finished, cancelled) is followed by the final
+          ``standings``, both with ids ending in :data:`END_MARK`, and the streams end;
+        - ``moved`` (``race_move``, to another tournament): if the race is no longer
+          public (moved into a draft), every stream but the organisers' gets ``gone``
+          and ends;
+        - any other kind is ignored.
+
+        Payloads are read with the race's visibility (:meth:`_ScopedHandler._read`): a
+        deleted race sends ``gone`` to every stream.  Raises nothing of its own; a
+        database error propagates to the topic's task, which logs it and goes on with
+        the next message (``games.live.hub.Topic``).
+        """
         kind = message.get("kind")
         if kind == "standings":
             self.pending_seq = seq
@@ -485,6 +512,37 @@ class TournamentHandler(_ScopedHandler):
         return tournament_visible(tournament_id=self.topic.name.partition(":")[2])
 
     async def on_message(self, seq: int, message: dict[str, Any]) -> None:
+        """Turn one published tournament message into SSE events (``games.live.publish``).
+
+        ``seq`` is the topic's sequence number (the events' ``id``); ``message`` is the
+        published JSON object ``{"kind": str, "at_ms": int (ms since the epoch), ...}``,
+        ids and statuses only, never a card or a running race's seed (RULES.md 7).
+        Every event's data carries ``tournament`` (its id) and ``server_time`` (ISO 8601,
+        UTC).  A race summary is :func:`games.selectors.tournaments.race_summary` (its seed
+        only once finished or cancelled).  By ``kind``:
+
+        - ``race_added`` (``{"races": [race id, ...]}``): one ``race_added`` event,
+          ``{"races": [race summary, ...]}`` by start time, of those races still in this
+          tournament (none left: no event);
+        - ``race_removed`` (``{"race": race id}``, moved to another tournament): one
+          ``race_removed`` event ``{"race": race id}``;
+        - ``race_finished`` (``{"race": race id}``): one ``race_finished`` event,
+          ``{"race": race summary, "results_url": "/api/v1/races/{id}/results"}``;
+        - ``standings`` (re-scored): one ``standings`` event,
+          :func:`tournament_standings_payload` (the first :data:`TOURNAMENT_TOP` rows and
+          the row count);
+        - ``status`` (published, finished, cancelled): one ``status`` event
+          (:func:`tournament_status_payload`: ``{"status": ...}``); a status that ends
+          the tournament (finished, cancelled) is followed by the final ``standings``,
+          both with ids ending in :data:`END_MARK`, and the streams end;
+        - any other kind is ignored.
+
+        Payloads are read with the tournament's visibility
+        (:meth:`_ScopedHandler._read`): streams that may no longer see it get ``gone``
+        (a deleted tournament: every stream).  Raises nothing of its own; a database
+        error propagates to the topic's task, which logs it and goes on with the next
+        message (``games.live.hub.Topic``).
+        """
         tid = self.topic.name.partition(":")[2]
         kind = message.get("kind")
         if kind == "race_added":

@@ -420,6 +420,27 @@ class TournamentRacesView(ApiView):
         "422 `no_winnable_deal_found`.",
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
+        """Add ``count`` scheduled races to the tournament, all or none (one transaction).
+
+        Body: ``RacesAddInput`` (``count`` 1 to ``MAX_RACES_PER_BATCH``;
+        ``first_starts_at`` ISO 8601; ``duration_s``, ``gap_s``, ``opens_before_s``,
+        ``time_limit_s``, ``late_join_s`` in seconds; ``mode``, ``variant``,
+        ``options``, ``allow_undo``, ``require_winnable``, ``name_prefix``).  Race n
+        starts at ``first_starts_at + (n-1) * (duration_s + gap_s)``; each gets a fresh
+        secret seed and only its commitment is shown (RULES.md 7)
+        (:func:`games.services.tournaments.tournament_races_add`).  Answers 201
+        ``{"tournament": id, "races": [race summary, ...]}``
+        (:func:`games.selectors.tournaments.race_summary`, no seed).
+
+        Errors (problem+json): 400 ``malformed_request``, ``unknown_field``,
+        ``validation_error``, ``invalid_tournament`` (bad schedule, too many
+        ``require_winnable`` races for one call), ``invalid_race``, ``invalid_options``;
+        401 ``not_authenticated``; 403 ``permission_denied`` (not an organiser: needs
+        ``games.change_tournament`` and ``games.add_race``); 404 ``not_found`` (no such
+        tournament, or a draft the caller may not see); 409 ``tournament_not_open``; 422
+        ``no_winnable_deal_found``; 429 ``throttled``; 503 ``no_winnable_deal`` with
+        ``Retry-After`` (seconds; a refill is queued, nothing was added).
+        """
         data = RacesAddInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data

@@ -364,7 +364,13 @@ class LiveFormAdmin(_ModelAdmin_Any):
 
 
 def minutes_seconds(value: timedelta) -> str:
-    """A duration as ``M:SS`` (``H:MM:SS`` from an hour on)."""
+    """A non-negative duration as text: ``M:SS`` (minutes, then seconds, two digits:
+    ``7:30`` is 7 minutes 30 seconds), or ``H:MM:SS`` from an hour on (``1:05:00``).
+
+    Whole seconds: a fraction of a second is dropped (``timedelta(seconds=90.9)`` is
+    ``1:30``).  The form that reads it back is :class:`DurationMinutesSecondsField`.
+    Raises nothing.
+    """
     total = int(value.total_seconds())
     hours, rest = divmod(total, 3600)
     minutes, seconds = divmod(rest, 60)

@@ -171,6 +171,21 @@ class RaceEntryAdmin(SelectionGuardAdmin, LiveFormAdmin, _ModelAdmin_RaceEntry):
     def disqualify(
         self, request: HttpRequest, queryset: QuerySet[RaceEntry]
     ) -> TemplateResponse | None:
+        """Disqualify the selected entries with one reason, after a confirmation page.
+
+        First call (no ``apply`` in the POST): the confirmation page
+        (``admin/games/raceentry/disqualify.html``) listing the entries, with
+        :class:`DisqualifyForm` (``reason``: 1 to 300 characters, shown to the entrant).
+        With ``apply`` and a valid reason: each entry goes through
+        :func:`games.services.race_admin.race_entry_disqualify` (its own transaction: the
+        entry loses its rank and points, its game takes no more moves while the
+        disqualification stands, the race and the tournament are re-scored; README
+        "Race entries"), is logged *Disqualified: <reason>*, and the message counts the
+        entries disqualified; returns ``None`` (back to the list).  A refusal (an entry
+        of a cancelled race, an entry deleted meanwhile: ``InvalidRace``, ``NotFound``)
+        becomes an error message for that entry (:func:`run_service`) and the others go
+        on.  An invalid reason shows the page again with the form's error.
+        """
         form = DisqualifyForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
             reason = form.cleaned_data["reason"]

@@ -136,6 +136,16 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("history (newest first)"))
     def history(self, obj: PlayerRating) -> str:
+        """The player's rating history in this pool as an HTML table, newest race first.
+
+        At most :data:`HISTORY_ROWS` :class:`RatingChange` rows (ordered by the race's
+        ``ends_at``, then id, descending), one per rated race: when the race ended
+        (``YYYY-MM-DD HH:MM``, UTC), its name, the rank rated "r of n" (RULES.md 6, ``n``
+        the ranked entries rated), the display rating before and after
+        (``round(1000 + 20 * (mu - 3 sigma))``, :mod:`games.rating_model`), the signed
+        change, and ``mu`` and ``sigma`` after (3 decimals).  Text is escaped
+        (``format_html``).  Raises nothing; no row gives an empty table body.
+        """
         rows = (
             RatingChange.objects.filter(player_id=obj.player_id, pool_id=obj.pool_id)
             .select_related("race")
