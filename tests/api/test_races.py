@@ -43,9 +43,14 @@ def create_race(staff: APIClient, **body: Any) -> dict[str, Any]:
 
 
 def expire(race_id: str) -> None:
-    """Move the race's end (and every deadline) into the past, as the clock would."""
-    past = timezone.now() - timedelta(seconds=1)
+    """Move the race's end (and every deadline) into the past, as the clock would.
+
+    The instant comes from the race, not the wall clock: every race this is used on was
+    created running (``create_race``: it started a second before it was created), so a
+    second after its start is already past for the server's clock."""
     race = Race.objects.get(id=race_id)
+    past = race.starts_at + timedelta(seconds=1)
+    assert race.opens_at <= race.starts_at < past < race.ends_at
     starts = min(race.starts_at, past - timedelta(seconds=1))
     Race.objects.filter(id=race_id).update(
         ends_at=past, starts_at=starts, opens_at=min(race.opens_at, starts)
@@ -274,7 +279,8 @@ def test_window_mode_personal_clock(make_client: Callable[..., APIClient]) -> No
     assert abs((game.deadline - game.started_at).total_seconds() - 120) < 0.01
     assert ann.post(f"/api/v1/races/{rid}/start").json()["id"] == str(game.id)
     # Ann's own time runs out while the race is still open.
-    Game.objects.filter(id=game.id).update(deadline=timezone.now() - timedelta(seconds=1))
+    # (Its deadline set to its own start, already past: no wall clock read here.)
+    Game.objects.filter(id=game.id).update(deadline=game.started_at)
     late = ann.post(f"/api/v1/games/{game.id}/moves", {"move": "draw"}, format="json")
     assert late.json()["code"] == "race_closed"
     view = ann.get(f"/api/v1/games/{game.id}").json()

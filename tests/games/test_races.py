@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +50,14 @@ def entrant(
     return Game.objects.get(id=entry.game.id)
 
 
-def end_now(race: Race) -> None:
-    past = timezone.now() - timedelta(seconds=1)
-    Race.objects.filter(id=race.id).update(ends_at=past)
-    Game.objects.filter(race_entry__race=race).update(deadline=past)
+def end_now(race: Race) -> datetime:
+    """End the race (and every deadline) 10 s after its start, an instant already past
+    (:func:`running_race` started it a minute before it was made), and return that
+    instant: taken from the race, not the wall clock, for the closer's ``now=``."""
+    end = race.starts_at + timedelta(seconds=10)
+    Race.objects.filter(id=race.id).update(ends_at=end)
+    Game.objects.filter(race_entry__race=race).update(deadline=end)
+    return end
 
 
 def ranks(race: Race) -> dict[str, int | None]:
@@ -76,8 +80,7 @@ def test_ranking_rule_and_shared_ranks() -> None:
     # RULES.md 6: resigning at once earns nothing over playing on to the same count.
     entrant(race, "quitter", home=1, ms=0, moves=0, status="resigned")
     entrant(race, "trier", home=1, ms=0, moves=300)
-    end_now(race)
-    assert race_close(race_id=race.id) == "finished"
+    assert race_close(race_id=race.id, now=end_now(race)) == "finished"
     # Moves never break a tie: tie_a, tie_b and fewer_moves share rank 4.
     assert ranks(race) == {
         "fast_winner": 1,
@@ -106,10 +109,11 @@ def test_close_is_guarded_and_idempotent() -> None:
     race = running_race()
     entrant(race, "a", home=20, ms=5, moves=5)
     entrant(race, "b", home=25, ms=5, moves=5)
-    assert race_close(race_id=race.id) == "scheduled"  # not due: nothing happens
+    before_end = race.ends_at - timedelta(seconds=1)
+    assert race_close(race_id=race.id, now=before_end) == "scheduled"  # not due: nothing
     assert Race.objects.get(id=race.id).status == "scheduled"
-    end_now(race)
-    assert race_close(race_id=race.id) == "finished"
+    end = end_now(race)
+    assert race_close(race_id=race.id, now=end) == "finished"
     first = list(RaceEntry.objects.filter(race=race).order_by("id").values())
     scored_at = Race.objects.get(id=race.id).scored_at
     assert race_close(race_id=race.id) == "finished"
@@ -254,8 +258,7 @@ def test_disqualified_entry_keeps_facts_but_no_rank() -> None:
     entrant(race, "cheat", home=52, ms=1_000, moves=90, status="won")
     entrant(race, "a", home=20, ms=5, moves=5)
     entrant(race, "b", home=25, ms=5, moves=5)
-    end_now(race)
-    race_close(race_id=race.id)
+    race_close(race_id=race.id, now=end_now(race))
     assert ranks(race) == {"cheat": 1, "b": 2, "a": 3}
     RaceEntry.objects.filter(race=race, player__username="cheat").update(
         disqualified=True, disqualified_reason="used a solver"
@@ -322,8 +325,7 @@ def test_players_tied_on_the_key_share_a_rank_whatever_their_moves() -> None:
 
     live = {row["player"]: row["rank"] for row in race_standings(race=race)}
     assert live == {"w1": 1, "w2": 1, "n1": 3, "n2": 3}  # RULES.md 6: moves never count
-    end_now(race)
-    race_close(race_id=race.id)
+    race_close(race_id=race.id, now=end_now(race))
     assert ranks(race) == live
 
 

@@ -7,7 +7,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from games.engine import make_rules
 from games.models import (
@@ -282,7 +281,9 @@ def test_finishing_a_race_rates_it_by_itself_in_process(
     from games.services.race_admin import race_close_now
 
     with django_capture_on_commit_callbacks(execute=True):
-        race_close_now(race_id=race.id, now=timezone.now() + timedelta(seconds=1))
+        # Closed 30 s into the race (running_race started it a minute before it was
+        # made): an instant from the race, not the wall clock.
+        race_close_now(race_id=race.id, now=race.starts_at + timedelta(seconds=30))
     assert Race.objects.get(id=race.id).status == Race.Status.FINISHED
     assert RaceRating.objects.get(race=race).status == RaceRating.Status.RATED
     assert_matches(expected_fold([ranks_of(race)]))

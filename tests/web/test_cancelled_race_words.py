@@ -50,16 +50,16 @@ def test_a_game_out_of_time_before_the_cancellation_still_timed_out(
 ) -> None:
     from datetime import timedelta
 
-    from django.utils import timezone
-
-    race = running_race(name="Late call")
+    race = running_race(name="Late call")  # started a minute ago, ends in five
     game = race_join(race_id=race.id, player=player).entry.game
     assert game is not None
-    past = timezone.now() - timedelta(seconds=5)
+    # Instants taken from the race itself (no wall clock): the game ran out 20 s into the
+    # race, and the organisers cancelled it 10 s later, both before the race's end.
+    out_of_time = race.starts_at + timedelta(seconds=20)
     Game.objects.filter(id=game.id).update(
-        deadline=past, status=Game.Status.TIMED_OUT, finished_at=past
+        deadline=out_of_time, status=Game.Status.TIMED_OUT, finished_at=out_of_time
     )
-    races_cancel(race_ids=[race.id])
+    assert races_cancel(race_ids=[race.id], now=out_of_time + timedelta(seconds=10)) == [race.id]
     html = pages.get(f"/play/{game.id}/").content.decode()
     assert "Time is up: your game has ended with 1 card home." in html
     assert "The organisers cancelled" not in html
