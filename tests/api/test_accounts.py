@@ -79,7 +79,13 @@ def test_bad_username_is_refused(anon: APIClient, username: str, why: str) -> No
 
 
 def test_dots_within_a_username_are_fine(anon: APIClient) -> None:
-    assert register(anon, username="a.b..", password=GOOD).status_code == 201
+    resp = register(anon, username="a.b..", password=GOOD)
+    assert resp.status_code == 201
+    # The account exists under that exact name, and its token works.
+    assert resp.json()["username"] == "a.b.."
+    assert list(User.objects.values_list("username", flat=True)) == ["a.b.."]
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {resp.json()['token']}")
+    assert anon.post("/api/v1/auth/logout").status_code == 204
 
 
 @pytest.mark.parametrize("username", ["alice", "ALICE", "Alice"])

@@ -99,6 +99,10 @@ def test_other_entrants_play_on() -> None:
         format="json",
     )
     assert resp.status_code == 201
+    assert (resp.json()["move"], resp.json()["number"]) == ("draw", 1)
+    assert Game.objects.get(id=mine.game_id).move_number == 1
+    # The disqualified entrant's game stays where it was: its one draw, nothing more.
+    assert Game.objects.get(id=entry.game_id).move_number == 1
 
 
 def test_the_game_view_says_so_and_lists_no_move() -> None:

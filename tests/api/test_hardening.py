@@ -64,6 +64,9 @@ def test_utf8_charset_is_accepted(player: APIClient) -> None:
         "/api/v1/games", b'{"seed": "1"}', content_type="application/json; charset=UTF-8"
     )
     assert resp.status_code == 201
+    # The body was read: one game, on the seed it sent (not a random one).
+    game = Game.objects.get()
+    assert (str(game.id), game.deal.seed, game.move_number) == (resp.json()["id"], "1", 0)
 
 
 def test_deeply_nested_json_is_400(anon: APIClient) -> None:

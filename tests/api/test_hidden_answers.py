@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 from typing import Any
 
 import pytest
@@ -135,6 +136,20 @@ def test_practice_check_ignores_finished_races(player: APIClient) -> None:
     race.save(update_fields=["status"])
     response = player.post("/api/v1/games", {"deck": race.deal.deck}, format="json")
     assert response.status_code == 201
+    view = response.json()
+    game = Game.objects.get(id=view["id"])
+    # A practice game on the finished race's very cards ...
+    assert (game.kind, game.deal.deck) == (Game.Kind.PRACTICE, race.deal.deck)
+    # ... whose view still hides what is face down: the face-down reserve and the stock
+    # as counts only (RULES.md 7), none of their cards anywhere in the answer.
+    snapshot = game.state
+    face_down = snapshot["reserve"][:-1]
+    assert len(face_down) == 12
+    assert view["reserve"]["face_down"] == 12
+    assert view["stock"] == {"count": len(snapshot["stock"])}
+    shown = json.dumps(view)
+    for card in [*face_down, *snapshot["stock"]]:
+        assert f'"{CARD_NAMES[card] if isinstance(card, int) else card}"' not in shown
 
 
 def test_a_move_naming_a_hidden_card_gets_one_answer(player: APIClient) -> None:
