@@ -58,6 +58,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+from benchmarks.seeded_race import seeded_race
+from benchmarks.verify import verify_results
 from canfield_bot.bot import Bot, BotResult
 from canfield_bot.client import CanfieldClient
 from canfield_bot.stack import (
@@ -70,10 +72,8 @@ from canfield_bot.stack import (
     postgres_scratch_db,
     redis_claim_db,
     redis_release_db,
-    seeded_race,
 )
 from canfield_bot.strategy import DefaultStrategy
-from canfield_bot.verify import verify_results
 
 
 class Recorder:

@@ -54,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx
 
+from benchmarks.seeded_race import seeded_race
 from canfield_bot.bot import Bot, BotResult
 from canfield_bot.client import CanfieldClient
 from canfield_bot.stack import (
@@ -66,7 +67,6 @@ from canfield_bot.stack import (
     postgres_scratch_db,
     redis_claim_db,
     redis_release_db,
-    seeded_race,
 )
 from canfield_bot.strategy import DefaultStrategy
 

@@ -19,7 +19,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from canfield_bot.stack import Stack, free_port, seeded_race, wait_http
+from benchmarks.seeded_race import seeded_race
+from canfield_bot.stack import Stack, free_port, wait_http
 from tests.conftest import IN_CI
 from tests.helpers import ROOT
 

@@ -175,6 +175,6 @@ def test_commitment_verified_is_false_when_the_seed_does_not_match() -> None:
     race.refresh_from_db()
     results = race_results(race=race)
     assert results["commitment_verified"] is False
-    from canfield_bot.verify import verify_results
+    from benchmarks.verify import verify_results
 
     assert "the server says the commitment does not verify" in verify_results(results)

@@ -1,4 +1,4 @@
-"""The bot's independent check of published results (``canfield_bot.verify``), RULES.md 6.
+"""The bot's independent check of published results (``benchmarks.verify``), RULES.md 6.
 
 The results table is built here with the pure engine, the way ``GET /races/{id}/results``
 publishes it: one deal (seed 23, which the bots' strategies win), each entrant's move
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from benchmarks.verify import expected_ranks, rank_key, verify_results
 from canfield_bot.strategy import DefaultStrategy, LookaheadStrategy, Strategy
-from canfield_bot.verify import expected_ranks, rank_key, verify_results
 from games.engine import new_game, player_view, replay
 from games.engine.deal import deal_deck
 from games.engine.ranking import rank_entries

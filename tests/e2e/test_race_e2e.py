@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from benchmarks.verify import verify_results
 from canfield_bot.bot import BotResult, run_bots
 from canfield_bot.client import CanfieldClient
 from canfield_bot.stack import (
@@ -35,7 +36,6 @@ from canfield_bot.stack import (
     redis_claim_db,
     redis_release_db,
 )
-from canfield_bot.verify import verify_results
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

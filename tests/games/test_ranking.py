@@ -1,6 +1,6 @@
 """One ranking rule (RULES.md 6), four forms that must agree: the domain's Python ranks
 (games.engine.ranking), the scoring SQL (race_score), the live-standings ORM ordering
-(race_standings) and the bot's independent check (canfield_bot.verify)."""
+(race_standings) and the bot's independent check (benchmarks.verify)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from canfield_bot.verify import expected_ranks, verify_results
+from benchmarks.verify import expected_ranks, verify_results
 from games.engine.ranking import RANK_KEY, rank_entries, rank_key
 from games.models import Game, Race, RaceEntry
 from games.ranking import rank_order_sql

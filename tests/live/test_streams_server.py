@@ -27,13 +27,13 @@ import httpx
 import pytest
 from django.conf import settings
 
+from benchmarks.seeded_race import seeded_race
 from canfield_bot.stack import (
     Stack,
     create_staff,
     free_port,
     postgres_drop_db,
     postgres_scratch_db,
-    seeded_race,
 )
 from canfield_bot.strategy import DefaultStrategy
 from games.engine import PRESETS, GameState, deal_deck, layout, make_rules, parse_deck

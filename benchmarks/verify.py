@@ -5,6 +5,12 @@ everything it can: the commitment from the revealed seed, the deck from the seed
 (RULES.md 2.1), each entrant's cards home by replaying their move list, and the
 ranks from the ranking rule (RULES.md 6).  It returns a list of problems (empty
 when everything checks out).
+
+It lives here, beside the benchmarks that use it, and not in ``canfield_bot``: replaying
+a move list needs the rules engine (``games.engine``, pure Python, usable without Django),
+and the bot package is a client of the public API only that never imports ``games/``
+(DESIGN.md, "Layers").  The ranks are recomputed by :func:`rank_key`, written here
+apart from the server's ranking code.
 """
 
 from __future__ import annotations

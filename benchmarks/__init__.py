@@ -1,0 +1,1 @@
+"""Benchmarks (run each as a script) and the helpers they share with the tests."""
