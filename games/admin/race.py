@@ -402,8 +402,9 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         return custom + super().get_urls()
 
     def standings_csv_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        """The race's standings as CSV (``games.selectors.exports``): the seed and the
-        commitment only once the race is finished."""
+        """The race's standings as CSV (``games.selectors.exports``): the commitment
+        always (public before the race), the seed once the race is finished or cancelled
+        (RULES.md 7)."""
         race = object_or_404(Race.objects.select_related("deal", "tournament"), object_id)
         if not self.has_view_or_change_permission(request, race):
             raise PermissionDenied

@@ -311,7 +311,8 @@ class StandingInline(_TabularInline_TournamentStanding_Tournament):
 
 
 class RaceInline(_TabularInline_Race_Tournament):
-    """The tournament's races, compact enough for a 1,280 px screen (seed once finished)."""
+    """The tournament's races, compact enough for a 1,280 px screen (seed once finished
+    or cancelled: :meth:`Race.seed_revealed`)."""
 
     model = Race
     formset = ParentRowsFormSet
@@ -534,7 +535,8 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         return csv_download(tournament_standings_csv(tournaments=[t]), f"{t.pk}-standings.csv")
 
     def races_csv_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        """The tournament's races as CSV, with the seed of each finished race."""
+        """The tournament's races as CSV: each race's commitment, and the seed of each
+        finished or cancelled race (``games.selectors.exports.tournament_races_csv``)."""
         t = self._viewable(request, object_id)
         return csv_download(tournament_races_csv(tournament=t), f"{t.pk}-races.csv")
 
