@@ -46,14 +46,6 @@ def race_sweep() -> list[str]:
     return [f"{race_id}:{race_close(race_id=race_id)}" for race_id in races_due()]
 
 
-@shared_task(name="games.race_close")
-def race_close_task(race_id: str) -> str:
-    """Close and score one race now (idempotent); returns its status afterwards."""
-    from games.services.races import race_close
-
-    return race_close(race_id=race_id)
-
-
 @shared_task(name="games.solve_batch_deal", bind=True)
 def solve_batch_deal(
     self: Any,

@@ -105,11 +105,6 @@ def card_name(card: int) -> str:
     return CARD_NAMES[card]
 
 
-def colour_name(card: int) -> str:
-    """``"red"`` or ``"black"``."""
-    return "red" if IS_RED[card] else "black"
-
-
 def pretty(card: int) -> str:
     """Card with a Unicode suit symbol, e.g. ``"Q\u2665"``; ten is written ``10``."""
     name = CARD_NAMES[card]

@@ -2,7 +2,8 @@
 
 A service that needs background work records it first (a row the work will
 complete, such as a pending :class:`~games.models.Solve`), then calls
-:func:`enqueue_on_commit`.  The message is sent once the transaction commits.
+:func:`enqueue_now` once the transaction commits (``transaction.on_commit``, as
+:func:`games.services.solver.solve_request` does).
 If the broker is down the failure is logged and swallowed: the caller's write
 is already committed and its answer stands (nothing accepted is lost), and a
 beat sweeper finds the recorded work and sends it again
@@ -16,8 +17,6 @@ from __future__ import annotations
 
 import logging
 from typing import Any
-
-from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
@@ -37,8 +36,3 @@ def enqueue_now(task_name: str, *, kwargs: dict[str, Any]) -> bool:
         logger.exception("could not run or send %s %s (the sweeper will retry)", task_name, kwargs)
         return False
     return True
-
-
-def enqueue_on_commit(task_name: str, *, kwargs: dict[str, Any]) -> None:
-    """Send ``task_name`` once the current transaction commits (see :func:`enqueue_now`)."""
-    transaction.on_commit(lambda: enqueue_now(task_name, kwargs=kwargs))
