@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
-from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
@@ -27,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from games.admin.common import SelectionGuardAdmin
 from games.engine import PRESETS
 from games.models import PlayerRating, RaceRating, RatingChange, RatingPool
-from games.services.ratings import race_set_rated
+from games.services.ratings import pool_recompute_enqueue, race_set_rated
 from web.board import rules_label
 
 #: History rows shown on a rating's page (newest first).
@@ -45,13 +44,6 @@ class ReadOnlyAdmin(SelectionGuardAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
-
-
-def _queue_recompute(pool_id: int) -> None:
-    """Queue ``games.rating_pool_recompute`` for the pool after the commit."""
-    from games.tasks import rating_pool_recompute_task
-
-    transaction.on_commit(lambda: rating_pool_recompute_task.delay(pool_id), robust=True)
 
 
 @admin.register(RatingPool)
@@ -97,7 +89,7 @@ class RatingPoolAdmin(ReadOnlyAdmin):
     )
     def recompute(self, request: HttpRequest, queryset: QuerySet[RatingPool]) -> None:
         for pool in queryset:
-            _queue_recompute(pool.pk)
+            pool_recompute_enqueue(pool_id=pool.pk)
             self.log_change(request, pool, "Recompute queued")
         count = queryset.count()
         self.message_user(

@@ -174,6 +174,19 @@ def race_rating_enqueue(*, race_id: Any) -> None:
     transaction.on_commit(lambda: race_rate_task.delay(race_key), robust=True)
 
 
+def pool_recompute_enqueue(*, pool_id: Any) -> None:
+    """Recompute the rating pool ``pool_id`` (all its finished races, in race order) after
+    the current transaction commits (task ``games.rating_pool_recompute``, which calls
+    :func:`pool_recompute`): the admin's *Recompute pool*.  ``robust``, as
+    :func:`race_rating_enqueue`: a broker that cannot take the task does not fail the
+    caller (the admin asks again).  Outside a transaction it is sent at once.
+    """
+    from games.tasks import rating_pool_recompute_task
+
+    pool_key = int(pool_id)
+    transaction.on_commit(lambda: rating_pool_recompute_task.delay(pool_key), robust=True)
+
+
 def race_rating_mark_stale(*, race: Race) -> None:
     """Record that a finished race's rating no longer matches its results or ``rated`` flag.
 
