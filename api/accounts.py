@@ -29,7 +29,6 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.authentication import token_issue, tokens_revoke
 from api.errors import ProblemError, ProblemSerializer
 from api.query import ApiView
 from api.serializers import PasswordChangeInput, RegisterInput, TokenInput, TokenOutput
@@ -41,6 +40,7 @@ from canfield_site.security import (
 )
 from games.services.accounts import player_lock, user_register, username_validate
 from games.services.errors import AccountDeleted, UsernameTaken
+from games.services.tokens import token_issue, token_revoke, tokens_revoke
 
 
 def player_of(request: Request) -> User:
@@ -226,7 +226,7 @@ class LogoutView(ApiView):
     def post(self, request: Request) -> Response:
         player_of(request)
         if isinstance(request.auth, AuthToken):
-            request.auth.delete()
+            token_revoke(token=request.auth)
         else:
             logout(request._request)
         return _no_store(Response(status=status.HTTP_204_NO_CONTENT))

@@ -15,20 +15,19 @@ keeps only a SHA-512 digest of each token and its first 15 characters for the lo
   one query (:meth:`TokenAuthentication.authenticate_credentials`).
 * **Expiry:** ``AUTH_TOKEN_TTL_SECONDS`` (0: tokens last until revoked).  An account keeps
   at most ``AUTH_TOKENS_PER_USER`` tokens; issuing one more deletes the oldest.
+* **Written by services:** every token row is issued or deleted by
+  :mod:`games.services.tokens`; this module only looks tokens up.
 """
 
 from __future__ import annotations
 
 import binascii
 import re
-from datetime import timedelta
 from hmac import compare_digest
 from typing import Any
 
 import drf_spectacular.authentication
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
@@ -37,7 +36,7 @@ from knox.models import AuthToken
 from knox.settings import CONSTANTS
 from rest_framework import authentication, exceptions
 
-from games.services.accounts import player_lock
+from games.services.tokens import token_revoke, tokens_revoke
 
 
 class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]
@@ -72,7 +71,7 @@ class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]
             if not compare_digest(digest, auth_token.digest):
                 continue
             if auth_token.expiry is not None and auth_token.expiry <= now:
-                auth_token.delete()
+                token_revoke(token=auth_token)
                 break
             if not auth_token.user.is_active:
                 raise exceptions.AuthenticationFailed("User inactive or deleted.")
@@ -106,37 +105,6 @@ def unaccepted_scheme_hint(authorization: str) -> str | None:
         f"Authentication credentials were not provided: {named} is not accepted here. "
         "Use 'Authorization: Token <key>' with a key from POST /api/v1/auth/token."
     )
-
-
-def token_issue(*, user: User) -> tuple[str, AuthToken]:
-    """A new API token for ``user`` and its row (the token is returned once, stored only
-    as a digest).
-
-    Deletes the user's expired tokens and, past ``AUTH_TOKENS_PER_USER``, the oldest.
-    Locks the account first (:func:`games.services.accounts.player_lock`, as the deletion
-    of an account does): raises :class:`~games.services.errors.AccountDeleted` when it was
-    deleted meanwhile (the token, committed while the deletion ran or after it, pointed
-    at an account gone: an IntegrityError).
-    """
-    ttl = settings.AUTH_TOKEN_TTL_SECONDS
-    with transaction.atomic():
-        player_lock(player=user)
-        tokens = AuthToken.objects.filter(user=user)
-        tokens.filter(expiry__lte=timezone.now()).delete()
-        keep = max(settings.AUTH_TOKENS_PER_USER - 1, 0)
-        stale = list(tokens.order_by("-created").values_list("digest", flat=True)[keep:])
-        if stale:
-            AuthToken.objects.filter(digest__in=stale).delete()
-        row, token = AuthToken.objects.create(
-            user=user, expiry=timedelta(seconds=ttl) if ttl > 0 else None
-        )
-    return str(token), row
-
-
-def tokens_revoke(*, user: User) -> int:
-    """Delete every API token of ``user``; returns how many there were."""
-    deleted, _ = AuthToken.objects.filter(user=user).delete()
-    return int(deleted)
 
 
 def legacy_token_row(key: str) -> tuple[str, str]:

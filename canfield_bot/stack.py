@@ -271,7 +271,7 @@ def bot_accounts_script(prefix: str, count: int) -> str:
 import json
 from django.contrib.auth.models import User
 from django.contrib.auth.hashers import make_password
-from api.authentication import token_issue
+from games.services.tokens import token_issue
 hashed = make_password(None)
 names = [f"{prefix}-{{i:04d}}" for i in range({count})]
 User.objects.bulk_create([User(username=name, password=hashed) for name in names])

@@ -77,3 +77,35 @@ def test_tasks_are_sent_by_services_only() -> None:
                 and node.func.attr in ("delay", "apply_async", "send_task", "delay_on_commit")
             ]
     assert found == []
+
+
+#: Calls that write rows (or a password) through the ORM.
+WRITES = frozenset(
+    {
+        "save",
+        "delete",
+        "create",
+        "bulk_create",
+        "get_or_create",
+        "update_or_create",
+        "update",
+        "bulk_update",
+        "set_password",
+    }
+)
+
+
+def test_the_api_writes_no_row_itself() -> None:
+    """The API's token rows (issue, logout, expiry) and its password change are written by
+    services (``games.services.tokens``, ``games.services.accounts``), not by
+    ``api/authentication.py`` and ``api/accounts.py`` (migrations aside)."""
+    writes = [
+        f"{path}:{node.lineno} calls {node.func.attr}"
+        for path, tree in modules("api")
+        if "/migrations/" not in path
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in WRITES - {"save", "set_password"}  # the password: to do
+    ]
+    assert writes == []

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from api.authentication import token_issue
+from games.services.tokens import token_issue
 from tests.factories import OrganiserFactory, UserFactory
 
 

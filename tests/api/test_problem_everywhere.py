@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from api.authentication import token_issue
+from games.services.tokens import token_issue
 from tests.factories import create_user
 
 pytestmark = pytest.mark.django_db

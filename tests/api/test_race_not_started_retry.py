@@ -81,8 +81,8 @@ def test_a_race_game_stream_before_its_start_says_how_long_to_wait(frozen: datet
     from asgiref.sync import async_to_sync
     from django.test import AsyncClient
 
-    from api.authentication import token_issue
     from games.services.races import race_join
+    from games.services.tokens import token_issue
     from tests.factories import UserFactory
 
     race = a_race(Race.Mode.SCHEDULED, timedelta(seconds=30))

@@ -30,8 +30,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from api.authentication import token_issue
 from canfield_site.wsgi import application
+from games.services.tokens import token_issue
 
 #: Generated requests per operation and credential kind.
 EXAMPLES = 10

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client, RequestFactory
 
-from api.authentication import token_issue
 from api.streams import _still_signed_in
+from games.services.tokens import token_issue
 
 pytestmark = pytest.mark.django_db
 

@@ -30,11 +30,11 @@ from django.test import AsyncClient, Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from api.authentication import token_issue
 from games.live.publish import publish_now, race_topic
 from games.models import Race, Tournament
 from games.services.race_admin import race_move
 from games.services.races import race_create
+from games.services.tokens import token_issue
 from games.services.tournament_admin import tournament_delete
 from tests.factories import create_user
 from tests.tournaments.factories import TournamentFactory

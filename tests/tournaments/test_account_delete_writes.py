@@ -28,7 +28,6 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from knox.models import AuthToken
 
-from api.authentication import token_issue
 from games.engine import make_rules
 from games.models import (
     Game,
@@ -49,6 +48,7 @@ from games.services.games import deal_create, game_start, rules_build
 from games.services.races import race_create
 from games.services.ratings import pool_recompute
 from games.services.solver import solve_request
+from games.services.tokens import token_issue
 from games.services.tournaments import (
     RaceSchedule,
     tournament_admit,

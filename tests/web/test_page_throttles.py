@@ -12,9 +12,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.throttling import ScopedRateThrottle
 
-from api.authentication import token_issue
 from games.models import Game
 from games.services.games import game_start
+from games.services.tokens import token_issue
 from tests.tournaments.factories import running_race
 from tests.web.conftest import PASSWORD, PageClient
 
