@@ -38,7 +38,7 @@ from canfield_site.security import (
     lockout_detail,
     lockout_seconds,
 )
-from games.services.accounts import player_lock, user_register, username_validate
+from games.services.accounts import account_password_set, user_register, username_validate
 from games.services.errors import AccountDeleted, UsernameTaken
 from games.services.tokens import token_issue, token_revoke, tokens_revoke
 
@@ -317,12 +317,10 @@ class PasswordChangeView(ApiView):
                 errors=errors,
             )
         with transaction.atomic():
-            # The account first, as its deletion locks it: deleted meanwhile (while the
-            # passwords were hashed), save() found no row to update and inserted the
-            # account again; now 404 not_found.
-            player_lock(player=user)
-            user.set_password(data.validated_data["new_password"])
-            user.save()  # revokes every token (api.authentication)
+            # Deleted meanwhile (while the passwords were hashed): AccountDeleted, 404
+            # not_found.  Saving revokes every token; the new one is issued in the same
+            # transaction.
+            account_password_set(account=user, password=data.validated_data["new_password"])
             body = _token_body(user)
         if request._request.session.get(HASH_SESSION_KEY):
             update_session_auth_hash(request._request, user)

@@ -36,7 +36,6 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import PasswordChangeForm
 from django.contrib.auth.views import PasswordChangeView, redirect_to_login
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
 
@@ -414,6 +413,18 @@ class LockoutPasswordChangeForm(PasswordChangeForm):
         super().__init__(user, *args, **kwargs)
         self.request = request
 
+    def save(self, commit: bool = True) -> Any:
+        """Save the new password with :func:`games.services.accounts.account_password_set`
+        (under the account's row lock; raises
+        :class:`~games.services.errors.AccountDeleted` when the account was deleted
+        meanwhile).  ``commit=False`` only sets it on ``self.user``, as Django's does."""
+        if not commit:
+            return super().save(commit=False)
+        from games.services.accounts import account_password_set
+
+        account_password_set(account=self.user, password=self.cleaned_data["new_password1"])
+        return self.user
+
     def clean_old_password(self) -> str:
         old = str(self.cleaned_data["old_password"])
         if current_password_check(self.request, self.user, old) != "ok":
@@ -434,18 +445,14 @@ class LockoutPasswordChangeView(PasswordChangeView):
         return {**super().get_form_kwargs(), "request": self.request}
 
     def form_valid(self, form: Any) -> HttpResponse:
-        """Save the new password under the account's row lock
-        (:func:`games.services.accounts.player_lock`, the deletion's first lock).  An
-        account deleted while the passwords were checked (hashing takes a while) goes to
-        the login page, as Django sends the session's next request: ``user.save()`` found
-        no row to update and inserted the account again."""
-        from games.services.accounts import player_lock
+        """Save the new password (:meth:`LockoutPasswordChangeForm.save`: the service
+        :func:`games.services.accounts.account_password_set`, under the account's row
+        lock).  An account deleted while the passwords were checked (hashing takes a
+        while) goes to the login page, as Django sends the session's next request."""
         from games.services.errors import AccountDeleted
 
         try:
-            with transaction.atomic():
-                player_lock(player=form.user)
-                return super().form_valid(form)
+            return super().form_valid(form)
         except AccountDeleted:
             return redirect_to_login(self.request.get_full_path())
 

@@ -105,6 +105,25 @@ def user_register(*, username: str, password: str, email: str = "") -> User:
     return user
 
 
+def account_password_set(*, account: Any, password: str) -> None:
+    """Set ``account``'s password to ``password`` (hashed) and save it, in one transaction
+    under the account's row lock (:func:`player_lock`, the deletion's first lock): the API's
+    ``POST /auth/password`` and the pages' password change (``/accounts/password/``, the
+    admin's).
+
+    ``password`` must already be validated (Django's password validators) and the current
+    one checked by the caller.  Saving revokes every API token of the account
+    (``api.authentication.revoke_on_credential_change``); ``account`` is updated in place.
+    Raises :class:`AccountDeleted` when the account was deleted meanwhile (while the
+    passwords were hashed): the lock finds no row, so nothing is saved (``save()`` would
+    have inserted the account again).
+    """
+    with transaction.atomic():
+        player_lock(player=account)
+        account.set_password(password)
+        account.save()
+
+
 # ------------------------------------------------------------------ deletion
 
 #: Where :func:`account_delete_prepare` leaves the deleted account's races for
