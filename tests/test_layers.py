@@ -14,6 +14,9 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,6 +59,71 @@ def test_imported_resolves_relative_imports() -> None:
     assert "games.engine.cards" in names
     assert "games.engine.rules" in names
     assert "django.db" in names
+
+
+def test_the_engine_imports_no_django_and_nothing_of_the_app() -> None:
+    seen = 0
+    foreign = []
+    for path, tree in modules("games/engine"):
+        seen += 1
+        for line, name in imported(path, tree):
+            if under(name, "django", "rest_framework", "celery", "knox") or (
+                under(name, "games") and not under(name, "games.engine")
+            ):
+                foreign.append(f"{path}:{line} imports {name}")
+    assert seen > 10  # cards, deal, rules, state, moves, solver, ...
+    assert foreign == []
+
+
+#: Run by a fresh interpreter: refuses every import of Django, then imports every engine
+#: module and plays a deal to its first moves.
+_BLOCKED = textwrap.dedent(
+    """
+    import importlib, pkgutil, sys
+
+    class NoDjango:
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in ("django", "rest_framework", "celery", "knox"):
+                raise ImportError(f"blocked: {name}")
+            return None
+
+    sys.meta_path.insert(0, NoDjango())
+    try:
+        import django
+    except ImportError:
+        pass
+    else:
+        raise SystemExit("the blocker let django through")
+    import games.engine as engine
+    names = []
+    for info in pkgutil.iter_modules(engine.__path__, "games.engine."):
+        if info.name != "games.engine.__main__":  # runs the command line
+            importlib.import_module(info.name)
+            names.append(info.name)
+    game = engine.new_game("classic", seed="canfield-test-seed")
+    legal = engine.legal_moves(game)
+    assert legal, legal
+    loaded = sorted(m for m in sys.modules if m.split(".")[0] == "django")
+    print(len(names), len(legal), loaded)
+    """
+)
+
+
+def test_the_engine_imports_and_plays_with_django_blocked() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _BLOCKED],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    count, moves, loaded = done.stdout.split(maxsplit=2)
+    assert int(count) > 10
+    assert int(moves) > 0
+    assert loaded.strip() == "[]"
 
 
 def test_tasks_are_sent_by_services_only() -> None:
