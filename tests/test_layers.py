@@ -61,6 +61,16 @@ def test_imported_resolves_relative_imports() -> None:
     assert "django.db" in names
 
 
+def test_games_never_imports_web_or_api() -> None:
+    upward = [
+        f"{path}:{line} imports {name}"
+        for path, tree in modules("games")
+        for line, name in imported(path, tree)
+        if under(name, "web", "api")
+    ]
+    assert upward == []
+
+
 def test_the_engine_imports_no_django_and_nothing_of_the_app() -> None:
     seen = 0
     foreign = []

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -13,25 +12,17 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS
 from games.services.accounts import username_validate
+from games.words import USERNAME_HELP
 from web.board import variant_label
 
 #: What a username may hold, said before the player types one (Django's help said
 #: "Letters, digits and @/./+/-/_ only", and ``chloé`` was then refused for its accent):
 #: the rules of :func:`games.services.accounts.username_validate`.
-USERNAME_HELP = _(
-    "Required. 150 characters or fewer: unaccented letters (a-z, A-Z), digits and the "
-    "characters @ . + - _ only, not dots alone."
-)
-
 #: A failed login (Django's said "Note that both fields may be case-sensitive", but the
 #: username is matched in any case: ``canfield_site.security.UsernameAnyCaseBackend``).
 INVALID_LOGIN = _(
     "Please enter a correct username and password. The username may be typed in any case; "
     "the password is case-sensitive."
-)
-INVALID_STAFF_LOGIN = _(
-    "Please enter the correct username and password for a staff account. The username may "
-    "be typed in any case; the password is case-sensitive."
 )
 
 
@@ -40,15 +31,6 @@ class LoginForm(AuthenticationForm):
     case, the password exactly (:data:`INVALID_LOGIN`)."""
 
     error_messages = {**AuthenticationForm.error_messages, "invalid_login": INVALID_LOGIN}
-
-
-class AdminLoginForm(AdminAuthenticationForm):
-    """The admin's login form (``admin.site.login_form``), worded as :class:`LoginForm`."""
-
-    error_messages = {
-        **AdminAuthenticationForm.error_messages,
-        "invalid_login": INVALID_STAFF_LOGIN,
-    }
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]

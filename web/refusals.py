@@ -18,10 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext_lazy
 
 from games.services.errors import ServiceError
-from web.board import RANK_ANY, RANK_COLOUR, RANK_WITH, card_object, card_subject
+from games.words import LOWER_AFTER_COLON as LOWER_AFTER_COLON
+from games.words import RANK_WITH
+from games.words import after_colon as after_colon
+from web.board import RANK_ANY, RANK_COLOUR, card_object, card_subject
 
 #: By ``why``: the engine's key for a refused move (games/engine/state.py, moves.py), or
 #: for any other service refusal its ``code`` (``ServiceError.why`` defaults to it).
@@ -235,20 +238,3 @@ def sentence(text: str) -> str:
     if not text.endswith(_ENDS):
         text += "."
     return text[0].upper() + text[1:]
-
-
-#: The languages in which a sentence after a colon starts in lower case (French, Spanish):
-#: "Refusé : le cinq de pique…", as their hints read ("Indice : le dix de pique…").
-#: English and German keep the capital ("Refused: The five of spades…").
-LOWER_AFTER_COLON = ("fr", "es")
-
-
-def after_colon(text: str) -> str:
-    """``text`` (a sentence, :func:`sentence`) as it reads after a colon such as the
-    board's "Refused:" in the active language: its first letter lower case in French
-    and Spanish (``"Le cinq de pique…"`` -> ``"le cinq de pique…"``), unchanged in English
-    and German.  A word in capitals (an acronym: ``"API …"``) keeps them."""
-    language = (get_language() or "en").split("-")[0]
-    if language not in LOWER_AFTER_COLON or not text or text[1:2].isupper():
-        return text
-    return text[0].lower() + text[1:]

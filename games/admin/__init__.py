@@ -19,7 +19,7 @@ from games.admin import (  # noqa: F401 - imported to register the model admins
     users,
 )
 from games.admin.common import SEED_HIDDEN, seed_shown
-from web.forms import AdminLoginForm
+from games.admin.login import AdminLoginForm
 
 #: Shown in the admin's header, page titles and index.
 admin.site.site_header = _("Canfield race server: organisers")

@@ -37,7 +37,7 @@ from games.admin.refusals import admin_refusal
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
 from games.selectors.games import ended_by_cancellation
 from games.services.errors import ServiceError
-from web.refusals import after_colon
+from games.words import after_colon
 
 if TYPE_CHECKING:  # the stubs' generics; plain classes at run time (no django-stubs-ext)
     _ModelForm_Tournament = forms.ModelForm[Tournament]

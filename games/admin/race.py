@@ -57,7 +57,7 @@ from games.services.race_admin import (
     race_rename,
     race_rescore_all,
 )
-from web.board import rules_label
+from games.words import rules_label
 
 #: The ranking rule in words, in the page's language: the words of
 #: :data:`games.engine.ranking.RANKING_RULE` (which the API serves in English; a test

@@ -27,7 +27,7 @@ from games.admin.common import SelectionGuardAdmin
 from games.engine import PRESETS
 from games.models import PlayerRating, RaceRating, RatingChange, RatingPool
 from games.services.ratings import pool_recompute_enqueue, race_set_rated
-from web.board import rules_label
+from games.words import rules_label
 
 #: History rows shown on a rating's page (newest first).
 HISTORY_ROWS = 200
@@ -75,7 +75,7 @@ class RatingPoolAdmin(ReadOnlyAdmin):
         """The pool's rules as the race list's *Variant* column names a race's: the
         preset's name in the page's language ("Classique"), never its code ("classic");
         other rules name the preset they differ from and what differs
-        (``web.board.rules_label``).  (Not named ``variant``: the model's field of that
+        (``games.words.rules_label``).  (Not named ``variant``: the model's field of that
         name would win over it.)"""
         exact = obj.key if obj.key in PRESETS else "custom"  # the key is a preset's name
         return rules_label(exact, obj.options, obj.variant)

@@ -68,8 +68,7 @@ from games.services.tournaments import (
     tournament_set_status,
     tournament_validate,
 )
-from web.board import PRESET_NAMES
-from web.templatetags.web_tags import duration
+from games.words import PRESET_NAMES, duration
 
 _FIELDS = [
     "name",

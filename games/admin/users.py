@@ -39,7 +39,7 @@ from django.utils.translation import gettext
 from games.admin.common import SelectionGuardAdmin
 from games.models import Move, PlayerRating, RaceEntry, RatingChange, TournamentStanding
 from games.services.accounts import username_validate
-from web.forms import USERNAME_HELP
+from games.words import USERNAME_HELP
 
 #: Rows a deletion takes that the confirmation page counts instead of listing (a
 #: prolific player's moves ran to hundreds of thousands of lines, each loaded to be

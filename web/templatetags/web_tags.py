@@ -8,9 +8,10 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.html import format_html
 
-from web.board import rules_label, variant_label
+from games.words import duration, rules_label, variant_label
 
 register = template.Library()
+register.filter("duration", duration)  # games.words.duration, also the admin's
 
 
 @register.filter
@@ -26,27 +27,6 @@ def seconds(ms: int | None) -> str:
     if ms is None:
         return ""
     return str(number_format(round(ms / 1000, 1), decimal_pos=1, use_l10n=True))
-
-
-@register.filter
-def duration(ms: int | None) -> str:
-    """Milliseconds as a duration with its units, tenths of a second in the page's number
-    format: ``303400`` -> ``"5 min 03.4 s"`` (``"5 min 03,4 s"`` in French),
-    ``3723400`` -> ``"1 h 02 min 03.4 s"``, ``2500`` -> ``"2.5 s"``; the number and its
-    unit are joined by a no-break space.  ``""`` for None.  The tournament standings'
-    total time (the last tie-break, README "Tournaments")."""
-    if ms is None:
-        return ""
-    tenths = (ms + 50) // 100  # to the nearest tenth of a second
-    hours, rest = divmod(tenths, 36000)
-    minutes, tenths = divmod(rest, 600)
-    secs = str(number_format(tenths / 10, decimal_pos=1, use_l10n=True))
-    if not (hours or minutes):
-        return f"{secs}\xa0s"
-    secs = secs.zfill(len(secs) + max(0, 4 - len(secs)))  # two digits before the decimal
-    if not hours:
-        return f"{minutes}\xa0min {secs}\xa0s"
-    return f"{hours}\xa0h {minutes:02d}\xa0min {secs}\xa0s"
 
 
 @register.filter
