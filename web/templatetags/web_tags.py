@@ -34,7 +34,7 @@ def rules(deal: Any) -> str:
     """A deal (a model or a :func:`~games.selectors.games.deal_public` dict) as its rules
     in a few words: ``"Classic"``, or ``"Draw one (changed: 2 redeals.)"`` (the preset it
     was built from, and what differs); see
-    :func:`web.board.rules_label`."""
+    :func:`games.words.rules_label`."""
     if isinstance(deal, dict):
         return rules_label(deal["variant"], deal["options"], deal.get("preset"))
     return rules_label(deal.variant, deal.options, deal.preset)
