@@ -58,6 +58,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+from benchmarks.bot_accounts import bot_accounts_script
 from benchmarks.seeded_race import seeded_race
 from benchmarks.verify import verify_results
 from canfield_bot.bot import Bot, BotResult
@@ -65,7 +66,6 @@ from canfield_bot.client import CanfieldClient
 from canfield_bot.stack import (
     Stack,
     asgi_database_env,
-    bot_accounts_script,
     create_staff,
     free_port,
     postgres_drop_db,

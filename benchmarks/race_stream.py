@@ -54,13 +54,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx
 
+from benchmarks.bot_accounts import bot_accounts_script
 from benchmarks.seeded_race import seeded_race
 from canfield_bot.bot import Bot, BotResult
 from canfield_bot.client import CanfieldClient
 from canfield_bot.stack import (
     Stack,
     asgi_database_env,
-    bot_accounts_script,
     create_staff,
     free_port,
     postgres_drop_db,

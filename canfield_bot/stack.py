@@ -260,26 +260,6 @@ def redis_release_db(url: str) -> None:
     redis.Redis.from_url(url).delete("canfield:stack:lock")
 
 
-def bot_accounts_script(prefix: str, count: int) -> str:
-    """Python for ``manage.py shell -c`` that creates ``count`` accounts ``<prefix>-NNNN``
-    (no usable password) with one API token each and prints ``{username: token}`` as JSON.
-
-    For load benchmarks: far faster than registering over HTTP.  Runs inside the server's
-    Django project (this package itself never imports it).
-    """
-    return f"""
-import json
-from django.contrib.auth.models import User
-from django.contrib.auth.hashers import make_password
-from games.services.tokens import token_issue
-hashed = make_password(None)
-names = [f"{prefix}-{{i:04d}}" for i in range({count})]
-User.objects.bulk_create([User(username=name, password=hashed) for name in names])
-users = list(User.objects.filter(username__startswith="{prefix}-").order_by("username"))
-print(json.dumps({{u.username: token_issue(user=u)[0] for u in users}}))
-"""
-
-
 def asgi_database_env(pool: int) -> dict[str, str]:
     """The database settings of an ASGI server process: no persistent connections (each
     request's sync code runs on a thread of its own) and a pool of ``pool`` instead."""

@@ -28,17 +28,29 @@ def _games_imports(tree: ast.AST) -> list[str]:
     return found
 
 
+def _text(node: ast.AST) -> str | None:
+    """A string constant's text, or an f-string's with each replacement field read as
+    the name ``_`` (shell code built with an f-string); None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            part.value if isinstance(part, ast.Constant) else "_" for part in node.values
+        )
+    return None
+
+
 def _embedded_sources(tree: ast.AST) -> list[ast.Module]:
-    """String constants that parse as Python with an import in them (shell code)."""
+    """Strings and f-strings that parse as Python with an import in them (shell code)."""
     out = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if "import " not in node.value:
-                continue
-            try:
-                out.append(ast.parse(node.value))
-            except SyntaxError:
-                continue
+        text = _text(node)
+        if text is None or "import " not in text:
+            continue
+        try:
+            out.append(ast.parse(text))
+        except SyntaxError:
+            continue
     return out
 
 
@@ -58,7 +70,13 @@ def test_no_module_of_canfield_bot_imports_games(module: Path) -> None:
 
 def test_the_walk_finds_an_import_of_games() -> None:
     """The check itself: each form of import is caught, in code and in shell code."""
-    code = 'import games.engine\nfrom games.services.races import race_create\nX = "import games"\n'
+    code = (
+        "import games.engine\nfrom games.services.races import race_create\n"
+        'X = "import games"\nY = f"from games.services.tokens import token_issue\\nn = {n}"\n'
+    )
     tree = ast.parse(code)
     assert _games_imports(tree) == ["games.engine", "games.services.races"]
-    assert [_games_imports(t) for t in _embedded_sources(tree)] == [["games"]]
+    assert [_games_imports(t) for t in _embedded_sources(tree)] == [
+        ["games"],
+        ["games.services.tokens"],
+    ]
