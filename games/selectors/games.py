@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.engine import GameState, player_view
 from games.engine.record import GameRecord
-from games.models import Deal, Game, Move, Race
+from games.models import Deal, Game, Move, Race, Tournament
 
 if TYPE_CHECKING:
     from games.services.errors import DealSecret
@@ -241,6 +241,56 @@ def game_get(*, game_id: Any, player: Any) -> Game:
     if game_status_seen(game, now=now) == "not_started":
         raise RaceNotStarted.until(game.started_at, now=now)
     return game
+
+
+def game_replay_get(*, game_id: Any, viewer: Any) -> Game:
+    """A game whose replay (deal, every live move) ``viewer`` may see (RULES.md 7).
+
+    Their own game once its deal is revealed (:func:`deal_revealed`), or any entrant's
+    game of a finished or cancelled race (a race game's deal is revealed only then);
+    never someone else's practice game, nor a game of a draft tournament's race unless
+    ``viewer`` may see drafts (``games.permissions.may_see_drafts``: as its race and
+    results).  ``viewer``: a user, anonymous or not.  Raises
+    :class:`games.services.errors.NotFound` for anything else, absent or hidden alike
+    (ids leak nothing).  The game comes with its deal, player and race entry (with its
+    race: :func:`game_race` reads it without a query)."""
+    from games.permissions import may_see_drafts
+    from games.services.errors import MALFORMED_ID, NotFound
+
+    try:
+        game = Game.objects.select_related("deal", "player", "race_entry__race__tournament").get(
+            id=game_id
+        )
+    except (Game.DoesNotExist, *MALFORMED_ID):
+        raise NotFound("no such game") from None
+    own = viewer is not None and viewer.is_authenticated and game.player_id == viewer.pk
+    if game.kind == Game.Kind.PRACTICE and not own:
+        raise NotFound("no such game")
+    race = game_race(game)
+    draft = (
+        race is not None
+        and race.tournament is not None
+        and race.tournament.status == Tournament.Status.DRAFT
+    )
+    if draft and not may_see_drafts(viewer):
+        raise NotFound("no such game")
+    if not deal_revealed(game):
+        raise NotFound("no such game")
+    return game
+
+
+def game_race(game: Game) -> Race | None:
+    """The race of a race game (``None`` for a practice game, or a race game whose entry is
+    gone).  No query when the game came with its entry and race
+    (``select_related("race_entry__race")``, as :func:`game_replay_get`); a practice
+    game never queries."""
+    if game.kind != Game.Kind.RACE:
+        return None
+    try:
+        entry = game.race_entry
+    except Game.race_entry.RelatedObjectDoesNotExist:
+        return None
+    return entry.race
 
 
 def game_list(*, player: Any) -> QuerySet[Game]:

@@ -21,12 +21,13 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from games.engine import OPTION_NAMES, PRESETS
-from games.models import Game, Race, RaceEntry, Tournament
+from games.models import Game, Race, RaceEntry
 from games.permissions import may_see_drafts
 from games.selectors.games import (
     NOT_OVER,
-    deal_revealed,
     game_over_for_good,
+    game_race,
+    game_replay_get,
     game_view,
     move_history,
 )
@@ -268,27 +269,12 @@ def _rating_pool(key: str | None) -> dict[str, Any] | None:
 
 
 def _replay_game(request: HttpRequest, game_id: Any) -> Game:
-    """A game whose replay the viewer may see: their own once its deal is revealed, or any
-    entrant's game of a finished race, not of a draft tournament's race unless the viewer
-    may see drafts (as its race and results).  Anything else is 404 (ids leak nothing)."""
+    """A game whose replay the viewer may see (:func:`games.selectors.games.game_replay_get`
+    decides); anything else is 404 (ids leak nothing)."""
     try:
-        game = Game.objects.select_related("deal", "player").get(id=game_id)
-    except (Game.DoesNotExist, ValueError):
+        return game_replay_get(game_id=game_id, viewer=request.user)
+    except NotFound:
         raise not_found() from None
-    own = request.user.is_authenticated and game.player_id == request.user.pk
-    if game.kind == Game.Kind.PRACTICE and not own:
-        raise not_found()
-    if (
-        game.kind == Game.Kind.RACE
-        and RaceEntry.objects.filter(
-            game=game, race__tournament__status=Tournament.Status.DRAFT
-        ).exists()
-        and not may_see_drafts(request.user)
-    ):
-        raise not_found()
-    if not deal_revealed(game):
-        raise not_found()
-    return game
 
 
 @reads_query("step")
@@ -311,10 +297,9 @@ def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
     view["move_number"] = step
     if step < len(notations):
         view["status"] = Game.Status.PLAYING
-    entry = RaceEntry.objects.filter(game=game).select_related("race").first()
     context = {
         "game": game,
-        "race": entry.race if entry is not None else None,
+        "race": game_race(game),
         "view": view,
         "board": board_context(view, draw=int(game.deal.options["draw"])),
         "step": step,
