@@ -45,6 +45,7 @@ from games.ranking import RANKING_RULE
 from games.selectors.games import SEEN_GAME_STATUSES, game_view
 from games.selectors.races import (
     RACE_PHASES,
+    STANDING_STATUSES,
     race_get,
     race_list,
     race_public,
@@ -224,7 +225,14 @@ class StandingRow(serializers.Serializer[Any]):
         allow_null=True, help_text="ms from the player's start to reaching cards_home"
     )
     finished = serializers.BooleanField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(
+        choices=list(STANDING_STATUSES),
+        help_text="the game's status as its player is told it (not_started before their "
+        "start; playing; won, blocked, resigned, timed_out), did_not_start (never started, "
+        "in a finished or cancelled race), disqualified, or cancelled (a game the race's "
+        "cancellation ended: its clock had not run out; a game that ended before keeps "
+        "its own ending)",
+    )
 
 
 class StandingsView(serializers.Serializer[Any]):

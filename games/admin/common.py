@@ -35,7 +35,6 @@ from django.utils.translation import gettext_lazy as _
 from games.admin.names import NamedObjectsAdmin
 from games.admin.refusals import admin_refusal
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
-from games.selectors.games import ended_by_cancellation
 from games.services.errors import ServiceError
 from games.words import after_colon
 
@@ -557,11 +556,9 @@ def entry_result(entry: RaceEntry) -> dict[str, Any]:
         }
     row = live_results().row(entry) or {}
     home = row.get("cards_home")
+    # "cancelled" ("race cancelled", not "timed out") for a game the race's cancellation
+    # ended, as race_standings says it.
     status = row.get("status", "not_started")
-    cancelled = status == "timed_out" and entry.race.status == Race.Status.CANCELLED
-    game = entry.game if cancelled else None  # its query only for such an entry
-    if game is not None and ended_by_cancellation(game, race_status=entry.race.status):
-        status = "cancelled"  # "race cancelled", not "timed out", as the pages say
     return {
         "rank": row.get("rank"),
         "status": status,

@@ -48,7 +48,7 @@ from games.admin.common import (
 )
 from games.models import Race, RaceEntry
 from games.selectors.exports import race_standings_csv
-from games.selectors.races import race_ended_by_cancellation, race_standings
+from games.selectors.races import race_standings
 from games.services.race_admin import (
     race_cancel_now,
     race_close_now,
@@ -350,7 +350,6 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         rows = race_standings(race=race)
         if not rows:
             return gettext("no entrants yet")
-        ended = race_ended_by_cancellation(race)  # "race cancelled", not "timed out"
         body = format_html_join(
             "",
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -361,11 +360,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
                     dash(r["cards_home"]),
                     dash(r["moves"]),
                     dash(r["elapsed_ms"]),
-                    status_words(
-                        "cancelled"
-                        if r["status"] == "timed_out" and r["player"] in ended
-                        else r["status"]
-                    ),
+                    status_words(r["status"]),  # "race cancelled" for a game it ended
                 )
                 for r in rows
             ),

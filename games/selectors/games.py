@@ -166,6 +166,19 @@ def ended_by_cancellation(game: Game, *, race_status: str | None = None) -> bool
     return race_status == Race.Status.CANCELLED
 
 
+def game_status_shown(
+    game: Game, *, now: datetime | None = None, race_status: str | None = None
+) -> str:
+    """A game's status as its pages show it: :func:`game_status_seen`, except
+    ``cancelled`` ("race cancelled", not "timed out") for a game its race's cancellation
+    ended (:func:`ended_by_cancellation`), as a cancelled race's standings say it
+    (``games.selectors.races.race_standings``).  ``race_status``: as for
+    :func:`ended_by_cancellation` (spares its query)."""
+    if ended_by_cancellation(game, race_status=race_status):
+        return "cancelled"
+    return game_status_seen(game, now=now)
+
+
 def game_over_for_good(
     game: Game, *, now: datetime | None = None, race_status: str | None = None
 ) -> bool:

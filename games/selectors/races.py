@@ -18,7 +18,14 @@ from django.utils import timezone
 
 from games.models import Game, Move, Race, RaceEntry, Tournament, TournamentEntrant
 from games.ranking import RANKING_RULE, rank_order_by
-from games.selectors.games import NOT_OVER, cancelled_before_start, game_status_seen, undo_open
+from games.selectors.games import (
+    NOT_OVER,
+    SEEN_GAME_STATUSES,
+    cancelled_before_start,
+    ended_by_cancellation,
+    game_status_seen,
+    undo_open,
+)
 from games.services.errors import MALFORMED_ID, NotFound, RaceCancelled, RaceNotFinished
 
 
@@ -206,6 +213,19 @@ def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) 
     }
 
 
+#: A standings row's status for a game its race's cancellation ended (:func:`race_standings`).
+STANDING_CANCELLED = "cancelled"
+#: Every status a row of :func:`race_standings` may have: the game's seen status
+#: (:func:`games.selectors.games.game_status_seen`; a finished race's stored one),
+#: ``did_not_start``, ``disqualified`` and :data:`STANDING_CANCELLED`.
+STANDING_STATUSES: tuple[str, ...] = (
+    *SEEN_GAME_STATUSES,
+    "did_not_start",
+    "disqualified",
+    STANDING_CANCELLED,
+)
+
+
 def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str, Any]]:
     """Standings: stored ranks once finished, otherwise live ranks from the games.
 
@@ -218,7 +238,11 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
     (it showed ``playing`` and a shared rank 1, then the counts of the stored deal).
     A cancelled race is never ranked: every row has no rank, is ``finished`` (nobody
     can play it any more), and an entrant who never started is ``did_not_start`` (as
-    in a finished race); the counts of those who played stay.
+    in a finished race); the counts of those who played stay.  A game the cancellation
+    ended (stored ``timed_out`` before its deadline:
+    :func:`games.selectors.games.ended_by_cancellation`) is ``cancelled``, not
+    ``timed_out``: its clock had not run out; a game that ended before the cancellation
+    keeps its own ending.  Every status is one of :data:`STANDING_STATUSES`.
     """
     now = now or timezone.now()
     cancelled = race.status == Race.Status.CANCELLED
@@ -267,6 +291,8 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
         going = status in NOT_OVER or undo_open(g, now=now, race_status=race.status)
         if cancelled and not started:
             status = "did_not_start"
+        elif cancelled and ended_by_cancellation(g, race_status=race.status):
+            status = STANDING_CANCELLED  # the organisers ended it, not the clock
         out.append(
             {
                 "rank": e.live_rank if started and not cancelled else None,
@@ -299,20 +325,6 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
             }
         )
     return out
-
-
-def race_ended_by_cancellation(race: Race) -> set[str]:
-    """Usernames of the entrants of ``race`` whose game its cancellation ended (as
-    :func:`games.selectors.games.ended_by_cancellation`: ``timed_out`` before its
-    deadline, not disqualified), so a page can say "race cancelled" where the standings'
-    ``status`` reads ``timed_out``.  Empty, without a query, unless ``race`` is cancelled."""
-    if race.status != Race.Status.CANCELLED:
-        return set()
-    return set(
-        RaceEntry.objects.filter(race=race, disqualified=False, game__status=Game.Status.TIMED_OUT)
-        .filter(Q(game__deadline__isnull=True) | Q(game__finished_at__lt=F("game__deadline")))
-        .values_list("player__username", flat=True)
-    )
 
 
 def race_results(*, race: Race) -> dict[str, Any]:

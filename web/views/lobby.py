@@ -10,14 +10,14 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from games.engine import PRESETS
-from games.models import Game, Race, RaceEntry, Tournament
+from games.models import Race, RaceEntry, Tournament
 from games.permissions import may_see_drafts
 from games.selectors.games import (
     deal_revealed,
-    ended_by_cancellation,
     game_list,
     game_over_for_good,
-    game_status_seen,
+    game_race,
+    game_status_shown,
 )
 from games.selectors.races import join_barriers_key, race_join_barriers, race_list
 from games.selectors.tournaments import tournament_list
@@ -115,10 +115,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
         else []
     )
     for g in context["my_games"]:  # a replay link only once the deal is revealed
-        g.status_seen = game_status_seen(g)  # a race game before its start: not_started
-        entry = getattr(g, "race_entry", None) if g.kind == Game.Kind.RACE else None
-        if entry is not None and ended_by_cancellation(g, race_status=entry.race.status):
-            g.status_seen = "cancelled"  # "race cancelled", not "timed out"
+        # A race game before its start: not_started; one its race's cancellation ended:
+        # cancelled ("race cancelled", not "timed out").
+        race = game_race(g)
+        g.status_seen = game_status_shown(g, race_status=race.status if race else None)
         g.revealed = deal_revealed(g)
     context["form"] = PracticeForm()
     # The presets the practice form offers ("custom" names other rules, not a choice).

@@ -33,7 +33,6 @@ from games.selectors.games import (
 )
 from games.selectors.races import (
     join_barriers_key,
-    race_ended_by_cancellation,
     race_get,
     race_join_barriers,
     race_public,
@@ -96,11 +95,8 @@ def race_etag(race: Race) -> str:
 def _race_context(request: HttpRequest, race: Race, error: str = "") -> dict[str, Any]:
     now = timezone.now()
     public = race_public(race, viewer=request.user, now=now)
+    # A game the race's cancellation ended reads "race cancelled", not "timed out".
     standings = race_standings(race=race, now=now)
-    ended = race_ended_by_cancellation(race)
-    for row in standings:  # "race cancelled", not "timed out", for the games it ended
-        if row["status"] == Game.Status.TIMED_OUT and row["player"] in ended:
-            row["status"] = "cancelled"
     return {
         "race": race,
         "public": public,
