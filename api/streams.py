@@ -104,6 +104,7 @@ from games.selectors.tournaments import (
     standing_row,
     tournament_get,
     tournament_public,
+    tournament_race_summaries,
     tournament_standings,
     tournament_visible,
 )
@@ -549,13 +550,11 @@ class TournamentHandler(_ScopedHandler):
             ids = [str(i) for i in message.get("races", [])]
 
             def added() -> dict[str, Any]:
-                from games.models import Race
-
-                # Still this tournament's (one moved on since is another's, maybe a draft's).
-                races = Race.objects.select_related("deal").filter(id__in=ids, tournament_id=tid)
                 return {
                     "tournament": tid,
-                    "races": [race_summary(r) for r in races.order_by("starts_at", "name")],
+                    # Still this tournament's (one moved on since is another's, maybe a
+                    # draft's).
+                    "races": tournament_race_summaries(tournament_id=tid, race_ids=ids),
                     "server_time": _server_time(),
                 }
 

@@ -327,6 +327,83 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
     return out
 
 
+def race_change_key(*, race: Race, now: datetime) -> tuple[Any, ...]:
+    """What a race page shows to anyone, as values that change when it does (for its ETag):
+    the number of entries, their games' last progress, the last stored rank, how many are
+    disqualified, and how many games' own deadline has passed at ``now`` (shown timed out
+    before the sweeper records it).  One query; no card, no seed."""
+    agg = RaceEntry.objects.filter(race=race).aggregate(
+        n=Count("id"),
+        moved=Max("game__updated_at"),
+        ranked=Max("rank"),
+        out=Count("id", filter=Q(disqualified=True)),
+        due=Count("id", filter=Q(game__deadline__lte=now)),
+    )
+    return (agg["n"], agg["moved"], agg["ranked"], agg["out"], agg["due"])
+
+
+def race_entry_game(*, race: Race, player: Any) -> Game | None:
+    """The game of ``player``'s entry in ``race`` (``None`` without an entry or a game),
+    with its entry at hand (``game.race_entry``: no query for its disqualification).
+    One query; none for an anonymous ``player``."""
+    if player is None or not player.is_authenticated:
+        return None
+    entry = RaceEntry.objects.filter(race=race, player_id=player.pk).select_related("game").first()
+    if entry is None or entry.game is None:
+        return None
+    entry.game.race_entry = entry
+    return entry.game
+
+
+def race_id_of_game(*, game_id: Any, player: Any) -> Any | None:
+    """The id of the race of ``player``'s race game ``game_id`` (``None`` when it is no race
+    game of theirs): where a page sends a player whose race has not started.  One query."""
+    try:
+        return (
+            RaceEntry.objects.filter(game_id=game_id, player=player)
+            .values_list("race_id", flat=True)
+            .first()
+        )
+    except MALFORMED_ID:
+        return None
+
+
+def viewer_race_entries(*, race_ids: list[Any], viewer: Any) -> list[RaceEntry]:
+    """``viewer``'s entries in the races of ``race_ids``, each with its game (``None``: no
+    game yet) and the game's ``race_entry`` at hand (no query for its disqualification).
+    Empty, without a query, for an anonymous viewer.  One query."""
+    if viewer is None or not viewer.is_authenticated:
+        return []
+    entries = list(
+        RaceEntry.objects.filter(race_id__in=race_ids, player=viewer).select_related("game")
+    )
+    for entry in entries:
+        if entry.game is not None:
+            entry.game.race_entry = entry
+    return entries
+
+
+def lobby_change_key(*, include_drafts: bool, now: datetime) -> tuple[Any, ...]:
+    """What the lobby's race lists show to anyone, as values that change when they do (for
+    its ETag): the number of entries of scheduled races, then ``id:phase:joining_open`` at
+    ``now`` of the 60 latest-starting races not cancelled.  A draft tournament's races only
+    with ``include_drafts`` (organisers): a draft must not move anyone else's ETag.
+    Two queries."""
+    races = Race.objects.exclude(status=Race.Status.CANCELLED)
+    entries_qs = RaceEntry.objects.filter(race__status=Race.Status.SCHEDULED)
+    if not include_drafts:
+        races = races.exclude(of_draft_tournament())
+        entries_qs = entries_qs.exclude(of_draft_tournament("race__"))
+    rows = races.order_by("-starts_at").values_list(
+        "id", "status", "opens_at", "starts_at", "ends_at", "late_join_s"
+    )[:60]
+    phases = []
+    for rid, status, opens, starts, ends, late in rows:
+        race = Race(status=status, opens_at=opens, starts_at=starts, ends_at=ends, late_join_s=late)
+        phases.append(f"{rid}:{race.phase(now)}:{race.joining_open(now)}")
+    return (entries_qs.count(), *phases)
+
+
 def race_results(*, race: Race) -> dict[str, Any]:
     """Final results with the seed reveal and every entrant's move list.
 

@@ -80,6 +80,16 @@ def race_summary(race: Race, *, now: datetime | None = None) -> dict[str, Any]:
     }
 
 
+def tournament_race_summaries(
+    *, tournament_id: Any, race_ids: list[Any], now: datetime | None = None
+) -> list[dict[str, Any]]:
+    """:func:`race_summary` of each race of ``race_ids`` that is still the tournament's
+    (one moved on since is another's, maybe a draft's: left out), by start then name.
+    One query.  The tournament stream's ``race_added`` event (``api.streams``)."""
+    races = Race.objects.select_related("deal").filter(id__in=race_ids, tournament_id=tournament_id)
+    return [race_summary(r, now=now) for r in races.order_by("starts_at", "name")]
+
+
 def tournament_public(
     t: Tournament, *, viewer: Any = None, with_races: bool = False
 ) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from games.engine import PRESETS
-from games.models import Race, RaceEntry, Tournament
+from games.models import Race
 from games.permissions import may_see_drafts
 from games.selectors.games import (
     deal_revealed,
@@ -19,7 +19,13 @@ from games.selectors.games import (
     game_race,
     game_status_shown,
 )
-from games.selectors.races import join_barriers_key, race_join_barriers, race_list
+from games.selectors.races import (
+    join_barriers_key,
+    lobby_change_key,
+    race_join_barriers,
+    race_list,
+    viewer_race_entries,
+)
 from games.selectors.tournaments import tournament_list
 from web.board import PRESET_TEXT
 from web.forms import PracticeForm
@@ -42,28 +48,19 @@ def race_rows(request: HttpRequest, lists: dict[str, list[Race]], now: Any) -> d
     """The context of ``web/_race_row.html`` for the races of ``lists`` (phase name to
     races of :func:`race_list`): which the viewer joined, their game in each, which of
     those games are over, which races may still be joined, and the server's clock."""
+    ids = [r.id for rows in lists.values() for r in rows]
+    statuses = {r.id: r.status for rows in lists.values() for r in rows}
     joined: set[Any] = set()
-    if request.user.is_authenticated:
-        ids = [r.id for rows in lists.values() for r in rows]
-        joined = set(
-            RaceEntry.objects.filter(race_id__in=ids, player=request.user).values_list(
-                "race_id", flat=True
-            )
-        )
     games: dict[Any, Any] = {}
     over: set[Any] = set()  # races where the viewer's game has ended
-    if request.user.is_authenticated:
-        statuses = {r.id: r.status for rows in lists.values() for r in rows}
-        for entry in RaceEntry.objects.filter(
-            race_id__in=joined, player=request.user
-        ).select_related("game"):
-            games[entry.race_id] = entry.game_id
-            if entry.game is None:
-                continue
-            entry.game.race_entry = entry  # at hand: no query for its disqualification
-            # Over for good: a blocked game whose last move may be taken back is not.
-            if game_over_for_good(entry.game, now=now, race_status=statuses[entry.race_id]):
-                over.add(entry.race_id)
+    for entry in viewer_race_entries(race_ids=ids, viewer=request.user):
+        joined.add(entry.race_id)
+        games[entry.race_id] = entry.game_id
+        # Over for good: a blocked game whose last move may be taken back is not.
+        if entry.game is not None and game_over_for_good(
+            entry.game, now=now, race_status=statuses[entry.race_id]
+        ):
+            over.add(entry.race_id)
     # A Join button only where a join would be taken (a running race past its late-join
     # time, an invite-only or full tournament's race offered one that was refused); else
     # the reason, "closed", "invite_only" or "full" (games.selectors.races).
@@ -86,19 +83,8 @@ def lobby_etag(request: HttpRequest) -> str:
     """ETag of the lobby's race lists: every race not finished long ago, its status and
     entrant count, the clock phase of each, the tournaments' admissions, and the viewer."""
     now = timezone.now()
-    races = Race.objects.exclude(status=Race.Status.CANCELLED)
-    entries_qs = RaceEntry.objects.filter(race__status=Race.Status.SCHEDULED)
-    if not may_see_drafts(request.user):  # a draft's races must not move anyone's ETag
-        races = races.exclude(tournament__status=Tournament.Status.DRAFT)
-        entries_qs = entries_qs.exclude(race__tournament__status=Tournament.Status.DRAFT)
-    rows = races.order_by("-starts_at").values_list(
-        "id", "status", "opens_at", "starts_at", "ends_at", "late_join_s"
-    )[:60]
-    phases = []
-    for rid, status, opens, starts, ends, late in rows:
-        race = Race(status=status, opens_at=opens, starts_at=starts, ends_at=ends, late_join_s=late)
-        phases.append(f"{rid}:{race.phase(now)}:{race.joining_open(now)}")
-    entries = entries_qs.count()
+    # A draft's races must not move anyone's ETag but the organisers'.
+    entries, *phases = lobby_change_key(include_drafts=may_see_drafts(request.user), now=now)
     # Invitations and tournaments filling up change the Join buttons (race_join_barriers).
     return etag_of(request.user.pk, get_language(), entries, join_barriers_key(), *phases)
 

@@ -23,13 +23,15 @@ from django.utils.translation import ngettext
 
 from api.parsers import capped_decimal
 from games.engine import GameState
-from games.models import Game, RaceEntry
+from games.models import Game
 from games.selectors.games import (
     cancelled_before_start,
     ended_by_cancellation,
     game_get,
+    game_race,
     game_view,
 )
+from games.selectors.races import race_id_of_game
 from games.services import games as game_services
 from games.services import hints as hint_services
 from games.services.errors import (
@@ -89,14 +91,14 @@ def _until_started(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
         try:
             return view(request, game_id, *args, **kwargs)
         except RaceNotStarted:
-            entry = RaceEntry.objects.filter(game_id=game_id, player=_user(request)).first()
-            if entry is None:
+            race_id = race_id_of_game(game_id=game_id, player=_user(request))
+            if race_id is None:
                 raise not_found() from None
             messages.info(request, _("The race has not started yet."))
             if not is_htmx(request):
-                return redirect("web:race", race_id=entry.race_id)
+                return redirect("web:race", race_id=race_id)
             response = HttpResponse(status=204)  # htmx follows HX-Redirect: a full page load
-            response["HX-Redirect"] = reverse("web:race", args=[entry.race_id])
+            response["HX-Redirect"] = reverse("web:race", args=[race_id])
             return response
 
     return wrapped
@@ -108,10 +110,7 @@ def play_context(
     """Everything the play page and its board fragment draw, from :func:`game_view`."""
     view = game_view(game, state=state)
     options = view["deal"]["options"]
-    race = None
-    if game.kind == Game.Kind.RACE:
-        entry = RaceEntry.objects.filter(game=game).select_related("race").first()
-        race = entry.race if entry is not None else None
+    race = game_race(game)  # None for a practice game
     # A disqualified entry's game takes nothing more (games.services.games): the
     # board is drawn as over, with the organisers' reason instead of a countdown.
     disqualified = view["disqualified_reason"]
@@ -252,11 +251,11 @@ def play(request: HttpRequest, game_id: Any) -> HttpResponse:
     except NotFound:
         raise not_found() from None
     except RaceNotStarted:
-        entry = RaceEntry.objects.filter(game_id=game_id, player=_user(request)).first()
-        if entry is None:
+        race_id = race_id_of_game(game_id=game_id, player=_user(request))
+        if race_id is None:
             raise not_found() from None
         messages.info(request, _("The race has not started yet."))
-        return redirect("web:race", race_id=entry.race_id)
+        return redirect("web:race", race_id=race_id)
     return render(request, "web/play.html", play_context(game))
 
 

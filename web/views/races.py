@@ -13,7 +13,6 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.db.models import Count, Max, Q
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from games.engine import OPTION_NAMES, PRESETS
-from games.models import Game, Race, RaceEntry
+from games.models import Game, Race
 from games.permissions import may_see_drafts
 from games.selectors.games import (
     NOT_OVER,
@@ -33,6 +32,8 @@ from games.selectors.games import (
 )
 from games.selectors.races import (
     join_barriers_key,
+    race_change_key,
+    race_entry_game,
     race_get,
     race_join_barriers,
     race_public,
@@ -71,22 +72,11 @@ def race_etag(race: Race) -> str:
     progress, disqualifications and the games whose own deadline has passed (shown timed
     out before the sweeper records it)."""
     now = timezone.now()
-    agg = RaceEntry.objects.filter(race=race).aggregate(
-        n=Count("id"),
-        moved=Max("game__updated_at"),
-        ranked=Max("rank"),
-        out=Count("id", filter=Q(disqualified=True)),
-        due=Count("id", filter=Q(game__deadline__lte=now)),
-    )
     return etag_of(
         race.id,
         race.status,
         race.phase(now),
-        agg["n"],
-        agg["moved"],
-        agg["ranked"],
-        agg["out"],
-        agg["due"],
+        *race_change_key(race=race, now=now),
         # An invitation or the tournament filling up changes the Join button.
         join_barriers_key(tournament_id=race.tournament_id) if race.tournament_id else "",
     )
@@ -118,15 +108,10 @@ def _my_game_over(request: HttpRequest, race: Race, public: dict[str, Any], now:
     view for the viewer (no query unless its status says over)."""
     if public["game_status"] is None or public["game_status"] in NOT_OVER:
         return False
-    entry = (
-        RaceEntry.objects.filter(race=race, player_id=request.user.pk)
-        .select_related("game")
-        .first()
-    )
-    if entry is None or entry.game is None:
+    game = race_entry_game(race=race, player=request.user)  # its entry at hand
+    if game is None:
         return False
-    entry.game.race_entry = entry  # at hand: no query for its disqualification
-    return game_over_for_good(entry.game, now=now, race_status=race.status)
+    return game_over_for_good(game, now=now, race_status=race.status)
 
 
 @get_only
