@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.engine import GameState, player_view
 from games.engine.record import GameRecord
-from games.models import Deal, Game, Move, Race, Tournament
+from games.models import Deal, Game, Move, Race, RaceEntry, Tournament
 
 if TYPE_CHECKING:
     from games.services.errors import DealSecret
@@ -295,10 +295,15 @@ def game_replay_get(*, game_id: Any, viewer: Any) -> Game:
 def game_race(game: Game) -> Race | None:
     """The race of a race game (``None`` for a practice game, or a race game whose entry is
     gone).  No query when the game came with its entry and race
-    (``select_related("race_entry__race")``, as :func:`game_replay_get`); a practice
-    game never queries."""
+    (``select_related("race_entry__race")``, as :func:`game_replay_get`), one otherwise;
+    a practice game never queries."""
     if game.kind != Game.Kind.RACE:
         return None
+    if not Game.race_entry.is_cached(game):  # one query for the entry and its race
+        entry = RaceEntry.objects.filter(game=game).select_related("race").first()
+        if entry is None:
+            return None
+        game.race_entry = entry
     try:
         entry = game.race_entry
     except Game.race_entry.RelatedObjectDoesNotExist:

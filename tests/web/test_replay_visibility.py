@@ -109,3 +109,17 @@ def test_absent_or_malformed_ids_are_not_found() -> None:
     with pytest.raises(NotFound):
         game_replay_get(game_id="not-a-uuid", viewer=viewer)
     assert Client().get("/replay/00000000-0000-0000-0000-000000000000/").status_code == 404
+
+
+def test_game_race_reads_at_most_one_query(django_assert_num_queries: Any) -> None:
+    race = running_race(name="Counted")
+    _player, game = _race_game(race, "racer")
+    race_close_now(race_id=race.id)
+    bare = Game.objects.get(id=game.id)
+    with django_assert_num_queries(1):  # the entry and its race together
+        got = game_race(bare)
+    assert got is not None
+    assert got.id == race.id
+    loaded = Game.objects.select_related("race_entry__race").get(id=game.id)
+    with django_assert_num_queries(0):
+        assert game_race(loaded) == race
