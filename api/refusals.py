@@ -15,7 +15,13 @@ an RFC 9457 problem document too:
   an error response (status >= 400) under ``/api/`` that is not already
   ``application/problem+json`` is replaced by a problem document of the same
   status (its code from :data:`STATUS_CODES`), keeping ``Allow``,
-  ``Retry-After`` and ``WWW-Authenticate``.
+  ``Retry-After`` and ``WWW-Authenticate``.  It also marks every answer under
+  ``/api/`` ``Content-Language: en`` (:data:`API_LANGUAGE`).
+* :func:`english_api_middleware`, right after Django's ``LocaleMiddleware``, makes the
+  API speak English whatever ``Accept-Language`` asks: its texts are English, with
+  stable ``code`` values that clients key on (README, "API"), so DRF's own messages ("This
+  field is required.") are not translated either, and no answer claims a language
+  it is not in.
 """
 
 from __future__ import annotations
@@ -23,8 +29,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from http import HTTPStatus
+from typing import Any
 
+from asgiref.sync import iscoroutinefunction
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+from django.utils.decorators import sync_and_async_middleware
 from django.views import csrf, defaults
 
 from api.errors import PROBLEM_CONTENT_TYPE, ProblemJsonResponse, problem_body
@@ -48,6 +58,9 @@ STATUS_CODES: dict[int, str] = {
 }
 
 _KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
+
+#: The language of every answer under ``/api/`` (its ``Content-Language``).
+API_LANGUAGE = "en"
 
 
 def is_api(request: HttpRequest) -> bool:
@@ -113,12 +126,14 @@ class ProblemJsonMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        """Pass the request on; rewrite a non-problem error response under ``/api/``."""
+        """Pass the request on; rewrite a non-problem error response under ``/api/``;
+        mark every answer under ``/api/`` ``Content-Language: en``."""
         response = self.get_response(request)
-        if (
-            response.status_code < 400
-            or not is_api(request)
-            or response.get("Content-Type", "").startswith(PROBLEM_CONTENT_TYPE)
+        if not is_api(request):
+            return response
+        response["Content-Language"] = API_LANGUAGE
+        if response.status_code < 400 or response.get("Content-Type", "").startswith(
+            PROBLEM_CONTENT_TYPE
         ):
             return response
         status = response.status_code
@@ -132,4 +147,31 @@ class ProblemJsonMiddleware:
         for header in _KEPT_HEADERS:
             if header in response:
                 problem[header] = response[header]
+        problem["Content-Language"] = API_LANGUAGE
         return problem
+
+
+@sync_and_async_middleware
+def english_api_middleware(get_response: Any) -> Any:
+    """Placed right after ``LocaleMiddleware``: a request under ``/api/`` is answered in
+    English (:data:`API_LANGUAGE`) whatever its ``Accept-Language``, its views, DRF's
+    messages and the streams alike; the pages keep the visitor's language."""
+
+    def english(request: HttpRequest) -> None:
+        if is_api(request):
+            translation.activate(API_LANGUAGE)
+            request.LANGUAGE_CODE = API_LANGUAGE
+
+    if iscoroutinefunction(get_response):
+
+        async def middleware_async(request: HttpRequest) -> Any:
+            english(request)
+            return await get_response(request)
+
+        return middleware_async
+
+    def middleware(request: HttpRequest) -> Any:
+        english(request)
+        return get_response(request)
+
+    return middleware

@@ -383,16 +383,22 @@ _STATUS = {415: "415 Unsupported Media Type", 400: "400 Bad Request"}
 _CODES = {415: "unsupported_media_type", 400: "bad_request"}
 
 
-def _refusal_body(path: str, detail: str, status: int = 415) -> tuple[bytes, str]:
-    """The body and content type of a refusal (``status``: 415 or 400) answered before
-    Django: problem+json (``unsupported_media_type``, ``bad_request``) under ``/api/``,
-    plain text elsewhere."""
+def _refusal_body(path: str, detail: str, status: int = 415) -> tuple[bytes, list[tuple[str, str]]]:
+    """The body and headers of a refusal (``status``: 415 or 400) answered before Django:
+    problem+json (``unsupported_media_type``, ``bad_request``) under ``/api/``, with
+    ``Content-Language: en`` as every API answer; plain text elsewhere."""
     if path.startswith("/api/"):
         from api.errors import problem_body
 
         body = problem_body(status=status, code=_CODES[status], detail=detail, instance=path)
-        return json.dumps(body).encode(), "application/problem+json"
-    return detail.encode(), "text/plain; charset=utf-8"
+        data = json.dumps(body).encode()
+        return data, [
+            ("Content-Type", "application/problem+json"),
+            ("Content-Language", "en"),
+            ("Content-Length", str(len(data))),
+        ]
+    data = detail.encode()
+    return data, [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(data)))]
 
 
 def wsgi_charset_guard(app: Callable[..., Any]) -> Callable[..., Any]:
@@ -413,11 +419,8 @@ def wsgi_charset_guard(app: Callable[..., Any]) -> Callable[..., Any]:
             status, why = 400, unreadable_query(raw)
         if why is None:
             return app(environ, start_response)
-        body, content_type = _refusal_body(str(environ.get("PATH_INFO") or ""), why, status)
-        start_response(
-            _STATUS[status],
-            [("Content-Type", content_type), ("Content-Length", str(len(body)))],
-        )
+        body, headers = _refusal_body(str(environ.get("PATH_INFO") or ""), why, status)
+        start_response(_STATUS[status], headers)
         return [body]
 
     return guarded
@@ -440,15 +443,12 @@ def asgi_charset_guard(app: Callable[..., Any]) -> Callable[..., Any]:
             if why is None:
                 status, why = 400, unreadable_query(bytes(scope.get("query_string") or b""))
             if why is not None:
-                body, content_type = _refusal_body(str(scope.get("path") or ""), why, status)
+                body, headers = _refusal_body(str(scope.get("path") or ""), why, status)
                 await send(
                     {
                         "type": "http.response.start",
                         "status": status,
-                        "headers": [
-                            (b"content-type", content_type.encode()),
-                            (b"content-length", str(len(body)).encode()),
-                        ],
+                        "headers": [(k.lower().encode(), v.encode()) for k, v in headers],
                     }
                 )
                 await send({"type": "http.response.body", "body": body})

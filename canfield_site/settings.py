@@ -133,6 +133,8 @@ MIDDLEWARE = [
     "canfield_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # The API answers in English whatever Accept-Language asks (its codes are stable).
+    "api.refusals.english_api_middleware",
     "django.middleware.common.CommonMiddleware",
     # A method the page never accepts is 405 before the CSRF check (not its 403).
     "canfield_site.middleware.method_not_allowed_middleware",
