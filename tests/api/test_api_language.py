@@ -21,7 +21,7 @@ from tests.tournaments.factories import running_race
 
 pytestmark = pytest.mark.django_db
 
-FR = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+FR: dict[str, Any] = {"HTTP_ACCEPT_LANGUAGE": "fr"}
 
 
 def test_an_illegal_move_is_english_and_says_so(make_client: Callable[..., APIClient]) -> None:
@@ -78,7 +78,7 @@ def test_an_event_stream_and_its_refusal_are_content_language_en() -> None:
         client = AsyncClient(headers={"Accept-Language": "fr"})
         missing = await client.get("/api/v1/races/00000000-0000-4000-8000-000000000000/events")
         stream = await client.get(f"/api/v1/races/{race.id}/events")
-        it = stream.streaming_content.__aiter__()
+        it = stream.streaming_content.__aiter__()  # type: ignore[attr-defined]
         await asyncio.wait_for(it.__anext__(), 10)  # the snapshot
         await it.aclose()
         return missing, stream
