@@ -79,8 +79,8 @@ PROBLEM_CODES: dict[str, str] = {
     "race_not_started": "409: the race has not started yet (its deal stays hidden); retry "
     "after `retry_after` seconds (`Retry-After`): the seconds until the start, rounded up, "
     "at least 1.",
-    "race_not_finished": "409: results are published once the race is finished for everyone; "
-    "retry later.",
+    "race_not_finished": "409: results are published once the race is finished for everyone, "
+    "at the latest at its end (`ends_at`); retry after `retry_after` seconds (`Retry-After`).",
     "race_cancelled": "409: the race was cancelled: it has no results, ranks or rating, and "
     "never will (do not retry).",
     "not_entered": "403: you are not entered in this race and it takes no more entrants "

@@ -189,9 +189,9 @@ class RaceCreateInput(StrictSerializer):
                 raise serializers.ValidationError(
                     {
                         "time_limit_s": [
-                            f"a scheduled race lasts from starts_at to ends_at ({span} s) for "
+                            f"A scheduled race lasts from starts_at to ends_at ({span} s) for "
                             "every entrant: leave time_limit_s out (or use mode window for a "
-                            "time limit per entrant)"
+                            "time limit per entrant)."
                         ]
                     }
                 )
@@ -497,6 +497,34 @@ RETRY_AFTER_UNTIL_START = OpenApiParameter(
 )
 
 
+#: The ``Retry-After`` header of ``409 race_not_finished`` (OpenAPI).
+RETRY_AFTER_UNTIL_END = OpenApiParameter(
+    "Retry-After",
+    int,
+    location=OpenApiParameter.HEADER,
+    response=[409],
+    description="With `race_not_finished`: the seconds until the race's end (`ends_at`), "
+    "rounded up, at least 1 (also the body's `retry_after`); the race may finish earlier, "
+    "once every entrant's game is over.",
+)
+
+
+class ResultsProblem(ProblemSerializer):
+    """The ``409`` problem of a race's results: ``race_not_finished`` carries the race's
+    end and the wait until it (extension members), ``race_cancelled`` neither."""
+
+    ends_at = serializers.DateTimeField(
+        required=False,
+        help_text="race_not_finished: the race's end, the latest it is finished (ISO 8601 "
+        "UTC); results are published then, or earlier once every entrant's game is over.",
+    )
+    retry_after = serializers.IntegerField(
+        required=False,
+        help_text="race_not_finished: the seconds until `ends_at`, rounded up, at least 1 "
+        "(as the Retry-After header).",
+    )
+
+
 class RaceStartView(ApiView):
     """``POST /api/v1/races/{id}/start``: start your clock (window mode) and get your game.
 
@@ -572,7 +600,9 @@ class RaceStandingsView(ApiView):
 class RaceResultsView(ApiView):
     """``GET /api/v1/races/{id}/results``: final ranks, times, scores, seed reveal, move lists.
 
-    409 ``race_not_finished`` until the race is finished for everyone (retry later);
+    409 ``race_not_finished`` until the race is finished for everyone (with ``ends_at``,
+    the race's end, and ``retry_after`` and the ``Retry-After`` header: the seconds until
+    then, at least 1);
     409 ``race_cancelled`` for a cancelled race (no results will ever come).  Every entrant
     in one response (not paginated: 400 ``not_paginated`` for ``?cursor=`` or
     ``?page_size=``).
@@ -588,12 +618,14 @@ class RaceResultsView(ApiView):
             200: ResultsView,
             400: OpenApiResponse(ProblemSerializer, description=NOT_PAGINATED),
             409: OpenApiResponse(
-                ProblemSerializer,
-                description="race_not_finished: not over yet, retry later; race_cancelled: "
+                ResultsProblem,
+                description="race_not_finished: not over yet, retry after `retry_after` "
+                "seconds (`Retry-After`: until `ends_at`, the race's end); race_cancelled: "
                 "the race was cancelled, it has no results and never will (stop polling)",
             ),
             **_PROBLEMS,
         },
+        parameters=[RETRY_AFTER_UNTIL_END],
         tags=["races"],
         auth=[],
     )

@@ -404,11 +404,12 @@ def lobby_change_key(*, include_drafts: bool, now: datetime) -> tuple[Any, ...]:
     return (entries_qs.count(), *phases)
 
 
-def race_results(*, race: Race) -> dict[str, Any]:
+def race_results(*, race: Race, now: datetime | None = None) -> dict[str, Any]:
     """Final results with the seed reveal and every entrant's move list.
 
     Raises :class:`RaceCancelled` for a cancelled race (it never has results) and
-    :class:`RaceNotFinished` until the race is finished for everyone.
+    :class:`RaceNotFinished` until the race is finished for everyone (with the race's
+    ``ends_at`` and ``retry_after``, the seconds from ``now``, default the clock, to it).
     ``commitment_verified`` is ``sha256(seed) == commitment``, recomputed here.
     """
     if race.status == Race.Status.CANCELLED:
@@ -416,7 +417,7 @@ def race_results(*, race: Race) -> dict[str, Any]:
             "the race was cancelled: it has no results, ranks or rating, and never will"
         )
     if race.status != Race.Status.FINISHED:
-        raise RaceNotFinished("results are published when the race is finished for everyone")
+        raise RaceNotFinished.until(race.ends_at, now=now or timezone.now())
     seed = race.deal.seed or ""
     entries = list(
         RaceEntry.objects.filter(race=race)

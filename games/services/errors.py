@@ -185,9 +185,26 @@ class RaceNotStarted(RaceError):
 
 
 class RaceNotFinished(RaceError):
-    """Results are published only once the race is finished for everyone."""
+    """Results are published only once the race is finished for everyone.
+
+    Raised by :meth:`until`, which adds ``ends_at`` (the race's end, the latest it is
+    finished, ISO 8601 UTC) and ``retry_after`` (the seconds until then, rounded up, at
+    least 1: a race past its end is being closed; the API also sends it as the
+    ``Retry-After`` header), as :class:`RaceNotStarted` does for the start."""
 
     code = "race_not_finished"
+
+    @classmethod
+    def until(cls, ends_at: datetime, *, now: datetime) -> RaceNotFinished:
+        """The refusal of a results request made at ``now`` for a race ending at ``ends_at``
+        (it may finish earlier, once every entrant's game is over)."""
+        wait = max(1, math.ceil((ends_at - now).total_seconds()))
+        return cls(
+            "results are published when the race is finished for everyone, at the latest "
+            f"at its end ({utc_text(ends_at)})",
+            ends_at=utc_text(ends_at),
+            retry_after=wait,
+        )
 
 
 class RaceCancelled(RaceError):

@@ -503,7 +503,11 @@ def game_undo_outcome(
         game = _locked_game(game_id, player)
         _refuse_before_start(game, now=now)
         if not game.undo_allowed:
-            raise UndoNotAllowed("undo is not allowed in this game")
+            raise UndoNotAllowed(
+                "undo is not allowed in this game: its race does not allow undo (allow_undo)"
+                if game.kind == Game.Kind.RACE
+                else "undo is not allowed in this game"
+            )
         _refuse_if_disqualified(game)
         if expected_move_number is not None and expected_move_number != game.move_number:
             raise StaleMoveNumber(
