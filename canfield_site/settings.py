@@ -102,6 +102,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # naturaltime ("3 minutes ago") on the lists of games
     "rest_framework",
     # django-rest-knox, named in the admin's language (api/apps.py).
     "api.apps.KnoxConfig",

@@ -30,6 +30,7 @@ urlpatterns = [
     # The other pages end in a slash: a typed "results/" is sent to the page (301).
     path("races/<uuid:race_id>/results/", races.results_slash, name="results_slash"),
     path("replay/<uuid:game_id>/", races.replay, name="replay"),
+    path("tournaments/", people.tournaments, name="tournaments"),
     path("tournaments/<uuid:tournament_id>/", people.tournament, name="tournament"),
     path("players/<str:username>/", people.player, name="player"),
     path("leaderboards/", ratings.leaderboards, name="leaderboards"),

@@ -298,11 +298,10 @@ class StandingInline(_TabularInline_TournamentStanding_Tournament):
     @admin.display(description=pgettext_lazy("tournament standings", "Total time"))
     def total_time(self, s: TournamentStanding) -> str:
         """The total time as the tournament page shows it (``"22.8 s"``, ``"5 min 03.4 s"``;
-        "at the deal" for 0 ms; a dash before any race counts), not raw milliseconds."""
+        ``"0.0 s"`` for 0 ms, a duration like the others; a dash before any race counts),
+        not raw milliseconds."""
         if s._state.adding or not s.races_played:
             return "\u2013"
-        if s.time_ms_total == 0:
-            return gettext("at the deal")
         return duration(s.time_ms_total)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -1,4 +1,4 @@
-"""Tournament page and player page."""
+"""Tournaments index, tournament page and player page."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from games.selectors.ratings import player_profile, pools_list
 from games.selectors.tournaments import (
     standing_row,
     tournament_get,
+    tournament_list,
     tournament_player_results,
     tournament_public,
     tournament_standings,
@@ -31,6 +32,21 @@ from games.services.errors import NotFound
 from web.board import pool_words, tournament_rules_words
 from web.views.common import get_only, not_found
 from web.views.lobby import race_rows
+
+#: The sections of the tournaments index, in order (drafts only for organisers).
+TOURNAMENT_SECTIONS = ("open", "finished", "cancelled", "draft")
+
+
+@get_only
+def tournaments(request: HttpRequest) -> HttpResponse:
+    """``GET /tournaments/``: every tournament the viewer may see (open, finished,
+    cancelled; drafts only for organisers, through ``tournament_list``), newest first in
+    a section per status, each with its race count and a link to its page.  The lobby
+    shows only the ten newest."""
+    by_status: dict[str, list[Any]] = {status: [] for status in TOURNAMENT_SECTIONS}
+    for t in tournament_list(viewer=request.user):
+        by_status.setdefault(t.status, []).append(t)
+    return render(request, "web/tournaments.html", {"sections": by_status})
 
 
 @get_only
