@@ -46,17 +46,19 @@ def _positive(text: str) -> int:
 
 
 def standings_table(rows: list[dict[str, Any]]) -> str:
-    """The standings (or results entries) as a plain-text table."""
-    head = f"{'rank':>4}  {'player':<24} {'cards':>5} {'moves':>5} {'time s':>7}  status"
+    """The standings (or results entries) as a plain-text table.  ``time s`` is the
+    ranking's time (``elapsed_ms``: when the cards home were reached, or a winner's time;
+    RULES.md 6) to the millisecond, so the order of two players equal on cards shows."""
+    head = f"{'rank':>4}  {'player':<24} {'cards':>5} {'moves':>5} {'time s':>8}  status"
     lines = [head, "-" * len(head)]
     for row in rows:
         rank = "-" if row.get("rank") is None else str(row["rank"])
         elapsed = row.get("elapsed_ms")
-        secs = "-" if elapsed is None else f"{elapsed / 1000:.1f}"
+        secs = "-" if elapsed is None else f"{elapsed / 1000:.3f}"
         cards = "-" if row.get("cards_home") is None else str(row["cards_home"])
         moves = "-" if row.get("moves") is None else str(row["moves"])
         lines.append(
-            f"{rank:>4}  {row['player']:<24} {cards:>5} {moves:>5} {secs:>7}  {row['status']}"
+            f"{rank:>4}  {row['player']:<24} {cards:>5} {moves:>5} {secs:>8}  {row['status']}"
         )
     return "\n".join(lines)
 

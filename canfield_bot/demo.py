@@ -34,11 +34,6 @@ from canfield_bot.stack import Stack, create_staff, free_port
 from canfield_bot.strategy import STRATEGIES
 
 
-def _count(value: int | None) -> str:
-    """A standings count, ``"-"`` before the entrant's game starts."""
-    return "-" if value is None else str(value)
-
-
 def _say(text: str) -> None:
     print(f"[demo] {text}", flush=True)
 
@@ -86,6 +81,38 @@ async def create_race(url: str, token: str, *, start_in: float, seconds: int) ->
     raise AssertionError("unreachable")
 
 
+def live_standings_line(rows: list[dict[str, Any]]) -> str:
+    """One line of the live standings the demo prints, from a ``standings`` event's rows.
+
+    Before the start no row has a count (``cards_home`` is ``None``): the line says
+    ``waiting for the start`` rather than ``-. home-only-1 - home``.  After it each
+    ranked row reads ``rank. player N home at T s``: ``T`` is the elapsed time at which
+    that count was reached, which breaks a tie on cards (RULES.md 6), so two players with
+    equal cards are seen in their order; rows not ranked (not started, disqualified)
+    follow as ``player (unranked)``.  Cut to 200 characters."""
+    if all(r.get("cards_home") is None for r in rows):
+        n = len(rows)
+        return f"waiting for the start ({n} {'entrant' if n == 1 else 'entrants'})"
+    parts = []
+    for r in rows:
+        if r.get("rank") is None or r.get("cards_home") is None:
+            parts.append(f"{r['player']} (unranked)")
+            continue
+        elapsed = r.get("elapsed_ms")
+        at = "" if elapsed is None else f" at {elapsed / 1000:.3f} s"
+        parts.append(f"{r['rank']}. {r['player']} {r['cards_home']} home{at}")
+    line = ", ".join(parts)
+    return line if len(line) <= 200 else line[:199] + "…"
+
+
+#: Printed under the final table: how its order is decided (RULES.md 6).
+RANKING_LEGEND = (
+    "ranked: winners first by their time; then cards home (more is better), then 'time s', "
+    "the seconds after the start at which that count was reached (earlier is better); "
+    "moves never break a tie (RULES.md 6)"
+)
+
+
 async def print_live_standings(url: str, race_id: str, every: float = 2.0) -> None:
     """Print the standings the race's event stream pushes (at most one line per ``every`` s)."""
     shown = 0.0
@@ -97,20 +124,13 @@ async def print_live_standings(url: str, race_id: str, every: float = 2.0) -> No
                 if ev.event != "standings" or time.monotonic() - shown < every:
                     continue
                 shown = time.monotonic()
-                rows = ev.data["standings"]
-                # Before the start a row has no rank and no counts (None): shown as "-".
-                top = ", ".join(
-                    f"{r['rank'] or '-'}. {r['player']} {_count(r['cards_home'])} home"
-                    for r in rows
-                )
-                _say(f"live standings: {top[:160]}")
+                _say(f"live standings: {live_standings_line(ev.data['standings'])}")
         except ApiError as exc:
             _say(f"no live events ({exc}); the results follow at the end")
 
 
 async def demo(url: str, token: str, *, bots: int, seconds: int, think: float) -> int:
     """Create the race, run the bots, print the results; 0 when everything checks out."""
-    t0 = time.monotonic()
     race = await create_race(url, token, start_in=5, seconds=seconds)
     _say(
         f"race {race['id']} ({'proven winnable' if race['require_winnable'] else 'random deal'}), "
@@ -140,6 +160,7 @@ async def demo(url: str, token: str, *, bots: int, seconds: int, think: float) -
         final = await client.wait_results(race["id"], timeout=seconds + 120)
     print()
     print(standings_table(final["entries"]))
+    print(RANKING_LEGEND)
     print()
     seed = final["seed"]
     local = hashlib.sha256(seed.encode()).hexdigest()
@@ -147,7 +168,6 @@ async def demo(url: str, token: str, *, bots: int, seconds: int, think: float) -
     print(f"seed:       {seed}")
     print(f"commitment: {race['commitment']} (published before the start)")
     print(f"sha256(seed) computed here: {local} -> {'VERIFIED' if verified else 'MISMATCH'}")
-    _say(f"done in {time.monotonic() - t0:.0f} s")
     failed = sum(1 for r in results if not isinstance(r, BotResult))
     return 0 if verified and not failed else 1
 
@@ -197,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.bots < 1:
         parser.error("--bots must be at least 1")
+    started = time.monotonic()  # the wall time reported covers the setup too
     port = args.port or free_port()
     scratch = None if args.database else Path(tempfile.mkdtemp(prefix="canfield-demo-"))
     database = args.database or str(scratch / "demo.sqlite3")  # type: ignore[operator]
@@ -205,6 +226,17 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
+        _say(done_line(time.monotonic() - started, args.seconds))
+
+
+def done_line(wall_s: float, race_s: int) -> str:
+    """The demo's last line: the whole wall time, from the command's start to the servers'
+    stop (migrating, starting the server and worker, the race, closing and scoring), and
+    the race's own length, so neither is mistaken for the other."""
+    return (
+        f"done in {wall_s:.0f} s wall time (setup, a race of at most {race_s} s, "
+        "scoring and shutdown)"
+    )
 
 
 def _run(args: argparse.Namespace, port: int, database: str) -> int:

@@ -35,11 +35,11 @@ ENTRIES: list[dict[str, Any]] = [
     },
 ]
 TABLE = (
-    "rank  player                   cards moves  time s  status\n"
-    "----------------------------------------------------------\n"
-    "   1  t-1                          3     4     1.2  won\n"
-    "   1  t-2                          3     4     1.2  won\n"
-    "   -  a-rather-long-player-name     -     -       -  did_not_start"
+    "rank  player                   cards moves   time s  status\n"
+    "-----------------------------------------------------------\n"
+    "   1  t-1                          3     4    1.234  won\n"
+    "   1  t-2                          3     4    1.234  won\n"
+    "   -  a-rather-long-player-name     -     -        -  did_not_start"
 )
 
 
