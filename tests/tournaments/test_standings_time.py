@@ -89,21 +89,22 @@ def test_durations_read_as_hours_minutes_seconds() -> None:
 
 
 @pytest.mark.parametrize(
-    ("language", "deal", "ann"),
+    ("language", "deal", "zero", "ann"),
     [
-        ("en", "at the deal", "5\xa0min 00.0\xa0s"),
-        ("fr", "dès la donne", "5\xa0min 00,0\xa0s"),
-        ("es", "al repartir", "5\xa0min 00,0\xa0s"),
-        ("de", "beim Geben", "5\xa0min 00,0\xa0s"),
+        ("en", "at the deal", "0.0\xa0s", "5\xa0min 00.0\xa0s"),
+        ("fr", "dès la donne", "0,0\xa0s", "5\xa0min 00,0\xa0s"),
+        ("es", "al repartir", "0,0\xa0s", "5\xa0min 00,0\xa0s"),
+        ("de", "beim Geben", "0,0\xa0s", "5\xa0min 00,0\xa0s"),
     ],
 )
-def test_a_total_time_of_nothing_reads_as_the_race_page_says(
-    language: str, deal: str, ann: str
+def test_a_total_time_of_nothing_is_a_duration_the_race_page_says_at_the_deal(
+    language: str, deal: str, zero: str, ann: str
 ) -> None:
-    """Dora put no card home after the dealt base card: the race page said her last card
-    home came "at the deal" (fr "dès la donne"), the tournament's standings "0.0 s" ("0,0
-    s"), as if she had played one in no time.  Bob's only entry was disqualified: he has
-    no time at all, and showed "0.0 s" too; he gets the race page's dash."""
+    """Dora put no card home after the dealt base card.  The race page says her last card
+    home came "at the deal" (fr "dès la donne"): a moment, in a column of moments.  The
+    tournament's *Total time* is a sum of durations: a later new user found "at the deal"
+    confusing there, so it reads "0.0 s" ("0,0 s"), in the column's unit.  Bob's only
+    entry was disqualified: he has no time at all, and gets the race page's dash."""
     t = TournamentFactory()
     race = finished_race(
         t, Result("ann", 20, 300_000), Result("dora", 1, 0, moves=0), Result("bob", 10, 5_000)
@@ -114,7 +115,7 @@ def test_a_total_time_of_nothing_reads_as_the_race_page_says(
     cells = dict(
         re.findall(r'<a href="/players/(\w+)/">.*?<td data-time-ms="\d+">([^<]*)</td>', table)
     )
-    assert cells == {"ann": ann, "dora": deal, "bob": "\u2013"}
+    assert cells == {"ann": ann, "dora": zero, "bob": "\u2013"}
     page = Client().get(f"/races/{race.id}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert re.search(rf">dora</a></th>(?:<td[^>]*>[^<]*</td>){{2}}<td>{deal}</td>", page)
 
