@@ -3,7 +3,8 @@
 While it showed, the message band lay over the top of the board: over the areas'
 headings ("Reserve", "Stock and waste", "Foundations") and the top of the Draw button.
 Now it sits beside the counts, in a cell that exists whether or not a message shows,
-three lines high (the longest refusal of the language fits), so it covers no heading
+as high as the longest refusal of the language needs (tests/browser/
+test_web_head_no_band.py), so it covers no heading
 and no control, and still no card moves when it comes or goes (in Chromium).
 """
 
