@@ -322,7 +322,7 @@ body_size_middleware = _guard(_refuse_too_large)
 #: it as UTF-8, and the single-byte code pages only differ from ISO-8859-1 on
 #: ``%``-escapes no URL of this service holds; no body here is read in any of them
 #: (forms and JSON are UTF-8 only).
-#: ``tests/web/test_attack_fixes_h7.py`` walks every codec Python knows through both
+#: ``tests/web/test_request_building_attacks.py`` walks every codec Python knows through both
 #: servers.
 READABLE_CHARSETS = frozenset({"utf-8", "iso8859-1"})
 

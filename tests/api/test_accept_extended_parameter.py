@@ -18,7 +18,7 @@ import pytest
 from django.test import Client
 
 from canfield_site.middleware import readable_accept
-from tests.web.test_attack_fixes_h7 import asgi, wsgi
+from tests.web.test_request_building_attacks import asgi, wsgi
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,7 @@ from wsgiref.util import setup_testing_defaults
 
 import pytest
 
-from tests.web.test_attack_fixes_h7 import asgi, wsgi
+from tests.web.test_request_building_attacks import asgi, wsgi
 
 pytestmark = pytest.mark.django_db
 

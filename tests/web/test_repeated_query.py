@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.web.test_attack_fixes_h7 import _page_routes, _World, asgi, wsgi
+from tests.web.test_request_building_attacks import _page_routes, _World, asgi, wsgi
 
 pytestmark = pytest.mark.django_db
 
