@@ -12,14 +12,12 @@ class ApiConfig(AppConfig):
     verbose_name = "REST API"
 
     def ready(self) -> None:
-        """Revoke every API token of an account whose password changes or that is
-        deactivated; forget a username's failed logins when it logs in; release a failed
-        login's slot (``canfield_site.security.reserve_login_slot``)."""
-        from django.contrib.auth import get_user_model
+        """Forget a username's failed logins when it logs in; release a failed login's
+        slot (``canfield_site.security.reserve_login_slot``).  (A password change or a
+        deactivation revokes the account's API tokens through receivers connected in
+        ``games.apps``.)"""
         from django.contrib.auth.signals import user_logged_in, user_login_failed
-        from django.db.models.signals import post_save, pre_save
 
-        from api.authentication import remember_credentials, revoke_on_credential_change
         from canfield_site.security import (
             forget_failed_logins_on_login,
             release_login_slot_on_failure,
@@ -29,12 +27,6 @@ class ApiConfig(AppConfig):
         # After django-axes' receiver (its app comes first in INSTALLED_APPS): the failure
         # is counted before the attempt's slot is released.
         user_login_failed.connect(release_login_slot_on_failure, dispatch_uid="login-slot")
-
-        user_model = get_user_model()
-        pre_save.connect(remember_credentials, sender=user_model, dispatch_uid="token-creds")
-        post_save.connect(
-            revoke_on_credential_change, sender=user_model, dispatch_uid="token-rotate"
-        )
 
 
 class KnoxConfig(AppConfig):

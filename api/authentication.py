@@ -8,7 +8,8 @@ keeps only a SHA-512 digest of each token and its first 15 characters for the lo
   ``POST /auth/logout-all`` every token of the account.
 * **Rotated:** a password change (through the API, the admin, ``changepassword`` or any
   ``user.save()``) or a deactivation deletes every token of the account
-  (:func:`revoke_on_credential_change`, connected in ``api.apps``); the API's password
+  (:func:`games.services.tokens.revoke_on_credential_change`, connected in
+  ``games.apps``); the API's password
   change then hands back one new token.
 * **At once, in every process:** there is no per-process token cache (an earlier one
   let a revoked token work for 30 s); each request looks its token up in the database in
@@ -36,7 +37,7 @@ from knox.models import AuthToken
 from knox.settings import CONSTANTS
 from rest_framework import authentication, exceptions
 
-from games.services.tokens import token_revoke, tokens_revoke
+from games.services.tokens import token_revoke
 
 
 class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]
@@ -114,32 +115,6 @@ def legacy_token_row(key: str) -> tuple[str, str]:
     into knox, so existing clients keep working without logging in again.
     """
     return key[: CONSTANTS.TOKEN_KEY_LENGTH], hash_token(key)
-
-
-def _credentials_of(user: User) -> tuple[str, bool] | None:
-    if user.pk is None:
-        return None
-    return User.objects.filter(pk=user.pk).values_list("password", "is_active").first()
-
-
-def remember_credentials(sender: Any, instance: User, raw: bool = False, **kwargs: Any) -> None:
-    """``pre_save`` receiver: note the stored password hash and ``is_active``."""
-    if raw:
-        return
-    instance._credentials_before = _credentials_of(instance)  # type: ignore[attr-defined]
-
-
-def revoke_on_credential_change(
-    sender: Any, instance: User, created: bool = False, raw: bool = False, **kwargs: Any
-) -> None:
-    """``post_save`` receiver: a changed password or a deactivation revokes every token."""
-    before = getattr(instance, "_credentials_before", None)
-    instance._credentials_before = None  # type: ignore[attr-defined]
-    if raw or created or before is None:
-        return
-    password, active = before
-    if password != instance.password or (active and not instance.is_active):
-        tokens_revoke(user=instance)
 
 
 class SessionAuthentication(authentication.SessionAuthentication):

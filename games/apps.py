@@ -21,13 +21,20 @@ class GamesConfig(AppConfig):
         locked and the rated ones marked stale
         (:func:`games.services.accounts.account_delete_prepare`); after it the finished
         ones are ranked again and their tournaments' standings recomputed
-        (:func:`games.services.accounts.account_delete_rescore`)."""
+        (:func:`games.services.accounts.account_delete_rescore`).
+
+        Saving an account with a changed password or deactivated revokes every API token
+        of it, whoever saves it (a service, the admin, ``changepassword``, a script):
+        :func:`games.services.tokens.remember_credentials` before the save notes the
+        stored credentials, :func:`games.services.tokens.revoke_on_credential_change`
+        after it compares."""
         from django.contrib import admin
         from django.contrib.auth import get_user_model
-        from django.db.models.signals import post_delete, pre_delete
+        from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 
         from games.admin.common import guard_every_admin
         from games.services.accounts import account_delete_prepare, account_delete_rescore
+        from games.services.tokens import remember_credentials, revoke_on_credential_change
 
         guard_every_admin(admin.site)
         user_model = get_user_model()
@@ -36,4 +43,8 @@ class GamesConfig(AppConfig):
         )
         post_delete.connect(
             account_delete_rescore, sender=user_model, dispatch_uid="account-delete-rescore"
+        )
+        pre_save.connect(remember_credentials, sender=user_model, dispatch_uid="token-creds")
+        post_save.connect(
+            revoke_on_credential_change, sender=user_model, dispatch_uid="token-rotate"
         )

@@ -113,7 +113,8 @@ def account_password_set(*, account: Any, password: str) -> None:
 
     ``password`` must already be validated (Django's password validators) and the current
     one checked by the caller.  Saving revokes every API token of the account
-    (``api.authentication.revoke_on_credential_change``); ``account`` is updated in place.
+    (:func:`games.services.tokens.revoke_on_credential_change`, connected in
+    ``games.apps``, so any save does, whoever makes it); ``account`` is updated in place.
     Raises :class:`AccountDeleted` when the account was deleted meanwhile (while the
     passwords were hashed): the lock finds no row, so nothing is saved (``save()`` would
     have inserted the account again).

@@ -5,11 +5,18 @@ Every write of a token row goes through here; the API (``api.authentication``,
 keeps a SHA-512 digest of it and its first 15 characters for the look-up.  Settings:
 ``AUTH_TOKEN_TTL_SECONDS`` (0: tokens last until revoked) and ``AUTH_TOKENS_PER_USER``
 (issuing one more deletes the oldest).
+
+A changed password or a deactivation revokes every token of the account, however the
+account is saved (a service, the admin, ``changepassword``, a script's ``user.save()``):
+:func:`remember_credentials` and :func:`revoke_on_credential_change`, the user model's
+``pre_save`` and ``post_save`` receivers, connected in ``games.apps`` so that they hold
+whichever app saves the account.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -55,3 +62,39 @@ def tokens_revoke(*, user: User) -> int:
     """Delete every API token of ``user``; returns how many there were."""
     deleted, _ = AuthToken.objects.filter(user=user).delete()
     return int(deleted)
+
+
+# ------------------------------------------------------------------ revocation on save
+
+
+def _credentials_of(user: User) -> tuple[str, bool] | None:
+    """``(password hash, is_active)`` as stored for ``user``; ``None`` for an account not
+    saved yet (or deleted meanwhile)."""
+    if user.pk is None:
+        return None
+    return User.objects.filter(pk=user.pk).values_list("password", "is_active").first()
+
+
+def remember_credentials(sender: Any, instance: User, raw: bool = False, **kwargs: Any) -> None:
+    """``pre_save`` receiver of the user model (connected in ``games.apps``, dispatch_uid
+    ``token-creds``): note the stored password hash and ``is_active`` on ``instance`` for
+    :func:`revoke_on_credential_change`.  Does nothing for a fixture's raw save."""
+    if raw:
+        return
+    instance._credentials_before = _credentials_of(instance)  # type: ignore[attr-defined]
+
+
+def revoke_on_credential_change(
+    sender: Any, instance: User, created: bool = False, raw: bool = False, **kwargs: Any
+) -> None:
+    """``post_save`` receiver of the user model (connected in ``games.apps``, dispatch_uid
+    ``token-rotate``): a changed password hash or a deactivation (active before, inactive
+    now) revokes every API token of the account (:func:`tokens_revoke`).  Nothing for a new
+    account, a fixture's raw save, or a save that changed neither."""
+    before = getattr(instance, "_credentials_before", None)
+    instance._credentials_before = None  # type: ignore[attr-defined]
+    if raw or created or before is None:
+        return
+    password, active = before
+    if password != instance.password or (active and not instance.is_active):
+        tokens_revoke(user=instance)
