@@ -5,7 +5,7 @@ and ``Retry-After``), as ``race_not_started`` tells the start."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -18,14 +18,25 @@ from tests.tournaments.factories import running_race
 
 pytestmark = pytest.mark.django_db
 
+#: The server's clock in these tests (:func:`frozen`).
+NOW = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
 
-def test_the_time_limit_field_error_is_a_sentence(make_client: Callable[..., APIClient]) -> None:
+
+@pytest.fixture
+def frozen(monkeypatch: pytest.MonkeyPatch) -> datetime:
+    """The server's clock stands at ``NOW`` (every ``timezone.now()`` reads it)."""
+    monkeypatch.setattr(timezone, "now", lambda: NOW)
+    return NOW
+
+
+def test_the_time_limit_field_error_is_a_sentence(
+    frozen: datetime, make_client: Callable[..., APIClient]
+) -> None:
     org = make_client("org", staff=True)
-    now = timezone.now()
     body = {
         "name": "Sprint",
-        "starts_at": (now + timedelta(minutes=5)).isoformat(),
-        "ends_at": (now + timedelta(minutes=15)).isoformat(),
+        "starts_at": (NOW + timedelta(minutes=5)).isoformat(),
+        "ends_at": (NOW + timedelta(minutes=15)).isoformat(),
         "time_limit_s": 5,
     }
     errors = org.post("/api/v1/races", body, format="json").json()["errors"]
@@ -48,28 +59,27 @@ def test_an_undo_refused_by_the_race_says_why(make_client: Callable[..., APIClie
     )
 
 
-def test_results_before_the_end_say_when_with_retry_after() -> None:
-    now = timezone.now().replace(microsecond=0)
+def test_results_before_the_end_say_when_with_retry_after(frozen: datetime) -> None:
     race = race_create(
         name="Long",
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(seconds=90, milliseconds=400),
+        opens_at=NOW - timedelta(minutes=2),
+        starts_at=NOW - timedelta(minutes=1),
+        ends_at=NOW + timedelta(seconds=90, milliseconds=400),
         late_join_s=None,
     )
     answer = APIClient().get(f"/api/v1/races/{race.id}/results")
     assert answer.status_code == 409
     body = answer.json()
     assert body["code"] == "race_not_finished"
-    end = race.ends_at.astimezone(UTC).isoformat().replace("+00:00", "Z")
-    assert body["ends_at"] == end
-    assert end in body["detail"]
-    assert 1 <= int(answer["Retry-After"]) <= 91
-    assert body["retry_after"] == int(answer["Retry-After"])
-    # With the clock injected: the seconds until the end, rounded up; at least 1 after it.
+    assert body["ends_at"] == "2030-01-02T03:05:35.400000Z"
+    assert "2030-01-02T03:05:35.400000Z" in body["detail"]
+    assert answer["Retry-After"] == "91"  # 90.4 s, rounded up
+    assert body["retry_after"] == 91
+    # With the clock passed in: the seconds until the end, rounded up; at least 1 after it.
+    end = body["ends_at"]
     with pytest.raises(RaceNotFinished) as before:
-        race_results(race=race, now=now)
-    assert before.value.extra == {"ends_at": end, "retry_after": 91}
+        race_results(race=race, now=NOW + timedelta(seconds=30))
+    assert before.value.extra == {"ends_at": end, "retry_after": 61}
     with pytest.raises(RaceNotFinished) as after:
         race_results(race=race, now=race.ends_at + timedelta(seconds=30))
     assert after.value.extra["retry_after"] == 1
