@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import drf_spectacular_sidecar
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils import translation
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -26,6 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.query import ApiView
+from api.refusals import API_LANGUAGE
 
 #: The sidecar's ReDoc bundle, and the CDN address of the logo inside it.
 SIDECAR_REDOC = (
@@ -57,7 +60,37 @@ REDOC_CSP = "; ".join(
 )
 
 
-class SchemaView(ApiView, SpectacularAPIView):
+def schema_language(request: HttpRequest) -> str:
+    """The language drf-spectacular writes the schema in for this request: its ``?lang=``
+    as one of ``settings.LANGUAGES`` (``fr-ca`` is ``fr``), else English
+    (:data:`~api.refusals.API_LANGUAGE`: an unknown language falls back to it)."""
+    lang = request.GET.get("lang")
+    if not settings.USE_I18N or not lang:
+        return API_LANGUAGE
+    try:
+        return translation.get_supported_language_variant(lang)
+    except LookupError:
+        return API_LANGUAGE
+
+
+class _SchemaLanguage:
+    """A schema view or page whose answer says its language (``Content-Language``), the
+    one of its ``?lang=`` (:func:`schema_language`), not the API's English."""
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        """The view's answer; a successful ``GET`` marked with :func:`schema_language`
+        (not :meth:`get`: drf-spectacular's decorated ``get`` documents these views)."""
+        response = super().finalize_response(  # type: ignore[misc]
+            request, response, *args, **kwargs
+        )
+        if request.method in ("GET", "HEAD") and response.status_code < 400:
+            response["Content-Language"] = schema_language(request)
+        return response
+
+
+class SchemaView(_SchemaLanguage, ApiView, SpectacularAPIView):
     """``GET /api/v1/schema/``: the OpenAPI schema, YAML by default; ``?format=json`` (or
     ``yaml``) chooses, as ``Accept`` does; ``?lang=`` translates it.  Any other query
     parameter, or one of these twice, is refused (``api.query``)."""
@@ -83,7 +116,7 @@ class _DocsPage(ApiView):
         return list(super().get_renderers())
 
 
-class SwaggerView(_DocsPage, SpectacularSwaggerView):
+class SwaggerView(_SchemaLanguage, _DocsPage, SpectacularSwaggerView):
     """``GET /api/v1/docs/``: Swagger UI on the schema; ``?lang=`` as the schema's."""
 
     def accepted_query_parameters(self, handler: Any) -> tuple[str, ...]:
@@ -91,7 +124,7 @@ class SwaggerView(_DocsPage, SpectacularSwaggerView):
         return ("lang",)
 
 
-class OfflineRedocView(_DocsPage, SpectacularRedocView):
+class OfflineRedocView(_SchemaLanguage, _DocsPage, SpectacularRedocView):
     """``GET /api/v1/redoc/``: ReDoc on the OpenAPI schema, with nothing loaded from a CDN;
     ``?lang=`` as the schema's."""
 

@@ -127,11 +127,13 @@ class ProblemJsonMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         """Pass the request on; rewrite a non-problem error response under ``/api/``;
-        mark every answer under ``/api/`` ``Content-Language: en``."""
+        mark every answer under ``/api/`` that names no language ``Content-Language: en``
+        (the schema and its pages name the language of their ``?lang=``, ``api.docs``)."""
         response = self.get_response(request)
         if not is_api(request):
             return response
-        response["Content-Language"] = API_LANGUAGE
+        if "Content-Language" not in response:
+            response["Content-Language"] = API_LANGUAGE
         if response.status_code < 400 or response.get("Content-Type", "").startswith(
             PROBLEM_CONTENT_TYPE
         ):

@@ -114,3 +114,30 @@ def test_a_refusal_before_django_is_content_language_en() -> None:
     assert seen["status"].startswith("415 ")
     assert json.loads(body)["code"] == "unsupported_media_type"
     assert seen["headers"]["Content-Language"] == "en"
+
+
+def test_the_schema_says_the_language_of_its_lang_query() -> None:
+    """``?lang=fr`` translates the schema's texts (enum labels): it said
+    ``Content-Language: en`` on French text."""
+    client = Client(HTTP_ACCEPT_LANGUAGE="de")
+    french = client.get("/api/v1/schema/?format=json&lang=fr")
+    assert french.status_code == 200
+    assert "Terminé" in french.content.decode()
+    assert french["Content-Language"] == "fr"
+    assert client.get("/api/v1/schema/?format=json&lang=fr-ca")["Content-Language"] == "fr"
+    english = client.get("/api/v1/schema/?format=json")
+    assert "Terminé" not in english.content.decode()
+    assert english["Content-Language"] == "en"
+    assert client.get("/api/v1/schema/?lang=zz")["Content-Language"] == "en"
+    refused = client.get("/api/v1/schema/?lang=fr&lang=de")
+    assert refused.status_code == 400
+    assert refused["Content-Language"] == "en"
+
+
+@pytest.mark.parametrize("page", ["docs", "redoc"])
+def test_the_docs_pages_say_the_language_of_their_lang_query(page: str) -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    assert client.get(f"/api/v1/{page}/?lang=de")["Content-Language"] == "de"
+    assert client.get(f"/api/v1/{page}/?lang=es")["Content-Language"] == "es"
+    assert client.get(f"/api/v1/{page}/")["Content-Language"] == "en"
+    assert client.options(f"/api/v1/{page}/?lang=de")["Content-Language"] == "en"
