@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -234,11 +235,18 @@ def readable_accept(header: str) -> str | None:
     return ", ".join(kept) if kept else None
 
 
+#: A parameter whose name ends in ``*`` (``; x*=``, ``;q*=``, ``; x*0*=``, ``; x *=``:
+#: Django strips the name before looking at its end): what :func:`readable_accept` drops.
+#: A ``*`` elsewhere (``*/*;q=0.8``) is no such parameter.
+_EXTENDED_PARAMETER = re.compile(r";[^=;,]*\*\s*=")
+
+
 def _read_accept(request: Any) -> None:
     """Make the request's ``Accept`` header one Django's parser reads (:func:`readable_accept`),
-    when it names a parameter in RFC 2231's extended notation (a ``*`` after a ``;``)."""
+    when it names a parameter in RFC 2231's extended notation (:data:`_EXTENDED_PARAMETER`);
+    any other header (a browser's ``...;q=0.9,*/*;q=0.8``) is left byte for byte."""
     header = request.META.get("HTTP_ACCEPT")
-    if not header or "*" not in header.partition(";")[2]:
+    if not header or not _EXTENDED_PARAMETER.search(header):
         return
     readable = readable_accept(header)
     if readable == header:

@@ -15,9 +15,9 @@ import json
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
 
-from canfield_site.middleware import readable_accept
+from canfield_site.middleware import _read_accept, readable_accept
 from tests.web.test_request_building_attacks import asgi, wsgi
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +30,16 @@ HEADERS = [
     ("application/json; x*0*=bogus''a; x*1=b", "application/json; x*1=b"),
     ("application/json, text/html; x*=bogus''a", "application/json, text/html"),
     ("application/problem+json; charset*=bogus''utf-8", "application/problem+json"),
+    ("text/html; x *=bogus''a", "text/html"),
+    ("text/html,*/*;q=0.8;x*=bogus''a", "text/html, */*;q=0.8"),
+]
+
+#: What browsers send: a ``*`` in ``*/*``, no parameter in RFC 2231 notation.
+BROWSER_HEADERS = [
+    "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
+    "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    "application/json, text/plain, */*",
+    "text/html;q=0.9,  text/*;q=0.5",
 ]
 
 API_PATHS = ["/api/v1/health", "/api/v1/races", "/api/v1/me", "/api/v1/nowhere"]
@@ -43,6 +53,24 @@ def test_readable_accept_drops_only_the_extended_parameters(sent: str, read: str
 def test_a_plain_accept_is_left_as_it_is() -> None:
     for header in ("*/*", "text/html;q=0.9, application/json", "application/json; x=1"):
         assert readable_accept(header) == header
+
+
+@pytest.mark.parametrize("header", BROWSER_HEADERS)
+def test_a_browser_accept_is_left_byte_for_byte(header: str) -> None:
+    """The quick check took the ``*`` of ``*/*`` for an extended parameter, and the
+    header was rewritten (``text/html,application/xhtml+xml`` became
+    ``text/html, application/xhtml+xml``)."""
+    request = RequestFactory().get("/", HTTP_ACCEPT=header)
+    _read_accept(request)
+    assert request.META["HTTP_ACCEPT"] == header
+
+
+@pytest.mark.parametrize(("sent", "read"), HEADERS)
+def test_an_extended_parameter_is_still_dropped_from_the_request(sent: str, read: str) -> None:
+    request = RequestFactory().get("/", HTTP_ACCEPT=sent)
+    _read_accept(request)
+    assert request.META["HTTP_ACCEPT"] == read
+    assert request.headers["Accept"] == read
 
 
 def _answer(path: str, accept: str) -> tuple[int, str, bytes]:
