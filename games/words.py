@@ -17,7 +17,10 @@ from django.utils.translation import gettext as _
 
 from games.engine.rules import CLASSIC, OPTION_NAMES, PRESETS
 
-#: The username rules in a sentence: the sign-up page's and the admin's user forms.
+#: The username rules in a sentence, said before the player types one: the sign-up
+#: page's and the admin's user forms (Django's help said "Letters, digits and @/./+/-/_
+#: only", and ``chloé`` was then refused for its accent): the rules of
+#: :func:`games.services.accounts.username_validate`.
 USERNAME_HELP = gettext_lazy(
     "Required. 150 characters or fewer: unaccented letters (a-z, A-Z), digits and the "
     "characters @ . + - _ only, not dots alone."

@@ -15,9 +15,6 @@ from games.services.accounts import username_validate
 from games.words import USERNAME_HELP
 from web.board import variant_label
 
-#: What a username may hold, said before the player types one (Django's help said
-#: "Letters, digits and @/./+/-/_ only", and ``chloé`` was then refused for its accent):
-#: the rules of :func:`games.services.accounts.username_validate`.
 #: A failed login (Django's said "Note that both fields may be case-sensitive", but the
 #: username is matched in any case: ``canfield_site.security.UsernameAnyCaseBackend``).
 INVALID_LOGIN = _(
