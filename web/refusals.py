@@ -154,10 +154,11 @@ REFUSAL_TEXT: dict[str, Promise] = {
     ),
     "blocked_not_over_race_solution": gettext_lazy(
         "The game is blocked, not over: no move is left, but undo takes back the move that "
-        "blocked it, or resign ends it; the solution is shown when the race is finished."
+        "blocked it, or resign ends it; the solution is shown when the race is finished or "
+        "cancelled."
     ),
     "race_secret_solution": gettext_lazy(
-        "The solution of a race game is shown when the race is finished."
+        "The solution of a race game is shown when the race is finished or cancelled."
     ),
     "game_secret_solution": gettext_lazy("The solution is shown once the game is over."),
     "too_many_solves": gettext_lazy(

@@ -358,7 +358,9 @@ def deal_secret_error(game: Game, *, what: str) -> DealSecret:
     from games.services.errors import DealSecret
 
     race_game = game.kind == Game.Kind.RACE
-    when = "when the race is finished" if race_game else "once the game is over for good"
+    when = (
+        "when the race is finished or cancelled" if race_game else "once the game is over for good"
+    )
     if game.status == Game.Status.BLOCKED and undo_open(game):
         kind = "blocked_not_over_race" if race_game else "blocked_not_over"
         return DealSecret(
@@ -367,7 +369,8 @@ def deal_secret_error(game: Game, *, what: str) -> DealSecret:
         ).because(f"{kind}_{what}", {})
     if race_game:
         return DealSecret(
-            f"The {what} of a race game is shown when the race is finished (RULES.md 7)."
+            f"The {what} of a race game is shown when the race is finished or cancelled "
+            "(RULES.md 7)."
         ).because(f"race_secret_{what}", {})
     return DealSecret(f"The {what} is shown when the game is over.").because(
         f"game_secret_{what}", {}

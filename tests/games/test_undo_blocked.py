@@ -266,7 +266,7 @@ def test_the_deal_of_a_blocked_race_game_waits_for_the_race(
         "deal_secret",
         "The game is blocked, not over: no move is left (RULES.md 3.9), but undo takes back "
         "the move that blocked it, or resign ends it; the solution is shown when the race is "
-        "finished.",
+        "finished or cancelled.",
     )
     assert set(secret) == {"type", "title", "status", "detail", "instance", "code"}
 
@@ -274,7 +274,7 @@ def test_the_deal_of_a_blocked_race_game_waits_for_the_race(
     secret = ann_api.get(f"/api/v1/games/{game.id}/export").json()
     assert (secret["code"], secret["detail"]) == (
         "deal_secret",
-        "The deal of a race game is shown when the race is finished (RULES.md 7).",
+        "The deal of a race game is shown when the race is finished or cancelled (RULES.md 7).",
     )
 
 
@@ -286,7 +286,7 @@ def test_the_deal_of_a_blocked_game_of_a_race_without_undo_waits_for_the_race(
     secret = client_for(ann).get(f"/api/v1/games/{game.id}/export").json()
     assert (secret["code"], secret["detail"]) == (
         "deal_secret",
-        "The deal of a race game is shown when the race is finished (RULES.md 7).",
+        "The deal of a race game is shown when the race is finished or cancelled (RULES.md 7).",
     )
 
 
@@ -332,7 +332,9 @@ def test_the_solution_page_of_an_undoable_blocked_game_says_blocked_not_over(
 def test_the_solution_page_of_a_blocked_race_game_waits_for_the_race(
     race_on_seed: Callable[..., Race],
 ) -> None:
-    """As the API: the way out of the block, then the race; once resigned, the race."""
+    """As the API: the way out of the block, then the race; once resigned, the race.  The
+    solution is shown when the race is finished or cancelled (``deal_revealed``): the page
+    said "finished" alone."""
     race = race_on_seed(name="Undo race", allow_undo=True)
     ann, game = _blocked_entrant(race, "ann")
     page = Client()
@@ -342,12 +344,22 @@ def test_the_solution_page_of_a_blocked_race_game_waits_for_the_race(
     assert (
         "pas finie\u202f: il ne reste aucun coup, mais « Annuler un coup » reprend le coup qui "
         "l\u2019a bloquée, ou « Abandonner » la termine\u202f; la solution est affichée quand "
-        "la course est terminée." in resp.content.decode()
+        "la course est terminée ou annulée." in resp.content.decode()
     )
     client_for(ann).post(f"/api/v1/games/{game.id}/resign")
     resp = page.get(f"/play/{game.id}/solution", HTTP_ACCEPT_LANGUAGE="es")
     assert resp.status_code == 403
     assert (
-        "<p>La solución de una partida de carrera se muestra cuando termina la carrera.</p>"
+        "<p>La solución de una partida de carrera se muestra cuando la carrera termina o se "
+        "cancela.</p>" in resp.content.decode()
+    )
+    resp = page.get(f"/play/{game.id}/solution", HTTP_ACCEPT_LANGUAGE="de")
+    assert (
+        "<p>Die Lösung eines Rennspiels wird gezeigt, wenn das Rennen beendet oder abgesagt "
+        "ist.</p>" in resp.content.decode()
+    )
+    resp = page.get(f"/play/{game.id}/solution", HTTP_ACCEPT_LANGUAGE="en")
+    assert (
+        "<p>The solution of a race game is shown when the race is finished or cancelled.</p>"
         in resp.content.decode()
     )
