@@ -136,14 +136,14 @@ def test_cancelling_a_race_from_the_list_asks_first(live_server: Any, chromium: 
             # The two choices are buttons of one height, side by side.
             yes, no = (
                 page.get_by_role("button", name="Ja, diese Rennen absagen").bounding_box(),
-                page.get_by_role("link", name="Nein, bitte abbrechen").bounding_box(),
+                page.get_by_role("link", name="Nein, zurück").bounding_box(),
             )
             assert abs(yes["height"] - no["height"]) <= 1
             assert abs(yes["y"] - no["y"]) <= 1
             assert no["x"] > yes["x"] + yes["width"]
             if not confirm:
                 assert screenshot(page, "admin-race-cancel-confirm-de").stat().st_size > 1000
-                page.get_by_role("link", name="Nein, bitte abbrechen").click()
+                page.get_by_role("link", name="Nein, zurück").click()
                 page.wait_for_url(changelist)
                 race.refresh_from_db()
                 assert race.status == "scheduled"

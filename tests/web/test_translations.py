@@ -109,6 +109,17 @@ def test_german_keeps_one_word_for_the_seed_and_one_register() -> None:
     assert "angemeldet" not in joined
 
 
+def test_german_keeps_one_word_for_the_solver_and_a_clear_way_back() -> None:
+    """German said "Löser" on the lobby and game pages (11 messages) but "Solver" on the
+    admin's race forms (3); and the admin confirmation pages' "No, take me back" read
+    "Nein, bitte abbrechen" (no, please cancel), on a page about cancelling a race."""
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=["de"])
+    translated = [t for _ctx, _id, strs in _entries("de") for t in strs]
+    assert [t for t in translated if "Solver" in t] == []
+    assert len([t for t in translated if "Löser" in t]) >= 14
+    assert catalogue.gettext("No, take me back") == "Nein, zurück"
+
+
 def test_german_says_anmelden_only_for_logging_in() -> None:
     """ "Anmelden" (log in) also meant joining a race or entering a tournament: "Anmeldung
     ab", "Späte Anmeldung", "Noch hat sich niemand angemeldet", beside "Anmelden" on the
