@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.engine import GameState, player_view
+from games.engine.cards import RANKS
 from games.engine.record import GameRecord
 from games.models import Deal, Game, Move, Race, RaceEntry, Tournament
 
@@ -316,9 +317,35 @@ def game_list(*, player: Any) -> QuerySet[Game]:
     return Game.objects.filter(player=player).select_related("deal").order_by("-started_at")
 
 
+def recent_games(*, player: Any, kind: str | None = None, limit: int = 10) -> list[Game]:
+    """The player's ``limit`` newest games (:func:`game_list`), only those of ``kind``
+    (``"practice"`` or ``"race"``) when given, each with its deal and, for a race game,
+    its entry and race loaded (``game.race_entry.race``) for the lobby's and the player
+    page's lines.  A list, not a query: the pages do not shape it further."""
+    qs = game_list(player=player).select_related("race_entry__race")
+    if kind is not None:
+        qs = qs.filter(kind=kind)
+    return list(qs[:limit])
+
+
+def deal_base_rank(deal: Deal) -> str:
+    """The base rank of ``deal`` as a page shows it (``"A"``, ``"2"`` .. ``"10"``, ``"J"``,
+    ``"Q"``, ``"K"``): the fixed rank of the rules, or the rank of the first foundation's
+    card ``D[13]``, which is dealt face up (RULES.md 2.2) and so public from the deal on
+    (RULES.md 7).  Reads nothing else of the deck: no seed, no hidden card."""
+    fixed = deal.rules.fixed_base
+    rank = RANKS[fixed] if fixed is not None else str(deal.deck[13])[:-1]
+    return "10" if rank in ("T", "10") else rank
+
+
 def move_history(game: Game) -> QuerySet[Move]:
     """Live moves of ``game`` in play order."""
     return game.moves.filter(undone_at__isnull=True).order_by("number")
+
+
+def move_notations(game: Game) -> list[str]:
+    """The notations of ``game``'s live moves in play order (:func:`move_history`)."""
+    return list(move_history(game).values_list("notation", flat=True))
 
 
 def game_record(game: Game) -> GameRecord:

@@ -98,8 +98,10 @@ def race_list(
     tournament_id: Any = None,
     include_drafts: bool = False,
     now: datetime | None = None,
+    limit: int | None = None,
 ) -> QuerySet[Race]:
-    """Races filtered by clock phase and mode (and ``tournament_id``: that tournament's).
+    """Races filtered by clock phase and mode (and ``tournament_id``: that tournament's);
+    the first ``limit`` of them when given (a sliced query, for a page's short list).
 
     ``phase``: one phase or a tuple of them (of :data:`RACE_PHASES`); a race is listed
     when its ``phase`` at ``now`` (:meth:`~games.models.Race.phase`, the field the race
@@ -112,7 +114,18 @@ def race_list(
     Ordered by ``starts_at`` (upcoming, open), ``ends_at`` (running), newest first
     (finished, anything else).
     """
-    now = now or timezone.now()
+    qs = _race_query(phase, mode, tournament_id, include_drafts, now or timezone.now())
+    return qs if limit is None else qs[:limit]
+
+
+def _race_query(
+    phase: str | tuple[str, ...] | None,
+    mode: str | None,
+    tournament_id: Any,
+    include_drafts: bool,
+    now: datetime,
+) -> QuerySet[Race]:
+    """:func:`race_list` without its limit."""
     qs = _visible(
         Race.objects.select_related("deal", "tournament").annotate(entrants=Count("entries")),
         include_drafts,

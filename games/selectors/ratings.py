@@ -7,6 +7,7 @@ race's deal (RULES.md 7).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -42,9 +43,11 @@ def pool_get(*, key: str) -> RatingPool:
     return pool
 
 
-def pools_list() -> QuerySet[RatingPool]:
-    """Every pool by key, annotated with ``players`` (players rated in it)."""
-    return RatingPool.objects.annotate(players=Count("ratings")).order_by("key")
+def pools_list(*, keys: Iterable[str] | None = None) -> QuerySet[RatingPool]:
+    """Every pool by key (only those of ``keys`` when given), annotated with ``players``
+    (players rated in it)."""
+    qs = RatingPool.objects.annotate(players=Count("ratings")).order_by("key")
+    return qs if keys is None else qs.filter(key__in=list(keys))
 
 
 def pool_public(pool: RatingPool, players: int | None = None) -> dict[str, Any]:

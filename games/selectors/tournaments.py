@@ -22,14 +22,18 @@ from games.services.tournaments import (
 )
 
 
-def tournament_list(*, viewer: Any = None, status: str | None = None) -> QuerySet[Tournament]:
-    """Tournaments, newest first; drafts only for organisers; optionally one status."""
+def tournament_list(
+    *, viewer: Any = None, status: str | None = None, limit: int | None = None
+) -> QuerySet[Tournament]:
+    """Tournaments, newest first, each annotated with ``race_count``; drafts only for
+    organisers; optionally one status; the ``limit`` newest when given (a sliced query)."""
     qs = Tournament.objects.annotate(race_count=Count("races", distinct=True))
     if not may_see_drafts(viewer):
         qs = qs.exclude(status=Tournament.Status.DRAFT)
     if status:
         qs = qs.filter(status=status)
-    return qs.order_by("-created_at")
+    qs = qs.order_by("-created_at")
+    return qs if limit is None else qs[:limit]
 
 
 def tournament_get(*, tournament_id: Any, viewer: Any = None) -> Tournament:
@@ -128,9 +132,13 @@ def tournament_public(
     return out
 
 
-def tournament_standings(*, tournament: Tournament) -> QuerySet[TournamentStanding]:
-    """The stored standings, by rank then player (paginate this)."""
-    return TournamentStanding.objects.filter(tournament=tournament).select_related("player")
+def tournament_standings(
+    *, tournament: Tournament, limit: int | None = None
+) -> QuerySet[TournamentStanding]:
+    """The stored standings, by rank then player (paginate this), the first ``limit``
+    when given (a sliced query)."""
+    qs = TournamentStanding.objects.filter(tournament=tournament).select_related("player")
+    return qs if limit is None else qs[:limit]
 
 
 def standing_row(s: TournamentStanding) -> dict[str, Any]:

@@ -5,7 +5,9 @@ as the views did."""
 
 from __future__ import annotations
 
+import ast
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from games.models import Race, Tournament
+from games.models import Game, Race, Tournament
+from games.selectors.games import recent_games
 from games.selectors.races import (
     lobby_change_key,
     race_change_key,
@@ -40,6 +43,101 @@ def test_no_view_queries_a_model_itself() -> None:
             if QUERY.search(line) and "get_user_model()" not in line:
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert offenders == []
+
+
+#: Query-shaping methods a view must leave to the selector it calls.
+SHAPING = frozenset(
+    {
+        "filter",
+        "exclude",
+        "select_related",
+        "prefetch_related",
+        "order_by",
+        "annotate",
+        "only",
+        "defer",
+        "values",
+        "values_list",
+        "distinct",
+    }
+)
+
+
+def selector_shapings(source: str) -> list[str]:
+    """Each place in ``source`` where a function imported from ``games.selectors`` is
+    called and its result is shaped further: a ``SHAPING`` method called on it, or it is
+    sliced (``[:10]``; an index such as ``[race.id]`` reads a dict), as
+    ``line: name.method`` / ``line: name[...]``, by line."""
+    tree = ast.parse(source)
+    names = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("games.selectors")
+        for alias in node.names
+    }
+
+    def selector_call(node: ast.AST) -> str | None:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
+            return node.func.id
+        return None
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in SHAPING:
+            name = selector_call(node.value)
+            if name:
+                found.append(f"{node.lineno}: {name}.{node.attr}")
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            name = selector_call(node.value)
+            if name:
+                found.append(f"{node.lineno}: {name}[...]")
+    return sorted(found, key=lambda where: int(where.split(":")[0]))
+
+
+def test_the_shaping_check_sees_filters_related_loads_and_slices() -> None:
+    source = (
+        "from games.selectors.games import game_list as gl, recent_games\n"
+        "from other import game_list\n"
+        "a = gl(player=p).filter(kind='practice')\n"
+        "b = gl(player=p).select_related('race_entry__race')[:10]\n"
+        "c = recent_games(player=p)[:3]\n"
+        "f = recent_games(player=p)[0]\n"
+        "d = recent_games(player=p, kind='practice', limit=50)\n"
+        "e = game_list(player=p).filter(kind='race')\n"
+    )
+    assert selector_shapings(source) == [
+        "3: gl.filter",
+        "4: gl.select_related",
+        "5: recent_games[...]",
+    ]
+
+
+def test_no_view_shapes_a_selector_result() -> None:
+    files = [*sorted((ROOT / "web" / "views").glob("*.py")), ROOT / "api" / "streams.py"]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{where}"
+        for path in files
+        for where in selector_shapings(path.read_text())
+    ]
+    assert offenders == []
+
+
+@pytest.mark.django_db
+def test_recent_games_keeps_the_newest_of_a_kind() -> None:
+    ann = create_user("ann")
+    start = timezone.now()
+    games = [game_start(player=ann, seed=f"recent-{i}") for i in range(3)]
+    for i, g in enumerate(games):  # started a second apart, oldest first
+        Game.objects.filter(id=g.id).update(started_at=start + timedelta(seconds=i))
+    race = running_race(name="Recent")
+    raced = race_join(race_id=race.id, player=ann).entry.game
+    assert raced is not None
+    game_start(player=create_user("bob"), seed="someone-else")
+    practice = recent_games(player=ann, kind="practice", limit=2)
+    assert [g.id for g in practice] == [games[2].id, games[1].id]
+    every = recent_games(player=ann, limit=10)
+    assert {g.id for g in every} == {raced.id, *(g.id for g in games)}
+    assert recent_games(player=ann, kind="race", limit=10)[0].race_entry.race.name == "Recent"
 
 
 def test_no_view_imports_race_entries_or_streams_import_models() -> None:

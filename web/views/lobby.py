@@ -14,10 +14,10 @@ from games.models import Race
 from games.permissions import may_see_drafts
 from games.selectors.games import (
     deal_revealed,
-    game_list,
     game_over_for_good,
     game_race,
     game_status_shown,
+    recent_games,
 )
 from games.selectors.races import (
     join_barriers_key,
@@ -36,10 +36,10 @@ def _races(request: HttpRequest) -> dict[str, Any]:
     now = timezone.now()
     staff = may_see_drafts(request.user)  # organisers see drafts
     lists = {
-        "running": list(race_list(phase="running", include_drafts=staff, now=now)[:20]),
-        "open": list(race_list(phase="open", include_drafts=staff, now=now)[:20]),
-        "upcoming": list(race_list(phase="upcoming", include_drafts=staff, now=now)[:20]),
-        "finished": list(race_list(phase="finished", include_drafts=staff, now=now)[:5]),
+        "running": list(race_list(phase="running", include_drafts=staff, now=now, limit=20)),
+        "open": list(race_list(phase="open", include_drafts=staff, now=now, limit=20)),
+        "upcoming": list(race_list(phase="upcoming", include_drafts=staff, now=now, limit=20)),
+        "finished": list(race_list(phase="finished", include_drafts=staff, now=now, limit=5)),
     }
     return race_rows(request, lists, now)
 
@@ -94,11 +94,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     """``GET /``: races (running, open, upcoming, recently finished), tournaments, my
     recent games and a practice game form."""
     context = _races(request)
-    context["tournaments"] = list(tournament_list(viewer=request.user)[:10])
+    context["tournaments"] = list(tournament_list(viewer=request.user, limit=10))
     context["my_games"] = (
-        list(game_list(player=request.user).select_related("race_entry__race")[:10])
-        if request.user.is_authenticated
-        else []
+        recent_games(player=request.user, limit=10) if request.user.is_authenticated else []
     )
     for g in context["my_games"]:  # a replay link only once the deal is revealed
         # A race game before its start: not_started; one its race's cancellation ended:

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.models import Game
 from games.permissions import may_see_drafts
 from games.rating_model import PROVISIONAL_RACES
-from games.selectors.games import deal_revealed, game_list
+from games.selectors.games import deal_revealed, recent_games
 from games.selectors.players import (
     entry_cancelled_status,
     entry_cards_home,
@@ -84,7 +84,7 @@ def tournament(request: HttpRequest, tournament_id: Any) -> HttpResponse:
             "scoring_words": scoring_words,
             "standings_words": standings_words,
             "past": [r for r in races if r["phase"] in ("finished", "closing", "cancelled")],
-            "standings": [standing_row(s) for s in tournament_standings(tournament=t)[:200]],
+            "standings": [standing_row(s) for s in tournament_standings(tournament=t, limit=200)],
             "mine": mine,
         },
     )
@@ -130,7 +130,7 @@ def _practice_games(person: User) -> list[Game]:
     """The player's last 50 practice games, each with ``revealed`` (its deal may be shown:
     a replay link; else it is continued, as a blocked game whose last move may still be
     taken back is: :func:`games.selectors.games.deal_revealed`)."""
-    games = list(game_list(player=person).filter(kind="practice")[:50])
+    games = recent_games(player=person, kind="practice", limit=50)
     for g in games:
         g.revealed = deal_revealed(g)  # type: ignore[attr-defined]
     return games
@@ -141,7 +141,7 @@ def _ratings(person: User) -> dict[str, Any]:
     newest first) of :func:`player_profile`, each with its pool in words."""
     profile = player_profile(player=person)
     keys = {r["pool"] for r in profile["ratings"]} | {c["pool"] for c in profile["recent_races"]}
-    words = {p.key: pool_words(p.variant, p.options) for p in pools_list().filter(key__in=keys)}
+    words = {p.key: pool_words(p.variant, p.options) for p in pools_list(keys=keys)}
     return {
         "ratings": [{**r, "words": words[r["pool"]]} for r in profile["ratings"]],
         "recent": [{**c, "words": words[c["pool"]]} for c in profile["recent_races"]],

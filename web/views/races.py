@@ -28,7 +28,7 @@ from games.selectors.games import (
     game_race,
     game_replay_get,
     game_view,
-    move_history,
+    move_notations,
 )
 from games.selectors.races import (
     join_barriers_key,
@@ -264,7 +264,7 @@ def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /replay/<game id>/?step=N``: the position after move N of the stored history,
     stepping forwards, backwards or to a move number (htmx swaps the viewer only)."""
     game = _replay_game(request, game_id)
-    notations = list(move_history(game).values_list("notation", flat=True))
+    notations = move_notations(game)
     try:
         step = int(request.GET.get("step", "0"))
     except ValueError:
