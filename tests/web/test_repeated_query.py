@@ -15,8 +15,10 @@ a page that starts reading a new parameter fails here until it is declared and w
 
 from __future__ import annotations
 
+import ast
 import inspect
 import re
+import textwrap
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -36,6 +38,7 @@ READS: dict[str, dict[str, tuple[str, str]]] = {
     "set_language": {"next": ("/", "/leaderboards/")},
     "web:replay": {"step": ("0", "1")},
     "web:leaderboard": {"cursor": ("", ""), "provisional": ("false", "true")},
+    "web:tournaments": {"finished_page": ("1", "2"), "cancelled_page": ("1", "2")},
 }
 
 #: Page code touching the query without reading a parameter by name, and why that is no
@@ -66,6 +69,17 @@ def _scan(source: str, owner: Any) -> tuple[set[str], list[str]]:
     return names, _TOUCH.findall(rest)
 
 
+def _names_used(source: str) -> set[str]:
+    """The names ``source`` (a function's) uses in its code: not the words of its
+    docstring or comments (the tournament page's docstring names ``/tournaments/``, no
+    call of the index's view)."""
+    return {
+        node.id
+        for node in ast.walk(ast.parse(textwrap.dedent(source)))
+        if isinstance(node, ast.Name)
+    }
+
+
 def _code_reads(view: Any) -> tuple[set[str], set[tuple[str, str]]]:
     """What a page's view reads from the query: the names, and the touches that read no
     name (``(qualified name, text)``).  Walks its decorators (``__wrapped__``), its view
@@ -94,7 +108,7 @@ def _code_reads(view: Any) -> tuple[set[str], set[tuple[str, str]]]:
         names |= found
         touches |= {(f"{obj.__module__}.{obj.__qualname__}", t) for t in left}
         if obj.__module__.startswith(_PROJECT):
-            for word in set(re.findall(r"\b\w+\b", inspect.getsource(obj))):
+            for word in _names_used(inspect.getsource(obj)):
                 target = obj.__globals__.get(word)
                 if inspect.isfunction(target) or hasattr(target, "view_class"):
                     todo.append(target)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth.models import User
+from django.core.paginator import Page, Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -30,23 +32,60 @@ from games.selectors.tournaments import (
 )
 from games.services.errors import NotFound
 from web.board import pool_words, tournament_rules_words
+from web.middleware import reads_query
 from web.views.common import get_only, not_found
 from web.views.lobby import race_rows
 
 #: The sections of the tournaments index, in order (drafts only for organisers).
 TOURNAMENT_SECTIONS = ("open", "finished", "cancelled", "draft")
 
+#: The sections that grow for ever, shown a page at a time (``?finished_page=N``,
+#: ``?cancelled_page=N``), and how many tournaments a page holds (newest first).
+PAGED_SECTIONS = ("finished", "cancelled")
+TOURNAMENTS_PER_PAGE = 20
 
+
+@reads_query("finished_page", "cancelled_page")
 @get_only
 def tournaments(request: HttpRequest) -> HttpResponse:
-    """``GET /tournaments/``: every tournament the viewer may see (open, finished,
-    cancelled; drafts only for organisers, through ``tournament_list``), newest first in
-    a section per status, each with its race count and a link to its page.  The lobby
-    shows only the ten newest."""
-    by_status: dict[str, list[Any]] = {status: [] for status in TOURNAMENT_SECTIONS}
-    for t in tournament_list(viewer=request.user):
-        by_status.setdefault(t.status, []).append(t)
-    return render(request, "web/tournaments.html", {"sections": by_status})
+    """``GET /tournaments/``: the tournaments the viewer may see (through
+    ``tournament_list``: drafts only for organisers), newest first in a section per
+    status, each with its race count and a link to its page.  Open tournaments and drafts
+    are all listed; finished and cancelled ones :data:`TOURNAMENTS_PER_PAGE` at a time,
+    the page of each given by ``?finished_page=N`` / ``?cancelled_page=N`` (1 when
+    absent; a number that is no page, or no number, shows the nearest page: the first,
+    or the last when past the end), with links to the newer and older pages that keep
+    the other section's page.  The lobby shows only the ten newest."""
+    asked = {
+        "finished": request.GET.get("finished_page"),
+        "cancelled": request.GET.get("cancelled_page"),
+    }
+    sections: dict[str, Any] = {}
+    pages: dict[str, Page[Any]] = {}
+    for status in TOURNAMENT_SECTIONS:
+        listed = tournament_list(viewer=request.user, status=status)
+        if status in PAGED_SECTIONS:
+            pages[status] = Paginator(listed, TOURNAMENTS_PER_PAGE).get_page(asked[status])
+            sections[status] = list(pages[status])
+        else:
+            sections[status] = list(listed)
+    numbers = {status: page.number for status, page in pages.items()}
+
+    def link(status: str, number: int) -> str:
+        query = {f"{s}_page": n for s, n in {**numbers, status: number}.items() if n > 1}
+        return f"?{urlencode(query)}#t-{status}-h" if query else f"#t-{status}-h"
+
+    pagers = {
+        status: {
+            "number": page.number,
+            "count": page.paginator.num_pages,
+            "newer": link(status, page.previous_page_number()) if page.has_previous() else None,
+            "older": link(status, page.next_page_number()) if page.has_next() else None,
+        }
+        for status, page in pages.items()
+        if page.paginator.num_pages > 1
+    }
+    return render(request, "web/tournaments.html", {"sections": sections, "pagers": pagers})
 
 
 @get_only
