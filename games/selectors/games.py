@@ -329,13 +329,12 @@ def recent_games(*, player: Any, kind: str | None = None, limit: int = 10) -> li
 
 
 def deal_base_rank(deal: Deal) -> str:
-    """The base rank of ``deal`` as a page shows it (``"A"``, ``"2"`` .. ``"10"``, ``"J"``,
-    ``"Q"``, ``"K"``): the fixed rank of the rules, or the rank of the first foundation's
-    card ``D[13]``, which is dealt face up (RULES.md 2.2) and so public from the deal on
-    (RULES.md 7).  Reads nothing else of the deck: no seed, no hidden card."""
+    """The base rank of ``deal`` as the engine names ranks (one of ``"A23456789TJQK"``):
+    the fixed rank of the rules, or the rank of the first foundation's card ``D[13]``,
+    which is dealt face up (RULES.md 2.2) and so public from the deal on (RULES.md 7).
+    Reads nothing else of the deck: no seed, no hidden card."""
     fixed = deal.rules.fixed_base
-    rank = RANKS[fixed] if fixed is not None else str(deal.deck[13])[:-1]
-    return "10" if rank in ("T", "10") else rank
+    return RANKS[fixed] if fixed is not None else str(deal.deck[13])[0]
 
 
 def move_history(game: Game) -> QuerySet[Move]:

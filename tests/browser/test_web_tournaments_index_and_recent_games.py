@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games.engine.cards import CARD_NAMES
 from games.models import Game, Tournament
 from games.services.games import game_start, move_play
 from games.services.races import race_create, race_join
@@ -91,8 +92,8 @@ def test_recent_practice_games_are_told_apart_without_their_seed(
     live_server: Any, page: Any, transactional_db: Any
 ) -> None:
     """Ten lines read "Practice · Classic — playing · 1 card home" alike: each now says
-    how many moves were played and when it started (local time to the second, and how
-    long ago), never the seed of a game being played (RULES.md 7)."""
+    how many moves were played and how long ago it started (the local date to the second
+    is the tooltip), never the seed of a game being played (RULES.md 7)."""
     ann = User.objects.create_user("ann", password=PASSWORD)
     now = timezone.now()
     seeds = ["quiet-fox-1", "quiet-fox-2", "quiet-fox-3"]
@@ -145,3 +146,33 @@ def test_the_window_note_sits_under_the_start_button_on_a_german_phone(
     assert horizontal_overflow(page) == 0
     screenshot(page, "h10-window-note-de-390")
     ctx.close()
+
+
+def test_two_games_started_the_same_second_differ_by_base_rank(
+    live_server: Any, page: Any, transactional_db: Any
+) -> None:
+    """Two practice games started the same second read alike but for the deal's base
+    rank (public, RULES.md 2.2 and 7); the line shows how long ago the game started and
+    the full local date is the ``<time>``'s tooltip (app.js, ``data-local-title``)."""
+    ann = User.objects.create_user("ann", password=PASSWORD)
+    for card in ("QH", "3C"):
+        rest = [c for c in CARD_NAMES if c != card]
+        game_start(player=ann, deck=[*rest[:13], card, *rest[13:]])
+    Game.objects.filter(player=ann).update(started_at=timezone.now() - timedelta(minutes=3))
+    log_in(page, live_server.url, "ann")
+    for address in ("/", "/players/ann/"):
+        page.goto(f"{live_server.url}{address}")
+        lines = page.locator("main ul.list li").filter(has_text="playing").all_inner_texts()
+        assert len(lines) == 2, lines
+        assert sorted(re.search(r"base rank: (\w+)", line)[1] for line in lines) == [  # type: ignore[index]
+            "queen",
+            "three",
+        ]
+        assert all(re.search(r"started 3\xa0minutes ago$", line) for line in lines), lines
+        titles = page.locator("main li time[data-local-title]").evaluate_all(
+            "els => els.map(e => e.title)"
+        )
+        assert len(titles) == 2, titles
+        # Localised by app.js: no longer the server's "YYYY-MM-DD HH:MM:SS UTC".
+        assert all(t and "UTC" not in t and re.search(r"\d:\d\d:\d\d", t) for t in titles), titles
+    screenshot(page, "player-recent-games-base-rank-1280")

@@ -8,7 +8,9 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.html import format_html
 
+from games.selectors.games import deal_base_rank
 from games.words import duration, rules_label, variant_label
+from web.board import RANK_NAMES
 
 register = template.Library()
 register.filter("duration", duration)  # games.words.duration, also the admin's
@@ -38,6 +40,14 @@ def rules(deal: Any) -> str:
     if isinstance(deal, dict):
         return rules_label(deal["variant"], deal["options"], deal.get("preset"))
     return rules_label(deal.variant, deal.options, deal.preset)
+
+
+@register.filter
+def base_rank(deal: Any) -> str:
+    """A deal's base rank in words in the page's language (``"queen"``, ``"dame"`` in
+    French): :func:`games.selectors.games.deal_base_rank`, public from the deal on
+    (RULES.md 2.2, 7), named as the board names it (:data:`web.board.RANK_NAMES`)."""
+    return str(RANK_NAMES[deal_base_rank(deal)])
 
 
 @register.filter

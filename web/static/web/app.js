@@ -38,6 +38,12 @@
       var d = new Date(el.getAttribute("datetime"));
       if (!isNaN(d)) { el.textContent = (el.dataset.local === "seconds" ? fine : fmt).format(d); }
     });
+    // data-local-title: the text stays (e.g. "started 2 minutes ago"), the full date and
+    // time, with seconds, goes to the tooltip in the viewer's time zone.
+    root.querySelectorAll("time[data-local-title]").forEach(function (el) {
+      var d = new Date(el.getAttribute("datetime"));
+      if (!isNaN(d)) { el.title = fine.format(d); }
+    });
   }
 
   // A table wider than the screen (a phone) gets a line above it saying that it scrolls
