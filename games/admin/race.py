@@ -75,18 +75,20 @@ RANKING_RULE_WORDS = _(
 
 #: What an action that asks first does to a race, by :func:`_outcome`: the outcomes that
 #: are the action itself (counted on its page as "N races will be ...").
-ACTING = {"close_now": ("close", "score", "start_and_end"), "cancel": ("cancel",)}
+ACTING = {"close_now": ("close", "close_empty", "score", "start_and_end"), "cancel": ("cancel",)}
 
 
 def _outcome(race: Race, action: str, now: Any) -> str:
     """What ``action`` will do to ``race`` at ``now``, as the confirmation page says it.
 
-    ``close_now`` (:func:`race_close_now`): ``close`` (running: it ends now), ``score``
-    (its end has passed: it is scored), ``start_and_end`` (not started, nobody entered:
-    it starts and ends now, with no result), ``not_started`` (not started with
-    entrants: refused, nobody could play it), ``finished`` or ``cancelled`` (left
-    alone).  ``cancel`` (:func:`race_cancel_now`): ``cancel``, ``score`` (its end has
-    passed: scored, not cancelled), ``finished`` or ``cancelled`` (left alone)."""
+    ``close_now`` (:func:`race_close_now`): ``close`` (running: it ends now, games still
+    being played time out), ``close_empty`` (running, nobody entered: it ends now, with
+    no result), ``score`` (its end has passed: it is scored), ``start_and_end`` (not
+    started, nobody entered: it starts and ends now, with no result), ``not_started``
+    (not started with entrants: refused, nobody could play it), ``finished`` or
+    ``cancelled`` (left alone).  ``cancel`` (:func:`race_cancel_now`): ``cancel``,
+    ``score`` (its end has passed: scored, not cancelled), ``finished`` or ``cancelled``
+    (left alone)."""
     if race.status == Race.Status.FINISHED:
         return "finished"
     if race.status == Race.Status.CANCELLED:
@@ -97,7 +99,7 @@ def _outcome(race: Race, action: str, now: Any) -> str:
     if action == "cancel":
         return "cancel"
     if phase == "running":
-        return "close"
+        return "close" if race.entrant_total else "close_empty"  # type: ignore[attr-defined]
     return "not_started" if race.entrant_total else "start_and_end"  # type: ignore[attr-defined]
 
 

@@ -51,6 +51,7 @@ def _every_kind() -> dict[str, Race]:
     t = TournamentFactory(name="Evening Cup")
     running = running_race(t, name="Running heat")
     play(running, Result("ann", 12, 900))
+    deserted = running_race(name="Deserted heat")
     ended = running_race(name="Ended heat")
     play(ended, Result("ben", 8, 700))
     now = timezone.now()
@@ -67,6 +68,7 @@ def _every_kind() -> dict[str, Race]:
     race_cancel(race_id=cancelled.id)
     return {
         "close": running,
+        "close_empty": deserted,
         "score": ended,
         "not_started": waiting,
         "start_and_end": empty,
@@ -103,12 +105,14 @@ def test_close_now_asks_first_and_changes_nothing_until_confirmed() -> None:
     assert "Closing a race now ends it at once" in page
     assert "This cannot be undone." in page
     # Running, ended and empty-upcoming races are acted on; the others are said to be not.
-    assert "3 races will be closed now." in page
+    assert "4 races will be closed now." in page
     lines = {
         "finished": "Finished heat: finished, left alone (it keeps its results)",
         "score": "Ended heat: ended, 1 entrant; will be scored",
         "close": "Running heat (Evening Cup): running, 1 entrant; ends now, games still being "
         "played time out",
+        # Running with nobody in it: no game to time out, nothing to rank.
+        "close_empty": "Deserted heat: running; ends now, nobody entered; no result",
         "cancelled": "Cancelled heat: cancelled already, left alone",
         "not_started": "Entered heat: open, 1 entrant; not started, so nobody has played it: "
         "it cannot be closed, cancel it instead",
@@ -132,6 +136,7 @@ def test_close_now_asks_first_and_changes_nothing_until_confirmed() -> None:
     after = _states(races)
     assert {k: status for k, (status, _) in after.items()} == {
         "close": "finished",
+        "close_empty": "finished",
         "score": "finished",
         "not_started": "scheduled",  # refused: nobody could play it
         "start_and_end": "finished",
@@ -139,7 +144,7 @@ def test_close_now_asks_first_and_changes_nothing_until_confirmed() -> None:
         "cancelled": "cancelled",
     }
     assert after["finished"] == before["finished"]
-    assert "Closed now: 3 races." in done
+    assert "Closed now: 4 races." in done
     assert "Left alone: “Finished heat”. A finished race keeps its results." in done
 
 
@@ -154,8 +159,9 @@ def test_cancel_asks_first_and_changes_nothing_until_confirmed() -> None:
     assert _states(races) == before
     assert "<title>Cancel these races?" in page
     assert "Cancelling a race ends its games still being played as timed out" in page
-    assert "3 races will be cancelled." in page
+    assert "4 races will be cancelled." in page
     assert sorted(_outcomes(page)) == [
+        ("cancel", "Deserted heat: running, 0 entrants; will be cancelled"),
         ("cancel", "Empty heat: open, 0 entrants; will be cancelled"),
         ("cancel", "Entered heat: open, 1 entrant; will be cancelled"),
         ("cancel", "Running heat (Evening Cup): running, 1 entrant; will be cancelled"),
@@ -171,6 +177,7 @@ def test_cancel_asks_first_and_changes_nothing_until_confirmed() -> None:
     after = {k: status for k, (status, _) in _states(races).items()}
     assert after == {
         "close": "cancelled",
+        "close_empty": "cancelled",
         "score": "finished",  # its end had passed: scored, not cancelled
         "not_started": "cancelled",
         "start_and_end": "cancelled",
@@ -202,3 +209,30 @@ def test_the_confirmation_speaks_the_admins_language() -> None:
     )
     assert "Annuler la course (demande d\u2019abord)" in actions
     assert "Clore maintenant (fin, temps écoulé, décompte\u202f; demande d\u2019abord)" in actions
+
+
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [
+        ("en", "Deserted heat: running; ends now, nobody entered; no result"),
+        (
+            "fr",
+            "Deserted heat\u202f: en cours\u202f; se termine maintenant, personne d\u2019inscrit"
+            "\u202f; aucun résultat",
+        ),
+        ("es", "Deserted heat: en curso; termina ahora, sin inscritos; sin resultado"),
+        ("de", "Deserted heat: läuft; endet jetzt, niemand hat teilgenommen; kein Ergebnis"),
+    ],
+)
+def test_a_running_race_nobody_entered_is_said_to_end_with_no_result(
+    language: str, line: str
+) -> None:
+    """A running race with no entrant has no game to time out: the line says it ends with
+    no result, not that games time out (it said so with "0 entrants")."""
+    race = running_race(name="Deserted heat")
+    page = (
+        _client(language)
+        .post(reverse(CHANGELIST), {"action": "close_now", "_selected_action": [str(race.pk)]})
+        .content.decode()
+    )
+    assert _outcomes(page) == [("close_empty", line)]
