@@ -166,7 +166,7 @@ def test_add_races_names_the_forms_time_limit(language: str, expected: str) -> N
         (
             "de",
             "Die Teilnahme wäre nie offen: Setzen Sie „Öffnet vorher“ oder „Später Einstieg“ "
-            "über null.",
+            "auf einen Wert über null.",
         ),
     ],
 )

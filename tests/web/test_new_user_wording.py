@@ -146,7 +146,7 @@ def test_undoing_a_draw_or_a_redeal_names_no_card(pages: PageClient, player: Any
             "Die Kreuz-Zehn auf Stapel 1.",
             "Der Herz-König auf Stapel 2; die Kreuz-Fünf aus der Reserve füllt Stapel 1.",
             "Den Herz-König von Stapel 2 zurückgenommen.",
-            "Neu gegeben: Der Abwurf wird umgedreht zum neuen Talon.",
+            "Neu gegeben: Der Abwurf wird als neuer Talon umgedreht.",
         ),
     ],
 )

@@ -94,7 +94,7 @@ DISQUALIFIED = {
         "descalificada",
     ),
     "de": (
-        "Die Veranstalter haben Sie von diesem Rennen disqualifiziert (bot).",
+        "Die Veranstalter haben Sie in diesem Rennen disqualifiziert (bot).",
         "disqualifiziert",
     ),
 }
@@ -105,7 +105,7 @@ BOARD_DISQUALIFIED = {
     " votre partie n\u2019accepte plus aucun coup.",
     "es": "Los organizadores han descalificado su participación en esta carrera (bot): su"
     " partida ya no admite jugadas.",
-    "de": "Die Veranstalter haben Sie von diesem Rennen disqualifiziert (bot): Ihr Spiel nimmt"
+    "de": "Die Veranstalter haben Sie in diesem Rennen disqualifiziert (bot): Ihr Spiel nimmt"
     " keine Züge mehr an.",
 }
 

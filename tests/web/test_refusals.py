@@ -116,7 +116,7 @@ def test_a_malformed_move_and_the_facts_of_one_refusal() -> None:
         (
             "de",
             "Abgelehnt: Das Kreuz-Ass passt nicht auf die Kreuz-Neun, nur auf eine rote Zwei.",
-            "Abgelehnt: Der Talon ist nicht leer: neu geben erst, wenn er leer ist.",
+            "Abgelehnt: Der Talon ist nicht leer: Neu geben ist erst möglich, wenn er leer ist.",
         ),
     ],
 )
