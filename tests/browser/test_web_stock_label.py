@@ -18,7 +18,8 @@ def _label(page: Any) -> dict[str, float]:
     """The Draw button's height and its label's line height and number of lines."""
     result: dict[str, float] = page.evaluate(
         """() => { const b = document.querySelector('#board [data-action="stock"]');
-            const r = document.createRange(); r.selectNodeContents(b);
+            const r = document.createRange();
+            r.selectNodeContents(b.querySelector('.stocklabel') || b);  // its words' lines
             const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
             return {lines: tops.size, height: b.getBoundingClientRect().height,
                     text: r.getBoundingClientRect().height,

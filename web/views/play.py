@@ -281,11 +281,16 @@ def _answer(
     status: int = 200,
     hint_poll: int = 0,
     hint_move: str = "",
+    played: bool = False,
 ) -> HttpResponse:
     if game is None:
         game = _game(request, game_id)
     context = play_context(game, state=state, message=message, error=error)
     message = context["message"]  # as the board says it (a sentence)
+    # The words of a move just played on a board still in play ("Drew 3 cards ..."):
+    # on a phone they are not shown over the counts (app.css .message.played), which the
+    # player then sees after every move; #announcer still says them.
+    context["played"] = played and context["playing"] and not error
     context["hint_poll"] = hint_poll
     context["hint_poll_seconds"] = HINT_POLL_SECONDS
     context["hint_move"] = hint_move
@@ -363,7 +368,9 @@ def move(request: HttpRequest, game_id: Any) -> HttpResponse:
         fill = outcome.state.last_autofill() if outcome.state is not None else None
         if fill is not None:  # the move's other half (RULES.md 3.7), else seen only on the board
             note = autofill_words(note, fill[0], fill[1])
-    return _answer(request, game_id, game=outcome.game, state=outcome.state, message=note)
+    return _answer(
+        request, game_id, game=outcome.game, state=outcome.state, message=note, played=True
+    )
 
 
 @login_required
