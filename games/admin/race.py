@@ -462,6 +462,20 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
             acting=sum(1 for row in rows if row["outcome"] in ACTING[action]),
         )
 
+    def _say_left_alone(self, request: HttpRequest, finished: list[Race]) -> None:
+        """Name the finished races an action left alone (they keep their results), if any."""
+        if finished:
+            self.message_user(
+                request,
+                ngettext(
+                    "Left alone: %(names)s. A finished race keeps its results.",
+                    "Left alone: %(names)s. Finished races keep their results.",
+                    len(finished),
+                )
+                % {"names": _names(finished)},
+                messages.WARNING,
+            )
+
     @admin.action(
         description=_("Close now (end, time out, score; asks first)"), permissions=["change"]
     )
@@ -483,17 +497,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
             "Closed now",
             done,
         )
-        if finished:
-            self.message_user(
-                request,
-                ngettext(
-                    "Left alone: %(names)s. A finished race keeps its results.",
-                    "Left alone: %(names)s. Finished races keep their results.",
-                    len(finished),
-                )
-                % {"names": _names(finished)},
-                messages.WARNING,
-            )
+        self._say_left_alone(request, finished)
         return None
 
     @admin.action(
@@ -552,17 +556,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
                 messages.WARNING,
             )
         finished = done.get("finished", [])
-        if finished:
-            self.message_user(
-                request,
-                ngettext(
-                    "Left alone: %(names)s. A finished race keeps its results.",
-                    "Left alone: %(names)s. Finished races keep their results.",
-                    len(finished),
-                )
-                % {"names": _names(finished)},
-                messages.WARNING,
-            )
+        self._say_left_alone(request, finished)
         again = done.get("already_cancelled", [])
         if again:
             self.message_user(
