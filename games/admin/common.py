@@ -221,9 +221,9 @@ PHASE_WORDS = {
 PHASE_NOW = _("phase now")
 
 
-def phase_words(race: Race) -> str:
-    """The race's phase now, in words (``"running"``)."""
-    phase = race.phase()
+def phase_words(race: Race, now: Any = None) -> str:
+    """The race's phase at ``now`` (default: the current time), in words (``"running"``)."""
+    phase = race.phase(now)
     return str(PHASE_WORDS.get(phase, phase))
 
 

@@ -445,7 +445,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
                     if race.tournament
                     else race.name
                 ),
-                "phase": phase_words(race),
+                "phase": phase_words(race, now),
                 "entrants": race.entrant_total,
                 "outcome": _outcome(race, action, now),
             }
