@@ -47,7 +47,7 @@ def test_the_tournaments_index_lists_the_public_ones(
         expect(section).to_contain_text("0 races")
     expect(main).not_to_contain_text("Secret plan")
     expect(main).not_to_contain_text("Drafts")
-    screenshot(page, "h10-tournaments-index-en-1280")
+    screenshot(page, "tournaments-index-en-1280")
     main.get_by_role("link", name="Winter cup").click()
     expect(page.locator("h1")).to_have_text("Winter cup")
     # The lobby's list (its ten newest) links to the whole index.
@@ -70,7 +70,7 @@ def test_a_total_time_of_zero_is_a_duration(
         assert cells.all_inner_texts() == [zero, zero]
         expect(page.locator("table.standings")).not_to_contain_text("deal")
         expect(page.locator("table.standings")).not_to_contain_text("donne")
-        screenshot(page, f"h10-tournament-zero-time-{locale}-{width}")
+        screenshot(page, f"tournament-zero-time-{locale}-{width}")
         ctx.close()
 
 
@@ -84,7 +84,7 @@ def test_the_german_rating_change_column_reads_naturally(
     headers = page.locator("table thead th").all_text_contents()
     assert "Wertung (±)" in headers
     assert "Wertung (Änderung)" not in headers
-    screenshot(page, "h10-results-de-390")
+    screenshot(page, "results-de-390")
     ctx.close()
 
 
@@ -115,7 +115,7 @@ def test_recent_practice_games_are_told_apart_without_their_seed(
         assert re.search(r"started 5\xa0minutes ago", text), text
         assert re.search(r"started 50\xa0minutes ago", text), text
         assert not any(seed in page.content() for seed in seeds)
-    screenshot(page, "h10-player-recent-games-1280")
+    screenshot(page, "player-recent-games-1280")
 
 
 def test_the_window_note_sits_under_the_start_button_on_a_german_phone(
@@ -144,7 +144,7 @@ def test_the_window_note_sits_under_the_start_button_on_a_german_phone(
     assert n["y"] >= b["y"] + b["height"], (b, n)
     assert abs(n["x"] - b["x"]) <= 1, (b, n)
     assert horizontal_overflow(page) == 0
-    screenshot(page, "h10-window-note-de-390")
+    screenshot(page, "window-note-de-390")
     ctx.close()
 
 
