@@ -191,14 +191,12 @@ class TokenView(ApiView):
         """
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
-        # Usernames are unique without regard to case (registration checks it), so
-        # log in the same way: find the account, then check the password.
+        # Usernames are unique without regard to case (registration checks it); the
+        # backend (``UsernameAnyCaseBackend``) finds the account by the lockout's
+        # folding, as the web login does, not by the database's iexact.
         given = get_user_model().normalize_username(data.validated_data["username"])
-        account = get_user_model().objects.filter(username__iexact=given).first()
         user = authenticate(
-            request._request,
-            username=account.get_username() if account is not None else given,
-            password=data.validated_data["password"],
+            request._request, username=given, password=data.validated_data["password"]
         )
         if user is None and getattr(request._request, "axes_locked_out", False):
             raise _locked_out()

@@ -88,6 +88,20 @@ def test_any_case_is_the_lockouts_folding_not_the_databases(bob: User) -> None:
     assert authenticate(request, username="v\u0131ctim", password=GOOD) is None
 
 
+def test_the_token_endpoint_folds_a_username_as_the_web_login_does(bob: User) -> None:
+    """``POST /api/v1/auth/token`` found the account with the database's iexact first and
+    passed its stored name on, so on PostgreSQL "b\u0131b"-like spellings (dotless i)
+    logged in over the API where the web login refused them.  Both now take only names
+    that casefold (after NFKC) as the stored one does."""
+    UserFactory(username="victim")
+    assert login("VICTIM").status_code == 200
+    for spelling in ("v\u0131ct\u0131m", "v\u0131ctim"):
+        resp = login(spelling)
+        assert resp.status_code == 400, spelling
+        assert resp.json()["code"] == "invalid_credentials"
+    assert AuthToken.objects.filter(user__username="victim").count() == 1  # VICTIM's only
+
+
 def test_logout_revokes_this_token_only(bob: User) -> None:
     first, second = login("bob").json()["token"], login("bob").json()["token"]
     resp = with_token(first).post("/api/v1/auth/logout")
