@@ -23,6 +23,7 @@ from games.selectors.games import (
     SEEN_GAME_STATUSES,
     cancelled_before_start,
     ended_by_cancellation,
+    game_over_for_good,
     game_status_seen,
     undo_open,
 )
@@ -394,6 +395,31 @@ def viewer_race_entries(*, race_ids: list[Any], viewer: Any) -> list[RaceEntry]:
         if entry.game is not None:
             entry.game.race_entry = entry
     return entries
+
+
+def viewer_lobby_key(*, viewer: Any, now: datetime) -> str:
+    """What the lobby's race rows show ``viewer`` alone, as a value that changes when it
+    does (for its ETag, with :func:`lobby_change_key` for what everyone sees): for each of
+    their entries in a race still ``scheduled`` (the open and running rows, the only ones
+    with a button), ``race:game:over``, the game's id (empty before a window race's start)
+    and whether it is over for good at ``now`` (:func:`game_over_for_good`: won, resigned,
+    timed out, past its deadline, or blocked with no undo left).  So the viewer's "Play"
+    becomes "See your game" when their own game ends, whoever else moved or not.  Empty,
+    without a query, for an anonymous viewer.  One query; no card, no seed."""
+    if viewer is None or not viewer.is_authenticated:
+        return ""
+    entries = RaceEntry.objects.filter(
+        player_id=viewer.pk, race__status=Race.Status.SCHEDULED
+    ).select_related("game")
+    parts = []
+    for entry in sorted(entries, key=lambda e: str(e.race_id)):
+        game = entry.game
+        over = False
+        if game is not None:
+            game.race_entry = entry  # its disqualification without a query
+            over = game_over_for_good(game, now=now, race_status=Race.Status.SCHEDULED)
+        parts.append(f"{entry.race_id}:{entry.game_id or ''}:{int(over)}")
+    return ";".join(parts)
 
 
 def lobby_change_key(*, include_drafts: bool, now: datetime) -> tuple[Any, ...]:

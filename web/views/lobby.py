@@ -24,6 +24,7 @@ from games.selectors.races import (
     lobby_change_key,
     race_join_barriers,
     race_list,
+    viewer_lobby_key,
     viewer_race_entries,
 )
 from games.selectors.tournaments import tournament_list
@@ -81,12 +82,16 @@ def race_rows(request: HttpRequest, lists: dict[str, list[Race]], now: Any) -> d
 
 def lobby_etag(request: HttpRequest) -> str:
     """ETag of the lobby's race lists: every race not finished long ago, its status and
-    entrant count, the clock phase of each, the tournaments' admissions, and the viewer."""
+    entrant count, the clock phase of each, the tournaments' admissions, the viewer, and
+    the viewer's own entries with whether each one's game is over (their "Play", "See
+    your game" or "joined").  Four queries, none rendering a page."""
     now = timezone.now()
     # A draft's races must not move anyone's ETag but the organisers'.
     entries, *phases = lobby_change_key(include_drafts=may_see_drafts(request.user), now=now)
-    # Invitations and tournaments filling up change the Join buttons (race_join_barriers).
-    return etag_of(request.user.pk, get_language(), entries, join_barriers_key(), *phases)
+    # Invitations and tournaments filling up change the Join buttons (race_join_barriers);
+    # the viewer's own game ending (or starting, in a window race) changes only their page.
+    mine = viewer_lobby_key(viewer=request.user, now=now)
+    return etag_of(request.user.pk, get_language(), entries, join_barriers_key(), mine, *phases)
 
 
 @get_only

@@ -1,0 +1,114 @@
+"""The lobby's polled race lists (``/lobby/races``) and their ETag: what each viewer's
+own entries show ("Play", "See your game", "joined") is part of the validator, so a poll
+redraws a viewer's rows when their own game ends or starts, and only theirs."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games.models import Race
+from games.selectors.races import viewer_lobby_key
+from games.services.games import game_end
+from games.services.races import race_create, race_join, race_start
+from tests.factories import make_user
+from tests.tournaments.factories import running_race
+from tests.web.conftest import PageClient
+
+pytestmark = pytest.mark.django_db
+
+
+def _poll(client: PageClient, etag: str) -> Any:
+    return client.get("/lobby/races", HTTP_IF_NONE_MATCH=etag)
+
+
+def test_a_poll_redraws_the_viewers_row_when_their_own_game_ends() -> None:
+    ann, bob = make_user(username="ann"), make_user(username="bob")
+    race = running_race(name="Evening race")
+    ann_game = race_join(race_id=race.id, player=ann).entry.game_id
+    bob_game = race_join(race_id=race.id, player=bob).entry.game_id
+    ann_pages, bob_pages = PageClient(ann), PageClient(bob)
+    first = ann_pages.get("/lobby/races")
+    ann_etag, bob_etag = first["ETag"], bob_pages.get("/lobby/races")["ETag"]
+    assert f'class="button" href="/play/{ann_game}/"' in first.content.decode()
+    assert _poll(ann_pages, ann_etag).status_code == 304
+
+    game_end(game_id=ann_game, player=ann)  # over for Ann; Bob plays on, the race runs
+
+    again = _poll(ann_pages, ann_etag)
+    assert again.status_code == 200
+    assert again["ETag"] != ann_etag
+    html = again.content.decode()
+    assert f'<a href="/play/{ann_game}/">See your game</a>' in html
+    assert f'class="button" href="/play/{ann_game}/"' not in html
+    # Bob's page shows the same as before (entrant count, his own Play): no redraw.
+    unchanged = _poll(bob_pages, bob_etag)
+    assert unchanged.status_code == 304
+    assert (
+        f'class="button" href="/play/{bob_game}/"' in bob_pages.get("/lobby/races").content.decode()
+    )
+
+
+def test_a_poll_redraws_the_viewers_row_when_they_start_a_window_race() -> None:
+    now = timezone.now()
+    race = race_create(
+        name="Window race",
+        mode=Race.Mode.WINDOW,
+        time_limit_s=60,
+        opens_at=now - timedelta(minutes=2),
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(minutes=10),
+    )
+    ann, bob = make_user(username="ann"), make_user(username="bob")
+    race_join(race_id=race.id, player=ann)
+    race_join(race_id=race.id, player=bob)
+    ann_pages, bob_pages = PageClient(ann), PageClient(bob)
+    first = ann_pages.get("/lobby/races")
+    ann_etag, bob_etag = first["ETag"], bob_pages.get("/lobby/races")["ETag"]
+    assert "data-joined" in first.content.decode()  # joined, clock not started
+
+    game = race_start(race_id=race.id, player=ann)  # no new entry: only Ann's row changes
+
+    again = _poll(ann_pages, ann_etag)
+    assert again.status_code == 200
+    assert f'class="button" href="/play/{game.id}/"' in again.content.decode()
+    assert _poll(bob_pages, bob_etag).status_code == 304
+
+
+def test_the_viewers_key_turns_over_at_their_own_deadline_and_no_one_elses(
+    django_assert_num_queries: Any,
+) -> None:
+    now = timezone.now()
+    race = race_create(
+        name="Window race",
+        mode=Race.Mode.WINDOW,
+        time_limit_s=60,
+        opens_at=now - timedelta(minutes=2),
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(minutes=10),
+    )
+    ann, bob = make_user(username="ann"), make_user(username="bob")
+    game = race_start(race_id=race.id, player=ann, now=now)
+    race_join(race_id=race.id, player=bob, now=now)
+    assert game.deadline == now + timedelta(seconds=60)
+    with django_assert_num_queries(1):
+        before = viewer_lobby_key(viewer=ann, now=now + timedelta(seconds=59))
+    after = viewer_lobby_key(viewer=ann, now=now + timedelta(seconds=60))
+    assert before == f"{race.id}:{game.id}:0"
+    assert after == f"{race.id}:{game.id}:1"  # timed out before the sweeper records it
+    assert viewer_lobby_key(viewer=bob, now=now + timedelta(seconds=59)) == f"{race.id}::0"
+    assert viewer_lobby_key(viewer=bob, now=now + timedelta(seconds=60)) == f"{race.id}::0"
+
+
+def test_the_viewers_key_leaves_out_finished_races_and_is_empty_for_anonymous() -> None:
+    from django.contrib.auth.models import AnonymousUser
+
+    ann = make_user(username="ann")
+    race = running_race()
+    race_join(race_id=race.id, player=ann)
+    Race.objects.filter(id=race.id).update(status=Race.Status.FINISHED)
+    assert viewer_lobby_key(viewer=ann, now=timezone.now()) == ""
+    assert viewer_lobby_key(viewer=AnonymousUser(), now=timezone.now()) == ""
