@@ -288,7 +288,7 @@ class TournamentStanding(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_standings"
     )
     rank = models.PositiveIntegerField()
-    points = models.IntegerField(default=0)
+    points = models.BigIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     races_played = models.PositiveIntegerField(default=0)
     disqualifications = models.PositiveIntegerField(default=0)
