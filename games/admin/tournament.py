@@ -14,16 +14,16 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import capfirst, format_lazy
-from django.utils.translation import gettext, ngettext, ngettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, ngettext, ngettext_lazy, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
@@ -380,6 +380,41 @@ class EntrantInline(_TabularInline_TournamentEntrant_Tournament):
         return when(e.created_at) if e.pk and not e._state.adding else "-"
 
 
+#: The races that keep a tournament from being finished: to be played, running, or being
+#: scored (``games.services.tournaments.tournament_set_status``).
+UNFINISHED_RACES = (Race.Status.SCHEDULED, Race.Status.CLOSING)
+
+#: The outcomes of :func:`status_outcome` that change a tournament's status (counted on
+#: the page; a finished one re-scored keeps its status).
+ACTING_OUTCOMES = frozenset({"publish", "finish", "finish_draft"})
+
+
+def status_outcome(t: Tournament, action: str, pending: int) -> str:
+    """What the admin action ``action`` (``publish`` or ``finish``) will do to ``t``, as
+    its confirmation page says it, by the rules of
+    :func:`~games.services.tournaments.tournament_set_status`; ``pending``: the count of
+    its races not finished (upcoming, running or being scored).
+
+    ``publish``: ``publish`` (a draft: opened), ``open`` (open already: left alone),
+    ``finished`` or ``cancelled`` (refused: never reopened).  ``finish``: ``finish`` (open,
+    every race over), ``finish_draft`` (a draft, every race over: published and
+    finished at once), ``unfinished`` (races not finished: refused until they are closed
+    or cancelled), ``rescore`` (finished already: re-scored, nothing else changes),
+    ``cancelled`` (refused: a cancelled tournament is never finished)."""
+    status = t.status
+    if action == "publish":
+        if status == Tournament.Status.DRAFT:
+            return "publish"
+        return str(status)  # open (already), finished, cancelled
+    if status == Tournament.Status.CANCELLED:
+        return "cancelled"
+    if status == Tournament.Status.FINISHED:
+        return "rescore"
+    if pending:
+        return "unfinished"
+    return "finish_draft" if status == Tournament.Status.DRAFT else "finish"
+
+
 def _adopt(obj: Tournament, saved: Tournament) -> None:
     """Make the admin's unsaved ``obj`` the row a service saved (inlines attach to it)."""
     for f in Tournament._meta.concrete_fields:
@@ -614,12 +649,24 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         )
 
     def _transition(
-        self, request: HttpRequest, queryset: QuerySet[Tournament], to: str, done: Any
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Tournament],
+        to: str,
+        done: Any,
+        *,
+        already: str | None = None,
     ) -> None:
         """Set each tournament's status to ``to`` (logged in English), then tell the count
-        with ``done`` (an ``ngettext_lazy`` on ``n``)."""
+        with ``done`` (an ``ngettext_lazy`` on ``n``).  Tournaments whose status is
+        ``already`` are left alone (nothing to do) and named in a warning; a service
+        refusal is an error message naming the tournament."""
         count = 0
-        for t in queryset:
+        left: list[Tournament] = []
+        for t in queryset.order_by("created_at", "id"):  # as the confirmation listed them
+            if already is not None and t.status == already:
+                left.append(t)
+                continue
             if run_service(
                 self, request, t, lambda t=t: tournament_set_status(tournament_id=t.pk, status=to)
             ):
@@ -627,6 +674,52 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 count += 1
         if count:
             self.message_user(request, done % {"n": count})
+        if left:
+            names = ", ".join(
+                pgettext("a name in quotes", "“%(name)s”") % {"name": t.name} for t in left
+            )
+            self.message_user(
+                request,
+                ngettext(
+                    "Left alone: %(names)s, open already.",
+                    "Left alone: %(names)s, open already.",
+                    len(left),
+                )
+                % {"names": names},
+                messages.WARNING,
+            )
+
+    def _status_confirm(
+        self, request: HttpRequest, queryset: QuerySet[Tournament], *, action: str, title: str
+    ) -> TemplateResponse:
+        """The page "Publish" and "Finish" show before they act: per selected tournament
+        (in the order the action takes them), its status, its races, and what the action
+        will do to it (:func:`status_outcome`), with the count of those it acts on."""
+        tournaments = list(
+            queryset.order_by("created_at", "id").annotate(
+                race_count=Count("races"),
+                pending=Count("races", filter=Q(races__status__in=UNFINISHED_RACES)),
+            )
+        )
+        rows = [
+            {
+                "name": t.name,
+                "races": t.race_count,
+                "pending": t.pending,
+                "outcome": status_outcome(t, action, t.pending),
+            }
+            for t in tournaments
+        ]
+        return confirm_page(
+            self,
+            request,
+            f"admin/games/tournament/{action}_confirm.html",
+            title=title,
+            action=action,
+            selected=tournaments,
+            rows=rows,
+            acting=sum(1 for r in rows if r["outcome"] in ACTING_OUTCOMES),
+        )
 
     @admin.action(description=_("Re-score standings from race results"), permissions=["change"])
     def rescore(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
@@ -640,17 +733,41 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
             % {"n": count},
         )
 
-    @admin.action(description=_("Publish (draft → open)"), permissions=["change"])
-    def publish(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+    @admin.action(description=_("Publish (draft → open; asks first)"), permissions=["change"])
+    def publish(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> TemplateResponse | None:
+        """Ask first (publishing shows a draft and its races to players and cannot be
+        taken back), naming what each tournament gets (:func:`status_outcome`), then
+        open the drafts (:func:`tournament_set_status`).  A tournament open already is
+        left alone and named; a finished or cancelled one is refused by the service."""
+        if "apply" not in request.POST:
+            return self._status_confirm(
+                request, queryset, action="publish", title=gettext("Publish these tournaments?")
+            )
         done = ngettext_lazy("%(n)d tournament now open.", "%(n)d tournaments now open.", "n")
-        self._transition(request, queryset, Tournament.Status.OPEN, done)
+        self._transition(
+            request, queryset, Tournament.Status.OPEN, done, already=Tournament.Status.OPEN
+        )
+        return None
 
-    @admin.action(description=_("Finish (final re-score)"), permissions=["change"])
-    def finish(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+    @admin.action(description=_("Finish (final re-score; asks first)"), permissions=["change"])
+    def finish(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> TemplateResponse | None:
+        """Ask first (finishing makes the standings final and cannot be taken back),
+        naming what each tournament gets (:func:`status_outcome`: one with races not
+        finished is refused, and said to be), then finish each (:func:`tournament_set_status`,
+        which re-scores; its refusals are error messages)."""
+        if "apply" not in request.POST:
+            return self._status_confirm(
+                request, queryset, action="finish", title=gettext("Finish these tournaments?")
+            )
         done = ngettext_lazy(
             "%(n)d tournament now finished.", "%(n)d tournaments now finished.", "n"
         )
         self._transition(request, queryset, Tournament.Status.FINISHED, done)
+        return None
 
     @admin.action(
         description=pgettext_lazy("a tournament", "Cancel the tournament"), permissions=["change"]

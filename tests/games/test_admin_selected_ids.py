@@ -76,7 +76,12 @@ def test_the_action_runs_on_the_well_formed_ids_only() -> None:
     draft = TournamentFactory(status=Tournament.Status.DRAFT)
     response = client.post(
         changelist(Tournament),
-        {"action": "publish", "index": "0", "_selected_action": ["not-a-uuid", str(draft.pk)]},
+        {
+            "action": "publish",
+            "index": "0",
+            "apply": "1",
+            "_selected_action": ["not-a-uuid", str(draft.pk)],
+        },
     )
     assert response.status_code == 302
     draft.refresh_from_db()

@@ -70,7 +70,7 @@ def test_the_finish_refusal_counts_the_races_in_words(language: str, expected: s
     c = client_for(organiser())
     resp = c.post(
         reverse("admin:games_tournament_changelist"),
-        {"action": "finish", "_selected_action": [str(t.pk)]},
+        {"action": "finish", "_selected_action": [str(t.pk)], "apply": "1"},
         HTTP_ACCEPT_LANGUAGE=language,
     )
     assert [str(m) for m in get_messages(resp.wsgi_request)] == [expected]

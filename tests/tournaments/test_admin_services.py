@@ -365,7 +365,7 @@ def test_the_finish_action_says_why_a_tournament_is_not_finished() -> None:
     running_race(t)
     resp = c.post(
         reverse("admin:games_tournament_changelist"),
-        {"action": "finish", "_selected_action": [str(t.pk)]},
+        {"action": "finish", "_selected_action": [str(t.pk)], "apply": "1"},
         follow=True,
     )
     assert [(m.level_tag, m.message) for m in get_messages(resp.wsgi_request)] == [
