@@ -155,3 +155,49 @@ def test_cancelling_a_race_from_the_list_asks_first(live_server: Any, chromium: 
                 assert race.status == "cancelled"
     finally:
         ctx.close()
+
+
+def test_publishing_a_tournament_from_the_list_asks_first(live_server: Any, chromium: Any) -> None:
+    """An organiser picks *Publish* in the tournament list's action bar: a page says what
+    publishing will do to the draft (in the admin's language, French here) and nothing is
+    done until they confirm; *No, take me back* leaves it a draft."""
+    from games.models import Tournament
+
+    draft = TournamentFactory(name="Coupe du soir", status=Tournament.Status.DRAFT)
+    running_race(draft, name="Manche 1")
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="fr-FR")
+    page = ctx.new_page()
+    try:
+        log_in(page, live_server.url)
+        changelist = f"{live_server.url}/admin/games/tournament/"
+        for confirm in (False, True):
+            page.goto(changelist)
+            page.locator("#result_list input.action-select").check()
+            page.select_option("select[name=action]", "publish")
+            page.locator("button[name=index]").click()
+            expect(page.locator("#content h1")).to_have_text("Publier ces tournois\u202f?")
+            assert page.locator("#confirm-tournaments li").all_inner_texts() == [
+                "Coupe du soir\u202f: brouillon, 1 course\u202f; sera ouvert\u202f: les joueurs "
+                "le voient, ainsi que ses courses"
+            ]
+            assert horizontal_overflow(page) == 0
+            yes = page.get_by_role("button", name="Oui, publier ces tournois")
+            no = page.get_by_role("link", name="Non, revenir à la page précédente")
+            yes_box, no_box = yes.bounding_box(), no.bounding_box()
+            assert abs(yes_box["y"] - no_box["y"]) <= 1
+            if not confirm:
+                assert screenshot(page, "admin-tournament-publish-confirm-fr").stat().st_size > 1000
+                no.click()
+                page.wait_for_url(changelist)
+                draft.refresh_from_db()
+                assert draft.status == "draft"
+            else:
+                yes.click()
+                page.wait_for_url(changelist)
+                expect(page.locator("ul.messagelist")).to_contain_text(
+                    "1 tournoi désormais ouvert."
+                )
+                draft.refresh_from_db()
+                assert draft.status == "open"
+    finally:
+        ctx.close()
