@@ -1,6 +1,7 @@
 """The lobby's polled race lists (``/lobby/races``) and their ETag: what each viewer's
 own entries show ("Play", "See your game", "joined") is part of the validator, so a poll
-redraws a viewer's rows when their own game ends or starts, and only theirs."""
+redraws a viewer's rows when their own game ends or starts, and only theirs; and what
+every row shows (a race's name too) is part of it, so a rename redraws it for everyone."""
 
 from __future__ import annotations
 
@@ -112,3 +113,19 @@ def test_the_viewers_key_leaves_out_finished_races_and_is_empty_for_anonymous() 
     Race.objects.filter(id=race.id).update(status=Race.Status.FINISHED)
     assert viewer_lobby_key(viewer=ann, now=timezone.now()) == ""
     assert viewer_lobby_key(viewer=AnonymousUser(), now=timezone.now()) == ""
+
+
+def test_a_poll_redraws_a_renamed_race_for_everyone() -> None:
+    """The organisers may rename a race at any time (``race_rename``, the admin's form):
+    its lobby row shows the name, so every viewer's poll redraws it."""
+    from games.services.race_admin import race_rename
+
+    race = running_race(name="Evening race")
+    pages = PageClient(make_user(username="ann"))
+    etag = pages.get("/lobby/races")["ETag"]
+    assert _poll(pages, etag).status_code == 304
+    race_rename(race_id=race.id, name="Night race")
+    again = _poll(pages, etag)
+    assert again.status_code == 200
+    assert "Night race" in again.content.decode()
+    assert "Evening race" not in again.content.decode()
