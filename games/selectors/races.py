@@ -426,7 +426,8 @@ def lobby_change_key(*, include_drafts: bool, now: datetime) -> tuple[Any, ...]:
     """What the lobby's race lists show to anyone, as values that change when they do (for
     its ETag): the number of entries of scheduled races, then ``id:phase:joining_open`` at
     ``now`` of the 60 latest-starting races not cancelled, then one text of what their
-    rows show besides (name, mode, time limit, deal, times: a rename redraws the row).
+    rows show besides (name, mode, time limit, deal, times, entrant count: a rename, or a
+    finished race's entrant gone with their account, redraws the row).
     A draft tournament's races only with ``include_drafts`` (organisers): a draft must
     not move anyone else's ETag.  Two queries."""
     races = Race.objects.exclude(status=Race.Status.CANCELLED)
@@ -434,25 +435,31 @@ def lobby_change_key(*, include_drafts: bool, now: datetime) -> tuple[Any, ...]:
     if not include_drafts:
         races = races.exclude(of_draft_tournament())
         entries_qs = entries_qs.exclude(of_draft_tournament("race__"))
-    rows = races.order_by("-starts_at").values_list(
-        "id",
-        "status",
-        "opens_at",
-        "starts_at",
-        "ends_at",
-        "late_join_s",
-        "name",
-        "mode",
-        "time_limit_s",
-        "deal_id",
-    )[:60]
+    rows = (
+        races.annotate(n=Count("entries"))
+        .order_by("-starts_at")
+        .values_list(
+            "id",
+            "status",
+            "opens_at",
+            "starts_at",
+            "ends_at",
+            "late_join_s",
+            "name",
+            "mode",
+            "time_limit_s",
+            "deal_id",
+            "n",
+        )[:60]
+    )
     phases = []
     looks = []
-    for rid, status, opens, starts, ends, late, name, mode, limit, deal in rows:
+    for rid, status, opens, starts, ends, late, name, mode, limit, deal, n in rows:
         race = Race(status=status, opens_at=opens, starts_at=starts, ends_at=ends, late_join_s=late)
         phases.append(f"{rid}:{race.phase(now)}:{race.joining_open(now)}")
-        # What its row shows besides: a race renamed (any time, in the admin) redraws it.
-        looks.append(f"{rid}:{name}:{mode}:{limit}:{deal}:{opens}:{starts}:{ends}")
+        # What its row shows besides: a race renamed (any time, in the admin) redraws it,
+        # and so does a finished race's entrant count an account deletion lowered.
+        looks.append(f"{rid}:{name}:{mode}:{limit}:{deal}:{opens}:{starts}:{ends}:{n}")
     return (entries_qs.count(), *phases, ";".join(looks))
 
 

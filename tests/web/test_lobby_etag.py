@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from games.models import Race
@@ -129,3 +130,19 @@ def test_a_poll_redraws_a_renamed_race_for_everyone() -> None:
     assert again.status_code == 200
     assert "Night race" in again.content.decode()
     assert "Evening race" not in again.content.decode()
+
+
+def test_a_poll_redraws_a_finished_race_whose_entrant_deleted_their_account() -> None:
+    """A finished race's row counts its entrants; a deleted account takes its entry with
+    it (no scheduled race's count moves), and the next poll says one entrant fewer."""
+    from tests.tournaments.factories import Result, finished_race
+
+    finished_race(None, Result("ann", 30, 900), Result("bob", 20, 900), name="Past race")
+    pages = PageClient(make_user(username="cid"))
+    first = pages.get("/lobby/races")
+    assert "2 entrants" in first.content.decode()
+    User.objects.get(username="bob").delete()
+    again = _poll(pages, first["ETag"])
+    assert again.status_code == 200
+    assert "1 entrant" in again.content.decode()
+    assert "2 entrants" not in again.content.decode()
