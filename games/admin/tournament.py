@@ -380,6 +380,15 @@ class EntrantInline(_TabularInline_TournamentEntrant_Tournament):
         return when(e.created_at) if e.pk and not e._state.adding else "-"
 
 
+#: A tournament's status inside a sentence ("Spring Cup (draft): ..."): the status
+#: choices are capitalised labels, and lower-casing them broke German nouns ("entwurf").
+STATUS_IN_A_SENTENCE = {
+    Tournament.Status.DRAFT: pgettext_lazy("tournament status, in a sentence", "draft"),
+    Tournament.Status.OPEN: pgettext_lazy("tournament status, in a sentence", "open"),
+    Tournament.Status.FINISHED: pgettext_lazy("tournament status, in a sentence", "finished"),
+    Tournament.Status.CANCELLED: pgettext_lazy("tournament status, in a sentence", "cancelled"),
+}
+
 #: The races that keep a tournament from being finished: to be played, running, or being
 #: scored (``games.services.tournaments.tournament_set_status``).
 UNFINISHED_RACES = (Race.Status.SCHEDULED, Race.Status.CLOSING)
@@ -818,7 +827,13 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 action="cancel",
                 selected=tournaments,
                 tournaments=[
-                    (t, by_tournament[t.pk], refused.get(t.status, "")) for t in tournaments
+                    (
+                        t,
+                        STATUS_IN_A_SENTENCE.get(t.status, t.status),
+                        by_tournament[t.pk],
+                        refused.get(t.status, ""),
+                    )
+                    for t in tournaments
                 ],
                 race_total=sum(
                     1 for rows in by_tournament.values() for r in rows if not r["ended"]

@@ -320,3 +320,21 @@ def test_the_admin_cancel_page_says_a_race_past_its_end_will_be_scored() -> None
         "running": "finished",
         "upcoming": "cancelled",
     }
+
+
+def test_the_admin_cancel_page_names_each_status_as_its_language_writes_it() -> None:
+    """The page lower-cased the status label for the middle of a sentence, which wrote
+    the German noun "Entwurf" as "entwurf"; each status now has its own in-sentence
+    word (German nouns keep their capital, adjectives do not)."""
+    a_tournament_mid_race()
+    TournamentFactory(name="Probe", status=Tournament.Status.DRAFT)
+    done = TournamentFactory(name="Vorjahr", status=Tournament.Status.FINISHED)
+    c = client_for(organiser())
+    url = reverse("admin:games_tournament_changelist")
+    pks = [str(t.pk) for t in Tournament.objects.all()]
+    page = c.post(
+        url, {"action": "cancel", "_selected_action": pks}, HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+    assert "Probe (Entwurf):" in page
+    assert "entwurf" not in page
+    assert f"{done.name} (beendet):" in page
