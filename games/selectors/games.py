@@ -337,6 +337,16 @@ def deal_base_rank(deal: Deal) -> str:
     return RANKS[fixed] if fixed is not None else str(deal.deck[13])[0]
 
 
+def game_base_rank(game: Game, *, now: datetime | None = None) -> str | None:
+    """The base rank of ``game``'s deal as its player may be told it at ``now``
+    (:func:`deal_base_rank`), or ``None`` for a race game before its start: the base card
+    is dealt face up when the race starts, and until then the whole deal is hidden (the
+    game's view answers ``race_not_started``; RULES.md 7).  No query."""
+    if game_status_seen(game, now=now) == "not_started":
+        return None
+    return deal_base_rank(game.deal)
+
+
 def move_history(game: Game) -> QuerySet[Move]:
     """Live moves of ``game`` in play order."""
     return game.moves.filter(undone_at__isnull=True).order_by("number")

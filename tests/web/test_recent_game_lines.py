@@ -79,3 +79,48 @@ def test_the_base_rank_is_the_dealt_card_or_the_fixed_rank() -> None:
     assert "base rank: ten" in html
     assert "base rank: two" in html
     assert "base-rank" not in html  # the seed is never shown
+
+
+def test_a_race_game_before_its_start_names_no_base_rank() -> None:
+    """The base card ``D[13]`` is dealt face up at the race's start, not before: until
+    then the deal is hidden (``GET /api/v1/games/<id>`` answers ``race_not_started``), so
+    the lobby's line of an entrant's game waiting for the start names no base rank; from
+    the start on it does (RULES.md 7)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Race
+    from games.selectors.games import game_base_rank
+    from games.services.races import race_create, race_join
+    from web.board import RANK_NAMES
+
+    ann = create_user("ann")
+    org = create_user("org", staff=True)
+    now = timezone.now()
+    race = race_create(
+        created_by=org,
+        name="Later",
+        opens_at=now,
+        starts_at=now + timedelta(minutes=5),
+        ends_at=now + timedelta(minutes=15),
+    )
+    game = race_join(race_id=race.id, player=ann).entry.game
+    assert game is not None
+    rank = deal_base_rank(game.deal)
+    word = str(RANK_NAMES[rank])
+    assert game_base_rank(game, now=now) is None
+    assert game_base_rank(game, now=race.starts_at) == rank
+    html = PageClient(ann).get("/").content.decode()
+    (line,) = [line for line in _lines(html) if "card home" in line]
+    assert "not started yet" in line
+    assert "base rank" not in line
+    # Once started, the same line names it.
+    Race.objects.filter(id=race.id).update(
+        opens_at=now - timedelta(seconds=2), starts_at=now - timedelta(seconds=1)
+    )
+    Game.objects.filter(id=game.id).update(started_at=now - timedelta(seconds=1))
+    html = PageClient(ann).get("/").content.decode()
+    (line,) = [line for line in _lines(html) if "card home" in line]
+    assert "not started yet" not in line
+    assert f"base rank: {word}" in line

@@ -8,7 +8,7 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.html import format_html
 
-from games.selectors.games import deal_base_rank
+from games.selectors.games import game_base_rank
 from games.words import duration, rules_label, variant_label
 from web.board import RANK_NAMES
 
@@ -43,11 +43,13 @@ def rules(deal: Any) -> str:
 
 
 @register.filter
-def base_rank(deal: Any) -> str:
-    """A deal's base rank in words in the page's language (``"queen"``, ``"dame"`` in
-    French): :func:`games.selectors.games.deal_base_rank`, public from the deal on
-    (RULES.md 2.2, 7), named as the board names it (:data:`web.board.RANK_NAMES`)."""
-    return str(RANK_NAMES[deal_base_rank(deal)])
+def base_rank(game: Any) -> str:
+    """A game's base rank in words in the page's language (``"queen"``, ``"dame"`` in
+    French), named as the board names it (:data:`web.board.RANK_NAMES`), or ``""`` for a
+    race game before its start (:func:`games.selectors.games.game_base_rank`: its deal,
+    base card included, is hidden until then; RULES.md 2.2, 7)."""
+    rank = game_base_rank(game)
+    return "" if rank is None else str(RANK_NAMES[rank])
 
 
 @register.filter
