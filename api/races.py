@@ -529,10 +529,12 @@ class RaceStartView(ApiView):
     """``POST /api/v1/races/{id}/start``: start your clock (window mode) and get your game.
 
     Joins first if needed; idempotent.  In scheduled mode it returns your game
-    once the race has started.  Errors: 409 ``race_not_started`` (before the start, with
-    ``retry_after`` and the ``Retry-After`` header: the seconds until the start, rounded
-    up, at least 1), ``race_not_open``
-    (joining not open yet; an entrant's start after the end); 403 ``not_entered`` (you
+    once the race has started; in a cancelled race (before its start too) your game
+    as the cancellation ended it (``timed_out``, deal public).  Errors: 409
+    ``race_not_started`` (before the start, with ``retry_after`` and the ``Retry-After``
+    header: the seconds until the start, rounded up, at least 1), ``race_not_open``
+    (joining not open yet; an entrant's start after the end; a cancelled race in which
+    you had no game yet); 403 ``not_entered`` (you
     never joined and the race takes no more entrants), 403 ``disqualified`` (a
     disqualified entrant's clock does not start).
     """
@@ -551,7 +553,7 @@ class RaceStartView(ApiView):
             409: OpenApiResponse(
                 ProblemSerializer,
                 description="race_not_started (before the start; `Retry-After`: the seconds "
-                "until it) or race_not_open",
+                "until it; never for a cancelled race) or race_not_open",
             ),
             **_PROBLEMS,
         },

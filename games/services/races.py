@@ -313,7 +313,9 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
     returns the game once the race has started.  The deadline is
     ``min(start + time_limit_s, ends_at)``.  Raises :class:`NotFound`,
     :class:`RaceNotOpen` (joining not open yet, for a player not entered; an entrant's
-    start after the end), :class:`NotEntered` (a player not entered once the race
+    start after the end, or in a cancelled race where no game was dealt; an entrant's
+    game of a cancelled race is returned as it is, ended by the cancellation, even
+    before the race's start), :class:`NotEntered` (a player not entered once the race
     takes no more entrants), :class:`RaceNotStarted`, :class:`EntryDisqualified` (a
     disqualified entrant's clock does not start: lifting the disqualification leaves
     them their whole time).
@@ -345,6 +347,14 @@ def race_start(*, race_id: Any, player: User, now: datetime | None = None) -> Ga
             .get(pk=entry.pk)
         )
         race = entry.race
+        if race.status == Race.Status.CANCELLED:
+            # Cancelled (before its start too): it will never start, so no "starts at"
+            # with a wait until then.  A dealt game was ended by the cancellation and is
+            # answered as its view answers it (timed out, deal public: RULES.md 7).
+            if entry.game_id is not None:
+                assert entry.game is not None
+                return entry.game
+            raise RaceNotOpen("the race is cancelled")
         if now < race.starts_at:
             raise RaceNotStarted.until(race.starts_at, now=now)
         if entry.game_id is None and race.status != Race.Status.SCHEDULED:

@@ -81,3 +81,32 @@ def test_the_play_page_says_the_race_was_cancelled_before_it_started(
     page = client.get(f"/play/{game.id}/")
     assert page.status_code == 200
     assert words in page.content.decode()
+
+
+def test_start_answers_the_cancellation_not_a_start_that_will_never_come(
+    make_client: Callable[..., APIClient],
+) -> None:
+    """``POST /races/{id}/start`` by an entrant of a race cancelled before its start
+    answered 409 ``race_not_started`` ("The race starts at ...", ``Retry-After`` until a
+    start that never comes): a client told to wait until then.  It answers as the game
+    does: 200 with the game, ended by the cancellation (``timed_out``, deal public); in
+    window mode, where no game was dealt yet, 409 ``race_not_open`` (the race is
+    cancelled), with no ``Retry-After``."""
+    ann = make_client("ann")
+    race, game = _cancelled_before_start(ann.user)  # type: ignore[attr-defined]
+    resp = ann.post(f"/api/v1/races/{race.id}/start", {}, format="json")
+    assert resp.status_code == 200, resp.json()
+    assert (resp.json()["id"], resp.json()["status"]) == (str(game.id), "timed_out")
+    assert resp.json()["deal"]["seed"] == race.deal.seed
+
+    bob = make_client("bob")
+    window = later_race(name="Never run either")
+    Race.objects.filter(id=window.id).update(mode="window", time_limit_s=300)
+    race_open_now(race_id=window.id)
+    race_join(race_id=window.id, player=bob.user)  # type: ignore[attr-defined]
+    race_cancel(race_id=window.id, now=window.starts_at - timedelta(minutes=5))
+    resp = bob.post(f"/api/v1/races/{window.id}/start", {}, format="json")
+    assert (resp.status_code, resp.json()["code"]) == (409, "race_not_open"), resp.json()
+    assert "cancelled" in resp.json()["detail"]
+    assert "Retry-After" not in resp
+    assert not Game.objects.filter(race_entry__race=window).exists()
