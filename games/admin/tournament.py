@@ -382,7 +382,7 @@ class EntrantInline(_TabularInline_TournamentEntrant_Tournament):
 
 #: A tournament's status inside a sentence ("Spring Cup (draft): ..."): the status
 #: choices are capitalised labels, and lower-casing them broke German nouns ("entwurf").
-STATUS_IN_A_SENTENCE = {
+STATUS_IN_A_SENTENCE: dict[str, Any] = {
     Tournament.Status.DRAFT: pgettext_lazy("tournament status, in a sentence", "draft"),
     Tournament.Status.OPEN: pgettext_lazy("tournament status, in a sentence", "open"),
     Tournament.Status.FINISHED: pgettext_lazy("tournament status, in a sentence", "finished"),
