@@ -504,7 +504,7 @@ ELSEWHERE = {
             "Dauer",
             "Pause",
             "Später Einstieg",
-            "Gewinnbares Spiel verlangen",
+            "Gewinnbares Blatt verlangen",
             "JJJJ-MM-TT HH:MM, UTC",
             "Jedes Rennen erhält einen neuen geheimen Startwert",
         ],

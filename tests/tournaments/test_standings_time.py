@@ -94,7 +94,7 @@ def test_durations_read_as_hours_minutes_seconds() -> None:
         ("en", "at the deal", "0.0\xa0s", "5\xa0min 00.0\xa0s"),
         ("fr", "dès la donne", "0,0\xa0s", "5\xa0min 00,0\xa0s"),
         ("es", "al repartir", "0,0\xa0s", "5\xa0min 00,0\xa0s"),
-        ("de", "beim Geben", "0,0\xa0s", "5\xa0min 00,0\xa0s"),
+        ("de", "beim Austeilen", "0,0\xa0s", "5\xa0min 00,0\xa0s"),
     ],
 )
 def test_a_total_time_of_nothing_is_a_duration_the_race_page_says_at_the_deal(
