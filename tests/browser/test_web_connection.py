@@ -213,7 +213,7 @@ class _Stream(http.server.BaseHTTPRequestHandler):
 PAUSED = {
     "fr": "Mises à jour en direct interrompues — reconnexion…",
     "es": "Actualizaciones en directo en pausa — reconectando…",
-    "de": "Live-Aktualisierung unterbrochen — Verbindung wird wiederhergestellt…",
+    "de": "Live-Aktualisierung unterbrochen \u2013 Verbindung wird wiederhergestellt …",
 }
 
 #: The live notice's text and its changes, recorded from the page's first paint.

@@ -77,7 +77,7 @@ def test_a_refused_move_and_an_undo_leave_no_card_selected(
             "n\u2019est pas une destination\u202f: utilisez f (fondation) ou t1, t2, t3, t4.",
         ),
         ("es-ES", "«t9» no es un destino: use f (fundación) o t1, t2, t3, t4."),
-        ("de-DE", "„t9“ ist kein Ziel: verwenden Sie f (Ablagestapel) oder t1, t2, t3, t4."),
+        ("de-DE", "„t9“ ist kein Ziel: Verwenden Sie f (Ablagestapel) oder t1, t2, t3, t4."),
     ],
 )
 def test_the_typed_move_gets_the_parsers_reason(

@@ -260,17 +260,17 @@ def test_a_german_object_takes_the_accusative() -> None:
             "de",
             [
                 "Der Pik-König passt nicht auf das Kreuz-Ass, nur auf ein rotes Ass (die Ränge "
-                "laufen im Kreis: ein König passt auf ein Ass).",
+                "laufen im Kreis: Ein König passt auf ein Ass).",
                 "Der Herz-König passt nicht auf die Kreuz-Neun, nur auf ein schwarzes Ass (die "
-                "Ränge laufen im Kreis: ein König passt auf ein Ass).",
+                "Ränge laufen im Kreis: Ein König passt auf ein Ass).",
                 "Die Herz-Dame passt nicht auf die Kreuz-Acht, nur auf einen schwarzen König.",
-                "Die Herz-Zwei darf noch nicht auf den Ablagestapel: er braucht zuerst das "
-                "Herz-Ass (die Ränge laufen im Kreis: auf den König folgt das Ass).",
-                "Die Herz-Drei darf noch nicht auf den Ablagestapel: er braucht zuerst die "
+                "Die Herz-Zwei darf noch nicht auf den Ablagestapel: Er braucht zuerst das "
+                "Herz-Ass (die Ränge laufen im Kreis: Auf den König folgt das Ass).",
+                "Die Herz-Drei darf noch nicht auf den Ablagestapel: Er braucht zuerst die "
                 "Herz-Zwei.",
-                "Der Pik-König passt nicht auf das Herz-Ass: in diesem Spiel laufen die Ränge "
+                "Der Pik-König passt nicht auf das Herz-Ass: In diesem Spiel laufen die Ränge "
                 "nicht im Kreis, und kein König passt auf ein Ass, den Grundrang.",
-                "Die Pik-Sechs passt nicht auf die Herz-Sieben: in diesem Spiel kommt keine "
+                "Die Pik-Sechs passt nicht auf die Herz-Sieben: In diesem Spiel kommt keine "
                 "Karte auf eine Sieben, den Grundrang.",
                 "Die Herz-Zwei kann keinen Ablagestapel beginnen: Ablagestapel beginnen mit der "
                 "Sieben, dem Grundrang.",

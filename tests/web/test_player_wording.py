@@ -59,7 +59,7 @@ JOINED = {
         "inscripción confirmada",
     ),
     "de": (
-        "Sie nehmen teil; der Spielen-Knopf erscheint beim Start des Rennens.",
+        "Sie nehmen teil; die Schaltfläche „Spielen“ erscheint beim Start des Rennens.",
         "Teilnahme bestätigt",
     ),
 }
