@@ -96,7 +96,7 @@ ENDINGS: dict[str, Callable[[User], Game]] = {
 #: The start of each ending's words, by language.
 WORDS = {
     ("won", "en-GB"): "You won: all 52 cards are home",
-    ("won", "fr-FR"): "Gagné\u202f! Les 52 cartes sont rentrées",
+    ("won", "fr-FR"): "Gagné\u202f! Les 52 cartes sont posées",
     ("time-up", "en-GB"): "Time is up: your game has ended with",
     ("time-up", "fr-FR"): "Le temps est écoulé",
     ("cancelled", "en-GB"): "The organisers cancelled this race",

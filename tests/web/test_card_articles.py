@@ -133,8 +133,8 @@ def test_every_card_in_a_sentence_has_its_article(lang: str, rank: str) -> None:
             "fr",
             [
                 "le six de carreau sur sa fondation",
-                f"Carte tirée sur le rebut{NNBSP}: le six de carreau.",
-                f"3 cartes tirées sur le rebut{NNBSP}; le six de carreau est dessus.",
+                f"Carte tirée sur la défausse{NNBSP}: le six de carreau.",
+                f"3 cartes tirées sur la défausse{NNBSP}; le six de carreau est dessus.",
                 f"Coup annulé{NNBSP}: la dame de cœur sur la colonne 2.",
                 f"la dame de cœur sur la colonne 2{NNBSP}; l\u2019as de pique, de la réserve, "
                 "remplit la colonne 1.",

@@ -51,7 +51,7 @@ def post(
         # Seed 7 turns 7H 5D JS first (tests/engine/test_scenarios.py).
         ("classic", "en", "Drew 3 cards to the waste; the jack of spades is on top."),
         ("draw-one", "en", "Drew the seven of hearts to the waste."),
-        ("draw-one", "fr", f"Carte tirée sur le rebut{NNBSP}: le sept de cœur."),
+        ("draw-one", "fr", f"Carte tirée sur la défausse{NNBSP}: le sept de cœur."),
         ("classic", "es", "3 cartas robadas al descarte; la jota de picas queda encima."),
         ("draw-one", "de", "Die Herz-Sieben auf den Abwurf gezogen."),
     ],
@@ -131,7 +131,7 @@ def test_undoing_a_draw_or_a_redeal_names_no_card(pages: PageClient, player: Any
             f"Le roi de cœur sur la colonne 2{NNBSP}; le cinq de trèfle, de la réserve, "
             "remplit la colonne 1.",
             f"Coup annulé{NNBSP}: le roi de cœur sur la colonne 2.",
-            f"Redonne{NNBSP}: le rebut, retourné, devient le nouveau talon.",
+            f"Redonne{NNBSP}: la défausse, retournée, devient le nouveau talon.",
         ),
         (
             "es",
