@@ -264,10 +264,11 @@ def test_the_tournament_page_in_french(cup: dict[str, Any]) -> None:
         )
     ]
     for words in (
-        f"décompte « points par place »{NNBSP}: les points des rangs 1, 2, ... en liste JSON"
+        f"décompte «\u202fpoints par place\u202f»{NNBSP}: les points des rangs 1, 2, ... "
+        "en liste JSON"
         f"{NNBSP}; les rangs au-delà de la liste rapportent 0. Vide ([]){NNBSP}: la liste par "
-        "défaut 10, 8, 6, 5, 4, 3, 2, 1. Inutilisé par le décompte « cartes posées ».",
-        f"décompte « cartes posées »{NNBSP}: points par carte posée",
+        "défaut 10, 8, 6, 5, 4, 3, 2, 1. Inutilisé par le décompte «\u202fcartes posées\u202f».",
+        f"décompte «\u202fcartes posées\u202f»{NNBSP}: points par carte posée",
         f"nombre maximal de joueurs admis (vide{NNBSP}: pas de limite)",
         "Ajouter des courses programmées…",
         "Classement Courses, avec les graines des courses terminées",  # the CSV buttons

@@ -191,4 +191,4 @@ def test_django_words_around_a_name_say_no_objet_in_french(cup: dict[str, Any]) 
         follow=True,
     )
     messages = [text_of(str(m)) for m in saved.context["messages"]]
-    assert messages == [f"Ajout réussi{NNBSP}: tournoi « Spring Cup »."]
+    assert messages == [f"Ajout réussi{NNBSP}: tournoi «\u202fSpring Cup\u202f»."]

@@ -37,7 +37,7 @@ def test_adding_a_race_in_the_admin_goes_back_to_the_list_saying_how(
     wanted = {
         "en": "Races are not added here: open a tournament and use “Add scheduled races…”",
         "fr": "Les courses ne s\u2019ajoutent pas ici\u202f: ouvrez un tournoi et utilisez "
-        "« Ajouter des courses programmées… »",
+        "«\u202fAjouter des courses programmées…\u202f»",
         "es": "Las carreras no se añaden aquí: abra un torneo y use «Añadir carreras programadas…»",
         "de": "Rennen werden nicht hier hinzugefügt: Öffnen Sie ein Turnier und nutzen Sie "
         "„Geplante Rennen hinzufügen …“",

@@ -300,8 +300,9 @@ def test_the_deal_of_a_blocked_game_of_a_race_without_undo_waits_for_the_race(
         ),
         (
             "fr",
-            "La partie est bloquée, pas finie\u202f: il ne reste aucun coup, mais « Annuler un "
-            "coup » reprend le coup qui l\u2019a bloquée, ou « Abandonner » la termine\u202f; la "
+            "La partie est bloquée, pas finie\u202f: il ne reste aucun coup, mais "
+            "«\u202fAnnuler un coup\u202f» reprend le coup qui l\u2019a bloquée, ou "
+            "«\u202fAbandonner\u202f» la termine\u202f; la "
             "solution est affichée une fois la partie finie pour de bon.",
         ),
         (
@@ -342,8 +343,9 @@ def test_the_solution_page_of_a_blocked_race_game_waits_for_the_race(
     resp = page.get(f"/play/{game.id}/solution", HTTP_ACCEPT_LANGUAGE="fr")
     assert resp.status_code == 403
     assert (
-        "pas finie\u202f: il ne reste aucun coup, mais « Annuler un coup » reprend le coup qui "
-        "l\u2019a bloquée, ou « Abandonner » la termine\u202f; la solution est affichée quand "
+        "pas finie\u202f: il ne reste aucun coup, mais «\u202fAnnuler un coup\u202f» "
+        "reprend le coup qui l\u2019a bloquée, ou «\u202fAbandonner\u202f» la termine\u202f; "
+        "la solution est affichée quand "
         "la course est terminée ou annulée." in resp.content.decode()
     )
     client_for(ann).post(f"/api/v1/games/{game.id}/resign")

@@ -61,7 +61,7 @@ def test_an_unknown_username_is_the_rows_error_in_the_admins_language() -> None:
     ]
     with translation.override("fr"):
         resp = c.post(url, _change(t, "nobody"), HTTP_ACCEPT_LANGUAGE="fr")
-        assert "Aucun joueur ne s\u2019appelle « nobody »" in resp.content.decode()
+        assert "Aucun joueur ne s\u2019appelle «\u202fnobody\u202f»" in resp.content.decode()
     assert not TournamentEntrant.objects.exists()
 
 

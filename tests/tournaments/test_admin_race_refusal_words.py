@@ -73,7 +73,7 @@ def move(race: Race, target: Tournament, language: str) -> list[str]:
         (
             "fr",
             f"Rien n{Q}a été enregistré{N}: la course a 2 participants, admis selon les règles "
-            f"de son tournoi{N}: son « tournoi » ne peut plus changer.",
+            f"de son tournoi{N}: son «\u202ftournoi\u202f» ne peut plus changer.",
         ),
         (
             "de",
@@ -145,7 +145,8 @@ def add_races(t: Tournament, language: str, **fields: Any) -> Any:
         ("en", "A window race needs “Time limit (seconds)” (more than 0 seconds)."),
         (
             "fr",
-            "Une course à fenêtre a besoin de « Temps imparti (secondes) » (plus de 0 seconde).",
+            "Une course à fenêtre a besoin de «\u202fTemps imparti (secondes)\u202f» "
+            "(plus de 0 seconde).",
         ),
         ("es", "Una carrera con ventana necesita “Tiempo límite (segundos)” (más de 0 segundos)."),
         ("de", "Ein Zeitfenster-Rennen braucht „Zeitlimit (Sekunden)“ (mehr als 0 Sekunden)."),
@@ -160,8 +161,9 @@ def test_add_races_names_the_forms_time_limit(language: str, expected: str) -> N
     [
         (
             "fr",
-            f"Les inscriptions ne seraient jamais ouvertes{N}: donnez à « Ouverture avant » ou "
-            "à « Inscription tardive » une valeur supérieure à zéro.",
+            f"Les inscriptions ne seraient jamais ouvertes{N}: donnez à "
+            "«\u202fOuverture avant\u202f» ou "
+            "à «\u202fInscription tardive\u202f» une valeur supérieure à zéro.",
         ),
         (
             "de",

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 MAX_ENTRANTS = {
     "en": "“max entrants” must be at least 1 (or empty for no limit).",
-    "fr": "« nombre max. de participants » doit valoir au moins 1 (ou rester vide\u202f: "
+    "fr": "«\u202fnombre max. de participants\u202f» doit valoir au moins 1 (ou rester vide\u202f: "
     "pas de limite).",
     "es": None,
     "de": None,
