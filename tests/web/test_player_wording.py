@@ -276,7 +276,7 @@ PLAY = {
     "es": [
         "<summary>Cómo jugar: ratón, pantalla táctil y teclado</summary>",
         "<li>Haga clic en una carta (o tóquela) y luego en su destino (una columna del"
-        " tablero o las fundaciones). Haga doble clic en una carta para enviarla a su"
+        " tableau o las fundaciones). Haga doble clic en una carta para enviarla a su"
         " fundación.</li>",
         "<kbd>Tab</kbd>, <kbd>Intro</kbd>",
     ],
