@@ -118,8 +118,8 @@ def _cancel_action(client: Client, races: list[Race]) -> str:
         ),
         (
             "es",
-            "Sin cambios: “Done”. Una carrera terminada conserva sus resultados.",
-            "No cancelada, terminada: “Ended”.",
+            "Sin cambios: «Done». Una carrera terminada conserva sus resultados.",
+            "No cancelada, terminada: «Ended».",
         ),
         (
             "de",

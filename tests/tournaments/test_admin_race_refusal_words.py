@@ -148,7 +148,7 @@ def add_races(t: Tournament, language: str, **fields: Any) -> Any:
             "Une course à fenêtre a besoin de «\u202fTemps imparti (secondes)\u202f» "
             "(plus de 0 seconde).",
         ),
-        ("es", "Una carrera con ventana necesita “Tiempo límite (segundos)” (más de 0 segundos)."),
+        ("es", "Una carrera con ventana necesita «Tiempo límite (segundos)» (más de 0 segundos)."),
         ("de", "Ein Zeitfenster-Rennen braucht „Zeitlimit (Sekunden)“ (mehr als 0 Sekunden)."),
     ],
 )

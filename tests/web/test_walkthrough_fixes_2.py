@@ -99,7 +99,7 @@ def test_the_move_that_wins_says_you_won(pages: PageClient, player: Any) -> None
     # The page says it again when opened later; in Spanish in its words.
     assert said in pages.get(f"/play/{game.id}/").content.decode()
     spanish = pages.get(f"/play/{game.id}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert f"Ha ganado: las 52 cartas están en las fundaciones, en {len(line.moves)} " in spanish
+    assert f"¡Ha ganado! Las 52 cartas están en las fundaciones, en {len(line.moves)} " in spanish
 
 
 def test_the_lobby_links_to_the_practice_form_at_its_top(pages: PageClient) -> None:
