@@ -83,7 +83,7 @@ def test_the_race_list_in_french(cup: dict[str, Any]) -> None:
         "Tournoi",
         # Two columns that French named alike ("État", "Phase"): what the server has
         # recorded (scheduled until the race is closed) and where the race is by the clock.
-        "Statut enregistré",
+        "État enregistré",
         "Phase actuelle",
         # The mode is a filter (below) and on the race's page: with the rules' column
         # the list no longer fitted 1,280 px in French, German and Spanish.
@@ -93,7 +93,7 @@ def test_the_race_list_in_french(cup: dict[str, Any]) -> None:
         "Participants",
         "Engagement",
     ]
-    for words in ("Par statut enregistré", "Par mode", "Par tournoi", "Par départ"):
+    for words in ("Par état enregistré", "Par mode", "Par tournoi", "Par départ"):
         assert words in text
     for words in ("Programmée", "En clôture", "Terminée", "Annulée", "Horaire fixe", "Fenêtre"):
         assert f">{words}</a>" in page  # the filters' choices
@@ -146,7 +146,7 @@ def test_a_race_page_in_french(cup: dict[str, Any]) -> None:
             "Nom",
             "Tournoi",
             "Mode",
-            "Statut enregistré",
+            "État enregistré",
             "Phase actuelle",
             "Variante",
             "Ouverture des inscriptions",
@@ -250,7 +250,7 @@ def test_the_tournament_page_in_french(cup: dict[str, Any]) -> None:
             "Nom",
             "Description",
             "Décompte",
-            "Table des points",
+            "Barème de points",
             "Points par carte",
             "Bonus de victoire",
             "Inscription",
@@ -604,7 +604,7 @@ def test_english_names_are_the_ones_django_derives() -> None:
                     assert str(field.verbose_name) == wanted, field
     with translation.override("fr"):
         assert str(Race._meta.verbose_name_plural) == "courses"
-        assert str(Tournament._meta.get_field("points_table").verbose_name) == "table des points"
+        assert str(Tournament._meta.get_field("points_table").verbose_name) == "barème de points"
     with translation.override("en"):
         assert str(apps.get_app_config("games").verbose_name) == "Canfield games and races"
 

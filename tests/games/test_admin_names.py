@@ -41,7 +41,7 @@ def cup() -> dict[str, Any]:
     ("language", "status", "phase"),
     [
         ("en", "Stored status", "Phase now"),
-        ("fr", "Statut enregistré", "Phase actuelle"),
+        ("fr", "État enregistré", "Phase actuelle"),
         ("es", "Estado registrado", "Fase actual"),
         ("de", "Status (gespeichert)", "Aktuelle Phase"),
     ],

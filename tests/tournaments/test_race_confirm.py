@@ -217,7 +217,7 @@ def test_the_confirmation_speaks_the_admins_language() -> None:
         ("en", "Deserted heat: running; ends now, nobody entered; no result"),
         (
             "fr",
-            "Deserted heat\u202f: en cours\u202f; se termine maintenant, personne d\u2019inscrit"
+            "Deserted heat\u202f: en cours\u202f; se termine maintenant, aucun inscrit"
             "\u202f; aucun résultat",
         ),
         ("es", "Deserted heat: en curso; termina ahora, sin inscritos; sin resultado"),
