@@ -262,6 +262,64 @@ def move_words(notation: str) -> str:
     return _("%(card)s to pile %(pile)s") % {"card": card_subject(code), "pile": dest[1:]}
 
 
+def draws_words(count: int, *, draw: int) -> str:
+    """``count`` draws in a row, as one step of a list of moves (a fragment, like
+    :func:`move_words`): one is ``"draw from the stock"``; under draw one (``draw`` 1)
+    ``"draw 7 cards from the stock"``; under draw three ``"draw from the stock 7 times"``
+    (a draw turns up to three cards, fewer near the stock's end: RULES.md 3.6)."""
+    if count == 1:
+        return move_words("draw")
+    if draw == 1:
+        return ngettext(
+            "draw %(n)s card from the stock", "draw %(n)s cards from the stock", count
+        ) % {"n": count}
+    return ngettext("draw from the stock %(n)s time", "draw from the stock %(n)s times", count) % {
+        "n": count
+    }
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a winning line as the solution page lists it: one move, or draws in a
+    row taken together.  ``first`` and ``last``: the game's move numbers of its first
+    and last move (1-based; equal for one move); ``home``: cards on the foundations
+    after it (1..52, RULES.md 6)."""
+
+    words: str
+    first: int
+    last: int
+    home: int
+
+
+def solution_steps(
+    moves: list[str], homes: list[int], *, first: int = 1, draw: int = 3
+) -> list[Step]:
+    """A winning line's moves (notations, RULES.md 5) as steps a player can follow:
+    consecutive ``draw`` moves become one step (:func:`draws_words`), every other move
+    is a step of its own (:func:`move_words`).
+
+    ``homes[i]``: cards home after ``moves[i]`` (same length as ``moves``); ``first``:
+    the game's number of the line's first move (1 from the deal; after_moves + 1 from
+    where a game ended); ``draw``: cards per draw (1 or 3).  The steps' moves add up to
+    ``len(moves)``: every draw and redeal stays counted.
+    """
+    if len(homes) != len(moves):
+        raise ValueError("homes must give the cards home after each move")
+    steps: list[Step] = []
+    i = 0
+    while i < len(moves):
+        j = i + 1
+        if moves[i] == "draw":
+            while j < len(moves) and moves[j] == "draw":
+                j += 1
+            words = draws_words(j - i, draw=draw)
+        else:
+            words = move_words(moves[i])
+        steps.append(Step(words, first + i, first + j - 1, homes[j - 1]))
+        i = j
+    return steps
+
+
 def draw_words(turned: list[str]) -> str:
     """What a draw did, naming the card it left on top of the waste (RULES.md 3.6):
     ``["7H"]`` -> ``"Drew the seven of hearts to the waste."``, ``["4C", "9D", "7H"]``

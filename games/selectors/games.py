@@ -450,3 +450,24 @@ def game_solution(
     if answer is None:
         return None
     return {**answer, "start": start, "after_moves": len(moves)}
+
+
+def solution_cards_home(game: Game, line: list[str], *, after_moves: int = 0) -> list[int]:
+    """Cards home (1..52, RULES.md 6) after each move of ``line``, a winning line of
+    :func:`game_solution` (notations, RULES.md 5), played from the deal after the game's
+    first ``after_moves`` live moves (the answer's ``after_moves``: 0 from the deal).
+
+    Same length as ``line``.  Replays the deal, so raises
+    :class:`games.services.errors.DealSecret` while it is hidden (RULES.md 7), as
+    :func:`game_solution` does.
+    """
+    if not deal_revealed(game):
+        raise deal_secret_error(game, what="solution")
+    state = game.deal.new_state()
+    for move in game_live_moves(game)[:after_moves] if after_moves else []:
+        state.play(move)
+    homes = []
+    for move in line:
+        state.play(move)
+        homes.append(state.cards_home)
+    return homes

@@ -6,6 +6,7 @@ worker of the solver queue has run it, the page shows the winning line (200).
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Any
@@ -53,8 +54,37 @@ def test_solution_page_shows_the_tidy_winning_line(
     assert (job.status, job.result) == ("done", "won")
     assert replay(job.solution, "classic", seed="7").cards_home == 52
     html = resp.content.decode()
-    assert f"The deal can be won in {len(job.solution)} moves" in html
-    assert html.count("<li>") >= len(job.solution)
+    assert f"The deal can be won in {len(job.solution)} moves." in html
+    # Draws in a row are one step; every step says its move numbers and the cards home
+    # after it, read here from an independent replay of the stored line.
+    expected = []
+    state, n = new_game("classic", seed="7"), 0
+    for move, run in itertools.groupby(job.solution):
+        count = len(list(run))
+        for _ in range(count):
+            state.play(move)
+        if move == "draw" and count > 1:
+            words = f"draw from the stock {count} times"  # classic draws three at a time
+        else:
+            words = {"draw": "draw from the stock"}.get(move, move)
+        numbers = (
+            f"move {n + 1}" if count == 1 or move != "draw" else f"moves {n + 1}\u2013{n + count}"
+        )
+        expected.append((words, f"{numbers} \u00b7 {state.cards_home} cards home"))
+        n += count
+    steps = re.findall(
+        r'<li><span class="step-words">([^<]*)</span> '
+        r'<small class="step-meta">([^<]*)</small></li>',
+        html,
+    )
+    assert len(steps) == len(expected) < len(job.solution)  # grouped: fewer steps than moves
+    assert f"{len(expected)} steps below" in html
+    for (words, meta), (want_words, want_meta) in zip(steps, expected, strict=True):
+        assert meta == want_meta
+        if want_words.startswith("draw"):
+            assert words == want_words
+    assert steps[-1][1].endswith(" 52 cards home")
+    assert sum(1 for w, _m in steps if w == "redeal") == job.solution.count("redeal")
 
 
 def test_solution_page_shows_a_line_from_where_the_game_ended(
@@ -82,7 +112,12 @@ def test_solution_page_shows_a_line_from_where_the_game_ended(
     assert "From the deal" in html
     assert "From where your game ended, after 2 moves" in html
     rest = jobs[2].solution
-    assert f"Your game could still have been won from there in {len(rest)} more moves:" in html
+    assert f"Your game could still have been won from there in {len(rest)} more moves." in html
+    ended = html[html.index('id="from-end-h"') :]
+    first_meta = re.search(r'<small class="step-meta">move(?:s)? (\d+)', ended)
+    assert first_meta is not None
+    assert first_meta.group(1) == "3"  # the game's move numbers
+    assert "From where your game ended" in html
     assert replay([*line[:2], *rest], "classic", seed="7").cards_home == 52
     assert "data-refresh" not in html
 

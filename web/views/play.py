@@ -30,6 +30,7 @@ from games.selectors.games import (
     game_get,
     game_race,
     game_view,
+    solution_cards_home,
 )
 from games.selectors.races import race_id_of_game
 from games.services import games as game_services
@@ -54,6 +55,7 @@ from web.board import (
     redeal_words,
     rules_text,
     rules_words,
+    solution_steps,
     undo_words,
 )
 from web.forms import ExpectedForm, MoveForm, PracticeForm
@@ -499,14 +501,22 @@ def hint(request: HttpRequest, game_id: Any) -> HttpResponse:
 
 def _solution_part(game: Game, start: str, user: User) -> dict[str, Any]:
     """One line of the solution page: the solver's answer from ``start`` (asked for when
-    nobody has), with its moves in words; ``busy`` when the player's solves are at their
-    limit (``too_many_solves``)."""
+    nobody has), with its moves as steps (:func:`web.board.solution_steps`: draws in a
+    row taken together, each step with its move numbers and the cards home after it);
+    ``busy`` when the player's solves are at their limit (``too_many_solves``).
+
+    The cards home after each step: :func:`games.selectors.games.solution_cards_home`.
+    """
     try:
         sol = game_solution_request(game=game, start=start, requested_by=user)
     except TooManySolves:
         return {"busy": True, "pending": False}
     done = sol["status"] == "done"
-    steps = [move_words(m) for m in sol["moves"]] if done else []
+    steps = []
+    if done and sol["moves"]:
+        homes = solution_cards_home(game, sol["moves"], after_moves=sol["after_moves"])
+        draw = int(game.deal.options["draw"])
+        steps = solution_steps(sol["moves"], homes, first=sol["after_moves"] + 1, draw=draw)
     return {"solution": sol, "steps": steps, "pending": not done, "busy": False}
 
 
