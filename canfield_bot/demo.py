@@ -23,6 +23,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -113,18 +114,29 @@ RANKING_LEGEND = (
 )
 
 
-async def print_live_standings(url: str, race_id: str, every: float = 2.0) -> None:
-    """Print the standings the race's event stream pushes (at most one line per ``every`` s)."""
-    shown = 0.0
+async def print_live_standings(
+    url: str, race_id: str, every: float = 2.0, clock: Callable[[], float] = time.monotonic
+) -> None:
+    """Print the standings the race's event stream pushes, a line only when it changed.
+
+    A ``standings`` event's line (:func:`live_standings_line`) is printed when it differs
+    from the line printed last and at least ``every`` seconds (by ``clock``) have passed
+    since that one; the same standings pushed again print nothing (the demo printed one
+    line four times in a row).  ``phase`` events print ``live: the race is ...``.
+    """
+    shown, last = 0.0, ""
     async with CanfieldClient(url) as watcher:
         try:
             async for ev in watcher.events(f"races/{race_id}/events"):
                 if ev.event == "phase":
                     _say(f"live: the race is {ev.data['phase']}")
-                if ev.event != "standings" or time.monotonic() - shown < every:
+                if ev.event != "standings":
                     continue
-                shown = time.monotonic()
-                _say(f"live standings: {live_standings_line(ev.data['standings'])}")
+                line = live_standings_line(ev.data["standings"])
+                if line == last or (last and clock() - shown < every):
+                    continue
+                shown, last = clock(), line
+                _say(f"live standings: {line}")
         except ApiError as exc:
             _say(f"no live events ({exc}); the results follow at the end")
 
