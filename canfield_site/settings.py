@@ -234,6 +234,10 @@ AXES_CLIENT_IP_CALLABLE = "canfield_site.security.client_address"
 AXES_USERNAME_CALLABLE = "canfield_site.security.login_username"
 AXES_LOCKOUT_CALLABLE = "canfield_site.security.lockout_response"
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
+# No "AXES: BEGIN version ..." at start-up, once per process (the served log had it four
+# times: web, worker, beat, ...); lockouts and failed logins are still logged, and login
+# lines name only the lockout's parameters (username, address) rather than every one.
+AXES_VERBOSE = False
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

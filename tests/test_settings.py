@@ -222,3 +222,22 @@ def test_env_example_and_readme_document_every_variable() -> None:
     readme = (ROOT / "README.md").read_text()
     missing = sorted(name for name in read if f"`{name}`" not in readme)
     assert not missing, f"missing from README configuration table: {missing}"
+
+
+def test_start_up_logs_no_axes_banner() -> None:
+    """django-axes' verbose start-up line ("AXES: BEGIN version ...") came once per
+    process, four times in the served log: ``AXES_VERBOSE`` is off."""
+    clean = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", str(ROOT))}
+    clean["DJANGO_SETTINGS_MODULE"] = "canfield_site.settings"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout
+    assert "AXES: BEGIN" not in result.stdout + result.stderr
