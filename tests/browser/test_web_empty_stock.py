@@ -1,6 +1,7 @@
 """An empty stock on a board that takes no move (a won game, a replay's last position)
 is drawn as the other empty slots: a dashed outline on the felt with readable words.
-It was a blank white card, its "0 cards in the stock" white on white."""
+It was a blank white card, its "0 cards in the stock" white on white; then, on a phone,
+its words sat on the Draw button's dark chip."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ def _looks_like_an_empty_slot(page: Any) -> None:
     assert colour == "rgb(255, 255, 255)", style  # white words on the green felt
     assert felt == "rgb(31, 95, 58)", style
     assert border == "dashed", style
+    # Its words too: the phone's solid chip for the Draw button's label drew a dark box.
+    label = stock.locator(".stocklabel").evaluate("l => getComputedStyle(l).backgroundColor")
+    assert label == "rgba(0, 0, 0, 0)", label
     # The slot beside it (the empty waste, the foundations) is drawn the same way.
     assert serious_violations(page) == []
 
