@@ -315,7 +315,7 @@ TOURNAMENT = {
     "es": [
         "abierta a todos",
         "Por puntos, luego victorias, luego cartas en las fundaciones"
-        " (más primero), luego tiempo total (menos primero); los jugadores empatados en los"
+        " (de más a menos), luego tiempo total (de menos a más); los jugadores empatados en los"
         " cuatro criterios comparten puesto.",
     ],
     "de": [
