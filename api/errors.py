@@ -244,6 +244,18 @@ def _detail_text(exc: exceptions.APIException) -> str:
     return str(exc.default_detail)
 
 
+def method_not_allowed(method: str, path: str, allow: str) -> tuple[str, dict[str, Any]]:
+    """The ``detail`` and extension members of ``405 method_not_allowed`` for ``method``
+    sent to ``path`` (the request's path, no query) whose ``Allow`` header is ``allow``
+    (``"GET, HEAD, OPTIONS"``): ``("POST is not allowed on /api/v1/games/<id>/hint;
+    allowed: GET, HEAD, OPTIONS.", {"allowed": ["GET", "HEAD", "OPTIONS"]})``.  DRF's
+    own words (``Method "POST" not allowed.``) left a client guessing which method the
+    endpoint takes."""
+    allowed = [name.strip() for name in allow.split(",") if name.strip()]
+    listed = ", ".join(allowed) or "none"
+    return f"{method} is not allowed on {path}; allowed: {listed}.", {"allowed": allowed}
+
+
 def service_error_headers(exc: ServiceError) -> dict[str, str]:
     """The headers of the problem answering ``exc``: ``Retry-After`` (whole seconds) when
     it has a ``retry_after`` member (``no_winnable_deal``, ``too_many_solves``,
@@ -311,6 +323,12 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         from api.authentication import unaccepted_scheme_hint  # imports DRF settings
 
         detail = unaccepted_scheme_hint(request.META.get("HTTP_AUTHORIZATION", "")) or detail
+    elif isinstance(exc, exceptions.MethodNotAllowed) and request is not None:
+        # DRF sets the view's ``Allow`` header after this handler: read the view itself.
+        view = context.get("view")
+        allow = ", ".join(view.allowed_methods) if view is not None else ""
+        detail, allowed = method_not_allowed(str(request.method), request.path, allow)
+        extra.update(allowed)
 
     headers = {
         key: response[key]
@@ -344,6 +362,12 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     code = serializers.ChoiceField(
         choices=list(PROBLEM_CODES),
         help_text="Stable snake_case code for clients to switch on (see the API description).",
+    )
+    allowed = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="`405 method_not_allowed` only: the methods the endpoint accepts, as in "
+        'its `Allow` header (`["GET", "HEAD", "OPTIONS"]`).',
     )
 
 

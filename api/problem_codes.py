@@ -36,7 +36,8 @@ PROBLEM_CODES: dict[str, str] = {
     "username_taken": "409: the username is taken (compared case-insensitively).",
     "permission_denied": "403: you may not do this (e.g. organiser-only endpoints).",
     "not_found": "404: no such resource, or it is not yours (ids leak nothing).",
-    "method_not_allowed": "405: the HTTP method is not allowed here; see `Allow`.",
+    "method_not_allowed": "405: the HTTP method is not allowed here; `allowed` (and `Allow`) "
+    "lists the methods the endpoint takes.",
     "not_acceptable": "406: no response format matches the `Accept` header.",
     "length_required": "411: a request body needs a `Content-Length` header; a chunked body "
     "(`Transfer-Encoding: chunked`) is not read.",

@@ -37,7 +37,12 @@ from django.utils import translation
 from django.utils.decorators import sync_and_async_middleware
 from django.views import csrf, defaults
 
-from api.errors import PROBLEM_CONTENT_TYPE, ProblemJsonResponse, problem_body
+from api.errors import (
+    PROBLEM_CONTENT_TYPE,
+    ProblemJsonResponse,
+    method_not_allowed,
+    problem_body,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -69,13 +74,21 @@ def is_api(request: HttpRequest) -> bool:
 
 
 def problem_json(
-    request: HttpRequest, *, status: int, code: str, detail: str, **headers: str
+    request: HttpRequest,
+    *,
+    status: int,
+    code: str,
+    detail: str,
+    extra: dict[str, Any] | None = None,
+    **headers: str,
 ) -> ProblemJsonResponse:
     """A problem+json answer (RFC 9457; :func:`api.errors.problem_body`) with ``status``,
     the stable ``code`` (:data:`api.problem_codes.PROBLEM_CODES`) and ``detail``, its
-    ``instance`` the request's path; ``headers`` are set on it, ``_`` read as ``-``
-    (``Retry_After="5"``)."""
-    body = problem_body(status=status, code=code, detail=detail, instance=request.get_full_path())
+    ``instance`` the request's path, and the extension members ``extra``; ``headers``
+    are set on it, ``_`` read as ``-`` (``Retry_After="5"``)."""
+    body = problem_body(
+        status=status, code=code, detail=detail, instance=request.get_full_path(), extra=extra
+    )
     response = ProblemJsonResponse(body, status=status)
     for name, value in headers.items():
         response[name.replace("_", "-")] = value
@@ -145,7 +158,12 @@ class ProblemJsonMiddleware:
         except ValueError:
             phrase = "Error"
         logger.info("problem+json for a bare %s on %s", status, request.path)
-        problem = problem_json(request, status=status, code=code, detail=f"{phrase}.")
+        detail, extra = f"{phrase}.", None
+        if status == 405:  # named as the REST views name it (api.errors.method_not_allowed)
+            detail, extra = method_not_allowed(
+                str(request.method), request.path, response.get("Allow", "")
+            )
+        problem = problem_json(request, status=status, code=code, detail=detail, extra=extra)
         for header in _KEPT_HEADERS:
             if header in response:
                 problem[header] = response[header]

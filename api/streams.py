@@ -76,6 +76,7 @@ from api.errors import (
     SERVICE_ERROR_STATUS,
     ProblemError,
     ProblemJsonResponse,
+    method_not_allowed,
     problem_body,
     service_error_headers,
 )
@@ -901,11 +902,13 @@ def _get_only(view: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(view)
     async def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         if request.method != "GET":
+            detail, extra = method_not_allowed(str(request.method), request.path, "GET")
             return problem_json(
                 request,
                 status=405,
                 code="method_not_allowed",
-                detail=f'Method "{request.method}" not allowed: event streams answer GET only.',
+                detail=f"{detail} An event stream is only read.",
+                extra=extra,
                 Allow="GET",
             )
         return await view(request, *args, **kwargs)
