@@ -147,21 +147,90 @@ def _headings() -> list[str]:
 
 def test_playing_in_the_browser_comes_right_after_set_up() -> None:
     """A new user found "Playing in the browser" after every API section: it follows
-    "Set up" (and its subsections) now, before the configuration and the API."""
+    the set-up details (and their subsection) now, before the configuration and the API;
+    its own subsections split what was one long paragraph."""
     headings = _headings()
     at = headings.index("## Playing in the browser")
-    assert headings[at - 2 : at] == ["## Set up", "### Tests and the real servers"]
-    assert headings[at + 1] == "## Configuration"
+    assert headings[at - 2 : at] == ["## Set up in detail", "### Tests and the real servers"]
+    after = [h for h in headings[at + 1 :] if h.startswith("## ")]
+    assert after[0] == "## Configuration"
+    inside = headings[at + 1 : headings.index("## Configuration")]
+    assert "### The play page" in inside, inside
+    assert len(inside) >= 5, inside
     assert at < headings.index("## API")
+
+
+def test_a_newcomer_reads_set_up_then_contents_then_a_quick_tour() -> None:
+    """The intro and the two set-up commands come first, then a table of contents that
+    links every section, then a quick tour of the three ways in."""
+    headings = _headings()
+    assert headings[:7] == [
+        "# Canfield race server",
+        "## Set up",
+        "## Contents",
+        "## Quick tour",
+        "### Play in the browser",
+        "### Run a race as an organiser",
+        "### Write a bot",
+    ]
+    set_up = README.split("## Set up\n", 1)[1].split("## Contents\n", 1)[0]
+    assert "python3 dev.py serve    # the service and admin on http://127.0.0.1:8000" in set_up
+    assert "python3 dev.py test     # the whole test suite" in set_up
+    contents = README.split("## Contents\n", 1)[1].split("\n## ", 1)[0]
+    linked = set(re.findall(r"\]\(#([^)]+)\)", contents))
+    sections = {_anchor(h) for h in headings if h.startswith("## ")} - {"contents", "set-up"}
+    assert sections <= linked, sections - linked
+
+
+def _endpoint_rows() -> set[tuple[str, str]]:
+    """(method, path) of every row of the API's endpoint table, a cell naming several
+    paths (`a`, `b`) read as one row each."""
+    section = README.split("### Endpoints\n", 1)[1].split("\n### ", 1)[0]
+    rows = set()
+    for line in section.splitlines():
+        match = re.match(r"\| `([A-Z]+)` \| ([^|]+) \|", line)
+        if match:
+            for path in re.findall(r"`([^`]+)`", match.group(2)):
+                rows.add((match.group(1), "/api/v1/" + path))
+    return rows
+
+
+def test_the_api_lists_every_endpoint_with_its_method(tmp_path: Path) -> None:
+    """Every operation of the OpenAPI schema is a row of the README's endpoint table with
+    its method, and every row is an operation (a new user guessed ``POST .../hint``: it
+    is a ``GET``), and the hint's row says how it answers."""
+    from django.core.management import call_command
+
+    out = tmp_path / "schema.json"
+    call_command("spectacular", "--format", "openapi-json", "--file", str(out))
+    schema = json.loads(out.read_text())
+    operations = {
+        (method.upper(), re.sub(r"\{[a-z_]*id\}", "{id}", path))
+        for path, item in schema["paths"].items()
+        for method in item
+        if method in ("get", "post", "put", "patch", "delete")
+    }
+    rows = _endpoint_rows()
+    viewers = {("GET", f"/api/v1/{name}/") for name in ("schema", "docs", "redoc")}
+    assert rows - viewers == operations
+    hint = next(
+        line
+        for line in README.split("### Endpoints\n", 1)[1].splitlines()
+        if line.startswith("| `GET` | `games/{id}/hint`")
+    )
+    for fact in ("`202 {\"status\": \"pending\"", "Retry-After", "`200 {\"status\": \"done\"",
+                 "403 hint_not_allowed", "RULES.md 7"):  # fmt: skip
+        assert fact in hint, fact
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, spaces as hyphens, punctuation dropped."""
+    return re.sub(r"[^\w\- ]", "", heading.lstrip("#").strip().lower()).replace(" ", "-")
 
 
 def test_the_readmes_links_to_its_own_sections_lead_somewhere() -> None:
     """Every ``](#anchor)`` link names a heading (GitHub's anchors: lower case, spaces as
-    hyphens, punctuation dropped); there are none today, and a moved section must not
-    leave one dangling."""
-    anchors = {
-        re.sub(r"[^\w\- ]", "", h.lstrip("#").strip().lower()).replace(" ", "-")
-        for h in _headings()
-    }
+    hyphens, punctuation dropped): a moved section must not leave one dangling."""
+    anchors = {_anchor(h) for h in _headings()}
     links = set(re.findall(r"\]\(#([^)]+)\)", README))
     assert links <= anchors, links - anchors
