@@ -244,16 +244,35 @@ def _detail_text(exc: exceptions.APIException) -> str:
     return str(exc.default_detail)
 
 
-def method_not_allowed(method: str, path: str, allow: str) -> tuple[str, dict[str, Any]]:
-    """The ``detail`` and extension members of ``405 method_not_allowed`` for ``method``
-    sent to ``path`` (the request's path, no query) whose ``Allow`` header is ``allow``
-    (``"GET, HEAD, OPTIONS"``): ``("POST is not allowed on /api/v1/games/<id>/hint;
-    allowed: GET, HEAD, OPTIONS.", {"allowed": ["GET", "HEAD", "OPTIONS"]})``.  DRF's
-    own words (``Method "POST" not allowed.``) left a client guessing which method the
-    endpoint takes."""
+_ROUTE_PARAM = re.compile(r"<(?:[^:>]+:)?([^>]+)>")
+
+
+def endpoint_address(request: HttpRequest) -> str:
+    """The address of the endpoint ``request`` reached, its path parameters named as the
+    README names them (``/api/v1/games/{id}/hint``, ``/api/v1/players/{username}``), so
+    the same answer is given for every id (a draft's race answers as a missing one); the
+    request's own path when its route is a regular expression (``/api/v1/schema/``) or
+    it matched none."""
+    match = getattr(request, "resolver_match", None)
+    route = getattr(match, "route", "") or ""
+    if not route or any(c in route for c in "^$?*+()[]\\"):
+        return request.path
+    named = _ROUTE_PARAM.sub(
+        lambda m: "{id}" if m.group(1).endswith("_id") else "{" + m.group(1) + "}", route
+    )
+    return "/" + named
+
+
+def method_not_allowed(request: HttpRequest, allow: str) -> tuple[str, dict[str, Any]]:
+    """The ``detail`` and extension members of ``405 method_not_allowed`` for
+    ``request``, whose endpoint's ``Allow`` header is ``allow`` (``"GET, HEAD,
+    OPTIONS"``): ``("POST is not allowed on /api/v1/games/{id}/hint; allowed: GET, HEAD,
+    OPTIONS.", {"allowed": ["GET", "HEAD", "OPTIONS"]})``.  DRF's own words (``Method
+    "POST" not allowed.``) left a client guessing which method the endpoint takes."""
     allowed = [name.strip() for name in allow.split(",") if name.strip()]
     listed = ", ".join(allowed) or "none"
-    return f"{method} is not allowed on {path}; allowed: {listed}.", {"allowed": allowed}
+    detail = f"{request.method} is not allowed on {endpoint_address(request)}; allowed: {listed}."
+    return detail, {"allowed": allowed}
 
 
 def service_error_headers(exc: ServiceError) -> dict[str, str]:
@@ -327,7 +346,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         # DRF sets the view's ``Allow`` header after this handler: read the view itself.
         view = context.get("view")
         allow = ", ".join(view.allowed_methods) if view is not None else ""
-        detail, allowed = method_not_allowed(str(request.method), request.path, allow)
+        detail, allowed = method_not_allowed(request, allow)
         extra.update(allowed)
 
     headers = {

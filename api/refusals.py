@@ -160,9 +160,7 @@ class ProblemJsonMiddleware:
         logger.info("problem+json for a bare %s on %s", status, request.path)
         detail, extra = f"{phrase}.", None
         if status == 405:  # named as the REST views name it (api.errors.method_not_allowed)
-            detail, extra = method_not_allowed(
-                str(request.method), request.path, response.get("Allow", "")
-            )
+            detail, extra = method_not_allowed(request, response.get("Allow", ""))
         problem = problem_json(request, status=status, code=code, detail=detail, extra=extra)
         for header in _KEPT_HEADERS:
             if header in response:

@@ -902,7 +902,7 @@ def _get_only(view: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(view)
     async def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         if request.method != "GET":
-            detail, extra = method_not_allowed(str(request.method), request.path, "GET")
+            detail, extra = method_not_allowed(request, "GET")
             return problem_json(
                 request,
                 status=405,

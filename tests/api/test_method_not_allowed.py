@@ -37,7 +37,9 @@ def test_posting_for_a_hint_names_get(player: APIClient) -> None:
     assert resp["Allow"] == "GET, HEAD, OPTIONS"
     body = resp.json()
     assert body["code"] == "method_not_allowed"
-    assert body["detail"] == f"POST is not allowed on {path}; allowed: GET, HEAD, OPTIONS."
+    assert body["detail"] == (
+        "POST is not allowed on /api/v1/games/{id}/hint; allowed: GET, HEAD, OPTIONS."
+    )
     assert body["allowed"] == ["GET", "HEAD", "OPTIONS"]
     assert body["instance"] == path
 
@@ -62,13 +64,27 @@ def test_a_stream_names_get() -> None:
     body = resp.json()
     assert body["code"] == "method_not_allowed"
     assert body["detail"] == (
-        f"PUT is not allowed on {path}; allowed: GET. An event stream is only read."
+        "PUT is not allowed on /api/v1/races/{id}/events; allowed: GET. "
+        "An event stream is only read."
     )
     assert body["allowed"] == ["GET"]
 
 
+@pytest.mark.django_db
+def test_path_parameters_other_than_ids_are_named(anon: APIClient) -> None:
+    """The detail names the endpoint, not the address asked for: the same words for
+    every player (and a draft's race answers exactly as a missing one)."""
+    resp = anon.delete("/api/v1/players/someone/history")
+
+    assert resp.status_code == 405
+    assert resp.json()["detail"] == (
+        "DELETE is not allowed on /api/v1/players/{username}/history; allowed: GET, HEAD, OPTIONS."
+    )
+
+
 def test_a_bare_405_under_the_api_names_the_allowed_methods() -> None:
-    """A Django view's own 405 (``HttpResponseNotAllowed``) gets the same body."""
+    """A Django view's own 405 (``HttpResponseNotAllowed``) gets the same body (with the
+    request's path when no route matched it)."""
     bare: Callable[[Any], Any] = lambda request: HttpResponseNotAllowed(["GET", "HEAD"])  # noqa: E731
     request = RequestFactory().delete("/api/v1/somewhere?x=1")
 
