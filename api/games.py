@@ -204,6 +204,14 @@ class GameMovesView(ApiView):
     )
     @accepts_query(*CURSOR_PARAMETERS)
     def get(self, request: Request, game_id: UUID) -> Response:
+        """The caller's game's moves in play order, undone moves left out, cursor-paginated
+        (``?cursor=``; ``?page_size=`` up to 500, default 100).
+
+        Each row ``MoveRow``: ``number`` (1 for the first move), ``notation`` (RULES.md
+        5), ``played_at``, ``cards_home`` after it.  Errors (problem+json): 401; 404
+        ``not_found`` for another player's game or none; 409 ``race_not_started``; 400
+        ``invalid_cursor`` or ``validation_error`` for a bad cursor or page size.
+        """
         game = game_get(game_id=game_id, player=player_of(request))
         paginator = MovePagination()
         page = paginator.paginate_queryset(move_history(game), request, view=self)

@@ -347,6 +347,10 @@ class RaceRatingAPIView(ApiView):
 
     @extend_schema(responses={200: RaceRatingView, **_PROBLEMS}, tags=["ratings"], auth=[])
     def get(self, request: Request, race_id: UUID) -> Response:
+        """How the race counts for ratings (``RaceRatingView``: ``rated``, ``status``,
+        ``reason``, ``pool``, ``entries_rated``); anyone may read it.  Errors
+        (problem+json): 404 ``not_found`` for no such race (or a draft tournament's, to
+        anyone but organisers)."""
         race = race_get(race_id=race_id, include_drafts=may_see_drafts(request.user))
         return Response(rating_selectors.race_rating(race=race))
 
@@ -361,6 +365,13 @@ class RaceRatingAPIView(ApiView):
         tags=["ratings"],
     )
     def put(self, request: Request, race_id: UUID) -> Response:
+        """Mark the race rated or not (organisers: ``games.change_race``); idempotent.
+
+        Body ``{"rated": bool}``.  ``false`` takes the race out of its pool (a finished
+        race is re-rated at once: its pool is recomputed from it on, without it);
+        ``true`` counts it again.  Answers the race's rating view, as ``GET``.  Errors
+        (problem+json): 400 ``validation_error``; 401; 403 ``permission_denied``; 404.
+        """
         data = RaceRatingInput(data=request.data)
         data.is_valid(raise_exception=True)
         race = rating_services.race_set_rated(

@@ -160,3 +160,22 @@ def test_every_seed_says_when_it_is_revealed(schema: dict[str, Any]) -> None:
     deal = schemas["DealView"]["properties"]["seed"]["description"]
     assert "revealed" in deal
     assert "RULES.md 7" in deal
+
+
+def test_each_method_of_a_path_has_its_own_description(schema: dict[str, Any]) -> None:
+    """``GET /games/{id}/moves`` showed the POST's words ("play a move") and ``PUT
+    /races/{id}/rating`` the GET's: a method without its own docstring takes the view
+    class's.  Every operation of a path now says what it itself does."""
+    for path, ops in schema["paths"].items():
+        seen: dict[str, str] = {}
+        for method, op in ops.items():
+            if method == "parameters":
+                continue
+            description = op.get("description") or ""
+            assert description, (path, method)
+            assert description not in seen, (path, method, seen.get(description))
+            seen[description] = method
+    moves = schema["paths"]["/api/v1/games/{game_id}/moves"]
+    assert moves["get"]["description"].startswith("The caller's game's moves in play order")
+    rating = schema["paths"]["/api/v1/races/{race_id}/rating"]["put"]["description"]
+    assert rating.startswith("Mark the race rated or not")
