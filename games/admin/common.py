@@ -277,6 +277,21 @@ def when(value: Any) -> str:
     return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S %Z")
 
 
+def when_cell(value: Any) -> str:
+    """:func:`when` for a list's narrow column: the date and the time with its zone each
+    kept whole (``2026-12-05`` / ``05:27:00 UTC``, at most two lines), where the browser
+    broke the text at its hyphens and spaces into three or four ("2026-12-" / "05" /
+    "05:27:00" / "UTC"); "-" if unset."""
+    if value is None:
+        return "-"
+    moment = timezone.localtime(value)
+    return format_html(
+        '<span class="nowrap">{}</span> <span class="nowrap">{}</span>',
+        moment.strftime("%Y-%m-%d"),
+        moment.strftime("%H:%M:%S %Z"),
+    )
+
+
 def short_hash(value: str, *, keep: int = 12) -> str:
     """A long hex string cut to ``keep`` characters, the whole value in its tooltip."""
     if not value or len(value) <= keep:

@@ -45,6 +45,7 @@ from games.admin.common import (
     short_hash,
     status_words,
     when,
+    when_cell,
 )
 from games.models import Race, RaceEntry
 from games.selectors.exports import race_standings_csv
@@ -216,6 +217,11 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
     inlines = [EntryInline]
     actions = ["open_now", "close_now", "cancel", "rescore", "export_standings_csv"]
 
+    class Media:
+        # Headers of several words may wrap, so that the dates, each on two lines at
+        # most, leave room for every column within 1,280 px in every language.
+        css = {"all": ["games/admin/race_list.css"]}
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[Race]:
         qs: QuerySet[Race] = super().get_queryset(request)
         return qs.annotate(entry_total=Count("entries"))
@@ -293,11 +299,11 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
 
     @admin.display(description=_("starts"), ordering="starts_at")
     def starts(self, race: Race) -> str:
-        return when(race.starts_at)
+        return when_cell(race.starts_at)
 
     @admin.display(description=_("ends"), ordering="ends_at")
     def ends(self, race: Race) -> str:
-        return when(race.ends_at)
+        return when_cell(race.ends_at)
 
     @admin.display(description=_("created"), ordering="created_at")
     def created(self, race: Race) -> str:

@@ -102,12 +102,33 @@ def test_times_carry_their_time_zone() -> None:
     t = TournamentFactory()
     race = running_race(t)
     start = race.starts_at.strftime("%Y-%m-%d %H:%M:%S")
+    assert (
+        f"{start} UTC"
+        in c.get(reverse("admin:games_tournament_change", args=[t.pk])).content.decode()
+    )
+    day, clock = start.split(" ")
     for url in (
         reverse("admin:games_race_change", args=[race.pk]),
         reverse("admin:games_race_changelist"),
-        reverse("admin:games_tournament_change", args=[t.pk]),
-    ):
-        assert f"{start} UTC" in c.get(url).content.decode(), url
+    ):  # the date and the time each kept whole (games.admin.common.when_cell)
+        html = c.get(url).content.decode()
+        assert f'<span class="nowrap">{day}</span> <span class="nowrap">{clock} UTC</span>' in html
+
+
+def test_race_list_keeps_each_date_and_each_time_whole() -> None:
+    """The race list's Starts and Ends cells wrapped over three lines at 1,280 px
+    ("2026-12-05" / "05:27:00" / "UTC", "2026-12-" / "05" in French): the date and the
+    time with its zone are each one unbreakable piece, so a cell takes two lines at most."""
+    c = client_for(organiser())
+    race = running_race(TournamentFactory(), name="R1")
+    html = c.get(reverse("admin:games_race_changelist")).content.decode()
+    for field, moment in (("starts", race.starts_at), ("ends", race.ends_at)):
+        cell = re.search(rf'<td class="field-{field}">(.*?)</td>', html)
+        assert cell is not None, field
+        assert cell.group(1) == (
+            f'<span class="nowrap">{moment:%Y-%m-%d}</span> '
+            f'<span class="nowrap">{moment:%H:%M:%S} UTC</span>'
+        )
 
 
 def test_add_races_takes_minutes_and_seconds_and_iso_dates() -> None:
