@@ -22,7 +22,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.text import capfirst, format_lazy
+from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, ngettext_lazy, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -179,12 +179,12 @@ class AddRacesForm(forms.Form):
         initial=timedelta(minutes=10),
         help_text=_("joining opens this long before each start"),
     )
+    # The rules by name in the admin's language ("Classique"), as the race list and the
+    # pages name them; the codes ("classic") only in the help text, for the API and the
+    # CSV exports, which use them.
     variant = forms.ChoiceField(
         label=_("Variant"),
-        choices=[
-            (p, format_lazy("{name} ({code})", name=PRESET_NAMES.get(p, p), code=p))
-            for p in PRESETS
-        ],
+        choices=[(p, PRESET_NAMES.get(p, p)) for p in PRESETS],
         initial="classic",
     )
     mode = forms.ChoiceField(
@@ -226,6 +226,9 @@ class AddRacesForm(forms.Form):
         self.fields["first_starts_at"].help_text = gettext(
             "YYYY-MM-DD HH:MM, %(time_zone)s (now: %(now)s %(time_zone)s)"
         ) % {"time_zone": settings.TIME_ZONE, "now": shown.strftime("%Y-%m-%d %H:%M")}
+        self.fields["variant"].help_text = gettext(
+            "The API and the CSV exports name these rules by code: %(codes)s."
+        ) % {"codes": ", ".join(f"{PRESET_NAMES.get(p, p)} = {p}" for p in PRESETS)}
 
     def clean_first_starts_at(self) -> Any:
         """Years 2000..2099, as the API takes (a start in 9999 overflowed into a 500)."""
