@@ -397,16 +397,22 @@ _PART = re.compile(r"[0-9]{1,9}")
 
 class DurationMinutesSecondsField(forms.Field):
     """A duration typed as ``minutes:seconds`` (``7:30``), ``H:MM:SS`` (``1:05:00``)
-    or whole minutes (``10``); cleaned to a :class:`~datetime.timedelta`.  Each part is
-    1 to 9 ASCII digits; anything else is the ``invalid`` form error."""
+    or a bare number: whole minutes (``10``), or whole seconds (``450``) with
+    ``bare_seconds=True`` (a field that took plain seconds before it took the other
+    forms, the add-races form's time limit); cleaned to a :class:`~datetime.timedelta`.
+    Each part is 1 to 9 ASCII digits; anything else is the ``invalid`` form error."""
 
     default_error_messages = {
         "invalid": _("Enter minutes:seconds (e.g. 7:30), H:MM:SS or whole minutes."),
+        "invalid_seconds": _("Enter minutes:seconds (e.g. 7:30), H:MM:SS or whole seconds."),
         "min_value": _("Enter at least %(limit)s."),
     }
 
-    def __init__(self, *, min_value: timedelta = timedelta(0), **kwargs: Any) -> None:
+    def __init__(
+        self, *, min_value: timedelta = timedelta(0), bare_seconds: bool = False, **kwargs: Any
+    ) -> None:
         self.min_value = min_value
+        self.bare_seconds = bare_seconds
         kwargs.setdefault("widget", forms.TextInput(attrs={"size": 8, "placeholder": "M:SS"}))
         super().__init__(**kwargs)
 
@@ -423,13 +429,19 @@ class DurationMinutesSecondsField(forms.Field):
         # ASCII digits only, at most 9 a part: str.isdigit() let "²" through to int() (a
         # ValueError) and Arabic-Indic or fullwidth 3 in as 3; a long run of digits overflowed
         # timedelta.
+        invalid = forms.ValidationError(
+            self.error_messages["invalid_seconds" if self.bare_seconds else "invalid"],
+            code="invalid",
+        )
         if len(parts) > 3 or not all(_PART.fullmatch(p) for p in parts):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+            raise invalid
         numbers = [int(p) for p in parts]
         if len(parts) == 1:
+            if self.bare_seconds:
+                return timedelta(seconds=numbers[0])
             return timedelta(minutes=numbers[0])
         if numbers[-1] >= 60 or (len(parts) == 3 and numbers[1] >= 60):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+            raise invalid
         if len(parts) == 2:
             return timedelta(minutes=numbers[0], seconds=numbers[1])
         return timedelta(hours=numbers[0], minutes=numbers[1], seconds=numbers[2])

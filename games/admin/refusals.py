@@ -4,7 +4,7 @@ The services say why they refuse in English (the API's ``detail``, which names t
 fields: "max_entrants must be at least 1") and, as data, which refusal it is (``why``)
 and what it names (``facts``).  The admin words the tournament and race refusals here
 with ``gettext``/``ngettext``, naming the form's fields as the form labels them
-(*Add scheduled races*: "Time limit (seconds)", not ``time_limit_s``), a race's phase
+(*Add scheduled races*: "Time limit", not ``time_limit_s``), a race's phase
 and a tournament's status in words, times as the admin writes them
 (``2026-12-04 23:07:00 UTC``); any other refusal keeps the service's English detail (a
 new refusal is never lost, only untranslated).
@@ -43,9 +43,9 @@ def _field(name: str) -> str:
 #: scheduled races* form labels them (``games.admin.tournament.AddRacesForm``: the only
 #: admin form that creates races; the same words, so the same translations).
 RACE_FIELDS: dict[str, Any] = {
-    "time_limit_s": gettext_lazy("Time limit (seconds)"),
+    "time_limit_s": gettext_lazy("Time limit"),
     "late_join_s": gettext_lazy("Late join"),
-    "opens_before": gettext_lazy("Opens before"),
+    "opens_before": gettext_lazy("Joining lead time"),
     "duration": gettext_lazy("Duration"),
     "gap": gettext_lazy("Gap"),
     "mode": gettext_lazy("Mode"),

@@ -167,17 +167,25 @@ class AddRacesForm(forms.Form):
         label=_("Duration"),
         min_value=timedelta(seconds=1),
         initial=timedelta(minutes=10),
-        help_text=_("minutes:seconds (7:30), H:MM:SS, or whole minutes"),
+        help_text=_("each race's length, as minutes:seconds (7:30), H:MM:SS or whole minutes"),
     )
     gap = DurationMinutesSecondsField(
         label=_("Gap"),
         initial=timedelta(minutes=5),
-        help_text=_("between one race's end and the next start"),
+        help_text=_(
+            "between one race's end and the next start, as minutes:seconds (5:00), H:MM:SS "
+            "or whole minutes"
+        ),
     )
+    # The README's and the services' name for it ("joining lead time"); the form said
+    # "Opens before", which did not say what opens.
     opens_before = DurationMinutesSecondsField(
-        label=_("Opens before"),
+        label=_("Joining lead time"),
         initial=timedelta(minutes=10),
-        help_text=_("joining opens this long before each start"),
+        help_text=_(
+            "how long before each start joining opens, as minutes:seconds (10:00), H:MM:SS "
+            "or whole minutes"
+        ),
     )
     # The rules by name in the admin's language ("Classique"), as the race list and the
     # pages name them; the codes ("classic") only in the help text, for the API and the
@@ -190,19 +198,26 @@ class AddRacesForm(forms.Form):
     mode = forms.ChoiceField(
         label=_("Mode"), choices=Race.Mode.choices, initial=Race.Mode.SCHEDULED
     )
-    time_limit_s = forms.IntegerField(
-        label=_("Time limit (seconds)"),
-        min_value=1,
+    # Typed as the other durations are (it took only seconds, "Time limit (seconds)",
+    # beside fields that took 7:30); a bare number stays seconds, as it was.
+    time_limit_s = DurationMinutesSecondsField(
+        label=_("Time limit"),
+        min_value=timedelta(seconds=1),
+        bare_seconds=True,
         required=False,
-        help_text=_("window mode: seconds each player gets"),
+        help_text=_(
+            "window mode: the time each player gets from their own start, as "
+            "minutes:seconds (7:30), H:MM:SS or whole seconds (450)"
+        ),
     )
     late_join = DurationMinutesSecondsField(
         label=_("Late join"),
         required=False,
         help_text=_(
-            "how long after each start joining stays open (0:00: joining closes at the "
-            "start; the race's duration or more: until it ends). Empty: the mode's default, "
-            "closing at the start for a scheduled race and open until the end for a window race"
+            "how long after each start joining stays open, as minutes:seconds (2:30), "
+            "H:MM:SS or whole minutes (0:00: joining closes at the start; the race's duration "
+            "or more: until it ends). Empty: the mode's default, closing at the start for a "
+            "scheduled race and open until the end for a window race"
         ),
     )
     allow_undo = forms.BooleanField(label=_("Allow undo"), required=False)
@@ -609,7 +624,11 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                     ),
                     variant=d["variant"],
                     mode=d["mode"],
-                    time_limit_s=d["time_limit_s"],
+                    time_limit_s=(
+                        None
+                        if d["time_limit_s"] is None
+                        else int(d["time_limit_s"].total_seconds())
+                    ),
                     late_join_s=(
                         LATE_JOIN_DEFAULT
                         if d["late_join"] is None

@@ -342,10 +342,10 @@ def test_the_add_races_form_in_french(cup: dict[str, Any]) -> None:
             "Premier départ",
             "Durée",
             "Intervalle",
-            "Ouverture avant",
+            "Ouverture des inscriptions avant le départ",
             "Variante",
             "Mode",
-            "Temps imparti (secondes)",
+            "Temps imparti",
             "Inscription tardive",
             "Autoriser l\u2019annulation de coups",
             "Exiger une donne gagnable",
@@ -353,12 +353,14 @@ def test_the_add_races_form_in_french(cup: dict[str, Any]) -> None:
     ]
     for words in (
         "AAAA-MM-JJ HH:MM, UTC",
-        "minutes:secondes (7:30), H:MM:SS ou minutes entières",
-        "entre la fin d\u2019une course et le départ de la suivante",
-        "les inscriptions ouvrent ce temps-là avant chaque départ",
-        f"mode fenêtre{NNBSP}: secondes dont dispose chaque joueur",
-        "combien de temps après chaque départ les inscriptions restent ouvertes "
-        f"(0:00{NNBSP}: elles ferment au départ{NNBSP}; la durée de la course ou plus{NNBSP}: "
+        "la durée de chaque course, en minutes:secondes (7:30), H:MM:SS ou minutes entières",
+        "entre la fin d\u2019une course et le départ de la suivante, en minutes:secondes (5:00)",
+        "combien de temps avant chaque départ les inscriptions ouvrent, en minutes:secondes",
+        f"mode fenêtre{NNBSP}: le temps dont dispose chaque joueur à partir de son propre départ, "
+        "en minutes:secondes (7:30), H:MM:SS ou secondes entières (450)",
+        "combien de temps après chaque départ les inscriptions restent ouvertes, en "
+        f"minutes:secondes (2:30), H:MM:SS ou minutes entières (0:00{NNBSP}: elles ferment au "
+        f"départ{NNBSP}; la durée de la course ou plus{NNBSP}: "
         f"jusqu\u2019à la fin). Vide{NNBSP}: la valeur par défaut du mode",
         "chaque course prend une donne que le solveur a déjà prouvée gagnable",
     ):
@@ -379,6 +381,7 @@ def test_the_add_races_form_in_french(cup: dict[str, Any]) -> None:
                 "Duration",
                 "Gap",
                 "Opens before",
+                "Joining lead time",
                 "Variant",
                 "Time limit",
                 "Late join",

@@ -142,14 +142,13 @@ def add_races(t: Tournament, language: str, **fields: Any) -> Any:
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("en", "A window race needs “Time limit (seconds)” (more than 0 seconds)."),
+        ("en", "A window race needs “Time limit” (more than 0 seconds)."),
         (
             "fr",
-            "Une course à fenêtre a besoin de «\u202fTemps imparti (secondes)\u202f» "
-            "(plus de 0 seconde).",
+            "Une course à fenêtre a besoin de «\u202fTemps imparti\u202f» (plus de 0 seconde).",
         ),
-        ("es", "Una carrera con ventana necesita «Tiempo límite (segundos)» (más de 0 segundos)."),
-        ("de", "Ein Zeitfenster-Rennen braucht „Zeitlimit (Sekunden)“ (mehr als 0 Sekunden)."),
+        ("es", "Una carrera con ventana necesita «Tiempo límite» (más de 0 segundos)."),
+        ("de", "Ein Zeitfenster-Rennen braucht „Zeitlimit“ (mehr als 0 Sekunden)."),
     ],
 )
 def test_add_races_names_the_forms_time_limit(language: str, expected: str) -> None:
@@ -161,14 +160,14 @@ def test_add_races_names_the_forms_time_limit(language: str, expected: str) -> N
     [
         (
             "fr",
-            f"Les inscriptions ne seraient jamais ouvertes{N}: donnez à "
-            "«\u202fOuverture avant\u202f» ou "
-            "à «\u202fInscription tardive\u202f» une valeur supérieure à zéro.",
+            f"Les inscriptions ne seraient jamais ouvertes{N}: donnez à «\u202fOuverture des "
+            "inscriptions avant le départ\u202f» ou à «\u202fInscription tardive\u202f» une "
+            "valeur supérieure à zéro.",
         ),
         (
             "de",
-            "Die Teilnahme wäre nie offen: Setzen Sie „Öffnet vorher“ oder „Später Einstieg“ "
-            "auf einen Wert über null.",
+            "Die Teilnahme wäre nie offen: Setzen Sie „Vorlaufzeit der Teilnahme“ oder „Später "
+            "Einstieg“ auf einen Wert über null.",
         ),
     ],
 )
