@@ -94,12 +94,31 @@ class _DepthSafeDecoder(json.JSONDecoder):
             raise json.JSONDecodeError("nested too deeply", s, 0) from None
 
 
+#: Each scoring scheme's own fields (``Tournament``'s docstring): the form shows and
+#: takes only those of the chosen scheme.
+SCHEME_FIELDS: dict[str, tuple[str, ...]] = {
+    Tournament.Scoring.PLACE_POINTS: ("points_table",),
+    Tournament.Scoring.CARDS_HOME: ("points_per_card", "win_bonus"),
+}
+
+
 class TournamentForm(_ModelForm_Tournament):
     """The scheme, entry rules and (new tournaments) status, checked by the service's rules.
 
     A new tournament starts as a draft (organisers only) unless published at once;
     its points table starts filled with the default the scheme will use.
+
+    Only the chosen scheme's fields (:data:`SCHEME_FIELDS`) are taken: a script
+    (``tournament_scoring.js``) hides the other scheme's rows as the scheme changes, and
+    without it they stay in sight, each saying which scheme uses it.  Either way the
+    server ignores what the other scheme's fields hold (even text that is no number):
+    they keep their stored values (a new tournament's: the model's defaults), and
+    :attr:`ignored` names those the organiser had changed, which the admin then says
+    were not saved.
     """
+
+    class Media:
+        js = ["games/admin/tournament_scoring.js"]
 
     class Meta:
         model = Tournament
@@ -124,12 +143,45 @@ class TournamentForm(_ModelForm_Tournament):
                 (Tournament.Status.DRAFT, gettext("draft")),
                 (Tournament.Status.OPEN, gettext("open")),
             ]
+        for scheme, names in SCHEME_FIELDS.items():
+            for name in names:
+                if name in self.fields:  # read by tournament_scoring.js
+                    self.fields[name].widget.attrs["data-scheme"] = scheme
+        #: The other scheme's fields the organiser changed (not saved), by label.
+        self.ignored: list[str] = []
         if self.instance._state.adding and not self.is_bound:
             passed = kwargs.get("initial") or {}  # the admin's ?field=value initial data
             if "status" not in passed:
                 self.initial["status"] = Tournament.Status.DRAFT
             if not passed.get("points_table"):
                 self.initial["points_table"] = list(DEFAULT_POINTS_TABLE)
+
+    def unused_fields(self) -> list[str]:
+        """The fields the posted scheme does not use (none while the scheme is unknown:
+        its own error is shown, and every field is checked)."""
+        if "scoring" not in self.fields:
+            return []
+        scheme = self.data.get(self.add_prefix("scoring"))
+        if scheme not in SCHEME_FIELDS:
+            return []
+        return [
+            name
+            for other, names in SCHEME_FIELDS.items()
+            if other != scheme
+            for name in names
+            if name in self.fields
+        ]
+
+    def _clean_fields(self) -> None:
+        """Django's cleaning, then the other scheme's fields set aside: no error of theirs
+        is shown and their stored values are kept (see the class docstring)."""
+        super()._clean_fields()  # type: ignore[misc]  # Django's, not in its stubs
+        changed = set(self.changed_data)
+        for name in self.unused_fields():
+            self.errors.pop(name, None)
+            self.cleaned_data[name] = getattr(self.instance, name)
+            if name in changed:
+                self.ignored.append(str(self.fields[name].label))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -523,6 +575,26 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 **fields,
             )
         _adopt(obj, saved)
+        ignored = getattr(form, "ignored", [])
+        if ignored:
+            self.message_user(
+                request,
+                ngettext(
+                    "The “%(scheme)s” scheme does not use %(fields)s: the value typed was not "
+                    "saved.",
+                    "The “%(scheme)s” scheme does not use %(fields)s: the values typed were not "
+                    "saved.",
+                    len(ignored),
+                )
+                % {
+                    "scheme": saved.get_scoring_display(),
+                    "fields": ", ".join(
+                        pgettext("a name in quotes", "“%(name)s”") % {"name": label}
+                        for label in ignored
+                    ),
+                },
+                messages.WARNING,
+            )
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         formset.save(commit=False)  # sorts the rows into new, changed and deleted ones
