@@ -73,7 +73,7 @@ def test_cards_home_keeps_the_stored_points_table_whatever_is_typed() -> None:
     assert t.points_table == [5, 3, 1]
     assert messages_of(resp)[0] == (
         f"Le décompte «{N}cartes posées plus bonus de victoire{N}» n\u2019utilise pas "
-        f"«{N}Table des points{N}»{N}: la valeur saisie n\u2019a pas été enregistrée."
+        f"«{N}Barème de points{N}»{N}: la valeur saisie n\u2019a pas été enregistrée."
     )
 
 
