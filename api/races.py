@@ -51,6 +51,7 @@ from games.selectors.races import (
     race_public,
     race_results,
     race_standings,
+    races_public,
 )
 from games.services import races as race_services
 from games.services.races import MAX_RACE_SECONDS
@@ -370,9 +371,7 @@ class RacesView(ApiView):
             request,
             view=self,
         )
-        return paginator.get_paginated_response(
-            [race_public(r, viewer=request.user) for r in page or []]
-        )
+        return paginator.get_paginated_response(races_public(page or [], viewer=request.user))
 
     @extend_schema(
         request=RaceCreateInput,
