@@ -44,6 +44,7 @@ from games.selectors.tournaments import (
     tournament_player_results,
     tournament_public,
     tournament_standings,
+    tournaments_public,
 )
 from games.services import tournaments as tournament_services
 from games.services.races import MAX_RACE_SECONDS
@@ -309,9 +310,7 @@ class TournamentsView(ApiView):
         page = paginator.paginate_queryset(
             tournament_list(viewer=request.user, status=wanted), request, view=self
         )
-        return paginator.get_paginated_response(
-            [tournament_public(t, viewer=request.user) for t in page or []]
-        )
+        return paginator.get_paginated_response(tournaments_public(page or [], viewer=request.user))
 
     @extend_schema(
         request=TournamentCreateInput,

@@ -6,10 +6,12 @@ here shows a seed before its race is finished, nor a card.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
@@ -25,15 +27,31 @@ from games.services.tournaments import (
 def tournament_list(
     *, viewer: Any = None, status: str | None = None, limit: int | None = None
 ) -> QuerySet[Tournament]:
-    """Tournaments, newest first, each annotated with ``race_count``; drafts only for
+    """Tournaments, newest first, each annotated with ``race_count`` and ``entrant_count``
+    (which :func:`tournament_public` reads instead of counting); drafts only for
     organisers; optionally one status; the ``limit`` newest when given (a sliced query)."""
-    qs = Tournament.objects.annotate(race_count=Count("races", distinct=True))
+    qs = Tournament.objects.annotate(
+        race_count=Count("races", distinct=True), entrant_count=_entrant_count()
+    )
     if not may_see_drafts(viewer):
         qs = qs.exclude(status=Tournament.Status.DRAFT)
     if status:
         qs = qs.filter(status=status)
     qs = qs.order_by("-created_at")
     return qs if limit is None else qs[:limit]
+
+
+def _entrant_count() -> Coalesce:
+    """The number of a tournament's entrants, as a subquery (a second join beside the
+    races' would count races times entrants rows)."""
+    counted = (
+        TournamentEntrant.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    return Coalesce(Subquery(counted), Value(0))
 
 
 def tournament_get(*, tournament_id: Any, viewer: Any = None) -> Tournament:
@@ -98,12 +116,42 @@ def tournament_public(
     t: Tournament, *, viewer: Any = None, with_races: bool = False
 ) -> dict[str, Any]:
     """The tournament as anyone may see it, with its scheme and tie-break rule in words."""
-    admitted = False
-    if viewer is not None and getattr(viewer, "is_authenticated", False):
-        admitted = TournamentEntrant.objects.filter(tournament=t, player=viewer).exists()
+    return _tournament_public(
+        t, admitted=t.id in _admitted_to(tournaments=[t], viewer=viewer), with_races=with_races
+    )
+
+
+def tournaments_public(
+    tournaments: Sequence[Tournament], *, viewer: Any = None
+) -> list[dict[str, Any]]:
+    """:func:`tournament_public` of each of ``tournaments`` (in their order, without
+    races), the viewer's admissions to all of them read in one query (none for an
+    anonymous viewer); with :func:`tournament_list`'s counts, a page of tournaments is a
+    fixed number of queries, not two or three per tournament."""
+    admitted = _admitted_to(tournaments=tournaments, viewer=viewer)
+    return [_tournament_public(t, admitted=t.id in admitted, with_races=False) for t in tournaments]
+
+
+def _admitted_to(*, tournaments: Sequence[Tournament], viewer: Any) -> set[Any]:
+    """The ids of those of ``tournaments`` ``viewer`` is admitted to (one query; none, and
+    empty, for an anonymous viewer)."""
+    if viewer is None or not getattr(viewer, "is_authenticated", False) or not tournaments:
+        return set()
+    return set(
+        TournamentEntrant.objects.filter(
+            tournament_id__in=[t.id for t in tournaments], player=viewer
+        ).values_list("tournament_id", flat=True)
+    )
+
+
+def _tournament_public(t: Tournament, *, admitted: bool, with_races: bool) -> dict[str, Any]:
+    """:func:`tournament_public` with the viewer's admission at hand."""
     race_count = getattr(t, "race_count", None)
     if race_count is None:
         race_count = t.races.count()
+    entrants = getattr(t, "entrant_count", None)
+    if entrants is None:
+        entrants = t.entrants.count()
     out: dict[str, Any] = {
         "id": str(t.id),
         "name": t.name,
@@ -117,7 +165,7 @@ def tournament_public(
         "standings_rule": STANDINGS_RULE,
         "entry": t.entry,
         "max_entrants": t.max_entrants,
-        "entrants": t.entrants.count(),
+        "entrants": entrants,
         "admitted": admitted,
         "race_count": race_count,
         "created_at": t.created_at,
