@@ -33,19 +33,34 @@ def deal_revealed(game: Game) -> bool:
         # A game still playing cannot belong to a finished race: closing a race
         # times out every game still playing.  No query on the move path.
         return False
-    if game.status == Game.Status.BLOCKED and undo_open(game):
+    race_status = _loaded_race_status(game)
+    if game.status == Game.Status.BLOCKED and undo_open(game, race_status=race_status):
         return False
     if game_status_seen(game) == "not_started":
         # A race game before its start: its stored "over" came from the secret deal, so
         # nothing (not even whether a query runs) may follow from it (RULES.md 7).
         return False
     if game.kind == Game.Kind.RACE:
-        from games.models import Race
-
+        if race_status is not None:  # loaded with the game (recent_games): no query
+            return race_status in (Race.Status.FINISHED, Race.Status.CANCELLED)
         return Race.objects.filter(
             entries__game=game, status__in=[Race.Status.FINISHED, Race.Status.CANCELLED]
         ).exists()
     return True
+
+
+def _loaded_race_status(game: Game) -> str | None:
+    """The stored status of a race game's race when its entry and race came with the
+    game (``select_related("race_entry__race")``), else ``None``.  Never queries."""
+    if game.kind != Game.Kind.RACE or not Game.race_entry.is_cached(game):
+        return None
+    try:
+        entry = game.race_entry
+    except Game.race_entry.RelatedObjectDoesNotExist:
+        return None
+    if not RaceEntry.race.is_cached(entry):
+        return None
+    return str(entry.race.status)
 
 
 def deal_public(deal: Deal, *, revealed: bool) -> dict[str, Any]:
