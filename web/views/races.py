@@ -68,14 +68,16 @@ def _race(request: HttpRequest, race_id: Any) -> Race:
 
 
 def race_etag(race: Race) -> str:
-    """ETag of what a race page shows to anyone: status, clock phase, entries, their games'
-    progress, disqualifications and the games whose own deadline has passed (shown timed
-    out before the sweeper records it)."""
+    """ETag of what a race page shows to anyone: status, clock phase, whether joining is
+    open (it closes ``late_join_s`` into a running race: the Join button goes), entries,
+    their games' progress, disqualifications and the games whose own deadline has passed
+    (shown timed out before the sweeper records it)."""
     now = timezone.now()
     return etag_of(
         race.id,
         race.status,
         race.phase(now),
+        race.joining_open(now),
         *race_change_key(race=race, now=now),
         # An invitation or the tournament filling up changes the Join button.
         join_barriers_key(tournament_id=race.tournament_id) if race.tournament_id else "",
