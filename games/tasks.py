@@ -4,12 +4,16 @@ Tasks stay thin: they call services. They run with ``acks_late`` and may be
 delivered twice, so each one must be idempotent.
 """
 
+import logging
 from typing import Any, TypedDict
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import OperationalError, connection
 
 from games.engine.solver import DEFAULT_MAX_BYTES
+
+logger = logging.getLogger(__name__)
 
 
 class PingResult(TypedDict):
@@ -39,11 +43,24 @@ def race_sweep() -> list[str]:
 
     Idempotent: closing is guarded in :func:`games.services.races.race_close`,
     and a race another worker holds is skipped (``busy``) for the next sweep.
-    Returns ``"<race id>:<status>"`` for each race looked at.
+    Returns ``"<race id>:<status>"`` for each race looked at; ``"<race id>:error"`` for
+    a race whose close raised (logged with its traceback; its transaction rolled back,
+    so the next sweep tries it again): the races due after it are still closed, not
+    held behind it on every sweep.  The soft time limit still stops the sweep.
     """
     from games.services.races import race_close, races_due
 
-    return [f"{race_id}:{race_close(race_id=race_id)}" for race_id in races_due()]
+    out = []
+    for race_id in races_due():
+        try:
+            status = race_close(race_id=race_id)
+        except SoftTimeLimitExceeded:
+            raise  # the task's time is up: stop here, the next sweep goes on
+        except Exception:
+            logger.exception("race sweep: closing race %s failed (retried next sweep)", race_id)
+            status = "error"
+        out.append(f"{race_id}:{status}")
+    return out
 
 
 @shared_task(name="games.solve_batch_deal", bind=True)
