@@ -13,7 +13,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from games.models import PlayerRating, Race, RaceRating, RatingChange, RatingPool
 from games.rating_model import DISPLAY_OFFSET, DISPLAY_SCALE, PROVISIONAL_RACES
@@ -162,14 +163,23 @@ def player_history(*, player: User, pool: RatingPool | None = None) -> QuerySet[
 
 def player_profile(*, player: User) -> dict[str, Any]:
     """Ratings per pool (best first, with leaderboard position) and the recent rated races."""
+    # Each place (leaderboard_position: the pool's ratings shown higher, plus one) is
+    # counted in the same query, not one count per pool.
+    ahead = (
+        PlayerRating.objects.filter(pool=OuterRef("pool"), rating__gt=OuterRef("rating"))
+        .order_by()
+        .values("pool")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
     ratings = []
     for r in (
         PlayerRating.objects.filter(player=player)
         .select_related("pool", "player")
+        .annotate(ahead=Coalesce(Subquery(ahead), Value(0)))
         .order_by("-ordinal", "pool__key")
     ):
-        position = leaderboard_position(board=leaderboard(pool=r.pool), row=r)
-        ratings.append({"pool": r.pool.key, **rating_public(r, position)})
+        ratings.append({"pool": r.pool.key, **rating_public(r, int(r.ahead) + 1)})
     recent = [change_public(c) for c in player_history(player=player)[:RECENT_RACES]]
     return {
         "username": player.get_username(),
