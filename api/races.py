@@ -588,12 +588,13 @@ class RaceStandingsView(ApiView):
     )
     def get(self, request: Request, race_id: UUID) -> Response:
         race = race_get(race_id=race_id, include_drafts=_drafts(request))
+        now = timezone.now()  # one instant: the phase and the rows agree across the start
         return Response(
             {
                 "race": str(race.id),
-                "phase": race.phase(),
+                "phase": race.phase(now),
                 "ranking_rule": RANKING_RULE,
-                "standings": race_standings(race=race),
+                "standings": race_standings(race=race, now=now),
             }
         )
 

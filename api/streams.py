@@ -200,11 +200,12 @@ def race_phase_payload(race_id: str) -> dict[str, Any]:
 def race_standings_payload(race_id: str) -> dict[str, Any]:
     """The ``standings`` event: the standings endpoint's body plus ``server_time``."""
     race = race_get(race_id=race_id, include_drafts=True)
+    now = timezone.now()  # one instant for the phase and the rows (as the endpoint)
     return {
         "race": str(race.id),
-        "phase": race.phase(),
+        "phase": race.phase(now),
         "ranking_rule": RANKING_RULE,
-        "standings": race_standings(race=race),
+        "standings": race_standings(race=race, now=now),
         "server_time": _server_time(),
     }
 

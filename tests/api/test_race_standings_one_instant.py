@@ -1,0 +1,80 @@
+"""``GET /api/v1/races/{id}/standings`` reads the race's phase and its rows at one instant:
+a request that straddles the start must not say ``open`` over rows already ``playing``
+and ranked (nor ``running`` over rows ``not_started``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from games.services.races import race_create, race_join
+from tests.factories import create_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _ticking(start: datetime) -> Iterator[datetime]:
+    """A clock that moves one second on every reading."""
+    t = start
+    while True:
+        yield t
+        t += timedelta(seconds=1)
+
+
+def test_standings_phase_and_rows_agree_across_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    created = timezone.now()
+    starts = created + timedelta(minutes=5)
+    race = race_create(
+        name="Straddle",
+        opens_at=created,
+        starts_at=starts,
+        ends_at=starts + timedelta(minutes=10),
+    )
+    for name in ("ann", "bob"):
+        race_join(race_id=race.id, player=create_user(name), now=created)
+    client = APIClient()
+    seen = set()
+    # The start falls between any two readings of the clock for one of these requests.
+    for before in range(12):
+        clock = _ticking(starts - timedelta(seconds=before))
+        monkeypatch.setattr(timezone, "now", lambda clock=clock: next(clock))
+        body = client.get(f"/api/v1/races/{race.id}/standings").json()
+        statuses = {row["status"] for row in body["standings"]}
+        ranks = {row["rank"] for row in body["standings"]}
+        seen.add(body["phase"])
+        if body["phase"] == "open":
+            assert statuses == {"not_started"}, (before, body)
+            assert ranks == {None}
+        else:
+            assert body["phase"] == "running"
+            assert statuses == {"playing"}, (before, body)
+            assert ranks == {1}
+    assert seen == {"open", "running"}
+
+
+def test_stream_standings_payload_agrees_across_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    from api.streams import race_standings_payload
+
+    created = timezone.now()
+    starts = created + timedelta(minutes=5)
+    race = race_create(
+        name="Straddle",
+        opens_at=created,
+        starts_at=starts,
+        ends_at=starts + timedelta(minutes=10),
+    )
+    race_join(race_id=race.id, player=create_user("ann"), now=created)
+    seen = set()
+    for before in range(6):
+        clock = _ticking(starts - timedelta(seconds=before))
+        monkeypatch.setattr(timezone, "now", lambda clock=clock: next(clock))
+        body = race_standings_payload(str(race.id))
+        [row] = body["standings"]
+        seen.add(body["phase"])
+        expected = "not_started" if body["phase"] == "open" else "playing"
+        assert row["status"] == expected, (before, body["phase"], row)
+    assert seen == {"open", "running"}
