@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
@@ -23,24 +24,25 @@ from tests.web.conftest import PageClient
 
 pytestmark = pytest.mark.django_db
 
-#: Every page of ``web/urls.py`` that answers GET only (URL name -> the Allow header).
+#: Every page of ``web/urls.py`` that answers GET (and HEAD) only (URL name -> the Allow
+#: header).
 GET_ONLY = {
-    "lobby": "GET",
-    "lobby_live": "GET",
+    "lobby": "GET, HEAD",
+    "lobby_live": "GET, HEAD",
     "password_change_done": "GET, HEAD, OPTIONS",
-    "play": "GET",
-    "board": "GET",
-    "solution": "GET",
-    "race": "GET",
-    "race_live": "GET",
-    "results": "GET",
+    "play": "GET, HEAD",
+    "board": "GET, HEAD",
+    "solution": "GET, HEAD",
+    "race": "GET, HEAD",
+    "race_live": "GET, HEAD",
+    "results": "GET, HEAD",
     "results_slash": "GET, HEAD",
-    "replay": "GET",
-    "tournaments": "GET",
-    "tournament": "GET",
-    "player": "GET",
-    "leaderboards": "GET",
-    "leaderboard": "GET",
+    "replay": "GET, HEAD",
+    "tournaments": "GET, HEAD",
+    "tournament": "GET, HEAD",
+    "player": "GET, HEAD",
+    "leaderboards": "GET, HEAD",
+    "leaderboard": "GET, HEAD",
 }
 
 #: The pages that take a POST (a form or an action): CSRF-checked as before.
@@ -165,3 +167,21 @@ def test_a_page_taking_a_post_still_checks_its_csrf_token(name: str, site: tuple
     game.refresh_from_db()
     assert (game.move_number, game.status) == (0, Game.Status.PLAYING)
     assert Game.objects.filter(player=dan).count() == 1
+
+
+@pytest.mark.parametrize("name", sorted(n for n in GET_ONLY if n != "password_change_done"))
+def test_head_on_a_get_only_page_answers_as_get_without_a_body(
+    name: str, urls: dict[str, str]
+) -> None:
+    """HEAD was 405 on the pages that answer GET (RFC 9110 9.3.2: a server answering GET
+    should answer HEAD with the same headers): it now has GET's status and no body."""
+    player = PageClient(User.objects.get(username="ann"))  # her game's pages too
+    got = player.client.get(urls[name])
+    head = player.client.head(urls[name])
+    assert head.status_code == got.status_code, (name, got.status_code)
+    # The moved address redirects; the solution is being computed (the race's deal, just
+    # revealed); no rated race yet, so no classic leaderboard.  Every other page: 200.
+    expected = {"results_slash": 301, "solution": 202, "leaderboard": 404}.get(name, 200)
+    assert head.status_code == expected, name
+    assert head.content == b""
+    assert head.get("Content-Type") == got.get("Content-Type")

@@ -17,10 +17,10 @@ from django_htmx.middleware import HtmxDetails
 
 from canfield_site.middleware import methods_only
 
-#: A page answering ``GET`` only (Django's ``require_GET``), whose other methods, ``POST``
-#: included, are ``405`` before the CSRF check (:func:`canfield_site.middleware.methods_only`).
-get_only = methods_only("GET")
-#: A page answering ``GET`` and ``HEAD`` only (Django's ``require_safe``), likewise.
+#: A page answering ``GET`` and ``HEAD`` only (Django's ``require_safe``: ``HEAD`` is
+#: ``GET``'s headers, as RFC 9110 9.3.2 asks of every resource that answers ``GET``), whose
+#: other methods, ``POST`` included, are ``405`` before the CSRF check
+#: (:func:`canfield_site.middleware.methods_only`).
 get_or_head_only = methods_only("GET", "HEAD")
 
 

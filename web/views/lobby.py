@@ -30,7 +30,7 @@ from games.selectors.races import (
 from games.selectors.tournaments import tournament_list
 from web.board import PRESET_TEXT
 from web.forms import PracticeForm
-from web.views.common import etag_of, get_only, polled, server_now_ms
+from web.views.common import etag_of, get_or_head_only, polled, server_now_ms
 
 
 def _races(request: HttpRequest) -> dict[str, Any]:
@@ -94,7 +94,7 @@ def lobby_etag(request: HttpRequest) -> str:
     return etag_of(request.user.pk, get_language(), entries, join_barriers_key(), mine, *phases)
 
 
-@get_only
+@get_or_head_only
 def lobby(request: HttpRequest) -> HttpResponse:
     """``GET /``: races (running, open, upcoming, recently finished), tournaments, my
     recent games and a practice game form."""
@@ -115,7 +115,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "web/lobby.html", context)
 
 
-@get_only
+@get_or_head_only
 def lobby_live(request: HttpRequest) -> HttpResponse:
     """``GET /lobby/races``: the race lists, polled with ``If-None-Match`` (``304`` unchanged)."""
     return polled(

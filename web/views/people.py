@@ -33,7 +33,7 @@ from games.selectors.tournaments import (
 from games.services.errors import NotFound
 from web.board import pool_words, tournament_rules_words
 from web.middleware import reads_query
-from web.views.common import get_only, not_found
+from web.views.common import get_or_head_only, not_found
 from web.views.lobby import race_rows
 
 #: The sections of the tournaments index, in order (drafts only for organisers).
@@ -46,7 +46,7 @@ TOURNAMENTS_PER_PAGE = 20
 
 
 @reads_query("finished_page", "cancelled_page")
-@get_only
+@get_or_head_only
 def tournaments(request: HttpRequest) -> HttpResponse:
     """``GET /tournaments/``: the tournaments the viewer may see (through
     ``tournament_list``: drafts only for organisers), newest first in a section per
@@ -88,7 +88,7 @@ def tournaments(request: HttpRequest) -> HttpResponse:
     return render(request, "web/tournaments.html", {"sections": sections, "pagers": pagers})
 
 
-@get_only
+@get_or_head_only
 def tournament(request: HttpRequest, tournament_id: Any) -> HttpResponse:
     """``GET /tournaments/<id>/``: description, scoring rule, races, standings, my results."""
     try:
@@ -129,7 +129,7 @@ def tournament(request: HttpRequest, tournament_id: Any) -> HttpResponse:
     )
 
 
-@get_only
+@get_or_head_only
 def player(request: HttpRequest, username: str) -> HttpResponse:
     """``GET /players/<username>/``: the player's rating in each pool (with the place on
     its leaderboard and the provisional mark), the recent rated races (rank, rating

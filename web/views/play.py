@@ -64,7 +64,7 @@ from web.templatetags.web_tags import seconds
 from web.throttling import throttled
 from web.views.common import (
     account_gone,
-    get_only,
+    get_or_head_only,
     is_htmx,
     not_found,
     post_or_page,
@@ -245,7 +245,7 @@ def cancelled_words(view: dict[str, Any]) -> str:
 
 
 @login_required
-@get_only
+@get_or_head_only
 def play(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /play/<id>/``: the play page of one of your games."""
     try:
@@ -262,7 +262,7 @@ def play(request: HttpRequest, game_id: Any) -> HttpResponse:
 
 
 @login_required
-@get_only
+@get_or_head_only
 def board(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /play/<id>/board``: the board fragment (refreshed when the deadline passes)."""
     try:
@@ -521,7 +521,7 @@ def _solution_part(game: Game, start: str, user: User) -> dict[str, Any]:
 
 
 @login_required
-@get_only
+@get_or_head_only
 @_until_started
 def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /play/<id>/solution``: a winning line from the deal, once the deal is revealed,

@@ -50,7 +50,6 @@ from web.throttling import throttled
 from web.views.common import (
     account_gone,
     etag_of,
-    get_only,
     get_or_head_only,
     is_htmx,
     not_found,
@@ -116,14 +115,14 @@ def _my_game_over(request: HttpRequest, race: Race, public: dict[str, Any], now:
     return game_over_for_good(game, now=now, race_status=race.status)
 
 
-@get_only
+@get_or_head_only
 def race_page(request: HttpRequest, race_id: Any) -> HttpResponse:
     """``GET /races/<id>/``: name, rules in words, commitment, times, countdown, standings."""
     race = _race(request, race_id)
     return render(request, "web/race.html", _race_context(request, race))
 
 
-@get_only
+@get_or_head_only
 def race_live(request: HttpRequest, race_id: Any) -> HttpResponse:
     """``GET /races/<id>/live``: the live part of the race page (phase, countdown, standings),
     polled at most once a second with ``If-None-Match`` (``304`` when unchanged)."""
@@ -194,7 +193,7 @@ def results_slash(request: HttpRequest, race_id: Any) -> HttpResponse:
     return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
 
 
-@get_only
+@get_or_head_only
 def results(request: HttpRequest, race_id: Any) -> HttpResponse:
     """``GET /races/<id>/results``: ranking, seed and deck with how to verify, replays."""
     race = _race(request, race_id)
@@ -261,7 +260,7 @@ def _replay_game(request: HttpRequest, game_id: Any) -> Game:
 
 
 @reads_query("step")
-@get_only
+@get_or_head_only
 def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /replay/<game id>/?step=N``: the position after move N of the stored history,
     stepping forwards, backwards or to a move number (htmx swaps the viewer only)."""

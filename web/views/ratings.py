@@ -26,7 +26,7 @@ from games.selectors.ratings import (
 from games.services.errors import NotFound
 from web.board import pool_words
 from web.middleware import reads_query
-from web.views.common import get_only, not_found
+from web.views.common import get_or_head_only, not_found
 
 #: Players on one page of a leaderboard.
 PAGE_SIZE = 50
@@ -46,7 +46,7 @@ def _page_url(request: HttpRequest, cursor: str | None) -> str | None:
     return "?" + query.urlencode()
 
 
-@get_only
+@get_or_head_only
 def leaderboards(request: HttpRequest) -> HttpResponse:
     """``GET /leaderboards/``: every rating pool, named in words, with its players and
     rated races."""
@@ -57,7 +57,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
 
 
 @reads_query("cursor", "provisional")
-@get_only
+@get_or_head_only
 def pool_leaderboard(request: HttpRequest, pool: str) -> HttpResponse:
     """``GET /leaderboards/<pool>/``: the pool's players best first (display rating,
     rated races, provisional mark), :data:`PAGE_SIZE` a page.
