@@ -134,7 +134,9 @@ def race_standings_rows(*, race: Race, now: datetime | None = None) -> list[list
                     *head,
                     e.rank,
                     e.player.get_username(),
-                    e.status,
+                    # As the results API says it (race_results): a disqualified entry's
+                    # status is "disqualified", its game's ending left to the game.
+                    "disqualified" if e.disqualified else e.status,
                     e.won,
                     e.cards_home,
                     None if e.cards_home is None else 5 * e.cards_home - 52,

@@ -15,9 +15,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games.selectors.exports import RACE_COLUMNS, TOURNAMENT_COLUMNS, TOURNAMENT_RACE_COLUMNS
+from games.services.race_admin import race_entry_disqualify
 from games.services.races import race_cancel
 from games.services.tournaments import tournament_create
-from tests.factories import UserFactory
+from tests.factories import StaffFactory, UserFactory
 from tests.tournaments.factories import Result, TournamentFactory, finished_race, play, running_race
 from tests.tournaments.test_admin import client_for, organiser
 
@@ -73,6 +74,28 @@ def test_finished_race_csv_has_ranks_seed_and_a_matching_commitment() -> None:
     assert seed
     assert {r["seed"] for r in rows} == {seed}
     assert {r["commitment"] for r in rows} == {hashlib.sha256(seed.encode()).hexdigest()}
+
+
+def test_finished_race_csv_names_a_disqualified_entry_as_the_results_api_does() -> None:
+    """The CSV put the entry's stored status (its game's ending) in ``status`` where the
+    results API and the live standings say ``disqualified``."""
+    race = finished_race(
+        TournamentFactory(name="Cup"), Result("ann", 30, 1000), Result("bob", 52, 9000, won=True)
+    )
+    entry = race.entries.get(player__username="bob")
+    race_entry_disqualify(entry_id=entry.id, reason="used a solver", by=StaffFactory())
+    rows = table(Client().get(f"/api/v1/races/{race.pk}/standings.csv"))
+    by_player = {r["player"]: r for r in rows}
+    assert (by_player["bob"]["status"], by_player["bob"]["disqualified"]) == (
+        "disqualified",
+        "true",
+    )
+    assert by_player["bob"]["rank"] == ""
+    assert by_player["ann"]["rank"] == "1"
+    api = Client().get(f"/api/v1/races/{race.pk}/results").json()
+    statuses = {r["player"]: r["status"] for r in api["entries"]}
+    assert statuses["bob"] == by_player["bob"]["status"]
+    assert statuses["ann"] == by_player["ann"]["status"]
 
 
 def test_tournament_csvs_standings_and_races_with_revealed_seeds_only() -> None:
