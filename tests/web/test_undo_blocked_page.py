@@ -130,3 +130,53 @@ def test_a_blocked_race_game_shows_how_long_its_undo_lasts(
     assert "Time left" not in html
     assert "Your game is over. The results, the seed and the replays appear" in html
     assert "disabled" in _undo_button(html)
+
+
+RACE_OPEN = (
+    "Why the race goes on: this race allows Undo, so until your time is up you may still "
+    "take back the move that blocked your game."
+)
+
+
+def test_a_blocked_race_game_says_why_the_race_goes_on(
+    pages: PageClient, player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player blocked in a race with Undo saw "Time left" count down to the race's end
+    with no word why (another player had resigned): the board says, in a note that does
+    not fade, that their game keeps the race open until their time is up, and what
+    resigning does; it goes once the game is over for good (resigned)."""
+    monkeypatch.setattr("games.services.races.race_seed", lambda rules: SEED)
+    race = running_race(name="Undo race", allow_undo=True)
+    game = race_join(race_id=race.id, player=player).entry.game
+    assert game is not None
+    html = pages.get(f"/play/{game.id}/").content.decode()
+    assert "data-race-open" not in html  # playing: no such note
+    for move in TO_BLOCKED:
+        move_play(game_id=game.id, player=player, move=move)
+    html = pages.get(f"/play/{game.id}/").content.decode()
+    assert RACE_OPEN in html
+    assert (
+        "Resign to end your game for good now: a race ends early once joining has closed "
+        "and every player\u2019s game is won, resigned, out of time, or blocked with no Undo "
+        "left." in html.replace("&#x27;", "\u2019").replace("'", "\u2019")
+    )
+    # The board fragment (what Undo, moves and polls swap in) says it too.
+    assert RACE_OPEN in pages.get(f"/play/{game.id}/board").content.decode()
+    game_end(game_id=game.id, player=player)
+    assert "data-race-open" not in pages.get(f"/play/{game.id}/").content.decode()
+
+
+def test_a_blocked_game_without_undo_has_no_such_note(
+    pages: PageClient, player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blocked in a race without Undo, the game is over for good: no note of the race
+    going on because of it."""
+    monkeypatch.setattr("games.services.races.race_seed", lambda rules: SEED)
+    race = running_race(name="No undo race", allow_undo=False)
+    game = race_join(race_id=race.id, player=player).entry.game
+    assert game is not None
+    for move in TO_BLOCKED:
+        move_play(game_id=game.id, player=player, move=move)
+    html = pages.get(f"/play/{game.id}/").content.decode()
+    assert 'data-stat="status">blocked' in html.replace("\n", "")
+    assert "data-race-open" not in html
