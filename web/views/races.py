@@ -124,8 +124,10 @@ def race_page(request: HttpRequest, race_id: Any) -> HttpResponse:
 
 @get_or_head_only
 def race_live(request: HttpRequest, race_id: Any) -> HttpResponse:
-    """``GET /races/<id>/live``: the live part of the race page (phase, countdown, standings),
-    polled at most once a second with ``If-None-Match`` (``304`` when unchanged)."""
+    """``GET /races/<id>/live``: the live part of the race page, every part of it that
+    follows the race's phase ("Now" or "Outcome", countdown, standings, and the race's
+    facts: its end or "Ended early", the commitment's words, the seed once the race is
+    over), polled at most once a second with ``If-None-Match`` (``304`` when unchanged)."""
     race = _race(request, race_id)
     return polled(
         request,
