@@ -21,6 +21,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import translation
+from django.views.decorators.http import require_safe
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -152,10 +153,13 @@ def _bundle() -> bytes:
     return SIDECAR_REDOC.read_bytes().replace(CDN_LOGO.encode(), LOCAL_LOGO.encode())
 
 
+@require_safe
 def redoc_bundle(request: HttpRequest) -> HttpResponse:
     """``GET /api/v1/redoc/redoc.standalone.js``: the sidecar's ReDoc bundle, logo inlined.
 
-    Read once per process; cached by browsers for a day.
+    Read once per process; cached by browsers for a day.  ``GET`` and ``HEAD`` only: any
+    other method is ``405 method_not_allowed`` (problem+json, ``allowed``; it answered
+    ``POST`` with the script).
     """
     response = HttpResponse(_bundle(), content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "public, max-age=86400"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from django.http import HttpResponseNotAllowed
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
 
 from api.refusals import ProblemJsonMiddleware
@@ -104,3 +104,15 @@ def test_the_problem_schema_documents_allowed(tmp_path: Path) -> None:
     assert allowed["type"] == "array"
     assert allowed["items"] == {"type": "string"}
     assert "allowed" not in problem.get("required", [])
+
+
+def test_the_redoc_bundle_answers_get_and_head_only() -> None:
+    """``POST /api/v1/redoc/redoc.standalone.js`` answered 200 with the script."""
+    c = Client()
+    assert c.get("/api/v1/redoc/redoc.standalone.js").status_code == 200
+    assert c.head("/api/v1/redoc/redoc.standalone.js").status_code == 200
+    for method in ("post", "put", "delete"):
+        resp = getattr(c, method)("/api/v1/redoc/redoc.standalone.js")
+        assert (resp.status_code, resp["Allow"]) == (405, "GET, HEAD"), method
+        assert resp["Content-Type"] == "application/problem+json"
+        assert resp.json()["allowed"] == ["GET", "HEAD"]
