@@ -85,6 +85,14 @@ def _game(request: HttpRequest, game_id: Any) -> Game:
         raise not_found() from None
 
 
+def _say_not_started(request: HttpRequest) -> None:
+    """Keep "The race has not started yet." for the race page a race game's pages send
+    their player to before the start.  Not for ``HEAD``: it changes nothing (RFC 9110
+    9.3.2), and nothing shows the message after it (the player's next page did)."""
+    if request.method != "HEAD":
+        messages.info(request, _("The race has not started yet."))
+
+
 def _until_started(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """A race game before its race starts: to the race page (a message says why), never a 500."""
 
@@ -96,7 +104,7 @@ def _until_started(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
             race_id = race_id_of_game(game_id=game_id, player=_user(request))
             if race_id is None:
                 raise not_found() from None
-            messages.info(request, _("The race has not started yet."))
+            _say_not_started(request)
             if not is_htmx(request):
                 return redirect("web:race", race_id=race_id)
             response = HttpResponse(status=204)  # htmx follows HX-Redirect: a full page load
@@ -256,7 +264,7 @@ def play(request: HttpRequest, game_id: Any) -> HttpResponse:
         race_id = race_id_of_game(game_id=game_id, player=_user(request))
         if race_id is None:
             raise not_found() from None
-        messages.info(request, _("The race has not started yet."))
+        _say_not_started(request)
         return redirect("web:race", race_id=race_id)
     return render(request, "web/play.html", play_context(game))
 
