@@ -76,6 +76,26 @@ def test_every_admin_action_is_in_the_readme() -> None:
     assert missing == []
 
 
+def test_the_actions_the_readme_names_in_passing_are_the_admins_labels() -> None:
+    """Outside the table, the README names an action as the admin labels it ("publish it
+    (action *Publish (draft → open; asks first)*)"): the quick tour kept the label the
+    action had before it asked first.  A name may leave out the label's words in
+    brackets (*Recompute pool*), never change them."""
+    request = RequestFactory().get("/admin/")
+    request.user = _superuser()
+    labels = {
+        short
+        for model, model_admin in admin.site._registry.items()
+        if model._meta.app_label == "games"
+        for action in model_admin.get_actions(request).values()
+        if action is not None
+        for short in (str(action[2]), str(action[2]).split(" (", 1)[0])
+    }
+    named = re.findall(r"\baction \*([^*]+)\*", README)
+    assert "Publish (draft → open; asks first)" in named
+    assert [name for name in named if name not in labels] == []
+
+
 def _superuser() -> Any:
     from django.contrib.auth.models import User
 
