@@ -188,7 +188,7 @@ def test_finish_asks_first_and_changes_nothing_until_confirmed() -> None:
         (
             "de",
             "Ein Turnier im Entwurf zu veröffentlichen zeigt es den Spielern",
-            "Draft Cup: Entwurf, 2 Rennen; wird geöffnet: die Spieler sehen es und seine Rennen",
+            "Draft Cup: Entwurf, 2 Rennen; wird geöffnet: Die Spieler sehen es und seine Rennen",
             "Ja, diese Turniere veröffentlichen",
         ),
     ],
@@ -227,7 +227,7 @@ def test_the_publish_confirmation_speaks_the_admins_language(
         (
             "de",
             "Busy Cup: 1 Rennen nicht beendet (demnächst, laufend oder in Wertung); "
-            "unverändert: schließen Sie es zuerst oder sagen Sie es ab",
+            "unverändert: Schließen Sie es zuerst oder sagen Sie es ab",
         ),
     ],
 )
