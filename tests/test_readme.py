@@ -254,3 +254,18 @@ def test_the_readmes_links_to_its_own_sections_lead_somewhere() -> None:
     anchors = {_anchor(h) for h in _headings()}
     links = set(re.findall(r"\]\(#([^)]+)\)", README))
     assert links <= anchors, links - anchors
+
+
+def test_the_start_row_says_what_a_cancelled_race_answers() -> None:
+    """The endpoint table's ``races/{id}/start`` row promised ``409 race_not_started``
+    with ``Retry-After`` before every start; a race cancelled before its start answers the
+    entrant's game as the cancellation ended it, or ``409 race_not_open`` (no game dealt),
+    as its service and the Races section say."""
+    row = next(
+        line
+        for line in README.split("### Endpoints\n", 1)[1].splitlines()
+        if line.startswith("| `POST` | `races/{id}/start`")
+    )
+    assert "409 race_not_started" in row
+    assert "in a cancelled race" in row
+    assert "`409 race_not_open`" in row
