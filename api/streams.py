@@ -452,11 +452,14 @@ class RaceHandler(_ScopedHandler):
 
 
 def race_snapshot(race_id: str, viewer: Any) -> dict[str, Any]:
-    """The ``snapshot`` event of a race stream: the race as the viewer sees it, standings."""
+    """The ``snapshot`` event of a race stream: the race as the viewer sees it and the
+    standings, both read at one instant (a snapshot straddling the start said ``open``
+    over rows already ``playing``)."""
     race = race_get(race_id=race_id, include_drafts=may_see_drafts(viewer))
+    now = timezone.now()  # one instant for the race's phase and the rows (as standings)
     return {
-        "race": race_public(race, viewer=viewer),
-        "standings": race_standings(race=race),
+        "race": race_public(race, viewer=viewer, now=now),
+        "standings": race_standings(race=race, now=now),
         "server_time": _server_time(),
     }
 

@@ -78,3 +78,32 @@ def test_stream_standings_payload_agrees_across_the_start(monkeypatch: pytest.Mo
         expected = "not_started" if body["phase"] == "open" else "playing"
         assert row["status"] == expected, (before, body["phase"], row)
     assert seen == {"open", "running"}
+
+
+def test_stream_snapshot_agrees_across_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race stream's ``snapshot`` event (``race_snapshot``) read the race's phase
+    (``race_public``) and the standings at two instants, as the endpoint did."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from api.streams import race_snapshot
+
+    created = timezone.now()
+    starts = created + timedelta(minutes=5)
+    race = race_create(
+        name="Straddle",
+        opens_at=created,
+        starts_at=starts,
+        ends_at=starts + timedelta(minutes=10),
+    )
+    race_join(race_id=race.id, player=create_user("ann"), now=created)
+    seen = []
+    for before in range(6):
+        clock = _ticking(starts - timedelta(seconds=before))
+        monkeypatch.setattr(timezone, "now", lambda clock=clock: next(clock))
+        body = race_snapshot(str(race.id), AnonymousUser())
+        [row] = body["standings"]
+        phase = body["race"]["phase"]
+        seen.append(phase)
+        expected = "not_started" if phase == "open" else "playing"
+        assert row["status"] == expected, (before, phase, row)
+    assert set(seen) == {"open", "running"}
