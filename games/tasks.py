@@ -44,9 +44,10 @@ def race_sweep() -> list[str]:
     Idempotent: closing is guarded in :func:`games.services.races.race_close`,
     and a race another worker holds is skipped (``busy``) for the next sweep.
     Returns ``"<race id>:<status>"`` for each race looked at; ``"<race id>:error"`` for
-    a race whose close raised (logged with its traceback; its transaction rolled back,
-    so the next sweep tries it again): the races due after it are still closed, not
-    held behind it on every sweep.  The soft time limit still stops the sweep.
+    a race whose close raised (logged with its traceback; the step that raised is rolled
+    back: a race already marked ``closing`` by the first step stays so, and the next sweep
+    scores it again): the races due after it are still closed, not held behind it on
+    every sweep.  The soft time limit still stops the sweep.
     """
     from games.services.races import race_close, races_due
 
