@@ -63,3 +63,31 @@ def test_race_live_etag_is_stable_while_nothing_changes(
     first = pages.get(f"/races/{race.id}/live")
     monkeypatch.setattr(timezone, "now", lambda: starts + timedelta(seconds=50))
     assert pages.get(f"/races/{race.id}/live", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+def test_race_live_poll_sees_an_organiser_rename_or_move_the_race(
+    pages: PageClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The live part shows the race's facts (its name, its times) since it took in the
+    whole page; a race renamed or moved in the admin before its start kept answering 304
+    until something else changed."""
+    from games.models import Race
+
+    created = timezone.now()
+    starts = created + timedelta(minutes=10)
+    race = race_create(
+        name="Friday sprint",
+        opens_at=created,
+        starts_at=starts,
+        ends_at=starts + timedelta(minutes=5),
+    )
+    monkeypatch.setattr(timezone, "now", lambda: created + timedelta(minutes=1))
+    first = pages.get(f"/races/{race.id}/live")
+    assert pages.get(f"/races/{race.id}/live", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    Race.objects.filter(id=race.id).update(name="Saturday sprint")
+    renamed = pages.get(f"/races/{race.id}/live", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert renamed.status_code == 200
+    Race.objects.filter(id=race.id).update(ends_at=starts + timedelta(minutes=8))
+    moved = pages.get(f"/races/{race.id}/live", HTTP_IF_NONE_MATCH=renamed["ETag"])
+    assert moved.status_code == 200
+    assert moved["ETag"] not in (first["ETag"], renamed["ETag"])

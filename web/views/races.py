@@ -70,13 +70,22 @@ def race_etag(race: Race) -> str:
     """ETag of what a race page shows to anyone: status, clock phase, whether joining is
     open (it closes ``late_join_s`` into a running race: the Join button goes), entries,
     their games' progress, disqualifications and the games whose own deadline has passed
-    (shown timed out before the sweeper records it)."""
+    (shown timed out before the sweeper records it); and the race's facts the live part
+    shows (name, times, time limit, late joining, undo), which an organiser may change
+    before the start."""
     now = timezone.now()
     return etag_of(
         race.id,
         race.status,
         race.phase(now),
         race.joining_open(now),
+        race.name,
+        race.opens_at,
+        race.starts_at,
+        race.ends_at,
+        race.time_limit_s,
+        race.late_join_s,
+        race.allow_undo,
         *race_change_key(race=race, now=now),
         # An invitation or the tournament filling up changes the Join button.
         join_barriers_key(tournament_id=race.tournament_id) if race.tournament_id else "",
