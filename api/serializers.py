@@ -7,9 +7,11 @@ value of the wrong JSON type is a validation error (no silent coercion of
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.core.validators import RegexValidator
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import empty
@@ -433,13 +435,23 @@ class GameSummary(serializers.Serializer[Any]):
     started_at = serializers.DateTimeField()
     finished_at = serializers.SerializerMethodField()
 
+    def to_representation(self, instance: Game) -> dict[str, Any]:
+        # One instant per row: its status and finished_at read the clock once, so a row
+        # never says "not_started" with the finished_at of a started game (or the
+        # reverse) when the race starts between two readings.
+        self._now = timezone.now()
+        return dict(super().to_representation(instance))
+
+    def _row_now(self) -> datetime:
+        return getattr(self, "_now", None) or timezone.now()
+
     @extend_schema_field(serializers.ChoiceField(choices=SEEN_GAME_STATUSES))
     def get_status(self, game: Game) -> str:
-        return game_status_seen(game)
+        return game_status_seen(game, now=self._row_now())
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_finished_at(self, game: Game) -> str | None:
-        if game_status_seen(game) == "not_started" or game.finished_at is None:
+        if game_status_seen(game, now=self._row_now()) == "not_started" or game.finished_at is None:
             return None
         return str(serializers.DateTimeField().to_representation(game.finished_at))
 

@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from games.services.errors import DealSecret
 
 
-def deal_revealed(game: Game) -> bool:
-    """Whether the game's deal (seed and deck) may be shown to its player.
+def deal_revealed(game: Game, *, now: datetime | None = None) -> bool:
+    """Whether the game's deal (seed and deck) may be shown to its player at ``now``
+    (default: the current time, read once).
 
     A practice game reveals its deal once it is over for good; a race game once it
     is over and its race is finished for everyone or cancelled (RULES.md 7): a player
@@ -33,10 +34,11 @@ def deal_revealed(game: Game) -> bool:
         # A game still playing cannot belong to a finished race: closing a race
         # times out every game still playing.  No query on the move path.
         return False
+    now = now or timezone.now()
     race_status = _loaded_race_status(game)
-    if game.status == Game.Status.BLOCKED and undo_open(game, race_status=race_status):
+    if game.status == Game.Status.BLOCKED and undo_open(game, now=now, race_status=race_status):
         return False
-    if game_status_seen(game) == "not_started":
+    if game_status_seen(game, now=now) == "not_started":
         # A race game before its start: its stored "over" came from the secret deal, so
         # nothing (not even whether a query runs) may follow from it (RULES.md 7).
         return False
@@ -210,16 +212,22 @@ def game_over_for_good(
     return not undo_open(game, now=now, race_status=race_status)
 
 
-def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
-    """The player's view of ``game`` (the shape of ``GameViewSerializer``).
+def game_view(
+    game: Game, *, state: GameState | None = None, now: datetime | None = None
+) -> dict[str, Any]:
+    """The player's view of ``game`` at ``now`` (the shape of ``GameViewSerializer``).
 
     Hidden cards (face-down reserve, stock order) appear only as counts, and the
     seed only once :func:`deal_revealed` allows it.  ``state`` may be passed when
-    the caller already holds the engine position.
+    the caller already holds the engine position.  ``now`` (default: the current
+    time) is read once and used for the status, ``undo_allowed`` and the deal's
+    ``revealed``, so they agree at a deadline (a view never says ``playing`` with
+    ``undo_allowed`` false because the clock moved between two readings).
     """
+    now = now or timezone.now()
     st = state if state is not None else GameState.from_dict(game.state)
     view = player_view(st)
-    view["status"] = game_status_seen(game)
+    view["status"] = game_status_seen(game, now=now)
     disqualified = disqualified_reason(game)
     if view["status"] != Game.Status.PLAYING or disqualified is not None:
         view["legal_moves"] = []  # nothing more can be played
@@ -228,9 +236,9 @@ def game_view(game: Game, *, state: GameState | None = None) -> dict[str, Any]:
         "kind": game.kind,
         "move_number": game.move_number,
         **view,
-        "deal": deal_public(game.deal, revealed=deal_revealed(game)),
+        "deal": deal_public(game.deal, revealed=deal_revealed(game, now=now)),
         # Whether an undo would be accepted now (not only whether the game allows undo).
-        "undo_allowed": undo_open(game),
+        "undo_allowed": undo_open(game, now=now),
         "started_at": game.started_at,
         # Past the deadline the game is over (timed out) before the sweeper stores it.
         "finished_at": game.finished_at
