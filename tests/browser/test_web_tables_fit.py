@@ -113,8 +113,8 @@ def test_no_table_overflows_or_cuts_a_column(
 
 
 # How many lines the text from ``start`` to the end of an element's text takes.
-TAIL_LINES = """(el, start) => { const node = Array.from(el.childNodes).find(
-    n => n.nodeType === 3 && n.textContent.indexOf(start) >= 0);
+TAIL_LINES = """(el, start) => { const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let node = w.nextNode(); while (node && node.textContent.indexOf(start) < 0) node = w.nextNode();
   const r = document.createRange();
   r.setStart(node, node.textContent.indexOf(start)); r.setEnd(node, node.textContent.length);
   return new Set(Array.from(r.getClientRects()).map(x => Math.round(x.top))).size; }"""

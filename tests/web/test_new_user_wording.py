@@ -225,7 +225,11 @@ def test_the_pile_headings_of_a_replay_are_headings_not_buttons(
     game_end(game_id=game.id, player=player)
     for url in (f"/replay/{game.id}/?step=1", f"/play/{game.id}/"):  # both take no moves
         page = pages.get(url).content.decode()
-        headings = re.findall(r'<h3 class="pilehead">Pile (\d) \(\d&nbsp;cards?\)</h3>', page)
+        headings = re.findall(
+            r'<h3 class="pilehead">Pile (\d) '
+            r'<span class="pilecount">\(\d&nbsp;cards?\)</span></h3>',
+            page,
+        )
         assert headings == ["1", "2", "3", "4"], url
         assert "pilebtn" not in page, url
     rule = re.search(r"\.pilehead \{([^}]*)\}", APP_CSS.read_text())
