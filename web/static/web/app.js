@@ -106,6 +106,34 @@
     return !!el.querySelector('[data-phase="finished"], [data-phase="cancelled"]');
   }
 
+  // Focus inside a live part survives its refresh (it was lost to the page's body with
+  // the element that held it): the element with the same id, else the same link (href),
+  // data-key or form button, is focused in the new content, the same one of several
+  // alike (a keyboard user tabbing through the race page stays where they were).
+  function focusMark(root, node) {
+    var tag = node.tagName.toLowerCase();
+    var sel;
+    if (node.id) { sel = "#" + CSS.escape(node.id); }
+    else if (node.hasAttribute("href")) { sel = tag + '[href="' + CSS.escape(node.getAttribute("href")) + '"]'; }
+    else if (node.dataset && node.dataset.key) { sel = '[data-key="' + CSS.escape(node.dataset.key) + '"]'; }
+    else if (node.form && node.form.getAttribute("action")) {
+      sel = 'form[action="' + CSS.escape(node.form.getAttribute("action")) + '"] ' + tag;
+    } else { sel = tag; }
+    var alike = Array.prototype.slice.call(root.querySelectorAll(sel));
+    return { sel: sel, nth: Math.max(0, alike.indexOf(node)) };
+  }
+
+  function refocusLive(root, mark) {
+    var alike = root.querySelectorAll(mark.sel);
+    var target = alike[mark.nth] || alike[0];
+    if (target) { target.focus({ preventScroll: true }); }
+    if (!target || document.activeElement !== target) {
+      // Gone from the new content: focus stays in the live part, not on the body.
+      root.setAttribute("tabindex", "-1");
+      root.focus({ preventScroll: true });
+    }
+  }
+
   function poll(el) {
     // One request at a time and never more than one a second, whatever asks for it
     // (the timer, an event of the race stream, the stream failing): a request asked
@@ -142,14 +170,15 @@
           if (r.status === 200) {
             etag = r.headers.get("ETag");
             return r.text().then(function (html) {
-              var keep = document.activeElement && el.contains(document.activeElement);
+              var active = document.activeElement;
+              var keep = active && active !== el && el.contains(active) ? focusMark(el, active) : null;
               el.innerHTML = html;
               localize(el);
               labelStacks(el);
               markScrollers(el);
               tickCountdowns();
               if (window.htmx) { window.htmx.process(el); }
-              if (keep) { el.focus && el.setAttribute("tabindex", "-1"); }
+              if (keep) { refocusLive(el, keep); }
             });
           }
           return null;
