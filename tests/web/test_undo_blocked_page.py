@@ -180,3 +180,61 @@ def test_a_blocked_game_without_undo_has_no_such_note(
     html = pages.get(f"/play/{game.id}/").content.decode()
     assert 'data-stat="status">blocked' in html.replace("\n", "")
     assert "data-race-open" not in html
+
+
+RACE_PAGE_NOTE = {
+    "en": "Your game is blocked, but this race allows Undo: until your time is up you may "
+    "still take back the move that blocked your game",
+    "fr": "Votre partie est bloquée, mais cette course permet Annuler un coup\u202f: jusqu\u2019à "
+    "la fin de votre temps",
+    "es": "Su partida está bloqueada, pero esta carrera permite Deshacer: hasta que se acabe "
+    "su tiempo",
+    "de": "Ihr Spiel ist blockiert, aber dieses Rennen erlaubt Rückgängig: Bis Ihre Zeit um ist",
+}
+
+
+def _note(html: str) -> str | None:
+    found = re.search(r"<p data-blocked-undo>([^<]*)</p>", html)
+    return None if found is None else found.group(1).replace("&#x27;", "\u2019")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "de"])
+def test_the_race_page_says_why_a_blocked_game_with_undo_goes_on(
+    pages: PageClient, player: Any, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """The race page offered only "Play" to a player blocked in a race with Undo, with no
+    word why their game (and the race) goes on: a one-line note says it, in the page's
+    language, on the page and in its live part, until the game is over for good."""
+    monkeypatch.setattr("games.services.races.race_seed", lambda rules: SEED)
+    race = running_race(name="Undo race", allow_undo=True)
+    game = race_join(race_id=race.id, player=player).entry.game
+    assert game is not None
+    page = pages.get(f"/races/{race.id}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert _note(page) is None  # playing: no such note
+    for move in TO_BLOCKED:
+        move_play(game_id=game.id, player=player, move=move)
+    for url in (f"/races/{race.id}/", f"/races/{race.id}/live"):
+        page = pages.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        note = _note(page)
+        assert note is not None, url
+        assert note.startswith(RACE_PAGE_NOTE[lang]), note
+        assert f'href="/play/{game.id}/">' in page  # Play stays
+    game_end(game_id=game.id, player=player)
+    page = pages.get(f"/races/{race.id}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert _note(page) is None
+    assert 'data-my-game="over"' in page
+
+
+def test_the_race_page_has_no_such_note_without_undo(
+    pages: PageClient, player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blocked in a race without Undo, the game is over for good: "Your game is over"."""
+    monkeypatch.setattr("games.services.races.race_seed", lambda rules: SEED)
+    race = running_race(name="No undo race", allow_undo=False)
+    game = race_join(race_id=race.id, player=player).entry.game
+    assert game is not None
+    for move in TO_BLOCKED:
+        move_play(game_id=game.id, player=player, move=move)
+    page = pages.get(f"/races/{race.id}/").content.decode()
+    assert _note(page) is None
+    assert 'data-my-game="over"' in page
