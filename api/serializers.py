@@ -451,9 +451,13 @@ class GameSummary(serializers.Serializer[Any]):
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_finished_at(self, game: Game) -> str | None:
-        if game_status_seen(game, now=self._row_now()) == "not_started" or game.finished_at is None:
+        """As the game view gives it: the stored end, or the deadline of a game past it
+        that the sweeper has not recorded yet (its status already says ``timed_out``)."""
+        status = game_status_seen(game, now=self._row_now())
+        if status == "not_started":
             return None
-        return str(serializers.DateTimeField().to_representation(game.finished_at))
+        ended = game.finished_at or (game.deadline if status == Game.Status.TIMED_OUT else None)
+        return None if ended is None else str(serializers.DateTimeField().to_representation(ended))
 
 
 class RecordView(serializers.Serializer[Any]):

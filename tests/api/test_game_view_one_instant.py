@@ -130,3 +130,31 @@ def test_game_list_row_status_and_finished_at_agree_across_the_start(
             assert row["status"] == "blocked", (before, row)
             assert row["finished_at"] is not None
     assert seen == {"not_started", "blocked"}
+
+
+def test_game_list_row_gives_a_game_past_its_deadline_the_views_finished_at(
+    make_client: Callable[..., APIClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past its deadline, before the sweeper records it, a game is ``timed_out`` in both
+    the list and the view; the view gave the deadline as ``finished_at`` and the list
+    ``null``."""
+    now = timezone.now()
+    race = race_create(
+        name="Out of time",
+        opens_at=now - timedelta(minutes=5),
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(minutes=10),
+    )
+    cat = make_client("cat")
+    game = race_join(race_id=race.id, player=cat.user, now=now - timedelta(minutes=2)).entry.game  # type: ignore[attr-defined]
+    assert game is not None
+    stored = Game.objects.select_related("deal", "race_entry").get(id=game.id)
+    assert stored.deadline is not None and stored.finished_at is None
+    after = stored.deadline + timedelta(seconds=5)
+    monkeypatch.setattr(timezone, "now", lambda: after)
+    [row] = cat.get("/api/v1/games").json()["results"]
+    view = cat.get(f"/api/v1/games/{game.id}").json()
+    assert (row["status"], view["status"]) == ("timed_out", "timed_out")
+    assert row["finished_at"] == view["finished_at"]
+    assert row["finished_at"] is not None
+    assert row["finished_at"].startswith(stored.deadline.strftime("%Y-%m-%dT%H:%M:%S"))
