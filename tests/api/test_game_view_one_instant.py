@@ -149,7 +149,8 @@ def test_game_list_row_gives_a_game_past_its_deadline_the_views_finished_at(
     game = race_join(race_id=race.id, player=cat.user, now=now - timedelta(minutes=2)).entry.game  # type: ignore[attr-defined]
     assert game is not None
     stored = Game.objects.select_related("deal", "race_entry").get(id=game.id)
-    assert stored.deadline is not None and stored.finished_at is None
+    assert stored.deadline is not None
+    assert stored.finished_at is None
     after = stored.deadline + timedelta(seconds=5)
     monkeypatch.setattr(timezone, "now", lambda: after)
     [row] = cat.get("/api/v1/games").json()["results"]
