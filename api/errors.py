@@ -347,7 +347,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         view = context.get("view")
         allow = ", ".join(view.allowed_methods) if view is not None else ""
         detail, allowed = method_not_allowed(request, allow)
-        extra.update(allowed)
+        extra |= allowed  # a dict of the body, not a row (tests/test_layers.py)
 
     headers = {
         key: response[key]
