@@ -39,6 +39,7 @@ from games.admin.common import (
     _TabularInline_TournamentStanding_Tournament,
     confirm_page,
     csv_download,
+    minutes_seconds,
     object_or_404,
     phase_words,
     run_service,
@@ -203,6 +204,11 @@ class TournamentForm(_ModelForm_Tournament):
         return data
 
 
+#: A window race's time limit typed as a bare number (seconds) is refused under this
+#: many seconds: the form's other durations take a bare number as minutes.
+BARE_TIME_LIMIT_MIN_SECONDS = 30
+
+
 class AddRacesForm(forms.Form):
     """N races: the first starts at ``first_starts_at``, each lasts ``duration``,
     the next starts ``gap`` after the previous one ends."""
@@ -303,6 +309,51 @@ class AddRacesForm(forms.Form):
         if not 2000 <= value.year <= 2099:
             raise forms.ValidationError(gettext("Use a date between 2000 and 2099."))
         return value
+
+    def clean(self) -> dict[str, Any]:
+        """The time limit checked against the mode, as the API checks it.
+
+        A scheduled race lasts its Duration for every entrant: a time limit other than
+        that span is refused on the field (the API's ``400 validation_error`` on
+        ``time_limit_s``), not ignored; empty is fine.  A window race's time limit typed
+        as a bare number under :data:`BARE_TIME_LIMIT_MIN_SECONDS` is refused too: a bare
+        number is seconds there but minutes in the fields beside it, so ``5`` for a
+        10-minute race was a 5-second limit.  ``0:05`` still says 5 seconds on purpose
+        (the race service takes any limit of 1 second or more).
+        """
+        data = super().clean() or {}
+        limit = data.get("time_limit_s")
+        if limit is None:
+            return data
+        mode = data.get("mode")
+        duration = data.get("duration")
+        if mode == Race.Mode.SCHEDULED:
+            if duration is not None and limit != duration:
+                self.add_error(
+                    "time_limit_s",
+                    gettext(
+                        "A scheduled race lasts its duration (%(duration)s) for every "
+                        "entrant: leave the time limit empty, or choose the window mode "
+                        "for a time limit per entrant."
+                    )
+                    % {"duration": minutes_seconds(duration)},
+                )
+        elif mode == Race.Mode.WINDOW:
+            typed = str(self.data.get(self.add_prefix("time_limit_s"), "")).strip()
+            seconds = int(limit.total_seconds())
+            if ":" not in typed and seconds < BARE_TIME_LIMIT_MIN_SECONDS:
+                self.add_error(
+                    "time_limit_s",
+                    ngettext(
+                        "%(n)d second is too short: for %(n)d minute write %(n)d:00 "
+                        "(for %(n)d second, 0:%(nn)s).",
+                        "%(n)d seconds is too short: for %(n)d minutes write %(n)d:00 "
+                        "(for %(n)d seconds, 0:%(nn)s).",
+                        seconds,
+                    )
+                    % {"n": seconds, "nn": f"{seconds:02d}"},
+                )
+        return data
 
 
 def races_refused(t: Tournament) -> str:
