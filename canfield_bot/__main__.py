@@ -10,7 +10,7 @@ import secrets
 import sys
 from typing import Any
 
-from canfield_bot.bot import BotResult, run_bots
+from canfield_bot.bot import BotResult, Progress, run_bots
 from canfield_bot.client import CanfieldClient
 
 
@@ -63,6 +63,39 @@ def standings_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def progress_printer(race_id: str) -> Progress:
+    """An ``on_progress`` that prints one line on stderr per bot when it joins, when its
+    game starts and when it ends (status, cards home, moves), and one line for the race
+    when the first bot finds it has not started yet (with ``starts_at``); nothing per move.
+    stderr, so that stdout keeps only the results."""
+    waiting_told = False
+
+    def report(event: str, result: BotResult, info: dict[str, Any]) -> None:
+        nonlocal waiting_told
+        name = result.username
+        if event == "joined":
+            line = f"{name}: joined race {race_id}"
+        elif event == "waiting":
+            if waiting_told:
+                return
+            waiting_told = True
+            starts_at = info.get("starts_at")
+            at = f" at {starts_at}" if starts_at else ""
+            line = f"race {race_id}: waiting for the start{at}"
+        elif event == "started":
+            line = f"{name}: game {info.get('id')} started"
+        elif event == "ended":
+            line = (
+                f"{name}: game over: {result.ended or result.status}, "
+                f"{result.cards_home} cards home, {result.moves} moves"
+            )
+        else:
+            return
+        print(line, file=sys.stderr, flush=True)
+
+    return report
+
+
 async def _main(args: argparse.Namespace) -> int:
     prefix = args.prefix or f"bot-{secrets.token_hex(3)}-"
     password = args.password or secrets.token_urlsafe(18)
@@ -81,6 +114,7 @@ async def _main(args: argparse.Namespace) -> int:
         strategy=strategy,
         think=args.think,
         on_stuck=args.on_stuck,
+        on_progress=None if args.quiet else progress_printer(args.race),
     )
     failed = 0
     for name, res in zip(names, results, strict=True):
@@ -129,6 +163,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="then wait for the results and print them, checking the revealed seed against "
         "the commitment read before the race (exit status 1 when it does not match)",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress lines on stderr (joined, waiting for the start, game started, "
+        "game over); only the final lines",
     )
     return asyncio.run(_main(parser.parse_args(argv)))
 

@@ -19,6 +19,12 @@ log = logging.getLogger("canfield_bot")
 
 _OVER_CODES = {"race_closed", "game_over", "disqualified"}
 
+#: ``on_progress(event, result, info)``: what a bot reports as it goes, once each:
+#: ``"joined"`` (``info``: the join answer, with ``starts_at``), ``"waiting"`` (the race
+#: has not started; ``info``: ``{"starts_at": ISO 8601 or None}``), ``"started"``
+#: (``info``: the game view) and ``"ended"`` (``info``: ``{}``; ``result`` says how).
+Progress = Callable[[str, "BotResult", dict[str, Any]], None]
+
 
 @dataclass
 class BotResult:
@@ -57,6 +63,9 @@ class Bot:
     ``result.standings`` (``on_standings(rows)`` is called with each snapshot).  When
     the stream is unavailable (503: Redis down, or a WSGI server) it falls back to
     polling ``POST /start``.
+
+    ``on_progress``: a :data:`Progress` callback, told when the bot joins, waits for
+    the start, starts its game and ends it (never per move).
     """
 
     def __init__(
@@ -71,6 +80,7 @@ class Bot:
         seed: int | None = None,
         follow: bool = True,
         on_standings: Callable[[list[dict[str, Any]]], None] | None = None,
+        on_progress: Progress | None = None,
     ) -> None:
         if on_stuck not in ("resign", "stop", "cycle"):
             raise ValueError(f"on_stuck is resign, stop or cycle, not {on_stuck!r}")
@@ -87,7 +97,19 @@ class Bot:
         self.result = BotResult(username=client.username or "?")
         self.follow = follow
         self.on_standings = on_standings
+        self.on_progress = on_progress
         self._started = asyncio.Event()
+        self._starts_at: str | None = None
+        self._reported: set[str] = set()
+
+    def _report(self, event: str, info: dict[str, Any]) -> None:
+        """Tell ``on_progress`` about ``event``, once per bot."""
+        if self.on_progress is not None and event not in self._reported:
+            self._reported.add(event)
+            self.on_progress(event, self.result, info)
+
+    def _waiting(self) -> None:
+        self._report("waiting", {"starts_at": self._starts_at})
 
     async def _follow(self) -> None:
         """Read the race stream: note the start, keep the standings; end with the stream."""
@@ -96,6 +118,8 @@ class Bot:
                 phase = ev.data.get("phase") or (ev.data.get("race") or {}).get("phase")
                 if phase not in (None, "upcoming", "open"):
                     self._started.set()
+                elif phase is not None:
+                    self._waiting()
                 if ev.event in ("snapshot", "standings") and "standings" in ev.data:
                     self.result.standings = ev.data["standings"]
                     self.result.live_events += 1
@@ -108,13 +132,18 @@ class Bot:
 
     async def run(self) -> BotResult:
         """Join, wait for the start, play until the game ends or the race closes."""
-        await self.client.join(self.race_id)
+        joined = await self.client.join(self.race_id)
+        self._starts_at = joined.get("starts_at")
+        self._report("joined", joined)
         follower = asyncio.create_task(self._follow()) if self.follow else None
         try:
             if follower is not None:
                 await self._started.wait()
-            view = await self.client.start(self.race_id)
-            return await self._play(view)
+            view = await self.client.start(self.race_id, on_not_started=self._waiting)
+            self._report("started", view)
+            result = await self._play(view)
+            self._report("ended", {})
+            return result
         finally:
             if follower is not None:
                 follower.cancel()
@@ -197,13 +226,14 @@ async def run_bots(
     jitter: float = 0.0,
     on_stuck: str = "resign",
     client_options: dict[str, Any] | None = None,
+    on_progress: Progress | None = None,
 ) -> list[BotResult | BaseException]:
     """Run one bot per username concurrently (asyncio); errors are returned, not raised.
 
     ``strategies``: one per username (a callable, or a class made once per game).
     Otherwise every bot plays ``strategy``; without either each bot gets a
     :class:`DefaultStrategy` whose ties are broken by its own seed (its position in
-    ``usernames``).
+    ``usernames``).  ``on_progress``: given to every :class:`Bot`.
     """
     if strategies is not None and len(strategies) != len(usernames):
         raise ValueError("give one strategy per username")
@@ -223,6 +253,7 @@ async def run_bots(
                 jitter=jitter,
                 on_stuck=on_stuck,
                 seed=index,
+                on_progress=on_progress,
             )
             try:
                 return await bot.run()

@@ -247,9 +247,17 @@ class CanfieldClient:
         return dict(response.json())
 
     async def start(
-        self, race_id: str, *, poll: float = 0.25, max_wait: float = 3600
+        self,
+        race_id: str,
+        *,
+        poll: float = 0.25,
+        max_wait: float = 3600,
+        on_not_started: Callable[[], None] | None = None,
     ) -> dict[str, Any]:
-        """``POST /races/{id}/start``; waits out ``race_not_started``; returns the game view."""
+        """``POST /races/{id}/start``; waits out ``race_not_started``; returns the game view.
+
+        ``on_not_started()`` is called at each ``race_not_started`` answer, before the wait.
+        """
         deadline = time.monotonic() + max_wait
         while True:
             response = await self.request("POST", f"races/{race_id}/start", route="start")
@@ -258,6 +266,8 @@ class CanfieldClient:
             body = _problem(response)
             if body.get("code") != "race_not_started" or time.monotonic() > deadline:
                 raise ApiError(response.status_code, str(body.get("code")), body)
+            if on_not_started is not None:
+                on_not_started()
             await asyncio.sleep(poll)
 
     async def events(

@@ -245,7 +245,7 @@ class FakeRace:
     ``running``); ``start`` answers ``409 race_not_started`` before that.  ``stream``:
     how ``GET races/{id}/events`` answers (a handler; default ``503 live_unavailable``,
     as under WSGI).  Every player gets a :class:`FakeGame` of the same ``plan``
-    (``game_options`` go to it).
+    (``game_options`` go to it).  ``starts_at``: what ``join`` answers (ISO 8601).
     """
 
     def __init__(
@@ -256,9 +256,11 @@ class FakeRace:
         race_id: str = "r1",
         phase: str = "open",
         stream: Handler | None = None,
+        starts_at: str = "2026-12-05T07:00:00Z",
         **game_options: Any,
     ) -> None:
         self.api = api
+        self.starts_at = starts_at
         self.plan = list(plan)
         self.id = race_id
         self.phase = phase
@@ -297,7 +299,9 @@ class FakeRace:
             return problem(401, "not_authenticated", headers={"WWW-Authenticate": "Token"})
         if who not in self.entrants:
             self.entrants.append(who)
-        return ok({"race": self.id, "player": who, "game_id": None}, 201)
+        return ok(
+            {"race": self.id, "player": who, "game_id": None, "starts_at": self.starts_at}, 201
+        )
 
     def _no_stream(self, request: httpx.Request) -> httpx.Response:
         return problem(

@@ -43,6 +43,32 @@ def _moves(game_id: str, moves: list[str], first: int = 0) -> list[tuple[str, st
     ]
 
 
+class Progress:
+    """An ``on_progress`` recorder: ``(event, info)`` in order, and the result's fields
+    (ended, cards home, moves) when each event came."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, dict[str, Any], tuple[str, int, int]]] = []
+
+    def __call__(self, event: str, result: BotResult, info: dict[str, Any]) -> None:
+        self.events.append((event, info, (result.ended, result.cards_home, result.moves)))
+
+    def names(self) -> list[str]:
+        return [e[0] for e in self.events]
+
+
+START_VIEW = {
+    "id": "g-alice",
+    "kind": "race",
+    "status": "playing",
+    "move_number": 0,
+    "cards_home": 1,
+    "legal_moves": [PLAN[0]],
+    "undo_allowed": False,
+}
+JOINED = {"race": "r1", "player": "alice", "game_id": None, "starts_at": "2026-12-05T07:00:00Z"}
+
+
 def _play(api: FakeApi, username: str = "alice", **bot_options: Any) -> BotResult:
     """Log ``username`` in, run one bot in race ``r1``, return its result."""
 
@@ -73,7 +99,8 @@ def test_the_bot_starts_when_the_stream_says_the_race_runs(api: FakeApi, clock: 
 
     race = FakeRace(api, PLAN, stream=lambda _r: event_stream(chunks()))
     seen: list[list[dict[str, Any]]] = []
-    result = _play(api, strategy=first_legal, on_standings=seen.append)
+    progress = Progress()
+    result = _play(api, strategy=first_legal, on_standings=seen.append, on_progress=progress)
 
     assert result == BotResult(
         username="alice",
@@ -87,6 +114,13 @@ def test_the_bot_starts_when_the_stream_says_the_race_runs(api: FakeApi, clock: 
         live_events=2,
     )
     assert seen == [ROWS_BEFORE, ROWS_DURING]
+    # Each once, none per move; "waiting" from the stream's "open" (no start polling).
+    assert progress.events == [
+        ("joined", JOINED, ("", 0, 0)),
+        ("waiting", {"starts_at": "2026-12-05T07:00:00Z"}, ("", 0, 0)),
+        ("started", START_VIEW, ("", 0, 0)),
+        ("ended", {}, ("won", 3, 4)),
+    ]
     assert api.paths()[:4] == [
         "POST auth/register",
         "POST races/r1/join",
@@ -128,10 +162,14 @@ def test_without_a_stream_the_bot_polls_the_start(
     not_yet = problem(409, "race_not_started", "the race starts at 12:00:05")
     api.reply("POST", "races/r1/start", not_yet, not_yet)  # then the handler: running
     race.phase = "running"
+    progress = Progress()
 
-    result = _play(api, strategy=first_legal)
+    result = _play(api, strategy=first_legal, on_progress=progress)
 
     assert (result.ended, result.history, result.live_events) == ("won", PLAN, live_events)
+    # One "waiting" for two race_not_started answers.
+    assert progress.names() == ["joined", "waiting", "started", "ended"]
+    assert progress.events[1][1] == {"starts_at": "2026-12-05T07:00:00Z"}
     assert result.standings == (ROWS_BEFORE if live_events else [])
     assert api.paths()[:6] == [
         "POST auth/register",

@@ -14,7 +14,7 @@ import canfield_bot.bot as bot_module
 from canfield_bot.__main__ import load_strategy, main, standings_table
 from canfield_bot.client import CanfieldClient
 from canfield_bot.strategy import DefaultStrategy, first_legal
-from tests.bot.fake_api import BASE, FakeApi, FakeRace, ok
+from tests.bot.fake_api import BASE, FakeApi, FakeRace, ok, problem
 
 
 def sha256_hex(text: str) -> str:
@@ -41,6 +41,16 @@ TABLE = (
     "   1  t-2                          3     4    1.234  won\n"
     "   -  a-rather-long-player-name     -     -        -  did_not_start"
 )
+
+
+def by_bot(err: str) -> dict[str, list[str]]:
+    """The progress lines ``name: text`` on stderr, as each name's texts in order (the
+    bots run concurrently: how their lines interleave is not fixed)."""
+    lines: dict[str, list[str]] = {}
+    for line in err.splitlines():
+        name, _, text = line.partition(": ")
+        lines.setdefault(name, []).append(text)
+    return lines
 
 
 @pytest.fixture
@@ -132,7 +142,11 @@ def test_the_bots_play_and_the_results_are_printed(
         *TABLE.splitlines(),
         "seed 42  commitment verified: True",
     ]
-    assert "FAILED" not in err
+    # Progress on stderr, so stdout keeps only the results: no line per move.
+    assert by_bot(err) == {
+        "t-1": ["joined race r1", "game g-t-1 started", "game over: won, 3 cards home, 4 moves"],
+        "t-2": ["joined race r1", "game g-t-2 started", "game over: won, 3 cards home, 4 moves"],
+    }
     assert race.passwords == {"t-1": "pw", "t-2": "pw"}
     assert [g.played for g in race.games.values()] == [PLAN, PLAN]
     assert api.paths()[-1] == "GET races/r1/results"
@@ -170,6 +184,7 @@ def test_a_failed_bot_makes_the_exit_status_1(
     race.passwords["bot-c0ffee-2"] = "somebody else's"  # the name is taken
     argv = ["--base-url", BASE, "--race", "r1", "--bots", "2", "--think", "0"]
     argv += ["--on-stuck", "stop", "--strategy", "canfield_bot.strategy:first_legal"]
+    argv += ["--quiet"]  # no progress lines: stderr has the failure only
 
     assert main(argv) == 1
     out, err = capsys.readouterr()
@@ -181,6 +196,48 @@ def test_a_failed_bot_makes_the_exit_status_1(
     # Default names and password come from `secrets` (patched here).
     assert race.passwords["bot-c0ffee-1"] == "s3cret"
     assert "GET races/r1/results" not in api.paths()  # not asked for
+
+
+def test_the_bots_say_when_they_join_wait_start_and_end(
+    race: FakeRace, api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A race not started yet: one line for the race while the bots wait (its start
+    time), one per bot when it joins, when its game starts and when it ends."""
+    race.phase = "open"
+
+    def not_yet(_request: object) -> Any:
+        race.phase = "running"  # the next call finds it running
+        return problem(409, "race_not_started", "the race has not started yet")
+
+    api.reply("POST", "races/r1/start", not_yet)
+    race.game_options = {"ends": "blocked"}
+    argv = ["--base-url", BASE, "--race", "r1", "--bots", "2", "--prefix", "t-"]
+    argv += ["--password", "pw", "--think", "0", "--on-stuck", "stop"]
+    argv += ["--strategy", "canfield_bot.strategy:first_legal"]
+
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    waiting = "race r1: waiting for the start at 2026-12-05T07:00:00Z"
+    assert lines.count(waiting) == 1  # once for the race, not per bot
+    assert lines.index(waiting) < min(i for i, x in enumerate(lines) if "started" in x)
+    assert by_bot(err) == {
+        "race r1": ["waiting for the start at 2026-12-05T07:00:00Z"],
+        "t-1": [
+            "joined race r1",
+            "game g-t-1 started",
+            "game over: blocked, 3 cards home, 4 moves",
+        ],
+        "t-2": [
+            "joined race r1",
+            "game g-t-2 started",
+            "game over: blocked, 3 cards home, 4 moves",
+        ],
+    }
+    assert out.splitlines() == [
+        "t-1: blocked with 3 cards home after 4 moves",
+        "t-2: blocked with 3 cards home after 4 moves",
+    ]
 
 
 def test_standings_table() -> None:
