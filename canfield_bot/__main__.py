@@ -150,25 +150,54 @@ def commitment_verified(seed: str, commitment: str | None) -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run the bots."""
     parser = argparse.ArgumentParser(prog="python -m canfield_bot", description=__doc__)
-    parser.add_argument("--base-url", default="http://127.0.0.1:8000")
-    parser.add_argument("--race", required=True, help="race id")
-    parser.add_argument("--bots", type=_positive, default=5, help="how many bots (1 or more)")
-    parser.add_argument("--think", type=float, default=0.2, help="seconds before each move")
-    parser.add_argument("--prefix", help="username prefix (default: bot-<random>-)")
+    parser.add_argument(
+        "--base-url",
+        default="http://127.0.0.1:8000",
+        help="address of the race server, without /api/v1 (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--race",
+        required=True,
+        help="race id, as in the race page's URL /races/<id>/ or GET /api/v1/races?phase=open "
+        "(required, no default)",
+    )
+    parser.add_argument(
+        "--bots", type=_positive, default=5, help="how many bots, 1 or more (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.2,
+        help="seconds each bot waits before each move (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--prefix", help="username prefix; bot i is <prefix><i> (default: bot-<random>-)"
+    )
     parser.add_argument("--password", help="password of the bot accounts (default: random)")
-    parser.add_argument("--strategy", help="module:name of a strategy function or class")
-    parser.add_argument("--on-stuck", choices=["resign", "stop"], default="resign")
+    parser.add_argument(
+        "--strategy",
+        help="module:name of a strategy function or class, the module importable from the "
+        "current directory or PYTHONPATH (default: the built-in DefaultStrategy)",
+    )
+    parser.add_argument(
+        "--on-stuck",
+        choices=["resign", "stop"],
+        default="resign",
+        help="when the strategy has no move: resign the game, or stop and leave it as it "
+        "is (default: %(default)s)",
+    )
     parser.add_argument(
         "--wait-results",
         action="store_true",
         help="then wait for the results and print them, checking the revealed seed against "
-        "the commitment read before the race (exit status 1 when it does not match)",
+        "the commitment read before the race (exit status 1 when it does not match) "
+        "(default: off)",
     )
     parser.add_argument(
         "--quiet",
         action="store_true",
         help="no progress lines on stderr (joined, waiting for the start, game started, "
-        "game over); only the final lines",
+        "game over); only the final lines (default: off)",
     )
     return asyncio.run(_main(parser.parse_args(argv)))
 

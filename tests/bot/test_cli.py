@@ -96,13 +96,37 @@ def test_bad_arguments_exit_2_with_a_message(
     assert api.requests == []
 
 
-def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+def test_help(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "2000")  # one line per option
     with pytest.raises(SystemExit) as caught:
         main(["--help"])
     assert caught.value.code == 0
     out = capsys.readouterr().out
     assert "python -m canfield_bot --base-url URL --race ID --bots N" in out
-    assert "--wait-results" in out
+    options: dict[str, str] = {}  # option -> its help, on one line
+    for line in out.split("options:")[1].splitlines():
+        if line.startswith("  -"):
+            option = line.split()[0].rstrip(",")
+            options[option] = line
+        elif line.strip():
+            options[option] += " " + line.strip()
+    defaults = {
+        "-h": None,
+        "--base-url": "(default: http://127.0.0.1:8000)",
+        "--race": "/races/<id>/ or GET /api/v1/races?phase=open (required, no default)",
+        "--bots": "(default: 5)",
+        "--think": "(default: 0.2)",
+        "--prefix": "(default: bot-<random>-)",
+        "--password": "(default: random)",
+        "--strategy": "PYTHONPATH (default: the built-in DefaultStrategy)",
+        "--on-stuck": "(default: resign)",
+        "--wait-results": "(default: off)",
+        "--quiet": "(default: off)",
+    }
+    assert list(options) == list(defaults)
+    for option, default in defaults.items():
+        if default is not None:
+            assert options[option].endswith(default), options[option]
 
 
 def test_a_strategy_is_module_colon_name(race: FakeRace, api: FakeApi) -> None:
