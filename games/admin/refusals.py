@@ -236,10 +236,10 @@ def _worded(why: str, f: dict[str, Any]) -> str:
     if why == "races_unfinished":
         n = int(f["count"])
         return ngettext(
-            "%(n)d race of the tournament is not finished (scheduled or being scored): close "
-            "or cancel it before finishing the tournament.",
-            "%(n)d races of the tournament are not finished (scheduled or being scored): close "
-            "or cancel them before finishing the tournament.",
+            "%(n)d race of the tournament is not finished (upcoming, running or being scored): "
+            "close or cancel it before finishing the tournament.",
+            "%(n)d races of the tournament are not finished (upcoming, running or being scored): "
+            "close or cancel them before finishing the tournament.",
             n,
         ) % {"n": n}
     if why == "no_races_added":

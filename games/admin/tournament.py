@@ -517,6 +517,10 @@ UNFINISHED_RACES = (Race.Status.SCHEDULED, Race.Status.CLOSING)
 #: The outcomes of :func:`status_outcome` that change a tournament's status (counted on
 #: the page; a finished one re-scored keeps its status).
 ACTING_OUTCOMES = frozenset({"publish", "finish", "finish_draft"})
+#: The outcomes after which the confirmation offers "Yes": those that change a status, and
+#: a finished tournament's re-score.  With none of them, the action would change nothing
+#: and the page offers only the way back.
+CHANGING_OUTCOMES = ACTING_OUTCOMES | {"rescore"}
 
 
 def status_outcome(t: Tournament, action: str, pending: int) -> str:
@@ -848,7 +852,9 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
     ) -> TemplateResponse:
         """The page "Publish" and "Finish" show before they act: per selected tournament
         (in the order the action takes them), its status, its races, and what the action
-        will do to it (:func:`status_outcome`), with the count of those it acts on."""
+        will do to it (:func:`status_outcome`), with the count of those it acts on.  When
+        the action would change none of them (no outcome in :data:`CHANGING_OUTCOMES`), the
+        page says so and offers no "Yes", only the way back."""
         tournaments = list(
             queryset.order_by("created_at", "id").annotate(
                 race_count=Count("races"),
@@ -873,6 +879,7 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
             selected=tournaments,
             rows=rows,
             acting=sum(1 for r in rows if r["outcome"] in ACTING_OUTCOMES),
+            nothing_to_do=not any(r["outcome"] in CHANGING_OUTCOMES for r in rows),
         )
 
     @admin.action(description=_("Re-score standings from race results"), permissions=["change"])

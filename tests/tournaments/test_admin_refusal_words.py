@@ -48,18 +48,24 @@ def test_max_entrants_zero_is_refused_in_the_admins_language(language: str) -> N
     [
         (
             "en",
-            "Busy Cup: 2 races of the tournament are not finished (scheduled or being scored): "
-            "close or cancel them before finishing the tournament.",
+            "Busy Cup: 2 races of the tournament are not finished (upcoming, running or being "
+            "scored): close or cancel them before finishing the tournament.",
         ),
         (
             "de",
-            "Busy Cup: 2 Rennen des Turniers sind nicht beendet (geplant oder in Wertung): "
-            "Schließen Sie sie oder sagen Sie sie ab, bevor Sie das Turnier beenden.",
+            "Busy Cup: 2 Rennen des Turniers sind nicht beendet (demnächst, laufend oder in "
+            "Wertung): Schließen Sie sie oder sagen Sie sie ab, bevor Sie das Turnier beenden.",
         ),
         (
             "fr",
-            "Busy Cup\u202f: 2 courses du tournoi ne sont pas terminées (programmées ou en cours "
-            "de classement)\u202f: clôturez-les ou annulez-les avant de terminer le tournoi.",
+            "Busy Cup\u202f: 2 courses du tournoi ne sont pas terminées (à venir, en cours ou "
+            "en cours de classement)\u202f: clôturez-les ou annulez-les avant de terminer le "
+            "tournoi.",
+        ),
+        (
+            "es",
+            "Busy Cup: 2 carreras del torneo no han terminado (próximas, en curso o en "
+            "clasificación): ciérrelas o cancélelas antes de terminar el torneo.",
         ),
     ],
 )

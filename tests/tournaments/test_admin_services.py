@@ -371,8 +371,8 @@ def test_the_finish_action_says_why_a_tournament_is_not_finished() -> None:
     assert [(m.level_tag, m.message) for m in get_messages(resp.wsgi_request)] == [
         (
             "error",
-            "Busy Cup: 1 race of the tournament is not finished (scheduled or being scored): "
-            "close or cancel it before finishing the tournament.",
+            "Busy Cup: 1 race of the tournament is not finished (upcoming, running or being "
+            "scored): close or cancel it before finishing the tournament.",
         )
     ]
     t.refresh_from_db()

@@ -252,3 +252,111 @@ def test_the_actions_say_they_ask_first() -> None:
     )
     assert "Publish (draft → open; asks first)" in actions
     assert "Finish (final re-score; asks first)" in actions
+
+
+def _offers(page: str) -> tuple[bool, bool]:
+    """Whether the page offers "Yes" (a form posting ``apply``) and the way back."""
+    return (
+        '<input type="hidden" name="apply" value="1">' in page and 'type="submit"' in page,
+        'class="button cancel-link"' in page,
+    )
+
+
+def test_finish_offers_no_yes_when_no_tournament_would_change() -> None:
+    ts = _every_kind()
+    client = _client()
+    selected = [str(ts[k].pk) for k in ("busy", "gone")]
+    page = client.post(
+        reverse(CHANGELIST), {"action": "finish", "_selected_action": selected}
+    ).content.decode()
+    assert _offers(page) == (False, True)
+    assert "Yes, finish these tournaments" not in page
+    assert "tournaments will be finished." not in page
+    assert (
+        '<span id="nothing-to-do">Nothing will change: none of these tournaments can be '
+        "finished, for the reasons below.</span>" in page
+    )
+    assert "Back to the list</a>" in page
+    # The page and the service's refusal name the unfinished race's states alike.
+    states = "not finished (upcoming, running or being scored)"
+    assert _lines(page)[0] == (
+        "unfinished",
+        f"Busy Cup: 1 race {states}; left alone: close or cancel it first",
+    )
+    resp = client.post(
+        reverse(CHANGELIST),
+        {"action": "finish", "_selected_action": selected[:1], "apply": "1"},
+        follow=True,
+    )
+    assert [str(m) for m in get_messages(resp.wsgi_request)] == [
+        f"Busy Cup: 1 race of the tournament is {states}: close or cancel it before "
+        "finishing the tournament."
+    ]
+
+
+def test_finish_still_offers_yes_for_a_re_score_alone() -> None:
+    ts = _every_kind()
+    page = (
+        _client()
+        .post(reverse(CHANGELIST), {"action": "finish", "_selected_action": [str(ts["done"].pk)]})
+        .content.decode()
+    )
+    assert _offers(page) == (True, True)
+    assert 'value="Yes, finish these tournaments"' in page
+    assert "0 tournaments will be finished." in page
+    assert "nothing-to-do" not in page
+
+
+def test_publish_offers_no_yes_when_no_tournament_is_a_draft() -> None:
+    ts = _every_kind()
+    selected = [str(ts[k].pk) for k in ("ready", "done", "gone")]
+    page = (
+        _client()
+        .post(reverse(CHANGELIST), {"action": "publish", "_selected_action": selected})
+        .content.decode()
+    )
+    assert _offers(page) == (False, True)
+    assert "Yes, publish these tournaments" not in page
+    assert "will be published." not in page
+    assert (
+        '<span id="nothing-to-do">Nothing will change: none of these tournaments is a draft.'
+        "</span>" in page
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "nothing", "back"),
+    [
+        (
+            "fr",
+            "Rien ne changera\u202f: aucun de ces tournois ne peut être terminé, pour les "
+            "raisons ci-dessous.",
+            "Retour à la liste",
+        ),
+        (
+            "es",
+            "Nada cambiará: ninguno de estos torneos puede terminarse, por los motivos "
+            "indicados abajo.",
+            "Volver a la lista",
+        ),
+        (
+            "de",
+            "Nichts wird geändert: Keines dieser Turniere kann beendet werden, aus den unten "
+            "genannten Gründen.",
+            "Zurück zur Liste",
+        ),
+    ],
+)
+def test_nothing_to_finish_is_said_in_the_admins_language(
+    language: str, nothing: str, back: str
+) -> None:
+    busy = TournamentFactory(name="Busy Cup")
+    running_race(busy, name="Busy heat")
+    page = (
+        _client(language)
+        .post(reverse(CHANGELIST), {"action": "finish", "_selected_action": [str(busy.pk)]})
+        .content.decode()
+    )
+    assert f'<span id="nothing-to-do">{nothing}</span>' in page
+    assert f"{back}</a>" in page
+    assert _offers(page) == (False, True)
