@@ -55,6 +55,8 @@ from games.selectors.exports import tournament_races_csv, tournament_standings_c
 from games.services.errors import ServiceError
 from games.services.races import LATE_JOIN_DEFAULT
 from games.services.tournament_admin import (
+    ENTRY_FIELDS,
+    SCORING_FIELDS,
     tournament_delete,
     tournament_entrant_remove,
     tournament_update,
@@ -81,6 +83,16 @@ _FIELDS = [
     "entry",
     "max_entrants",
 ]
+
+#: The statuses after which a tournament's scheme, entry rules and entrants are final
+#: (``tournament_update``, ``tournament_admit`` and ``tournament_entrant_remove`` refuse
+#: to change them): the change form shows them read only, keeping name and description.
+OVER = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+
+
+def is_over(t: Tournament | None) -> bool:
+    """Whether ``t`` (``None`` on the add form) is finished or cancelled (:data:`OVER`)."""
+    return t is not None and not t._state.adding and t.status in OVER
 
 
 class _DepthSafeDecoder(json.JSONDecoder):
@@ -188,6 +200,9 @@ class TournamentForm(_ModelForm_Tournament):
         data = super().clean() or {}
         if self.errors:
             return data
+        for name in _FIELDS:  # shown read only (a finished tournament's rules): kept
+            if name not in self.fields:
+                data[name] = getattr(self.instance, name)
         try:
             data["points_table"] = tournament_validate(
                 name=data.get("name", ""),
@@ -487,7 +502,8 @@ class EntrantForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 class EntrantInline(_TabularInline_TournamentEntrant_Tournament):
-    """Admitted players; add players here to invite them (any tournament, up to its limit)."""
+    """Admitted players; add players here to invite them (a draft or open tournament, up
+    to its limit; a finished or cancelled one's are shown read only)."""
 
     model = TournamentEntrant
     formset = ParentRowsFormSet
@@ -495,6 +511,17 @@ class EntrantInline(_TabularInline_TournamentEntrant_Tournament):
     fields = ["player", "invited_by", "admitted"]
     readonly_fields = ["invited_by", "admitted"]
     extra = 0
+
+    # A finished or cancelled tournament's entrants are final (tournament_admit and
+    # tournament_entrant_remove refuse): the rows are shown read only, none added.
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not is_over(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not is_over(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not is_over(obj) and super().has_delete_permission(request, obj)
 
     @admin.display(description=_("admitted"))
     def admitted(self, e: TournamentEntrant) -> str:
@@ -579,8 +606,15 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         return qs.annotate(race_total=Count("races"))
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        """The status once created (the actions change it); a finished or cancelled
+        tournament's scheme and entry rules too (:data:`OVER`: ``tournament_update``
+        refuses to change them), leaving its name and description editable."""
         fields = list(super().get_readonly_fields(request, obj))
-        return [*fields, "status"] if obj is not None else fields
+        if obj is None:
+            return fields
+        if is_over(obj):
+            return [*fields, "status", *SCORING_FIELDS, *ENTRY_FIELDS]
+        return [*fields, "status"]
 
     @admin.display(description=_("races"), ordering="race_total")
     def races(self, t: Tournament) -> int:
@@ -620,7 +654,8 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         d = form.cleaned_data
-        fields = {f: d[f] for f in _FIELDS}
+        # A field shown read only (a finished tournament's rules) keeps its stored value.
+        fields = {f: d[f] if f in d else getattr(obj, f) for f in _FIELDS}
         if change:
             saved = tournament_update(tournament_id=obj.pk, **fields)
         else:
