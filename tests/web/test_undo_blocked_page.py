@@ -133,8 +133,8 @@ def test_a_blocked_race_game_shows_how_long_its_undo_lasts(
 
 
 RACE_OPEN = (
-    "Why the race goes on: this race allows Undo, so until your time is up you may still "
-    "take back the move that blocked your game."
+    "<summary>Why does the race go on?</summary><p>This race allows Undo, so until your time "
+    "is up you may still take back the move that blocked your game."
 )
 
 
