@@ -596,6 +596,13 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
     inlines = [StandingInline, RaceInline, EntrantInline]
     actions = ["rescore", "publish", "finish", "cancel", "export_standings_csv"]
 
+    def get_inlines(self, request: HttpRequest, obj: Any) -> list[Any]:
+        """The standings and the races (both read only) once the tournament exists; its
+        entrants always.  The add page showed two empty tables no one could fill."""
+        if obj is None:
+            return [EntrantInline]
+        return list(self.inlines)
+
     @staticmethod
     def clock() -> datetime:
         """The current time (the add-races form shows it); tests put their own clock."""

@@ -405,3 +405,20 @@ def test_a_tampered_entry_row_of_a_race_is_a_form_error(row_id: str) -> None:
     mine.refresh_from_db()
     assert mine.name == "mine"
     assert RaceEntry.objects.get(pk=bob.pk).race_id == theirs.pk
+
+
+def test_the_add_page_shows_no_empty_standings_or_races_table() -> None:
+    """The add page showed the read-only Standings and Races tables, empty, before the
+    tournament existed; it offers the entrants only.  The change page keeps all three."""
+    c = client_for(organiser())
+    add = c.get(reverse("admin:games_tournament_add"))
+    assert [f.formset.model.__name__ for f in add.context["inline_admin_formsets"]] == [
+        "TournamentEntrant"
+    ]
+    t = Tournament.objects.create(name="Spring Cup")
+    change = c.get(reverse("admin:games_tournament_change", args=[t.pk]))
+    assert [f.formset.model.__name__ for f in change.context["inline_admin_formsets"]] == [
+        "TournamentStanding",
+        "Race",
+        "TournamentEntrant",
+    ]
