@@ -67,3 +67,39 @@ def test_a_ten_card_pile_keeps_its_count_on_one_line(
             assert label["inside"], (width, lang, label)
     finally:
         ctx.close()
+
+
+def test_a_pile_heading_keeps_the_space_before_its_count(
+    live_server: Any, chromium: Any, transactional_db: Any
+) -> None:
+    """Where the board takes no moves (a replay, an ended or blocked game) a pile's label
+    is a heading laid out as a flex box, whose two items ("Pile 1", "(2 cards)") lost the
+    space between them: it read "Pile 1(2 cards)" at 1,280 px."""
+    from django.contrib.auth.models import User
+
+    from games.services.games import game_end, game_start
+    from tests.browser.web_helpers import PASSWORD
+
+    player = User.objects.create_user("bob", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed="7")
+    game_end(game_id=game.id, player=player)  # resigned: the board takes no moves
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    try:
+        page = ctx.new_page()
+        log_in(page, live_server.url, "bob")
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        heads = page.locator("#board .pilehead")
+        assert heads.count() == 4
+        gaps = page.evaluate(
+            """() => [...document.querySelectorAll('#board .pilehead')].map(h => {
+                const count = h.querySelector('.pilecount');
+                const r = document.createRange();
+                r.setStart(h.firstChild, 0);
+                r.setEnd(h.firstChild, h.firstChild.data.trimEnd().length);
+                return count.getBoundingClientRect().left - r.getBoundingClientRect().right;
+            })"""
+        )
+        screenshot(page, "ended-board-pile-headings-1280", full_page=False)
+        assert all(gap >= 2 for gap in gaps), gaps
+    finally:
+        ctx.close()
