@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,3 +76,12 @@ def blocked_seed(prefix: str, tries: int = 5000) -> str:
     )
     assert seed is not None, f"no classic deal blocked at the deal among {prefix}-0..{tries - 1}"
     return seed
+
+
+def ticking(start: datetime) -> Iterator[datetime]:
+    """A clock that moves one second on every reading (patch ``timezone.now`` with
+    ``lambda: next(clock)``): two readings of one answer never agree."""
+    t = start
+    while True:
+        yield t
+        t += timedelta(seconds=1)

@@ -9,8 +9,8 @@ moves one second on every reading, so two readings never agree."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from datetime import datetime, timedelta
+from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -22,17 +22,9 @@ from games.selectors.games import game_view
 from games.services.games import move_play
 from games.services.races import race_create, race_join
 from tests.factories import create_user
-from tests.helpers import blocked_seed
+from tests.helpers import blocked_seed, ticking
 
 pytestmark = pytest.mark.django_db
-
-
-def _ticking(start: datetime) -> Iterator[datetime]:
-    """A clock that moves one second on every reading."""
-    t = start
-    while True:
-        yield t
-        t += timedelta(seconds=1)
 
 
 def test_game_view_status_and_undo_agree_at_the_deadline(
@@ -55,7 +47,7 @@ def test_game_view_status_and_undo_agree_at_the_deadline(
     assert game.deadline is not None
     seen = set()
     for before in range(4):
-        clock = _ticking(game.deadline - timedelta(seconds=before))
+        clock = ticking(game.deadline - timedelta(seconds=before))
         monkeypatch.setattr(timezone, "now", lambda clock=clock: next(clock))
         view = game_view(game)
         seen.add(view["status"])
@@ -120,7 +112,7 @@ def test_game_list_row_status_and_finished_at_agree_across_the_start(
     assert stored.finished_at is not None
     seen = set()
     for before in range(10):
-        clock = _ticking(starts - timedelta(seconds=before))
+        clock = ticking(starts - timedelta(seconds=before))
         monkeypatch.setattr(timezone, "now", lambda clock=clock: next(clock))
         [row] = ann.get("/api/v1/games").json()["results"]
         seen.add(row["status"])

@@ -4,8 +4,7 @@ and ranked (nor ``running`` over rows ``not_started``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -13,16 +12,9 @@ from rest_framework.test import APIClient
 
 from games.services.races import race_create, race_join
 from tests.factories import create_user
+from tests.helpers import ticking
 
 pytestmark = pytest.mark.django_db
-
-
-def _ticking(start: datetime) -> Iterator[datetime]:
-    """A clock that moves one second on every reading."""
-    t = start
-    while True:
-        yield t
-        t += timedelta(seconds=1)
 
 
 def test_standings_phase_and_rows_agree_across_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -40,7 +32,7 @@ def test_standings_phase_and_rows_agree_across_the_start(monkeypatch: pytest.Mon
     seen = set()
     # The start falls between any two readings of the clock for one of these requests.
     for before in range(12):
-        clock = _ticking(starts - timedelta(seconds=before))
+        clock = ticking(starts - timedelta(seconds=before))
         monkeypatch.setattr(timezone, "now", lambda clock=clock: next(clock))
         body = client.get(f"/api/v1/races/{race.id}/standings").json()
         statuses = {row["status"] for row in body["standings"]}
@@ -70,7 +62,7 @@ def test_stream_standings_payload_agrees_across_the_start(monkeypatch: pytest.Mo
     race_join(race_id=race.id, player=create_user("ann"), now=created)
     seen = set()
     for before in range(6):
-        clock = _ticking(starts - timedelta(seconds=before))
+        clock = ticking(starts - timedelta(seconds=before))
         monkeypatch.setattr(timezone, "now", lambda clock=clock: next(clock))
         body = race_standings_payload(str(race.id))
         [row] = body["standings"]
@@ -98,7 +90,7 @@ def test_stream_snapshot_agrees_across_the_start(monkeypatch: pytest.MonkeyPatch
     race_join(race_id=race.id, player=create_user("ann"), now=created)
     seen = []
     for before in range(6):
-        clock = _ticking(starts - timedelta(seconds=before))
+        clock = ticking(starts - timedelta(seconds=before))
         monkeypatch.setattr(timezone, "now", lambda clock=clock: next(clock))
         body = race_snapshot(str(race.id), AnonymousUser())
         [row] = body["standings"]
