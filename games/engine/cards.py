@@ -35,6 +35,10 @@ for _c, _n in enumerate(CARD_NAMES):
             _BY_NAME["10" + _s] = _c
 
 
+#: Upper-cases ASCII letters and nothing else (``str.upper`` maps "\u017f" to "S").
+_ASCII_UPPER: Final = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
 class CardError(ValueError):
     """A string that does not name a card (message says why).
 
@@ -61,7 +65,10 @@ def parse_card(text: str) -> int:
         return card
     if not isinstance(text, str):
         raise CardError(f"{text!r} is not a card: a card is a string such as QH, TD, 10D")
-    t = text.strip().upper()
+    # ASCII letters only change case: Unicode maps some other letters onto the
+    # notation's ("\u017f", the long s, upper-cases to "S"), and RULES.md 1 and 5
+    # name the ranks and suits by their ASCII letters alone.
+    t = text.strip().translate(_ASCII_UPPER)
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2:

@@ -92,3 +92,22 @@ def test_parse_card_forms_and_errors() -> None:
         parse_card("Q")
     with pytest.raises(CardError, match="is not a card"):
         parse_card(5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["Q\u017f>f", "q\u017f>t1", "10\u017f>t2"])
+def test_letters_that_unicode_upper_cases_to_a_suit_are_not_cards(text: str) -> None:
+    """RULES.md 1 and 5: a card is its rank letter then one of the suit letters C D H
+    S, and input is case-insensitive in those letters only.  ``str.upper`` maps the
+    long s (U+017F) to ``S``, so ``"Q\u017f>f"`` was played as ``QS>f``; it is
+    malformed (``MoveParseError``, code ``malformed_move``)."""
+    with pytest.raises(MoveParseError) as exc:
+        parse_move(text)
+    assert exc.value.why == "card_suit"
+
+
+def test_the_long_s_is_an_unknown_suit() -> None:
+    """The refusal names the letter it does not know (``card_suit``, RULES.md 5)."""
+    with pytest.raises(CardError) as exc:
+        parse_card("Q\u017f")
+    assert exc.value.why == "card_suit"
+    assert exc.value.facts["letter"] == "\u017f"
