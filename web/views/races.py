@@ -43,7 +43,7 @@ from games.selectors.races import (
 from games.selectors.ratings import pool_get
 from games.services.errors import AccountDeleted, NotFound, ServiceError
 from games.services.races import race_join, race_start
-from web.board import board_context, card, move_words, pool_words, rules_words
+from web.board import RANK_SHORT, board_context, card, move_words, pool_words, rules_words
 from web.middleware import reads_query
 from web.refusals import refusal_words
 from web.throttling import throttled
@@ -221,8 +221,23 @@ def results(request: HttpRequest, race_id: Any) -> HttpResponse:
             "rules": rules_words(data["variant"], data["options"], preset=data["preset"]),
             "rating_pool": _rating_pool(data["rating"]["pool"]),
             "check_commands": check_commands(data["seed"], data["variant"], data["options"]),
+            "fixed_base": fixed_base_words(data["options"]),
         },
     )
+
+
+def fixed_base_words(options: dict[str, Any]) -> str | None:
+    """The fixed base rank of a deal's ``options`` as the page writes a rank (``"2"``,
+    ``"10"``), or ``None`` when the base is dealt (``base`` ``"dealt"``, or missing).
+
+    With a fixed base the four cards of that rank are taken out and start the
+    foundations, and the other 48 are laid out in order (reserve 13, tableau 4, stock
+    31; RULES.md 4, storehouse), so the results page describes that deal, not the
+    classic one (base card D[13], stock of 34)."""
+    base = options.get("base", "dealt")
+    if base in (None, "dealt"):
+        return None
+    return RANK_SHORT.get(str(base), str(base))
 
 
 def check_commands(seed: str, variant: str, options: dict[str, Any]) -> list[str]:
