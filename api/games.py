@@ -22,6 +22,7 @@ from api.accounts import player_of
 from api.errors import ProblemSerializer
 from api.pagination import CURSOR_PARAMETERS, MovePagination, NewestFirstPagination
 from api.query import ApiView, accepts_query
+from api.rules_doc import OPTION_VALUES
 from api.serializers import (
     NO_INPUT_400,
     ExpectedMoveInput,
@@ -40,7 +41,6 @@ from api.serializers import (
     paginated,
 )
 from games.engine import OPTION_HELP, OPTION_NAMES, PRESET_HELP, PRESETS
-from games.engine.rules import BUILDS, EMPTY_PILE, TABLEAU_MOVES, TABLEAU_WRAP
 from games.selectors.games import (
     game_get,
     game_list,
@@ -51,18 +51,6 @@ from games.selectors.games import (
 from games.services import games as game_services
 from games.services import hints as hint_services
 from games.services import solver as solver_services
-
-_OPTION_VALUES: dict[str, list[Any]] = {
-    "draw": [1, 3],
-    "redeals": [None, 0, 1, 2, 3],
-    "build": list(BUILDS),
-    "tableau_moves": list(TABLEAU_MOVES),
-    "autofill": [True, False],
-    "empty_pile": list(EMPTY_PILE),
-    "reserve_face_up": [False, True],
-    "base": ["dealt", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"],
-    "tableau_wrap": list(TABLEAU_WRAP),
-}
 
 _PROBLEMS = {
     400: ProblemSerializer,
@@ -93,7 +81,7 @@ class VariantsView(ApiView):
                     {
                         "name": name,
                         "help": OPTION_HELP[name],
-                        "values": _OPTION_VALUES[name],
+                        "values": OPTION_VALUES[name],
                         "classic": classic[name],
                     }
                     for name in OPTION_NAMES

@@ -25,6 +25,7 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 from api.problem_codes import problem_codes_markdown
+from api.rules_doc import rules_markdown
 from canfield_site.broker import embedded_broker_file, embedded_broker_url
 from canfield_site.cache import cache_settings
 
@@ -352,6 +353,8 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
         "Errors are RFC 9457 "
         "`application/problem+json` documents with a stable snake_case `code`:\n\n"
         + problem_codes_markdown()
+        + "\n"
+        + rules_markdown()
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

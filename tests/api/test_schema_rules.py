@@ -1,0 +1,96 @@
+"""The API documentation explains every rule of the rule book (RULES.md, first paragraph).
+
+The OpenAPI description carries the rule book under "# The rules" (``api/rules_doc.py``).
+These tests read ``docs/RULES.md`` (the shipped copy of the shared rule book) and look for
+each of its sections, each rule of section 3 and each exact formula, example and name it
+writes in code spans, in the schema that ``manage.py spectacular`` generates.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from api.rules_doc import OPTION_VALUES
+from games.engine.ranking import RANKING_RULE
+from games.engine.rules import OPTION_HELP, OPTION_NAMES, PRESET_HELP, PRESETS
+from tests.api.test_schema import generate
+
+RULES = (Path(__file__).resolve().parents[2] / "docs" / "RULES.md").read_text(encoding="utf-8")
+#: Code spans of RULES.md that name this repository's files or another program's
+#: variant, not a rule a client plays by.
+NOT_RULES = {"vectors/deals.json", "seeds/", "canfield-strict"}
+
+
+def sections() -> dict[str, str]:
+    """RULES.md's numbered sections: ``{"1": text, ..., "7": text}``."""
+    parts = re.split(r"^## (\d+)\. .*$", RULES, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+@pytest.fixture(scope="module")
+def description(tmp_path_factory: pytest.TempPathFactory) -> str:
+    schema = generate(tmp_path_factory.mktemp("schema"))
+    return str(schema["info"]["description"])
+
+
+def test_the_rule_book_has_the_seven_sections_these_tests_read() -> None:
+    assert list(sections()) == ["1", "2", "3", "4", "5", "6", "7"]
+
+
+@pytest.mark.parametrize("number", ["1", "2", "3", "4", "5", "6", "7"])
+def test_each_section_of_the_rule_book_has_a_heading_naming_it(
+    description: str, number: str
+) -> None:
+    headings = re.findall(r"^## .*\(RULES\.md (\d)\)$", description, flags=re.M)
+    assert number in headings
+
+
+def test_each_rule_of_play_is_explained_under_its_number_and_name(description: str) -> None:
+    rules = re.findall(r"^(\d)\. \*\*([^*]+)\*\*", sections()["3"], flags=re.M)
+    assert len(rules) == 9
+    for number, name in rules:
+        assert re.search(rf"\*\*{re.escape(name)}\*\*[^\n]*\(3\.{number}\b", description), name
+
+
+@pytest.mark.parametrize("number", ["1", "2", "3", "5", "6", "7"])
+def test_every_formula_example_and_name_of_the_section_is_in_the_documentation(
+    description: str, number: str
+) -> None:
+    spans = set(re.findall(r"`([^`]+)`", sections()[number])) - NOT_RULES
+    missing = sorted(s for s in spans if f"`{s}`" not in description)
+    assert missing == []
+
+
+def test_every_preset_is_a_row_with_its_help(description: str) -> None:
+    for name in PRESETS:
+        assert f"| `{name}` | {PRESET_HELP[name]} |" in description
+
+
+def test_a_preset_row_names_the_options_it_changes(description: str) -> None:
+    row = next(r for r in description.splitlines() if r.startswith("| `rainbow` |"))
+    assert row.endswith("| `draw` 1, `redeals` 0, `build` any-suit |")
+
+
+def test_every_option_is_a_row_with_its_help_values_and_classic_value(description: str) -> None:
+    for name in OPTION_NAMES:
+        assert f"| `{name}` | {OPTION_HELP[name]} |" in description
+    assert (
+        "| `build` | "
+        + OPTION_HELP["build"]
+        + " | "
+        + ", ".join(f"`{v}`" for v in OPTION_VALUES["build"])
+        + " | alternate-colour |"
+        in description
+    )
+    assert "| 0 to 1000, or `null` for unlimited | unlimited |" in description
+
+
+def test_the_ranking_rule_is_the_engines(description: str) -> None:
+    assert f"**Race ranking**: {RANKING_RULE}" in description
+
+
+def test_a_refused_move_is_documented_with_the_status_the_api_answers(description: str) -> None:
+    assert "answered `422 illegal_move`" in description
