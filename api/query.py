@@ -31,9 +31,11 @@ from collections.abc import Callable, Collection, Iterable
 from typing import Any, TypeVar
 
 from django.http import QueryDict
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.negotiation import BaseContentNegotiation, DefaultContentNegotiation
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
@@ -134,7 +136,12 @@ class AcceptHeaderNegotiation(DefaultContentNegotiation):
 class ApiView(APIView):
     """Base of every API view: the query check (module doc) runs after authentication,
     permissions and throttles, before the method.  A method not allowed is still
-    ``405`` (it has no declaration to check against)."""
+    ``405`` (it has no declaration to check against).
+
+    Every answer says that it depends on ``Authorization`` (``Vary``), and an answer to
+    an authenticated request (a token, or a session) is ``Cache-Control: private``
+    (:meth:`finalize_response`): a shared cache never hands one player's answer to
+    another, nor an anonymous copy to a player."""
 
     content_negotiation_class: type[BaseContentNegotiation] = AcceptHeaderNegotiation
     #: A list answered whole: ``cursor``/``page_size`` are ``400 not_paginated``.
@@ -143,6 +150,20 @@ class ApiView(APIView):
     def accepted_query_parameters(self, handler: Callable[..., Any]) -> tuple[str, ...]:
         """The query parameters ``handler`` (a bound view method) accepts."""
         return tuple(getattr(handler, ACCEPTED_ATTRIBUTE, ()))
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        """DRF's answer with ``Vary: Authorization`` and, when the request carried
+        credentials (an ``Authorization`` header, or a logged-in session), ``Cache-Control:
+        private`` merged into what the view set (a token's ``no-store`` stays).  Refusals
+        too: a 409's ``current_move_number`` is the player's."""
+        response = super().finalize_response(request, response, *args, **kwargs)
+        patch_vary_headers(response, ("Authorization",))
+        user = getattr(request._request, "user", None)  # set by DRF once authenticated
+        if "HTTP_AUTHORIZATION" in request.META or (user is not None and user.is_authenticated):
+            patch_cache_control(response, private=True)
+        return response
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         """DRF's checks, then the query's (400 ``not_paginated``,
