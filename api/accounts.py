@@ -24,7 +24,7 @@ from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
 from rest_framework import status
-from rest_framework.exceptions import NotAuthenticated
+from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -39,7 +39,7 @@ from canfield_site.security import (
     lockout_seconds,
 )
 from games.services.accounts import account_password_set, user_register, username_validate
-from games.services.errors import AccountDeleted, UsernameTaken
+from games.services.errors import AccountDeleted, CredentialsChanged, UsernameTaken
 from games.services.tokens import token_issue, token_revoke, tokens_revoke
 
 
@@ -206,6 +206,8 @@ class TokenView(ApiView):
             body = _token_body(user)
         except AccountDeleted:  # deleted since the password was checked: unknown now
             raise _invalid_credentials() from None
+        except CredentialsChanged:  # changed or deactivated since: the password is stale
+            raise _invalid_credentials() from None
         forget_failed_logins(user.get_username())
         return _no_store(Response(body))
 
@@ -314,12 +316,17 @@ class PasswordChangeView(ApiView):
                 status=400,
                 errors=errors,
             )
-        with transaction.atomic():
-            # Deleted meanwhile (while the passwords were hashed): AccountDeleted, 404
-            # not_found.  Saving revokes every token; the new one is issued in the same
-            # transaction.
-            account_password_set(account=user, password=data.validated_data["new_password"])
-            body = _token_body(user)
+        try:
+            with transaction.atomic():
+                # Deleted meanwhile (while the passwords were hashed): AccountDeleted, 404
+                # not_found.  Saving revokes every token; the new one is issued in the
+                # same transaction.
+                account_password_set(account=user, password=data.validated_data["new_password"])
+                body = _token_body(user)
+        except CredentialsChanged:
+            # Deactivated while the passwords were checked: nothing changed (rolled back),
+            # and the answer is the one the request's next call gets.
+            raise AuthenticationFailed("User inactive or deleted.") from None
         if request._request.session.get(HASH_SESSION_KEY):
             update_session_auth_hash(request._request, user)
         return _no_store(Response(body))

@@ -62,6 +62,7 @@ _DRF_CODES: dict[type[exceptions.APIException], str] = {
 #: HTTP status of each service error code (games.services.errors); services know no HTTP.
 SERVICE_ERROR_STATUS: dict[str, int] = {
     "not_found": 404,
+    "invalid_credentials": 400,
     "invalid_options": 400,
     "invalid_deal": 400,
     "malformed_move": 400,

@@ -114,7 +114,9 @@ def account_password_set(*, account: Any, password: str) -> None:
     ``password`` must already be validated (Django's password validators) and the current
     one checked by the caller.  Saving revokes every API token of the account
     (:func:`games.services.tokens.revoke_on_credential_change`, connected in
-    ``games.apps``, so any save does, whoever makes it); ``account`` is updated in place.
+    ``games.apps``, so any save does, whoever makes it); ``account`` is updated in place
+    and only its password is written (the rest of the row stays as stored: a deactivation
+    made while the passwords were checked holds).
     Raises :class:`AccountDeleted` when the account was deleted meanwhile (while the
     passwords were hashed): the lock finds no row, so nothing is saved (``save()`` would
     have inserted the account again).
@@ -122,7 +124,10 @@ def account_password_set(*, account: Any, password: str) -> None:
     with transaction.atomic():
         player_lock(player=account)
         account.set_password(password)
-        account.save()
+        # The password alone: ``account`` was read before the passwords were hashed, and
+        # saving every field wrote back what changed meanwhile (an organiser's
+        # deactivation was undone: ``is_active`` saved as ``True`` again).
+        account.save(update_fields=["password"])
 
 
 # ------------------------------------------------------------------ deletion

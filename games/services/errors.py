@@ -63,6 +63,15 @@ class AccountDeleted(NotFound):
     session whose account is gone, the login page (``web.views.common.account_gone``)."""
 
 
+class CredentialsChanged(ServiceError):
+    """The account's password changed, or the account was deactivated, after the caller
+    read it and checked its password (hashing takes a while): a token issued now would
+    outlive the change that revoked every token (``games.services.tokens.token_issue``).
+    The API answers a login ``400 invalid_credentials``, as for a wrong password."""
+
+    code = "invalid_credentials"
+
+
 class InvalidOptions(ServiceError):
     """Unknown variant, unknown option or bad option value (RULES.md 4)."""
 

@@ -25,6 +25,7 @@ from django.utils import timezone
 from knox.models import AuthToken
 
 from games.services.accounts import player_lock
+from games.services.errors import CredentialsChanged
 
 
 def token_issue(*, user: User) -> tuple[str, AuthToken]:
@@ -36,10 +37,22 @@ def token_issue(*, user: User) -> tuple[str, AuthToken]:
     of an account does): raises :class:`~games.services.errors.AccountDeleted` when it was
     deleted meanwhile (the token, committed while the deletion ran or after it, pointed
     at an account gone: an IntegrityError).
+
+    ``user`` is the caller's copy of the account, whose password it checked: under the
+    lock the stored password hash must still be ``user.password`` and the account
+    active, else :class:`~games.services.errors.CredentialsChanged` (nothing issued).  A
+    login with the old password checked just before the holder changed it (or an
+    organiser deactivated the account) got a token after the change had revoked every
+    token, so the old password kept working through it.
     """
     ttl = settings.AUTH_TOKEN_TTL_SECONDS
     with transaction.atomic():
         player_lock(player=user)
+        stored = _credentials_of(user)
+        if stored is None or stored[0] != user.password or not stored[1]:
+            raise CredentialsChanged(
+                "the account's password or state changed while it was checked: log in again"
+            )
         tokens = AuthToken.objects.filter(user=user)
         tokens.filter(expiry__lte=timezone.now()).delete()
         keep = max(settings.AUTH_TOKENS_PER_USER - 1, 0)
