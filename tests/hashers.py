@@ -17,3 +17,11 @@ class QuickPBKDF2PasswordHasher(PBKDF2PasswordHasher):
     """``pbkdf2_sha256`` with 1 iteration (test process only; see the module docstring)."""
 
     iterations = 1
+
+
+class TwoIterationPBKDF2PasswordHasher(PBKDF2PasswordHasher):
+    """``pbkdf2_sha256`` with 2 iterations: a "newer" hasher for the hash-upgrade tests
+    (``tests/api/test_hash_upgrade_keeps_tokens.py``), under which the 1-iteration hashes
+    of :class:`QuickPBKDF2PasswordHasher` must be updated."""
+
+    iterations = 2

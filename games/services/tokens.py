@@ -10,15 +10,18 @@ A changed password or a deactivation revokes every token of the account, however
 account is saved (a service, the admin, ``changepassword``, a script's ``user.save()``):
 :func:`remember_credentials` and :func:`revoke_on_credential_change`, the user model's
 ``pre_save`` and ``post_save`` receivers, connected in ``games.apps`` so that they hold
-whichever app saves the account.
+whichever app saves the account.  Django's upgrade of an outdated hash at login (the same
+password, stored again) is not a change (:func:`is_hash_upgrade`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.hashers import get_hasher, identify_hasher, is_password_usable
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -103,11 +106,50 @@ def revoke_on_credential_change(
     """``post_save`` receiver of the user model (connected in ``games.apps``, dispatch_uid
     ``token-rotate``): a changed password hash or a deactivation (active before, inactive
     now) revokes every API token of the account (:func:`tokens_revoke`).  Nothing for a new
-    account, a fixture's raw save, or a save that changed neither."""
+    account, a fixture's raw save, a save that changed neither, or a hash upgrade
+    (:func:`is_hash_upgrade`: the same password stored again by the preferred hasher, which
+    Django does when a login checks a hash of an older hasher or iteration count, as after
+    every Django upgrade; revoking then logged every bot of the account out)."""
     before = getattr(instance, "_credentials_before", None)
     instance._credentials_before = None  # type: ignore[attr-defined]
     if raw or created or before is None:
         return
     password, active = before
-    if password != instance.password or (active and not instance.is_active):
+    deactivated = active and not instance.is_active
+    if deactivated or (
+        password != instance.password
+        and not is_hash_upgrade(password, instance, kwargs.get("update_fields"))
+    ):
         tokens_revoke(user=instance)
+
+
+def is_hash_upgrade(before: str, user: User, update_fields: Iterable[str] | None) -> bool:
+    """Whether the save of ``user`` that replaced the stored hash ``before`` is Django's
+    hash upgrade, not a new password.
+
+    Django's ``check_password`` upgrades a hash that its hasher says must be updated (an
+    older algorithm, fewer iterations) by storing the *same* password again with the
+    preferred hasher: ``set_password``, then ``_password = None`` (its mark that the
+    password did not change), then ``save(update_fields=["password"])``.  A password
+    change through ``set_password`` keeps the new password in ``_password`` until the save
+    is over, so it is never taken for an upgrade.  Returns ``True`` only when all of these
+    hold: ``_password`` is ``None``, the save wrote the password alone, ``before`` is a
+    usable hash whose hasher asks for an update, and the new hash is usable and the
+    preferred hasher's.  (A hash written without ``set_password`` over an outdated one,
+    with ``update_fields=["password"]``, would pass too; nothing in this project does so.)
+    """
+    if getattr(user, "_password", None) is not None:
+        return False
+    if update_fields is None or set(update_fields) != {"password"}:
+        return False
+    if not (is_password_usable(before) and is_password_usable(user.password)):
+        return False
+    try:
+        old = identify_hasher(before)
+        new = identify_hasher(user.password)
+    except ValueError:
+        return False
+    preferred = get_hasher("default")
+    return new.algorithm == preferred.algorithm and (
+        old.algorithm != preferred.algorithm or preferred.must_update(before)
+    )

@@ -1,0 +1,100 @@
+"""Django's upgrade of an outdated password hash at login does not log the account's bots out.
+
+When a login checks a hash made by an older hasher or iteration count (every Django
+release raises PBKDF2's), Django stores the same password again with the preferred
+hasher.  The user model's ``post_save`` receiver revoked every API token on any change of
+the stored hash, so the first login after an upgrade (on the API or the web page) killed
+every other token of the account.  ``games.services.tokens.is_hash_upgrade`` tells the
+upgrade from a new password.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import User
+from django.test import override_settings
+from knox.models import AuthToken
+from rest_framework.test import APIClient
+
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+GOOD = "correct-horse-battery"
+#: The preferred hasher now has 2 iterations; hashes of the test hasher (1) are outdated.
+UPGRADED = [
+    "tests.hashers.TwoIterationPBKDF2PasswordHasher",
+    "tests.hashers.QuickPBKDF2PasswordHasher",
+]
+
+
+def token_of(username: str, password: str = GOOD) -> str:
+    resp = APIClient().post(
+        "/api/v1/auth/token", {"username": username, "password": password}, format="json"
+    )
+    assert resp.status_code == 200
+    return str(resp.json()["token"])
+
+
+def works(token: str) -> bool:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    status = client.get("/api/v1/games").status_code
+    assert status in (200, 401)
+    return bool(status == 200)
+
+
+@pytest.fixture
+def bot() -> User:
+    user: User = UserFactory(username="bot", password=GOOD)
+    return user
+
+
+def test_the_stored_hash_is_the_old_hashers_before_the_login(bot: User) -> None:
+    assert User.objects.get(pk=bot.pk).password.startswith("pbkdf2_sha256$1$")
+
+
+def test_an_api_login_that_upgrades_the_hash_keeps_the_other_tokens(bot: User) -> None:
+    first = token_of("bot")
+    with override_settings(PASSWORD_HASHERS=UPGRADED):
+        second = token_of("bot")
+    assert User.objects.get(pk=bot.pk).password.startswith("pbkdf2_sha256$2$")
+    assert works(first)
+    assert works(second)
+    assert AuthToken.objects.filter(user=bot).count() == 2
+
+
+def test_a_web_login_that_upgrades_the_hash_keeps_the_api_tokens(bot: User) -> None:
+    first = token_of("bot")
+    with override_settings(PASSWORD_HASHERS=UPGRADED):
+        assert APIClient().login(username="bot", password=GOOD)
+    assert User.objects.get(pk=bot.pk).password.startswith("pbkdf2_sha256$2$")
+    assert works(first)
+
+
+def test_a_new_password_set_while_the_hasher_changed_still_revokes(bot: User) -> None:
+    first = token_of("bot")
+    with override_settings(PASSWORD_HASHERS=UPGRADED):
+        user = User.objects.get(pk=bot.pk)
+        user.set_password("a-brand-new-long-passphrase")
+        user.save(update_fields=["password"])
+    assert not works(first)
+
+
+def test_a_hash_written_unusable_still_revokes(bot: User) -> None:
+    first = token_of("bot")
+    with override_settings(PASSWORD_HASHERS=UPGRADED):
+        user = User.objects.get(pk=bot.pk)
+        user.set_unusable_password()
+        user._password = None  # as Django's upgrade leaves it: only the hash tells
+        user.save(update_fields=["password"])
+    assert not works(first)
+
+
+def test_the_same_hasher_writing_a_new_password_still_revokes(bot: User) -> None:
+    first = token_of("bot")
+    user = User.objects.get(pk=bot.pk)
+    user.password = make_password("a-brand-new-long-passphrase")
+    user.save(update_fields=["password"])
+    assert not works(first)
