@@ -47,6 +47,9 @@ PROBLEM_CODES: dict[str, str] = {
     "internal_error": "500: the server failed; the request may not have been applied.",
     "service_unavailable": "503: the database, the broker or the cache is down (health "
     "check; the members say which).",
+    "database_unavailable": "503: the database could not be reached; retry after "
+    "`Retry-After` seconds (a move resent with the same `expected_move_number` is answered "
+    "`replayed` if the first one was applied).",
     "live_unavailable": "503: event streams are unavailable (Redis down, or the WSGI server); "
     "poll the REST endpoints and retry after `Retry-After` seconds.",
     "too_many_streams": "429: you have `LIVE_STREAMS_PER_USER` event streams open; close one.",

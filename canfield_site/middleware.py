@@ -18,15 +18,19 @@ from __future__ import annotations
 
 import codecs
 import json
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, HttpResponseNotAllowed
+from django.template.loader import render_to_string
 from django.urls import Resolver404, get_resolver
 from django.utils.decorators import sync_and_async_middleware
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.http import parse_header_parameters
 from django.utils.log import log_response
 from django.views.decorators.http import require_http_methods
@@ -34,6 +38,8 @@ from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-un
 
 from api.parsers import capped_decimal
 from api.refusals import is_api, problem_json
+
+logger = logging.getLogger(__name__)
 
 
 class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]
@@ -516,3 +522,51 @@ def _refuse_method(request: Any) -> HttpResponse | None:
 #: every method a view accepts, ``POST`` included, is CSRF-checked as before, and a view
 #: without recorded methods (the API's, the admin's) always is.
 method_not_allowed_middleware = _guard(_refuse_method)
+
+
+#: ``Retry-After`` (seconds) of a request answered ``503`` because the database could
+#: not be reached (:class:`DatabaseUnavailableMiddleware`).
+DATABASE_RETRY_AFTER_SECONDS = 5
+
+
+class DatabaseUnavailableMiddleware(MiddlewareMixin):
+    """A view that lost the database answers ``503`` with ``Retry-After``, not ``500``.
+
+    PostgreSQL down, a connection refused or terminated (``pg_terminate_backend``, a
+    failover), a pool timeout: Django raises ``OperationalError`` or ``InterfaceError``
+    (``django.db``).  The request's transaction did not commit (a move resent with the
+    same ``expected_move_number`` is answered ``replayed`` if it did), so the client is
+    told to retry: under ``/api/`` ``503 database_unavailable`` problem+json, on a page
+    the plain page ``503.html`` (rendered without the request: no session or user is
+    read), both with ``Retry-After: 5`` (:data:`DATABASE_RETRY_AFTER_SECONDS`).  The
+    exception, its traceback and the request's method and path are logged at ``ERROR``
+    (logger ``canfield_site.middleware``); the answer names none of it (no host, port
+    or SQL).  Any other exception is left to Django (a ``500``).
+    """
+
+    def process_exception(self, request: Any, exception: Exception) -> HttpResponse | None:
+        """Answer ``503`` for the database's connection errors, ``None`` (Django's 500)
+        for anything else."""
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        logger.error(
+            "database unavailable on %s %s: %s",
+            request.method,
+            request.path,
+            type(exception).__name__,
+            exc_info=exception,
+        )
+        retry = str(DATABASE_RETRY_AFTER_SECONDS)
+        if is_api(request):
+            response: HttpResponse = problem_json(
+                request,
+                status=503,
+                code="database_unavailable",
+                detail="The database is unavailable; retry after Retry-After seconds.",
+                Retry_After=retry,
+            )
+        else:
+            response = HttpResponse(render_to_string("503.html"), status=503)
+            response["Retry-After"] = retry
+        response._has_been_logged = True  # type: ignore[attr-defined]  # logged above
+        return response

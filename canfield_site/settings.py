@@ -131,6 +131,8 @@ MIDDLEWARE = [
     "canfield_site.middleware.nul_character_middleware",
     # A form body in a charset other than UTF-8 is refused before anything reads it: 415.
     "canfield_site.middleware.form_charset_middleware",
+    # A view that lost the database is 503 with Retry-After, not 500 (problem+json under /api/).
+    "canfield_site.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "canfield_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",
