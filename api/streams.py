@@ -47,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from importlib import import_module
@@ -111,6 +112,8 @@ from games.selectors.tournaments import (
 )
 from games.services.errors import NotFound, ServiceError
 from games.services.races import RANKING_RULE
+
+log = logging.getLogger(__name__)
 
 #: Standings snapshots of one race: at most one per this many seconds (per process).
 STANDINGS_INTERVAL_S = 1.0
@@ -798,11 +801,14 @@ async def _open(
             await h.slot_release(key, stream)
             raise
     except LiveUnavailable as exc:
+        # The cause (the Redis client's error, naming Redis's host and port) is for the
+        # log only: the answer goes to any client, anonymous ones too.
+        log.warning("live events: stream %s refused: %s", request.path, exc)
         return problem_json(
             request,
             status=503,
             code="live_unavailable",
-            detail=f"Live events are unavailable ({exc}); poll the REST endpoints and retry later.",
+            detail="Live events are unavailable; poll the REST endpoints and retry later.",
             Retry_After="5",
         )
     # The snapshot is read again after joining: every message up to ``seq`` is in it.
