@@ -32,7 +32,11 @@ class HealthView(ApiView):
             "eagerly inside the web process (`CELERY_TASK_ALWAYS_EAGER=true`). `cache_mode` is "
             "`local` (a per-process cache, no server) or `redis`. While the cache is down "
             "players are not affected (each process falls back to a local cache) but health "
-            "answers 503 naming `cache`. No authentication."
+            "answers 503 naming `cache`. `sweeper` is `late` when a race ended more than "
+            "ten race sweeps (at least a minute) ago and is still not closed (`races_overdue` "
+            "counts them): no Celery worker or no beat runs, or closing keeps failing. It "
+            "does not fail the check (this process is fine; races close at the next sweep "
+            "once the worker and beat run again): alert on it. No authentication."
         ),
         responses={
             200: inline_serializer(
@@ -47,6 +51,15 @@ class HealthView(ApiView):
                     ),
                     "cache": serializers.CharField(help_text="`ok`"),
                     "cache_mode": serializers.CharField(help_text="`local` or `redis`"),
+                    "sweeper": serializers.ChoiceField(
+                        choices=["ok", "late"],
+                        help_text="`late`: races past their end are not being closed",
+                    ),
+                    "races_overdue": serializers.IntegerField(
+                        min_value=0,
+                        help_text="races still open more than ten sweeps (at least 60 s) "
+                        "after their end",
+                    ),
                 },
             ),
             503: OpenApiResponse(
@@ -57,7 +70,8 @@ class HealthView(ApiView):
         },
     )
     def get(self, request: Request) -> Response:
-        """Report ``ok``/``error`` for the database, the broker and the cache."""
+        """Report ``ok``/``error`` for the database, the broker and the cache, and whether
+        the race sweeper keeps up (:func:`canfield_site.health.sweeper_check`)."""
         db = health.database_check()
         broker = health.broker_check()
         cache = health.cache_check()
@@ -67,12 +81,16 @@ class HealthView(ApiView):
             "cache": "ok" if cache.ok else "error",
         }
         if db.ok and broker.ok and cache.ok:
+            sweeper = health.sweeper_check()
+            overdue = int(sweeper.detail) if sweeper.detail.isdigit() else 0
             return Response(
                 {
                     "status": "ok",
                     **checks,
                     "broker_mode": broker.detail,
                     "cache_mode": cache.detail,
+                    "sweeper": "ok" if sweeper.ok else "late",
+                    "races_overdue": overdue,
                 }
             )
         failed = [name for name, value in checks.items() if value != "ok"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 
 from celery import Celery
 from django.db import connections
@@ -77,3 +78,39 @@ def cache_check(alias: str = "default") -> CheckResult:
         logger.warning("health: cache failed: %s", exc)
         return CheckResult(ok=False, detail=type(exc).__name__)
     return CheckResult(ok=True, detail="redis")
+
+
+def sweeper_grace_seconds() -> float:
+    """Seconds past its end after which a race not closed counts as overdue: ten sweeps
+    (``RACE_SWEEP_SECONDS``), at least a minute."""
+    from django.conf import settings
+
+    return max(60.0, 10 * float(settings.RACE_SWEEP_SECONDS))
+
+
+def sweeper_check(now: datetime | None = None) -> CheckResult:
+    """Whether the race sweeper keeps up: no race is still open more than
+    :func:`sweeper_grace_seconds` after its end (:func:`games.selectors.races.races_overdue`).
+
+    ``detail`` is the number of overdue races.  A late sweeper is logged (a warning that
+    says what to look at) but is not a failure of this process: health stays ``200`` and
+    says ``"sweeper": "late"``.  Raises nothing: a database error is ``ok=False``,
+    ``detail`` ``"unknown"``.
+    """
+    from games.selectors.races import races_overdue
+
+    grace = sweeper_grace_seconds()
+    try:
+        overdue = races_overdue(now=now, grace_seconds=grace)
+    except Exception as exc:
+        logger.warning("health: race sweeper not checked: %s", exc)
+        return CheckResult(ok=False, detail="unknown")
+    if overdue:
+        logger.warning(
+            "health: %d race(s) ended more than %.0f s ago and are not closed: is a Celery "
+            "worker of the default queue and exactly one beat running, and does the race "
+            "sweeper log errors (games.race_sweep)?",
+            overdue,
+            grace,
+        )
+    return CheckResult(ok=overdue == 0, detail=str(overdue))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, F, Max, Q, QuerySet, Window
@@ -633,3 +633,19 @@ def join_barriers_key(*, tournament_id: Any = None) -> str:
         .values_list("id", "status", "entry", "max_entrants", "admitted", "last")[:100]
     )
     return ";".join(":".join(str(v) for v in row) for row in rows)
+
+
+def races_overdue(*, now: datetime | None = None, grace_seconds: float) -> int:
+    """How many races the sweeper should have closed and has not: still ``scheduled`` or
+    ``closing`` more than ``grace_seconds`` after their ``ends_at`` (one indexed count).
+
+    Races close at the first sweep after their end (``RACE_SWEEP_SECONDS``), so a count
+    above 0 means no Celery worker or no beat is running, the broker drops the sweeps,
+    or closing a race keeps failing (logged by ``games.race_sweep``).  For
+    ``GET /api/v1/health``.
+    """
+    now = now or timezone.now()
+    return Race.objects.filter(
+        status__in=[Race.Status.SCHEDULED, Race.Status.CLOSING],
+        ends_at__lt=now - timedelta(seconds=grace_seconds),
+    ).count()

@@ -149,3 +149,37 @@ def test_schema_generates_without_warnings() -> None:
 def test_admin_login_page(client: APIClient) -> None:
     """The admin is mounted."""
     assert client.get("/admin/login/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_health_says_when_the_race_sweeper_is_late(
+    client: APIClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A race past its end by more than ten sweeps (at least 60 s) and not closed means
+    no worker or no beat runs: reported (and logged), without failing the check."""
+    from datetime import UTC, datetime, timedelta
+
+    from django.utils import timezone
+
+    from games.models import Race
+    from tests.tournaments.factories import running_race
+
+    race = running_race(name="nobody closes me")
+    now = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    Race.objects.filter(id=race.id).update(
+        starts_at=now - timedelta(minutes=5), ends_at=now - timedelta(seconds=60)
+    )
+    on_time = client.get(URL).json()
+    assert (on_time["sweeper"], on_time["races_overdue"]) == ("ok", 0)
+
+    Race.objects.filter(id=race.id).update(ends_at=now - timedelta(seconds=61))
+    response = client.get(URL)
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["status"], body["sweeper"], body["races_overdue"]) == ("ok", "late", 1)
+    assert any("is a Celery worker" in r.getMessage() for r in caplog.records)
+
+    Race.objects.filter(id=race.id).update(status=Race.Status.FINISHED)
+    closed = client.get(URL).json()
+    assert (closed["sweeper"], closed["races_overdue"]) == ("ok", 0)
