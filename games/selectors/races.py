@@ -637,7 +637,8 @@ def join_barriers_key(*, tournament_id: Any = None) -> str:
 
 def races_overdue(*, now: datetime | None = None, grace_seconds: float) -> int:
     """How many races the sweeper should have closed and has not: still ``scheduled`` or
-    ``closing`` more than ``grace_seconds`` after their ``ends_at`` (one indexed count).
+    ``closing`` more than ``grace_seconds`` after their ``ends_at``, or ``closing`` (closed
+    early, not scored) more than ``grace_seconds`` after their ``closed_at`` (one count).
 
     Races close at the first sweep after their end (``RACE_SWEEP_SECONDS``), so a count
     above 0 means no Celery worker or no beat is running, the broker drops the sweeps,
@@ -645,7 +646,10 @@ def races_overdue(*, now: datetime | None = None, grace_seconds: float) -> int:
     ``GET /api/v1/health``.
     """
     now = now or timezone.now()
-    return Race.objects.filter(
-        status__in=[Race.Status.SCHEDULED, Race.Status.CLOSING],
-        ends_at__lt=now - timedelta(seconds=grace_seconds),
-    ).count()
+    cut = now - timedelta(seconds=grace_seconds)
+    late = Q(ends_at__lt=cut) | Q(status=Race.Status.CLOSING, closed_at__lt=cut)
+    return (
+        Race.objects.filter(status__in=[Race.Status.SCHEDULED, Race.Status.CLOSING])
+        .filter(late)
+        .count()
+    )

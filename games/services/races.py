@@ -710,11 +710,15 @@ def races_end(*, race_ids: Iterable[Any], now: datetime | None = None) -> RacesE
 
 def races_due(*, now: datetime | None = None, limit: int = 50) -> list[Any]:
     """Ids of races that need closing or scoring now (for the sweeper): past their end,
-    being scored, or over for every player before their end (:func:`race_over_for_everyone`)."""
+    being scored (``closing``, whatever their end: a race closed early whose scoring was
+    cut short, a worker lost between :func:`race_close`'s two steps, is scored at the
+    next sweep, not once its ``ends_at`` comes), or over for every player before their
+    end (:func:`race_over_for_everyone`)."""
     now = now or timezone.now()
     due = list(
-        Race.objects.filter(status__in=[Race.Status.SCHEDULED, Race.Status.CLOSING])
-        .filter(ends_at__lte=now)
+        Race.objects.filter(
+            Q(status=Race.Status.SCHEDULED, ends_at__lte=now) | Q(status=Race.Status.CLOSING)
+        )
         .order_by("ends_at")
         .values_list("id", flat=True)[:limit]
     )

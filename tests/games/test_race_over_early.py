@@ -138,3 +138,39 @@ def test_the_race_view_and_page_say_when_a_race_ended_early() -> None:
     assert f"{now:%Y-%m-%d %H:%M:%S} UTC</time> · every player had finished" in page
     api = Client().get(f"/api/v1/races/{r.id}").json()
     assert api["closed_at"].startswith(f"{now:%Y-%m-%dT%H:%M:%S}")
+
+
+def test_a_race_closed_early_whose_scoring_failed_is_scored_at_the_next_sweep(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker dies (here: scoring raises) after the close committed ``closing`` and
+    before the scores: the next sweep scores the race, not the first sweep after its
+    ``ends_at`` (ten minutes later here; a race closed early was held ``closing``, its
+    results and seed waiting for the whole window)."""
+    import games.services.races as races_module
+    from games.selectors.races import races_overdue
+
+    r = race()
+    ann = joined(r, "ann")
+    now = timezone.now()
+    end(ann, "won")
+    real_score = races_module.race_score
+
+    def worker_lost(*, race: Race) -> None:
+        raise RuntimeError("worker lost (injected)")
+
+    monkeypatch.setattr(races_module, "race_score", worker_lost)
+    with pytest.raises(RuntimeError):
+        race_close(race_id=r.id, now=now)
+    r.refresh_from_db()
+    assert (r.status, r.closed_at) == ("closing", now)
+    # The health check counts it once a minute has passed without a sweep scoring it.
+    assert races_overdue(now=now + timedelta(seconds=60), grace_seconds=60) == 0
+    assert races_overdue(now=now + timedelta(seconds=61), grace_seconds=60) == 1
+    monkeypatch.setattr(races_module, "race_score", real_score)
+    later = now + timedelta(seconds=2)
+    assert races_due(now=later) == [r.id]
+    assert race_close(race_id=r.id, now=later) == "finished"
+    r.refresh_from_db()
+    assert (r.status, r.closed_at, r.scored_at) == ("finished", now, later)
+    assert r.entries.get().rank == 1
