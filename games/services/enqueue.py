@@ -24,14 +24,26 @@ logger = logging.getLogger(__name__)
 def enqueue_now(task_name: str, *, kwargs: dict[str, Any]) -> bool:
     """Send ``task_name`` with ``kwargs`` now; ``False`` (logged) when it could not be sent.
 
-    The task's queue comes from ``CELERY_TASK_ROUTES``.  No publish retries: a
-    broker that is down fails at once (the sweeper sends the work later).
+    The task's queue comes from ``CELERY_TASK_ROUTES``.  A broker that is down fails
+    at once, and the sweeper sends the work later: one connection attempt (kombu's
+    default kept retrying for ``broker_connection_timeout``, about 6 s) and no publish
+    retries.  Sent with ``ignore_result``: nobody reads these results, and with the
+    Redis result backend the sender otherwise subscribed to each one before publishing,
+    retrying 20 times a second apart while Redis was down (a web request waited 20 s).
     """
     import games.tasks  # noqa: F401 - registers the tasks on the app (the web never autodiscovers)
     from canfield_site.celery import app
 
+    task = app.tasks[task_name]
     try:
-        app.tasks[task_name].apply_async(kwargs=kwargs, retry=False)
+        if app.conf.task_always_eager:
+            task.apply_async(kwargs=kwargs, ignore_result=True)
+        else:
+            with app.connection_for_write() as conn:
+                conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0)
+                # As Celery's own send_task makes one for a connection it is given.
+                producer = app.amqp.Producer(conn, auto_declare=False)
+                task.apply_async(kwargs=kwargs, retry=False, ignore_result=True, producer=producer)
     except Exception:
         logger.exception("could not run or send %s %s (the sweeper will retry)", task_name, kwargs)
         return False

@@ -98,6 +98,7 @@ from games.engine.rules import OPTION_NAMES
 from games.models import PlayerRating, Race, RaceEntry, RaceRating, RatingChange, RatingPool
 from games.rating_model import INITIAL, PROVISIONAL_RACES, Skill, display_rating, rate_race
 from games.selectors.races import of_draft_tournament
+from games.services.enqueue import enqueue_now
 from games.services.errors import MALFORMED_ID, InvalidRace, NotFound
 
 log = logging.getLogger(__name__)
@@ -164,14 +165,15 @@ def race_rating_enqueue(*, race_id: Any) -> None:
     """Rate the race after the current transaction commits (task ``games.race_rate``).
 
     Called by the race services when a race finishes or is re-scored, and here
-    when an organiser changes ``rated``.  ``robust``: a broker that cannot take
-    the task does not fail the committed write (the beat task
+    when an organiser changes ``rated``.  Sent by
+    :func:`games.services.enqueue.enqueue_now` (at once or not at all, logged): a
+    broker that cannot take the task does not fail the committed write (the beat task
     ``games.ratings_sweep`` rates finished races it finds never rated).
     """
-    from games.tasks import race_rate_task
-
     race_key = str(race_id)
-    transaction.on_commit(lambda: race_rate_task.delay(race_key), robust=True)
+    transaction.on_commit(
+        lambda: enqueue_now("games.race_rate", kwargs={"race_id": race_key}), robust=True
+    )
 
 
 def pool_recompute_enqueue(*, pool_id: Any) -> None:
@@ -181,10 +183,11 @@ def pool_recompute_enqueue(*, pool_id: Any) -> None:
     :func:`race_rating_enqueue`: a broker that cannot take the task does not fail the
     caller (the admin asks again).  Outside a transaction it is sent at once.
     """
-    from games.tasks import rating_pool_recompute_task
-
     pool_key = int(pool_id)
-    transaction.on_commit(lambda: rating_pool_recompute_task.delay(pool_key), robust=True)
+    transaction.on_commit(
+        lambda: enqueue_now("games.rating_pool_recompute", kwargs={"pool_id": pool_key}),
+        robust=True,
+    )
 
 
 def race_rating_mark_stale(*, race: Race) -> None:
