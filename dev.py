@@ -147,7 +147,8 @@ def _raise_stopped(signum: int, frame: object) -> None:
 
 def _stop_all(children: list[subprocess.Popen[bytes]], signum: int, grace: float) -> None:
     """Send ``signum`` to each child's process group, wait for them all up to ``grace``
-    seconds in total, then KILL the groups still running and reap them."""
+    seconds in total, then KILL the groups still running and reap them, and KILL what is
+    left in each group (a child's own children whose parent died before them)."""
     for child in children:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(child.pid, signum)
@@ -159,14 +160,38 @@ def _stop_all(children: list[subprocess.Popen[bytes]], signum: int, grace: float
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(child.pid, signal.SIGKILL)
             child.wait()
+    # What a child left in its group: the beat process of a worker killed earlier kept
+    # running (it ignores SIGINT) after dev.py had exited.
+    for child in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+
+
+#: Seconds between two checks that the children still run, and the least time between
+#: two starts of one of ``others`` (a child that dies at once is not restarted in a loop).
+SUPERVISE_POLL_SECONDS = 0.5
+RESTART_AFTER_SECONDS = 5.0
+
+
+def _start(cmd: list[str | Path]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([str(c) for c in cmd], cwd=ROOT, start_new_session=True)
 
 
 def supervise(
-    main: list[str | Path], others: list[list[str | Path]], *, grace: float = 10.0
+    main: list[str | Path],
+    others: list[list[str | Path]],
+    *,
+    grace: float = 10.0,
+    names: list[str] | None = None,
 ) -> int:
     """Run ``others`` then ``main``, each in a process group of its own, until ``main``
     exits or this process gets SIGINT or SIGTERM; then stop them all and return the exit
     status (``main``'s own, or 128 + the signal's number).
+
+    One of ``others`` that exits meanwhile (the Celery worker killed, out of memory, a
+    crash) is started again, at most once per :data:`RESTART_AFTER_SECONDS`, after its
+    process group is killed (the beat it ran is not left behind), saying so on stderr
+    with its name from ``names``: without the worker no race closes.
 
     A signal is forwarded to every child's group (Ctrl-C and ``kill -INT`` alike: the
     children are in groups of their own, so only this process gets it from the terminal),
@@ -179,11 +204,23 @@ def supervise(
     children: list[subprocess.Popen[bytes]] = []
     forward: int = signal.SIGTERM
     try:
+        started: list[float] = []
         for cmd in [*others, main]:
-            children.append(
-                subprocess.Popen([str(c) for c in cmd], cwd=ROOT, start_new_session=True)
-            )
-        status = children[-1].wait()
+            children.append(_start(cmd))
+            started.append(time.monotonic())
+        while (status_or_none := children[-1].poll()) is None:
+            for i, cmd in enumerate(others):
+                gone = children[i].poll()
+                if gone is None or time.monotonic() - started[i] < RESTART_AFTER_SECONDS:
+                    continue
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(children[i].pid, signal.SIGKILL)
+                name = names[i] if names and i < len(names) else str(cmd[0])
+                print(f"[dev] {name} stopped (status {gone}); starting it again", file=sys.stderr)
+                children[i] = _start(cmd)
+                started[i] = time.monotonic()
+            time.sleep(SUPERVISE_POLL_SECONDS)
+        status = status_or_none
     except _Stopped as stopped:
         forward = stopped.signum
         status = 128 + stopped.signum
@@ -233,7 +270,11 @@ def cmd_serve(python: Path, args: list[str]) -> None:
         ),
         flush=True,
     )
-    status = supervise(web_command(python, args), [worker_command(python)] if with_worker else [])
+    status = supervise(
+        web_command(python, args),
+        [worker_command(python)] if with_worker else [],
+        names=["the Celery worker"],
+    )
     if status:
         sys.exit(status)
 

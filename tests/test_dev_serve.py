@@ -94,3 +94,42 @@ def test_a_signal_to_dev_py_stops_the_web_server_and_the_worker(
                 os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             driver.wait(timeout=5)
+
+
+def test_a_worker_that_dies_is_started_again(tmp_path: Path) -> None:
+    """The worker (with beat) is what closes and scores races on the embedded default:
+    killed (out of memory, a crash), ``dev.py`` went on serving with nothing closing any
+    race.  It is started again, as compose's ``restart: unless-stopped`` does in
+    production; the web server is left alone."""
+    driver = subprocess.Popen(
+        [sys.executable, "-c", DRIVER, str(ROOT), str(tmp_path), CHILD],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    worker_pid = tmp_path / "worker.pid"
+    pids: list[int] = []
+    try:
+        _wait_for([tmp_path / "web.pid", worker_pid])
+        web, first = int((tmp_path / "web.pid").read_text()), int(worker_pid.read_text())
+        pids += [web, first]
+        worker_pid.unlink()
+        os.kill(first, signal.SIGKILL)
+        _wait_for([worker_pid])
+        second = int(worker_pid.read_text())
+        pids.append(second)
+        assert second != first
+        assert [_alive(web), _alive(second)] == [True, True]
+        os.kill(driver.pid, signal.SIGTERM)
+        assert driver.wait(timeout=20) == 128 + signal.SIGTERM
+        assert (tmp_path / "worker.signal").read_text() == str(int(signal.SIGTERM))
+        assert driver.stderr is not None
+        assert "the Celery worker stopped (status -9); starting it again" in (
+            driver.stderr.read().decode()
+        )
+    finally:
+        for pid in [driver.pid, *pids]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            driver.wait(timeout=5)
