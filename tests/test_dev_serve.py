@@ -133,3 +133,57 @@ def test_a_worker_that_dies_is_started_again(tmp_path: Path) -> None:
                 os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             driver.wait(timeout=5)
+
+
+#: A worker that starts a helper of its own which ignores SIGINT and SIGTERM (as the beat
+#: process a Celery worker runs with ``--beat`` outlived it) and writes its pid.
+WORKER_WITH_HELPER = """
+import os, signal, subprocess, sys, time
+path = sys.argv[1]
+helper = subprocess.Popen([sys.executable, "-c", '''
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+open(sys.argv[1] + ".helper", "w").write(str(os.getpid()))
+time.sleep(60)
+''', path])
+def stop(signum, frame):
+    sys.exit(0)
+signal.signal(signal.SIGINT, stop)
+signal.signal(signal.SIGTERM, stop)
+with open(path + ".pid", "w") as f:
+    f.write(str(os.getpid()))
+time.sleep(60)
+"""
+
+
+def test_nothing_a_child_started_outlives_dev_py(tmp_path: Path) -> None:
+    """The worker stops on the signal; a process it started that ignores it (its beat)
+    was left running after ``dev.py`` exited.  Each child's whole group is killed."""
+    driver_code = DRIVER.replace(
+        'dev.worker_command = lambda python, **kw: [sys.executable, "-c", child, tmp + "/worker"]',
+        "dev.worker_command = lambda python, **kw: "
+        '[sys.executable, "-c", sys.argv[4], tmp + "/worker"]',
+    )
+    assert driver_code != DRIVER
+    driver = subprocess.Popen(
+        [sys.executable, "-c", driver_code, str(ROOT), str(tmp_path), CHILD, WORKER_WITH_HELPER],
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    pids: list[int] = []
+    try:
+        _wait_for([tmp_path / "web.pid", tmp_path / "worker.pid", tmp_path / "worker.helper"])
+        pids = [int((tmp_path / n).read_text()) for n in ("web.pid", "worker.pid", "worker.helper")]
+        os.kill(driver.pid, signal.SIGTERM)
+        assert driver.wait(timeout=20) == 128 + signal.SIGTERM
+        deadline = time.monotonic() + 5
+        while _alive(pids[2]) and time.monotonic() < deadline:
+            time.sleep(0.05)  # the KILL is sent; the helper may still be being reaped
+        assert [_alive(pid) for pid in pids] == [False, False, False]
+    finally:
+        for pid in [driver.pid, *pids]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            driver.wait(timeout=5)
