@@ -166,6 +166,9 @@ class ProblemJsonMiddleware:
             if header in response:
                 problem[header] = response[header]
         problem["Content-Language"] = API_LANGUAGE
+        # Django logged the answer it replaces (a 500 with its traceback): not again.
+        if getattr(response, "_has_been_logged", False):
+            problem._has_been_logged = True  # type: ignore[attr-defined]
         return problem
 
 

@@ -94,3 +94,29 @@ def test_other_errors_are_still_500(monkeypatch: pytest.MonkeyPatch) -> None:
     response = client.post(f"/api/v1/games/{game['id']}/moves", {"move": "draw"})
     assert response.status_code == 500
     assert response.json()["code"] == "internal_error"
+
+
+@pytest.mark.django_db
+def test_a_500_under_the_api_is_logged_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, settings: Any
+) -> None:
+    """Django logs the exception with its traceback; with ``DEBUG`` on (``dev.py
+    serve``) the problem+json made of its debug page was logged a second time ("Internal
+    Server Error: <path>", no traceback), so each failure showed up twice."""
+    settings.DEBUG = True
+    client = client_for(create_user("twice"))
+    game = client.post("/api/v1/games", {"seed": "0"}).json()
+
+    def bug(*args: Any, **kwargs: Any) -> Any:
+        raise KeyError("x")
+
+    monkeypatch.setattr(game_services, "move_play", bug)
+    client.raise_request_exception = False
+    caplog.set_level(logging.ERROR, logger="django.request")
+    response = client.post(f"/api/v1/games/{game['id']}/moves", {"move": "draw"})
+    assert response.status_code == 500
+    logged = [r for r in caplog.records if r.name == "django.request"]
+    assert [r.getMessage() for r in logged] == [
+        f"Internal Server Error: /api/v1/games/{game['id']}/moves"
+    ]
+    assert logged[0].exc_info is not None
