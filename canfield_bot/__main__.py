@@ -34,6 +34,17 @@ def load_strategy(spec: str) -> Any:
     return found
 
 
+def _seconds(text: str) -> float:
+    """A ``float`` of at least 0 and finite, for argparse (``--retry-seconds``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of seconds: {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
 def _positive(text: str) -> int:
     """An ``int`` of at least 1, for argparse (``--bots 0`` would run nothing)."""
     try:
@@ -114,6 +125,7 @@ async def _main(args: argparse.Namespace) -> int:
         strategy=strategy,
         think=args.think,
         on_stuck=args.on_stuck,
+        client_options={"retry_seconds": args.retry_seconds},
         on_progress=None if args.quiet else progress_printer(args.race),
     )
     failed = 0
@@ -185,6 +197,14 @@ def main(argv: list[str] | None = None) -> int:
         default="resign",
         help="when the strategy has no move: resign the game, or stop and leave it as it "
         "is (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--retry-seconds",
+        type=_seconds,
+        default=60.0,
+        help="how long a request that finds the server down (refused, 5xx) is retried, "
+        "so that the bots ride out a server restart; 0: five retries, a few seconds "
+        "(default: %(default)s)",
     )
     parser.add_argument(
         "--wait-results",

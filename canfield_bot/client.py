@@ -2,7 +2,8 @@
 
 * ``429`` (throttled): sleep ``Retry-After`` seconds and send the same request again;
   ``429 login_locked_out`` (too many failed logins) raises :class:`ApiError` at once.
-* ``5xx`` and transport errors: bounded exponential backoff, then :class:`ApiError`.
+* ``5xx`` and transport errors: bounded exponential backoff for at least ``max_retries``
+  retries and ``retry_seconds`` (60 s: a server restart), then :class:`ApiError`.
 * ``409 stale_move_number`` on a move: :meth:`CanfieldClient.play` re-reads the game
   and hands the fresh view back (``accepted=False``) so the caller decides again.
   Re-sending a move with the *same* ``expected_move_number`` is always safe: the
@@ -86,8 +87,12 @@ MAX_RETRY_AFTER_S = 30.0
 class CanfieldClient:
     """One player's connection to the API: ``async with CanfieldClient(url) as c: ...``.
 
-    ``max_retries`` bounds 5xx/transport retries per request (backoff 0.2 s doubling,
-    at most 5 s, or a 5xx's ``Retry-After`` when longer, up to 30 s);
+    5xx answers and transport errors are retried (backoff 0.2 s doubling, at most 5 s, or
+    a 5xx's ``Retry-After`` when longer, up to 30 s) until *both* ``max_retries`` retries
+    are spent *and* ``retry_seconds`` seconds have passed since the request's first
+    failure: the count alone (about 3 to 6 s of backoff) gave up while a server restarted
+    (a deployment, ``dev.py serve`` started again: 20 s or more), and every bot of a race
+    failed; ``retry_seconds=0`` restores the count alone;
     ``max_throttle_waits`` bounds how many ``429`` answers are waited out.
     ``http``: an ``httpx.AsyncClient`` to share (this client never closes it);
     otherwise the client opens its own, on ``transport`` when given (e.g. an
@@ -106,6 +111,7 @@ class CanfieldClient:
         token: str | None = None,
         timeout: float = 15.0,
         max_retries: int = 5,
+        retry_seconds: float = 60.0,
         max_throttle_waits: int = 50,
         on_response: ResponseHook | None = None,
         http: httpx.AsyncClient | None = None,
@@ -117,6 +123,7 @@ class CanfieldClient:
         self.token = token
         self.username: str | None = None
         self.max_retries = max_retries
+        self.retry_seconds = retry_seconds
         self.max_throttle_waits = max_throttle_waits
         self.on_response = on_response
         self._own_http = http is None
@@ -146,6 +153,7 @@ class CanfieldClient:
         headers = {"Authorization": f"Token {self.token}"} if self.token else {}
         route = route or path
         failures = throttled = 0
+        first_failure: float | None = None
         while True:
             started = time.perf_counter()
             try:
@@ -153,7 +161,8 @@ class CanfieldClient:
             except httpx.TransportError as exc:
                 self._report(route, 0, time.perf_counter() - started)
                 failures += 1
-                if failures > self.max_retries:
+                first_failure = started if first_failure is None else first_failure
+                if self._give_up(failures, first_failure):
                     raise ApiError(0, "transport_error", {"detail": repr(exc)}) from exc
                 await asyncio.sleep(self._backoff(failures))
                 continue
@@ -168,7 +177,8 @@ class CanfieldClient:
                 continue
             if response.status_code >= 500:
                 failures += 1
-                if failures > self.max_retries:
+                first_failure = started if first_failure is None else first_failure
+                if self._give_up(failures, first_failure):
                     body = _problem(response)
                     raise ApiError(response.status_code, str(body.get("code")), body)
                 wait = self._backoff(failures)
@@ -177,6 +187,14 @@ class CanfieldClient:
                 await asyncio.sleep(wait)
                 continue
             return response
+
+    def _give_up(self, failures: int, first_failure: float) -> bool:
+        """Whether a request that failed ``failures`` times, first at ``first_failure``
+        (``time.perf_counter()`` seconds), is past both retry bounds."""
+        return (
+            failures > self.max_retries
+            and time.perf_counter() - first_failure >= self.retry_seconds
+        )
 
     def _report(self, route: str, status: int, seconds: float) -> None:
         if self.on_response is not None:

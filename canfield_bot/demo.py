@@ -54,7 +54,9 @@ async def create_race(url: str, token: str, *, start_in: float, seconds: int) ->
     no_winnable_deal`` (with ``retry_after``) and starts a refill, so the demo asks
     again up to :data:`WINNABLE_TRIES` times, then creates a race on a random deal.
     """
-    async with CanfieldClient(url, token=token, timeout=60, max_retries=0) as staff:
+    async with CanfieldClient(
+        url, token=token, timeout=60, max_retries=0, retry_seconds=0
+    ) as staff:
         for winnable in (True, False):
             for attempt in range(WINNABLE_TRIES if winnable else 1):
                 starts = datetime.now(UTC) + timedelta(seconds=start_in)

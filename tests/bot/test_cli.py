@@ -82,6 +82,18 @@ def race(api: FakeApi, monkeypatch: pytest.MonkeyPatch) -> FakeRace:
             "error: argument --on-stuck: invalid choice: 'cycle'",
         ),
         (["--race", "r1", "--colour"], "error: unrecognized arguments: --colour"),
+        (
+            ["--race", "r1", "--retry-seconds", "-1"],
+            "error: argument --retry-seconds: must be 0 or more, not -1",
+        ),
+        (
+            ["--race", "r1", "--retry-seconds", "inf"],
+            "error: argument --retry-seconds: must be 0 or more, not inf",
+        ),
+        (
+            ["--race", "r1", "--retry-seconds", "soon"],
+            "error: argument --retry-seconds: invalid number of seconds: 'soon'",
+        ),
     ],
 )
 def test_bad_arguments_exit_2_with_a_message(
@@ -120,6 +132,7 @@ def test_help(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatc
         "--password": "(default: random)",
         "--strategy": "PYTHONPATH (default: the built-in DefaultStrategy)",
         "--on-stuck": "(default: resign)",
+        "--retry-seconds": "(default: 60.0)",
         "--wait-results": "(default: off)",
         "--quiet": "(default: off)",
     }
@@ -220,6 +233,23 @@ def test_a_failed_bot_makes_the_exit_status_1(
     # Default names and password come from `secrets` (patched here).
     assert race.passwords["bot-c0ffee-1"] == "s3cret"
     assert "GET races/r1/results" not in api.paths()  # not asked for
+
+
+@pytest.mark.parametrize(("argv", "seconds"), [([], 60.0), (["--retry-seconds", "5.5"], 5.5)])
+def test_each_bots_client_retries_for_the_retry_seconds(
+    race: FakeRace, monkeypatch: pytest.MonkeyPatch, argv: list[str], seconds: float
+) -> None:
+    made: list[CanfieldClient] = []
+
+    def connect(*args: Any, **options: Any) -> CanfieldClient:
+        made.append(CanfieldClient(*args, transport=race.api.transport, **options))
+        return made[-1]
+
+    monkeypatch.setattr(bot_module, "CanfieldClient", connect)
+    argv = ["--base-url", BASE, "--race", "r1", "--bots", "2", "--think", "0", "--quiet", *argv]
+    argv += ["--on-stuck", "stop", "--strategy", "canfield_bot.strategy:first_legal"]
+    assert main(argv) == 0
+    assert [c.retry_seconds for c in made] == [seconds, seconds]
 
 
 def test_the_bots_say_when_they_join_wait_start_and_end(

@@ -97,7 +97,7 @@ def test_server_errors_back_off_then_raise(api: FakeApi, clock: FakeClock) -> No
     api.route("GET", "races/r1", lambda _r: problem(503, "service_unavailable", "db down"))
 
     async def go() -> None:
-        async with api.client(max_retries=3) as client:
+        async with api.client(max_retries=3, retry_seconds=0) as client:
             await client.race("r1")
 
     with pytest.raises(ApiError) as caught:
@@ -132,7 +132,7 @@ def test_the_backoff_doubles_up_to_five_seconds(api: FakeApi, clock: FakeClock) 
     api.route("GET", "races/r1", lambda _r: httpx.Response(502, text="<html>Bad gateway</html>"))
 
     async def go() -> None:
-        async with api.client(max_retries=7) as client:
+        async with api.client(max_retries=7, retry_seconds=0) as client:
             await client.race("r1")
 
     with pytest.raises(ApiError) as caught:
@@ -149,7 +149,9 @@ def test_transport_errors_back_off_then_raise(api: FakeApi, clock: FakeClock) ->
     seen: list[tuple[str, int, float]] = []
 
     async def go() -> None:
-        async with api.client(max_retries=2, on_response=lambda *a: seen.append(a)) as client:
+        async with api.client(
+            max_retries=2, retry_seconds=0, on_response=lambda *a: seen.append(a)
+        ) as client:
             await client.join("r1")
 
     with pytest.raises(ApiError) as caught:
@@ -172,6 +174,60 @@ def test_a_failure_then_success_returns_the_success(api: FakeApi, clock: FakeClo
     assert run(go()) == {"race": "r1"}
     assert clock.sleeps == approx([0.15, 0.3])  # transport errors and 5xx share one budget
     assert api.paths() == ["POST races/r1/join"] * 3
+
+
+def test_a_server_restart_of_20_seconds_is_ridden_out_by_default(
+    api: FakeApi, clock: FakeClock
+) -> None:
+    """Connection refused for 20 s (a restart), then the answer: the default client
+    (``max_retries=5``, ``retry_seconds=60``) keeps trying past its five retries."""
+    started = clock.now
+
+    def restarting(request: httpx.Request) -> httpx.Response:
+        if clock.now - started < 20:
+            return refuse(request)
+        return ok({"race": "r1"})
+
+    api.route("POST", "races/r1/join", restarting)
+
+    async def go() -> dict[str, Any]:
+        async with api.client() as client:
+            return await client.join("r1")
+
+    assert run(go()) == {"race": "r1"}
+    assert clock.sleeps == approx([0.15, 0.3, 0.6, 1.2, 2.4, 3.75, 3.75, 3.75, 3.75, 3.75])
+    assert sum(clock.sleeps) >= 20
+
+
+def test_the_default_client_gives_up_once_60_seconds_of_failures_have_passed(
+    api: FakeApi, clock: FakeClock
+) -> None:
+    api.route("GET", "races/r1", refuse)
+
+    async def go() -> None:
+        async with api.client() as client:
+            await client.race("r1")
+
+    with pytest.raises(ApiError) as caught:
+        run(go())
+    assert caught.value.code == "transport_error"
+    # 0.15 + 0.3 + 0.6 + 1.2 + 2.4 = 4.65 s, then 3.75 s a retry: 60 s passed after 20 sleeps.
+    assert len(clock.sleeps) == 20
+    assert sum(clock.sleeps[:-1]) < 60 <= sum(clock.sleeps)
+    assert len(api.requests) == 21
+
+
+def test_more_retries_than_the_window_needs_are_still_made(api: FakeApi, clock: FakeClock) -> None:
+    """``max_retries`` is a floor too: 30 retries of a quick failure outlast 60 s."""
+    api.route("GET", "races/r1", refuse)
+
+    async def go() -> None:
+        async with api.client(max_retries=30) as client:
+            await client.race("r1")
+
+    with pytest.raises(ApiError):
+        run(go())
+    assert len(api.requests) == 31
 
 
 # ------------------------------------------------------------------ moves

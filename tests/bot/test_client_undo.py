@@ -173,7 +173,7 @@ def test_a_transport_failure_that_outlasts_the_retries_raises(api: FakeApi) -> N
     api.route("POST", "games/g1/undo", down)
 
     async def go() -> None:
-        async with api.client(token="ab" * 32, max_retries=1) as client:
+        async with api.client(token="ab" * 32, max_retries=1, retry_seconds=0) as client:
             await client.undo("g1", expected_move_number=3)
 
     with pytest.raises(ApiError) as caught:
