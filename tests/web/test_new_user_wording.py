@@ -180,7 +180,7 @@ def test_every_message_of_the_board_is_a_sentence(
         follow=True,
         HTTP_ACCEPT_LANGUAGE=lang,
     )
-    assert f'<ul class="messages" role="status"><li>{moved}</li>' in unescape(
+    assert f'<div role="status"><ul class="messages"><li>{moved}</li>' in unescape(
         plain.content.decode()
     )
 

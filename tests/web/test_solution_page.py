@@ -194,7 +194,8 @@ def test_hint_button_shows_the_next_move_and_records_it(
     assert (plain.status_code, plain["Location"]) == (302, f"/play/{game.id}/")
     page = pages.get(plain["Location"]).content.decode()
     listed = (
-        '<ul class="messages" role="status"><li>Hint: the six of spades to its foundation.</li>'
+        '<div role="status"><ul class="messages">'
+        "<li>Hint: the six of spades to its foundation.</li>"
     )
     assert listed in page
     assert "data-hint=" not in page
