@@ -96,7 +96,9 @@ def problem_json(
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """``CSRF_FAILURE_VIEW``: ``403 csrf_failed`` under ``/api/``, Django's page elsewhere.
+    """``403 csrf_failed`` under ``/api/``, Django's page elsewhere (the site's
+    ``CSRF_FAILURE_VIEW`` is :func:`web.csrf.csrf_failure`, which answers the pages' own
+    403 page elsewhere and calls this one under ``/api/``).
 
     API clients should send ``Authorization: Token ...`` (no CSRF check); a
     browser session must send the ``X-CSRFToken`` header.

@@ -155,7 +155,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "canfield_site.urls"
-CSRF_FAILURE_VIEW = "api.refusals.csrf_failure"
+CSRF_FAILURE_VIEW = "web.csrf.csrf_failure"
 WSGI_APPLICATION = "canfield_site.wsgi.application"
 ASGI_APPLICATION = "canfield_site.asgi.application"
 
