@@ -509,12 +509,24 @@
       });
   }
 
+  // The board drawn again by the page itself (its time is up, the race was cancelled, the
+  // player disqualified).  Focus that was in the old board stays with the same card or
+  // button, else goes to the board's message (a game over has no buttons left): it fell
+  // to the page's body, and a keyboard user had to Tab from the top of the page again.
+  // Focus elsewhere (the header, the typed move) is left where it is.
   function refreshBoard() {
     var b = board();
     if (!b || !b.dataset.boardUrl) { return; }
     fetch(b.dataset.boardUrl, { headers: { "HX-Request": "true" }, cache: "no-store" })
       .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (html) { if (html) { replaceBoard(html, null); } });
+      .then(function (html) {
+        if (!html) { return; }
+        var cur = board();
+        var active = document.activeElement;
+        var focusKey = cur && active && active !== cur && cur.contains(active)
+          ? (active.dataset && active.dataset.key) || "message" : null;
+        replaceBoard(html, focusKey);
+      });
   }
 
   // A race game's play page follows the game's event stream (/api/v1/games/{id}/events):
