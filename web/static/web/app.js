@@ -780,6 +780,36 @@
     if (!replayBusy) { replayFetch(); }
     return true;
   }
+  // The replay's buttons are drawn again with each step (#replay's content is swapped):
+  // focus on one of them (Forward, Back, Start, End, the move number, Go) went with the old
+  // content to the page's body, so a keyboard user's second Enter on Forward did nothing.
+  // It goes to the same control of the new content (by data-step, its links' addresses
+  // change with the step), else stays in the replay.
+  var replayFocus = null;
+  function onReplayBeforeSwap(e) {
+    var t = e.detail && e.detail.target;
+    if (!t || t.id !== "replay") { return; }
+    var a = document.activeElement;
+    if (!a || a === t || !t.contains(a)) { replayFocus = null; return; }
+    replayFocus = a.dataset && a.dataset.step
+      ? { sel: '[data-step="' + CSS.escape(a.dataset.step) + '"]', nth: 0 }
+      : focusMark(t, a);
+  }
+  // The step's words ("Move 2 of 9: ...") are in the swapped content, and a live region
+  // added to the page is not read: screen readers hear them from #replay-announcer, which
+  // stays on the page.
+  function onReplayAfterSwap(e) {
+    var t = e.detail && e.detail.target;
+    if (!t || t.id !== "replay") { return; }
+    var said = document.getElementById("replay-announcer");
+    var shown = t.querySelector("[data-replay-step]");
+    if (said && shown) { said.textContent = shown.textContent.replace(/\s+/g, " ").trim(); }
+    if (!replayFocus) { return; }
+    var mark = replayFocus;
+    replayFocus = null;
+    refocusLive(t, mark);
+  }
+
   function onReplayClick(e) {
     var a = e.target.closest && e.target.closest("[data-replay] [data-step]");
     if (!a) { return; }
@@ -822,6 +852,8 @@
     document.addEventListener("keydown", onReplayKey);
     // Capture: before htmx's own handler on the link, which would drop a quick click.
     document.addEventListener("click", onReplayClick, true);
+    document.body.addEventListener("htmx:beforeSwap", onReplayBeforeSwap);
+    document.body.addEventListener("htmx:afterSwap", onReplayAfterSwap);
     document.body.addEventListener("htmx:afterSwap", function (e) {
       localize(document);
       labelStacks(document);
