@@ -134,6 +134,23 @@
     }
   }
 
+  // A race page's phase changing under a screen reader (the race starts: "Running; ends
+  // in 4:59" and the Play button; it finishes, or is cancelled) is said through the
+  // region data-phase-said names, outside the part the poll replaces (a live region
+  // swapped in says nothing; the change was heard by no one).  Only a change is said,
+  // not each refresh of the standings.
+  function phaseOf(el) {
+    var p = el.querySelector("[data-phase]");
+    return p ? p.dataset.phase : null;
+  }
+  function sayPhase(el, before) {
+    var region = el.dataset.phaseSaid ? document.getElementById(el.dataset.phaseSaid) : null;
+    var now = phaseOf(el);
+    if (!region || !now || now === before) { return; }
+    var words = el.querySelector("[data-phase] .big");
+    region.textContent = words ? words.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
   function poll(el) {
     // One request at a time and never more than one a second, whatever asks for it
     // (the timer, an event of the race stream, the stream failing): a request asked
@@ -172,6 +189,7 @@
             return r.text().then(function (html) {
               var active = document.activeElement;
               var keep = active && active !== el && el.contains(active) ? focusMark(el, active) : null;
+              var before = phaseOf(el);
               el.innerHTML = html;
               localize(el);
               labelStacks(el);
@@ -179,6 +197,7 @@
               tickCountdowns();
               if (window.htmx) { window.htmx.process(el); }
               if (keep) { refocusLive(el, keep); }
+              sayPhase(el, before);
             });
           }
           return null;
