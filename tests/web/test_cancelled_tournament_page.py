@@ -38,7 +38,7 @@ def test_a_cancelled_tournament_says_so(player: Any) -> None:
     assert "<dt>Players</dt><dd>1 player</dd>" in html
     # Its race is listed as cancelled, with no Results link (it never has any).
     assert (
-        f'<a href="/races/{race.id}/">Heat one</a> · '
+        f'<a href="/races/{race.id}/">Heat one</a> '
         '<span data-phase="cancelled">cancelled</span>' in html
     )
     assert f"/races/{race.id}/results" not in html
