@@ -81,3 +81,32 @@ def test_a_covered_cards_ring_is_round_its_strip(
         assert top.evaluate("e => getComputedStyle(e, '::after').content") == "none"
     finally:
         context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_covered_cards_hint_ring_is_round_its_strip(live_server: Any, chromium: Any) -> None:
+    """A whole-pile hint names the pile's bottom card, a covered one: its dotted ring
+    (``.hinted``, set by app.js markHint) took in the cards on it too."""
+    player = User.objects.create_user("hester", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed=SEED)
+    move_play(game_id=game.id, player=player, move="5S>t4", expected_move_number=0)
+    context = chromium.new_context(viewport={"width": 1280, "height": 844}, locale="en-GB")
+    try:
+        page = context.new_page()
+        log_in(page, live_server.url, "hester")
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        covered = page.locator('[data-key="t4-6D"]')
+        covered.evaluate("e => e.classList.add('hinted')")  # as markHint does
+        hint = page.evaluate(_RING, "t4-6D")
+        assert hint["own"] == "none"
+        assert hint["ring"] == "dotted"
+        assert hint["colour"] == "rgb(255, 191, 0)"
+        assert hint["height"] == pytest.approx(hint["strip"], abs=0.5)
+        # The pile's top card, hinted, keeps the dotted ring round its whole face.
+        top = page.locator('[data-key="t4-5S"]')
+        top.evaluate("e => e.classList.add('hinted')")
+        assert top.evaluate("e => getComputedStyle(e).outlineStyle") == "dotted"
+        assert top.evaluate("e => getComputedStyle(e, '::after').content") == "none"
+        screenshot(page, "covered-card-hint-ring-1280")
+    finally:
+        context.close()
