@@ -168,7 +168,11 @@ class TokenView(ApiView):
         request=TokenInput,
         responses={
             200: TokenOutput,
-            400: ProblemSerializer,
+            400: OpenApiResponse(
+                ProblemSerializer,
+                description="invalid_credentials: unknown username or wrong password (one "
+                "answer for both)",
+            ),
             429: OpenApiResponse(ProblemSerializer, description="login_locked_out, throttled"),
         },
         tags=["accounts"],
@@ -272,7 +276,11 @@ class PasswordChangeView(ApiView):
                 ProblemSerializer,
                 description="not_found: the account was deleted while the passwords were checked",
             ),
-            429: ProblemSerializer,
+            429: OpenApiResponse(
+                ProblemSerializer,
+                description="login_locked_out (a wrong current password counts as a failed "
+                "login; `Retry-After`), throttled",
+            ),
         },
         tags=["accounts"],
     )

@@ -121,6 +121,16 @@ class GamesView(ApiView):
                 "rules were proved lost in a row; do not retry with `winnable`",
             ),
             **_PROBLEMS,
+            400: OpenApiResponse(
+                ProblemSerializer,
+                description="invalid_options (unknown variant or option, a bad option value), "
+                "invalid_deal (a bad seed or deck, or both given)",
+            ),
+            409: OpenApiResponse(
+                ProblemSerializer,
+                description="deal_in_race: the seed or deck opens with the same visible cards "
+                "as a race that is not over (RULES.md 7)",
+            ),
         },
         tags=["games"],
         description=(
@@ -220,6 +230,9 @@ class GameMovesView(ApiView):
             ),
             422: OpenApiResponse(ProblemSerializer, description="illegal_move with the reason"),
             **_PROBLEMS,
+            400: OpenApiResponse(
+                ProblemSerializer, description="malformed_move: not RULES.md 5 notation"
+            ),
         },
         tags=["games"],
         description=(

@@ -351,7 +351,7 @@ class RacesView(ApiView):
 
         Errors (problem+json): 400 ``invalid_filter`` (an unknown phase or mode),
         ``unknown_query_parameter``, ``repeated_query_parameter``, ``invalid_cursor``,
-        ``validation_error`` (``page_size`` not a positive integer); 429 ``throttled``.
+        ``validation_error`` (``page_size`` not a positive integer).  Not throttled.
         """
         asked = request.query_params.get("phase")
         phases = tuple(dict.fromkeys(asked.split(","))) if asked is not None else ()
@@ -377,7 +377,11 @@ class RacesView(ApiView):
         request=RaceCreateInput,
         responses={
             201: RaceView,
-            400: ProblemSerializer,
+            400: OpenApiResponse(
+                ProblemSerializer,
+                description="invalid_race (times out of order, a missing time limit, ...), "
+                "invalid_options (unknown variant or option, a bad option value)",
+            ),
             403: ProblemSerializer,
             **_PROBLEMS,
             422: OpenApiResponse(ProblemSerializer, description="no_winnable_deal_found"),
@@ -465,6 +469,11 @@ class RaceJoinView(ApiView):
                 ProblemSerializer,
                 description="race_not_open (the race's own state, answered first), "
                 "tournament_not_open or tournament_full",
+            ),
+            403: OpenApiResponse(
+                ProblemSerializer,
+                description="tournament_invite_only: the race belongs to an invite-only "
+                "tournament you are not invited to",
             ),
             **_PROBLEMS,
         },

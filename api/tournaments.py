@@ -280,6 +280,13 @@ _STAFF_PROBLEMS = {**_PROBLEMS, 403: ProblemSerializer}
 # ------------------------------------------------------------------ views
 
 
+#: The 400 of the operations that take tournament parameters (OpenAPI).
+_INVALID_TOURNAMENT = (
+    "invalid_tournament: bad tournament parameters (scoring, points table, entry rules, "
+    "race schedule)"
+)
+
+
 class TournamentsView(ApiView):
     """``GET /api/v1/tournaments``: tournaments; ``POST`` (organisers): create one."""
 
@@ -314,7 +321,11 @@ class TournamentsView(ApiView):
 
     @extend_schema(
         request=TournamentCreateInput,
-        responses={201: TournamentView, 400: ProblemSerializer, **_STAFF_PROBLEMS},
+        responses={
+            201: TournamentView,
+            400: OpenApiResponse(ProblemSerializer, description=_INVALID_TOURNAMENT),
+            **_STAFF_PROBLEMS,
+        },
         tags=["tournaments"],
         description="Organisers only (`games.add_tournament`; `is_staff` alone is not enough). "
         "Errors: 400 `invalid_tournament`, `validation_error`.",
@@ -393,7 +404,11 @@ class TournamentRacesView(ApiView):
         request=RacesAddInput,
         responses={
             201: RacesAddedView,
-            400: ProblemSerializer,
+            400: OpenApiResponse(
+                ProblemSerializer,
+                description=f"{_INVALID_TOURNAMENT}, invalid_race (bad race times), "
+                "invalid_options (unknown variant or option, a bad option value)",
+            ),
             409: OpenApiResponse(ProblemSerializer, description="tournament_not_open"),
             422: OpenApiResponse(ProblemSerializer, description="no_winnable_deal_found"),
             503: OpenApiResponse(

@@ -179,3 +179,53 @@ def test_each_method_of_a_path_has_its_own_description(schema: dict[str, Any]) -
     assert moves["get"]["description"].startswith("The caller's game's moves in play order")
     rating = schema["paths"]["/api/v1/races/{race_id}/rating"]["put"]["description"]
     assert rating.startswith("Mark the race rated or not")
+
+
+def _error_descriptions(op: dict[str, Any]) -> dict[str, str]:
+    return {s: r.get("description", "") for s, r in op["responses"].items() if s[0] in "45"}
+
+
+def test_every_code_an_operation_names_is_on_one_of_its_error_responses(
+    schema: dict[str, Any],
+) -> None:
+    """A bot author reads the responses, not only the prose: a code the operation's
+    description promises (``invalid_credentials``, ``deal_in_race``, ...) is listed
+    on one of its 4xx/5xx responses."""
+    missing = []
+    for path, method, op in operations(schema):
+        named = {
+            c for c in re.findall(r"`+([a-z_]+)`+", op.get("description", "")) if c in PROBLEM_CODES
+        }
+        listed = " ".join(_error_descriptions(op).values())
+        missing += [(method, path, c) for c in sorted(named) if not re.search(rf"\b{c}\b", listed)]
+    assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("path", "method", "status", "code"),
+    [
+        ("/api/v1/games", "post", "400", "invalid_options"),
+        ("/api/v1/games", "post", "400", "invalid_deal"),
+        ("/api/v1/games", "post", "409", "deal_in_race"),
+        ("/api/v1/games/{game_id}/moves", "post", "400", "malformed_move"),
+        ("/api/v1/auth/token", "post", "400", "invalid_credentials"),
+        ("/api/v1/auth/password", "post", "429", "login_locked_out"),
+        ("/api/v1/races", "post", "400", "invalid_race"),
+        ("/api/v1/races", "post", "400", "invalid_options"),
+        ("/api/v1/races/{race_id}/join", "post", "403", "tournament_invite_only"),
+        ("/api/v1/tournaments", "post", "400", "invalid_tournament"),
+        ("/api/v1/tournaments/{tournament_id}/races", "post", "400", "invalid_race"),
+    ],
+)
+def test_each_code_is_on_the_status_the_server_answers_it_with(
+    schema: dict[str, Any], path: str, method: str, status: str, code: str
+) -> None:
+    """The status each of these codes really has (``api.problem_codes``, the handlers)."""
+    assert code in _error_descriptions(schema["paths"][path][method]).get(status, "")
+
+
+def test_an_unthrottled_list_does_not_promise_a_429(schema: dict[str, Any]) -> None:
+    """``GET /races`` has no throttle scope: it never answers 429."""
+    op = schema["paths"]["/api/v1/races"]["get"]
+    assert "429" not in op["description"]
+    assert "429" not in op["responses"]
