@@ -367,13 +367,31 @@ class GameView(serializers.Serializer[Any]):
     casino_score = serializers.IntegerField(help_text="5 x cards_home - 52 (RULES.md 6)")
     base_rank = serializers.CharField()
     reserve = ReserveView()
-    foundations = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
-    tableau = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    foundations = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="the four foundations keyed by suit (`C`, `D`, `H`, `S`), each its cards "
+        "bottom to top (the base-rank card first, the last one on top); an empty list for a "
+        "foundation not started. A move to the foundations names `f` and goes to its card's "
+        "suit (RULES.md 3.2, 5)",
+    )
+    tableau = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="the four tableau piles in order `t1` to `t4`, each its cards bottom to top: "
+        "the first is the pile's bottom card (the one a whole-pile move names), the last its "
+        "top card (RULES.md 1, 3.4); an empty list is an empty pile",
+    )
     stock = StockView()
     waste = WasteView()
     redeals_used = serializers.IntegerField()
     redeals_left = serializers.IntegerField(allow_null=True, help_text="null: unlimited")
-    legal_moves = serializers.ListField(child=serializers.CharField())
+    legal_moves = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="every move the rules allow now, in canonical notation (RULES.md 5), "
+        "each once: moves to the foundations, then to the tableau (whole-pile moves "
+        "named by the pile's bottom card), then `draw` or `redeal`; exactly the moves "
+        "POST /moves accepts. Empty once the game is not playing (won, blocked, resigned, "
+        "timed out) or its entry is disqualified",
+    )
     deal = DealView()
     undo_allowed = serializers.BooleanField(
         help_text="whether POST /undo would take back the last move now: the game allows "

@@ -229,3 +229,29 @@ def test_an_unthrottled_list_does_not_promise_a_429(schema: dict[str, Any]) -> N
     op = schema["paths"]["/api/v1/races"]["get"]
     assert "429" not in op["description"]
     assert "429" not in op["responses"]
+
+
+def test_the_game_view_says_how_foundations_tableau_and_legal_moves_are_laid_out(
+    schema: dict[str, Any],
+) -> None:
+    """A bot reads these three fields to find its moves: the schema says their shape."""
+    props = schema["components"]["schemas"]["GameView"]["properties"]
+    assert "keyed by suit (`C`, `D`, `H`, `S`)" in props["foundations"]["description"]
+    assert "in order `t1` to `t4`, each its cards bottom to top" in props["tableau"]["description"]
+    assert "exactly the moves POST /moves accepts" in props["legal_moves"]["description"]
+
+
+def test_the_game_view_is_laid_out_as_the_schema_says(player: APIClient) -> None:
+    """Deck in the order AC..KC AD..KD ...: D[13] = AD starts the diamonds, t1..t4 =
+    2D 3D 4D 5D, the reserve top is D[12] = KC."""
+    deck = [r + s for s in "CDHS" for r in "A23456789TJQK"]
+    resp = player.post("/api/v1/games", {"deck": deck}, format="json")
+    view = resp.json()
+    assert view["foundations"] == {"C": [], "D": ["AD"], "H": [], "S": []}
+    assert view["tableau"] == [["2D"], ["3D"], ["4D"], ["5D"]]
+    assert view["legal_moves"] == ["2D>f", "draw"]
+    after = player.post(
+        f"/api/v1/games/{view['id']}/moves", {"move": "2D>f", "expected_move_number": 0}
+    ).json()["game"]
+    assert after["foundations"]["D"] == ["AD", "2D"]
+    assert after["tableau"][0] == ["KC"]
