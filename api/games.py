@@ -63,7 +63,8 @@ _PROBLEMS = {
 class VariantsView(ApiView):
     """``GET /api/v1/variants``: every preset and option with its meaning (RULES.md 4).
 
-    ``redeals`` values: a number, or ``null`` for unlimited (any number >= 0 is accepted).
+    ``redeals`` values: a number from 0 to ``MAX_REDEALS`` (1000), or ``null`` for
+    unlimited; starting a game or race with more is refused as an invalid option.
     """
 
     permission_classes = [AllowAny]

@@ -158,7 +158,8 @@ The classic game; the options under "Variants" change the rules they name.
 6. **Stock and waste** (3.6): `draw` turns the next 3 cards of the stock (fewer
    when fewer remain) onto the waste; only the waste's top card is available.
    When the stock is empty, `redeal` turns the waste over, unshuffled, as the
-   new stock. Redeals are unlimited.
+   new stock: the cards come back in the same order (the first card drawn before
+   is drawn first again). Redeals are unlimited.
 7. **Empty tableau pile (auto-fill)** (3.7): the moment a tableau pile becomes
    empty, the top reserve card fills it, as part of the same move. Once the
    reserve is empty, an empty pile stays empty until the player puts any
@@ -173,7 +174,8 @@ The classic game; the options under "Variants" change the rules they name.
 
 A game or race names a preset and may override options (`GET /api/v1/variants`
 lists them with their allowed values). `redeals` takes 0 to {MAX_REDEALS}, or
-`null` for unlimited.
+`null` for unlimited. An option a preset does not name keeps its classic value.
+Only single cards ever go to a foundation, under every `tableau_moves`.
 
 {_presets_table()}
 
@@ -195,7 +197,8 @@ lists them with their allowed values). `redeals` takes 0 to {MAX_REDEALS}, or
 ## Scoring (RULES.md 6)
 
 - **Cards home**: the cards on the foundations, 1 to 52 (the dealt base card
-  counts).
+  counts; with a fixed `base`, such as storehouse, the four base cards count, so
+  a game starts at 4).
 - **Casino score** (Canfield's house terms: pay 52, earn 5 per card home):
   `5 \u00d7 cards_home \u2212 52` (from \u221247 to +208).
 - **Race ranking**: {RANKING_RULE}

@@ -363,7 +363,9 @@ class GameView(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["practice", "race"])
     status = serializers.ChoiceField(choices=["playing", "won", "blocked", "resigned", "timed_out"])
     move_number = serializers.IntegerField()
-    cards_home = serializers.IntegerField(help_text="cards on the foundations, 1..52")
+    cards_home = serializers.IntegerField(
+        help_text="cards on the foundations, 1..52 (at least 4 with a fixed base: RULES.md 6)"
+    )
     casino_score = serializers.IntegerField(help_text="5 x cards_home - 52 (RULES.md 6)")
     base_rank = serializers.CharField()
     reserve = ReserveView()

@@ -30,14 +30,16 @@ OPTION_HELP: Final[dict[str, str]] = {
     "unlimited (RULES.md 3.6)",
     "build": "tableau building down one rank: alternate-colour, any-suit (rank only) or same-suit",
     "tableau_moves": "top-or-whole (top card or whole pile, RULES.md 3.4), whole-pile "
-    "(only whole piles move between tableau piles) or any-run (any card with the cards on it)",
+    "(only whole piles move between tableau piles; a top card may still go to its "
+    "foundation) or any-run (any card with the cards on it); only single cards ever go "
+    "to a foundation",
     "autofill": "empty tableau piles are filled from the reserve at once (RULES.md 3.7)",
     "empty_pile": "what may fill an empty pile when the reserve cannot: any or waste-only",
     "reserve_face_up": "the whole reserve is visible",
     "base": "dealt (the 14th card, D[13], starts the first foundation) or a fixed rank "
     "(A..K) whose four cards are taken out and start the foundations",
     "tableau_wrap": "modulo (a K may go on an A) or base-relative "
-    "(no building across the base rank)",
+    "(no building across the base rank: nothing is built on a card of the base rank)",
 }
 
 

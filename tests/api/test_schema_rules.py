@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -94,3 +95,38 @@ def test_the_ranking_rule_is_the_engines(description: str) -> None:
 
 def test_a_refused_move_is_documented_with_the_status_the_api_answers(description: str) -> None:
     assert "answered `422 illegal_move`" in description
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # RULES.md 4, tableau_moves: said for every mode, not only top-or-whole.
+        "Only single cards ever go to a foundation",
+        "a top card may still go to its foundation",
+        # RULES.md 3.6: which way the waste comes back.
+        "the cards come back in the same order",
+        # RULES.md 4 tableau_wrap, as the engine plays it (games.engine.state.fit_table).
+        "nothing is built on a card of the base rank",
+        # A fixed base puts four cards home at the deal (RULES.md 4 storehouse, 6).
+        "the four base cards count, so\n  a game starts at 4",
+    ],
+)
+def test_the_rules_a_bot_needs_beyond_section_3_are_written_out(
+    description: str, sentence: str
+) -> None:
+    assert sentence in description
+
+
+def test_the_variants_operation_gives_the_redeal_limit_the_server_enforces(
+    tmp_path: Path,
+) -> None:
+    """``redeals`` above 1000 is 400 ``invalid_options``: the operation said any number."""
+    op = generate(tmp_path)["paths"]["/api/v1/variants"]["get"]
+    assert "any number >= 0" not in op["description"]
+    assert "a number from 0 to ``MAX_REDEALS`` (1000)" in op["description"]
+
+
+@pytest.mark.django_db
+def test_a_fixed_base_starts_with_four_cards_home(player: Any) -> None:
+    view = player.post("/api/v1/games", {"variant": "storehouse", "seed": "11"}, format="json")
+    assert view.json()["cards_home"] == 4
