@@ -136,6 +136,9 @@ with `D[18]` drawn first; the waste starts empty. A game may also start from an
 explicit deck of 52 distinct cards in deal order, laid out the same way. With a
 fixed `base` rank (storehouse), the four cards of that rank start the
 foundations and the other 48 are dealt in order: reserve 13, tableau 4, stock 31.
+The shuffle is the same 52-card one: the four base cards are taken out of
+`D[0..51]` and the other 48 keep their order (for storehouse, `D` without its
+twos: reserve `D'[0..12]`, tableau `D'[13..16]`, stock `D'[17..47]`).
 
 ## Play (RULES.md 3)
 

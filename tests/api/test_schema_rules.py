@@ -107,6 +107,8 @@ def test_a_refused_move_is_documented_with_the_status_the_api_answers(descriptio
         "the cards come back in the same order",
         # RULES.md 4 tableau_wrap, as the engine plays it (games.engine.state.fit_table).
         "nothing is built on a card of the base rank",
+        # A fixed base: which shuffle, and which 48 cards (games.engine.state.layout).
+        "the four base cards are taken out of\n`D[0..51]` and the other 48 keep their order",
         # A fixed base puts four cards home at the deal (RULES.md 4 storehouse, 6).
         "the four base cards count, so\n  a game starts at 4",
     ],
@@ -130,3 +132,15 @@ def test_the_variants_operation_gives_the_redeal_limit_the_server_enforces(
 def test_a_fixed_base_starts_with_four_cards_home(player: Any) -> None:
     view = player.post("/api/v1/games", {"variant": "storehouse", "seed": "11"}, format="json")
     assert view.json()["cards_home"] == 4
+
+
+@pytest.mark.django_db
+def test_a_fixed_base_deals_the_seeds_deck_without_its_base_cards(player: Any) -> None:
+    """Storehouse on an explicit deck AC..KC AD..KD ...: without the twos, D' starts
+    AC 3C 4C .. KC AD 3D ..; the reserve top is D'[12] = AD, the tableau D'[13..16]."""
+    deck = [r + s for s in "CDHS" for r in "A23456789TJQK"]
+    view = player.post(
+        "/api/v1/games", {"variant": "storehouse", "deck": deck}, format="json"
+    ).json()
+    assert view["reserve"]["cards"] == ["AD"]
+    assert view["tableau"] == [["3D"], ["4D"], ["5D"], ["6D"]]
