@@ -457,12 +457,17 @@ class RaceHandler(_ScopedHandler):
 def race_snapshot(race_id: str, viewer: Any) -> dict[str, Any]:
     """The ``snapshot`` event of a race stream: the race as the viewer sees it and the
     standings, both read at one instant (a snapshot straddling the start said ``open``
-    over rows already ``playing``)."""
+    over rows already ``playing``), with the ranking rule they are ordered by.
+
+    Shape: ``{"race": RaceView, "standings": [StandingRow, ...], "ranking_rule": str,
+    "server_time": str}`` (the stream adds ``last_event_id``).
+    """
     race = race_get(race_id=race_id, include_drafts=may_see_drafts(viewer))
     now = timezone.now()  # one instant for the race's phase and the rows (as standings)
     return {
         "race": race_public(race, viewer=viewer, now=now),
         "standings": race_standings(race=race, now=now),
+        "ranking_rule": RANKING_RULE,
         "server_time": _server_time(),
     }
 

@@ -99,3 +99,30 @@ def test_stream_snapshot_agrees_across_the_start(monkeypatch: pytest.MonkeyPatch
         expected = "not_started" if phase == "open" else "playing"
         assert row["status"] == expected, (before, phase, row)
     assert set(seen) == {"open", "running"}
+
+
+def test_the_race_snapshot_has_the_fields_the_api_documentation_lists() -> None:
+    """The stream's documentation: `snapshot` {race, standings, ranking_rule, server_time,
+    last_event_id} (the stream adds the last); ranking_rule was missing."""
+    from api.streams import race_snapshot
+    from games.engine.ranking import RANKING_RULE
+
+    created = timezone.now()
+    race = race_create(
+        name="Snapshot",
+        opens_at=created,
+        starts_at=created + timedelta(minutes=5),
+        ends_at=created + timedelta(minutes=15),
+    )
+    snap = race_snapshot(str(race.id), create_user("ann"))
+    assert sorted(snap) == ["race", "ranking_rule", "server_time", "standings"]
+    assert snap["ranking_rule"] == RANKING_RULE
+
+
+def test_the_stream_documentation_says_how_a_stream_ends() -> None:
+    from api.streams_schema import _COMMON, _STREAMS
+
+    assert "has an id ending in `.end` (`82.end`)" in _COMMON
+    race_events = _STREAMS["/api/v1/races/{race_id}/events"]["events"]
+    assert "the final standings (without the change times)" in race_events
+    assert "one with an older id (or none) gets the race's final" in race_events
