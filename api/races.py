@@ -245,6 +245,11 @@ class StandingsView(serializers.Serializer[Any]):
     standings = StandingRow(many=True)
 
 
+#: Every ``status`` of a race result's entry (``games.selectors.races.race_results``: the
+#: entry's stored final status, ``did_not_start`` from the scoring, or ``disqualified``).
+RESULT_STATUSES = ("won", "blocked", "resigned", "timed_out", "did_not_start", "disqualified")
+
+
 class ResultEntry(serializers.Serializer[Any]):
     """One entrant's final result and move list."""
 
@@ -255,7 +260,12 @@ class ResultEntry(serializers.Serializer[Any]):
         "disqualified is ranked). Moves never break a tie (RULES.md 6).",
     )
     player = serializers.CharField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(
+        choices=list(RESULT_STATUSES),
+        help_text="how the entrant's game ended (won, blocked, resigned, timed_out), "
+        "did_not_start (a window race's entrant who never started: no rank, no counts) or "
+        "disqualified",
+    )
     won = serializers.BooleanField()
     cards_home = serializers.IntegerField(allow_null=True)
     casino_score = serializers.IntegerField(allow_null=True)

@@ -255,3 +255,12 @@ def test_the_game_view_is_laid_out_as_the_schema_says(player: APIClient) -> None
     ).json()["game"]
     assert after["foundations"]["D"] == ["AD", "2D"]
     assert after["tableau"][0] == ["KC"]
+
+
+def test_a_result_entrys_status_lists_its_values(schema: dict[str, Any]) -> None:
+    """``did_not_start`` appears in results (tests/api/test_races.py, window mode); the
+    field was a bare string, so a bot could not know the values to switch on."""
+    schemas = schema["components"]["schemas"]
+    status = schemas["ResultEntry"]["properties"]["status"]
+    enum = schemas[status["allOf"][0]["$ref"].rsplit("/", 1)[1]]["enum"]
+    assert enum == ["won", "blocked", "resigned", "timed_out", "did_not_start", "disqualified"]
