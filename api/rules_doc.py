@@ -193,7 +193,8 @@ Only single cards ever go to a foundation, under every `tableau_moves`.
   move starts: the waste top, the reserve top, a tableau top card, or, for a
   whole-pile move, the bottom card of a tableau pile (under `any-run`, any card
   of a pile, which moves with the cards on it).
-- Input is case-insensitive and may write `10` for `T`; output is canonical
+- Input is case-insensitive and may write `10` for `T`; spaces around the move
+  and around `>` are ignored (` qh > T2 ` is `QH>t2`); output is canonical
   (`QH>t2`, `draw`). The auto-fill is part of the move that empties the pile,
   never a move of its own.
 

@@ -144,3 +144,16 @@ def test_a_fixed_base_deals_the_seeds_deck_without_its_base_cards(player: Any) -
     ).json()
     assert view["reserve"]["cards"] == ["AD"]
     assert view["tableau"] == [["3D"], ["4D"], ["5D"], ["6D"]]
+
+
+def test_the_notation_says_which_spaces_it_ignores(description: str) -> None:
+    """``parse_move`` strips the move and both sides of ``>``; the docs did not say so."""
+    assert "spaces around the move\n  and around `>` are ignored" in description
+
+
+@pytest.mark.django_db
+def test_a_move_with_spaces_is_played_as_the_documentation_says(player: Any) -> None:
+    deck = [r + s for s in "CDHS" for r in "A23456789TJQK"]
+    game = player.post("/api/v1/games", {"deck": deck}, format="json").json()
+    resp = player.post(f"/api/v1/games/{game['id']}/moves", {"move": " 2d > F "}, format="json")
+    assert resp.json()["move"] == "2D>f"
