@@ -41,7 +41,7 @@ _STREAMS: dict[str, dict[str, Any]] = {
             "server_time, last_event_id}; `countdown` {race, phase, server_time, starts_at, "
             "ms_to_start} every 5 s before the start; `phase` {race, phase (`open`, `running` "
             "= started, `closing`, `finished`, `cancelled`), status, server_time, opens_at, "
-            "starts_at, ends_at, results_url (once finished)}; `standings` (the standings "
+            "starts_at, ends_at, results_url (null until `finished`)}; `standings` (the standings "
             "endpoint's body plus server_time, oldest_change_ms and latest_change_ms: server "
             "times in ms of the changes it reflects) at most once per second while entrants "
             "play, and the final standings (without the change times) after `finished`. The "

@@ -126,3 +126,4 @@ def test_the_stream_documentation_says_how_a_stream_ends() -> None:
     race_events = _STREAMS["/api/v1/races/{race_id}/events"]["events"]
     assert "the final standings (without the change times)" in race_events
     assert "one with an older id (or none) gets the race's final" in race_events
+    assert "results_url (null until `finished`)" in race_events
