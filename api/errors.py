@@ -366,7 +366,11 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
 
 
 class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
-    """OpenAPI shape of a problem document (use in ``extend_schema(responses=...)``)."""
+    """An RFC 9457 problem document: every 4xx/5xx answer of the API.
+
+    (Views name it in ``extend_schema(responses=...)``; the extension members some
+    codes add are documented by ``api.schema.PROBLEM_EXTENSIONS``.)
+    """
 
     type = serializers.CharField(help_text="URI naming the problem type; ends with `code`.")
     title = serializers.CharField(help_text="Short, human summary of the problem type.")

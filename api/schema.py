@@ -28,6 +28,69 @@ _ANY_UUID = "00000000-0000-4000-8000-000000000000"
 UUID_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 
 
+#: The extension members of a problem document (RFC 9457 section 3.2), each present
+#: only with the codes it names: OpenAPI properties of ``Problem`` (and the problems
+#: built on it), added by :func:`document_problems`.
+PROBLEM_EXTENSIONS: dict[str, dict[str, Any]] = {
+    "errors": {
+        "type": "object",
+        "additionalProperties": {},
+        "description": "`validation_error` only: each invalid field's name -> its messages "
+        '(`{"page_size": ["A positive integer is required."]}`).',
+    },
+    "fields": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "`unknown_field` only: the body's fields the endpoint does not declare.",
+    },
+    "parameters": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "`unknown_query_parameter`, `repeated_query_parameter` only: the "
+        "query parameters refused.",
+    },
+    "accepted": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "`unknown_query_parameter`, `repeated_query_parameter` only: the query "
+        "parameters the operation declares.",
+    },
+    "retry_after": {
+        "type": "integer",
+        "description": "Seconds to wait before retrying, as the `Retry-After` header: "
+        "`throttled`, `login_locked_out`, `race_not_started`, `race_not_finished`, "
+        "`no_winnable_deal`, `too_many_solves`.",
+    },
+    "current_move_number": {
+        "type": "integer",
+        "description": "`stale_move_number` only: the moves the game has played (send it as "
+        "`expected_move_number`).",
+    },
+    "reason": {
+        "type": "string",
+        "description": "`disqualified` only: the organisers' reason.",
+    },
+    "tried": {
+        "type": "integer",
+        "description": "`no_winnable_deal_found` only: the fresh deals of these rules proved "
+        "lost in a row.",
+    },
+}
+
+
+def _add_problem_extensions(schemas: dict[str, Any]) -> None:
+    """Give ``Problem`` and every schema built on it the :data:`PROBLEM_EXTENSIONS` it
+    does not declare itself (``ResultsProblem`` keeps its own ``retry_after``)."""
+    base = set(schemas.get("Problem", {}).get("properties", {}))
+    if not base:
+        return
+    for schema in schemas.values():
+        props = schema.get("properties")
+        if isinstance(props, dict) and base <= set(props):
+            for name, spec in PROBLEM_EXTENSIONS.items():
+                props.setdefault(name, dict(spec))
+
+
 def _view_class(path: str) -> Any:
     try:
         match = resolve(_PATH_PARAM.sub(_ANY_UUID, path))
@@ -98,6 +161,7 @@ def _needed(op: dict[str, Any], view: Any, path: str) -> set[str]:
 
 def document_problems(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
     """drf-spectacular post-processing hook; returns the schema with the errors above."""
+    _add_problem_extensions(result.get("components", {}).get("schemas", {}))
     for path, item in result.get("paths", {}).items():
         view = _view_class(path)
         for method, op in item.items():

@@ -264,3 +264,31 @@ def test_a_result_entrys_status_lists_its_values(schema: dict[str, Any]) -> None
     status = schemas["ResultEntry"]["properties"]["status"]
     enum = schemas[status["allOf"][0]["$ref"].rsplit("/", 1)[1]]["enum"]
     assert enum == ["won", "blocked", "resigned", "timed_out", "did_not_start", "disqualified"]
+
+
+def test_the_problem_schema_documents_the_extension_members_a_client_reads(
+    schema: dict[str, Any],
+) -> None:
+    """``current_move_number`` and ``retry_after`` are what a bot retries with; the
+    Problem schema had only ``allowed``."""
+    props = schema["components"]["schemas"]["Problem"]["properties"]
+    for name in ("errors", "fields", "parameters", "accepted", "retry_after"):
+        assert name in props
+    assert "`stale_move_number` only" in props["current_move_number"]["description"]
+    assert "`disqualified` only" in props["reason"]["description"]
+    assert "`no_winnable_deal_found` only" in props["tried"]["description"]
+    assert "`Retry-After`" in props["retry_after"]["description"]
+
+
+def test_the_server_sends_the_extension_members_the_schema_names(player: APIClient) -> None:
+    game = player.post("/api/v1/games", {"seed": "1"}, format="json").json()
+    moves = f"/api/v1/games/{game['id']}/moves"
+    stale = player.post(moves, {"move": "draw", "expected_move_number": 5}, format="json")
+    assert stale.json()["current_move_number"] == 0
+    unknown = player.post(moves, {"move": "draw", "bogus": 1}, format="json")
+    assert unknown.json()["fields"] == ["bogus"]
+    query = player.get("/api/v1/games?phse=open")
+    assert query.json()["parameters"] == ["phse"]
+    assert query.json()["accepted"] == ["cursor", "page_size"]
+    invalid = player.get("/api/v1/games?page_size=0")
+    assert list(invalid.json()["errors"]) == ["page_size"]
