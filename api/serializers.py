@@ -434,13 +434,15 @@ class MoveRow(serializers.Serializer[Any]):
     cards_home = serializers.IntegerField()
 
 
+# The docstring below is the schema's description of GameSummary (a client reads it in
+# ReDoc); the status a player may be told is games.selectors.games.game_status_seen's.
 class GameSummary(serializers.Serializer[Any]):
     """A line of the player's game list.
 
     A race game before its race starts says ``not_started`` and no ``finished_at``:
     what was stored when the player joined was computed from the secret deal (RULES.md
-    7; :func:`games.selectors.games.game_status_seen`).  A game whose race was cancelled
-    before it started says ``timed_out`` (ended by the cancellation; its deal is public).
+    7).  A game whose race was cancelled before it started says ``timed_out`` (ended by
+    the cancellation; its deal is public).
     """
 
     id = serializers.UUIDField()
