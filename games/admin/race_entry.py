@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -223,7 +223,37 @@ class RaceEntryAdmin(SelectionGuardAdmin, LiveFormAdmin, _ModelAdmin_RaceEntry):
 
     @admin.action(description=_("Lift disqualification (re-scores)"), permissions=["change"])
     def reinstate(self, request: HttpRequest, queryset: QuerySet[RaceEntry]) -> None:
-        for e in queryset:
+        """Lift the disqualification of each selected entry that is disqualified.
+
+        Each goes through :func:`games.services.race_admin.race_entry_reinstate` (its
+        own transaction: the reason is cleared, the race and tournament re-score), is
+        logged *Disqualification lifted*, and the message counts them.  A selected entry
+        that is not disqualified is left alone (no service call, so no re-score and no
+        history line) and named in a second message.  A refusal (an entry of a cancelled
+        race, one deleted meanwhile) becomes an error message for that entry
+        (:func:`run_service`) and the others go on.
+        """
+        entries = list(queryset.select_related("player", "race").order_by("race_id", "id"))
+        done = 0
+        for e in (e for e in entries if e.disqualified):
             if run_service(self, request, e, lambda e=e: race_entry_reinstate(entry_id=e.pk)):
                 self.log_change(request, e, "Disqualification lifted")
-        self.message_user(request, gettext("Re-scored."))
+                done += 1
+        if any(e.disqualified for e in entries):
+            self.message_user(
+                request,
+                ngettext(
+                    "Lifted %(n)d disqualification; re-scored.",
+                    "Lifted %(n)d disqualifications; re-scored.",
+                    done,
+                )
+                % {"n": done},
+            )
+        alone = [e for e in entries if not e.disqualified]
+        if alone:
+            self.message_user(
+                request,
+                gettext("Not disqualified, left alone: %(names)s.")
+                % {"names": ", ".join(str(e) for e in alone)},
+                messages.WARNING,
+            )
