@@ -586,7 +586,7 @@ class RaceRating(models.Model):
 
     class Status(models.TextChoices):
         RATED = "rated", _("Rated")
-        NOT_RATED = "not_rated", _("not rated")
+        NOT_RATED = "not_rated", _("Not rated")
 
     race = models.OneToOneField(
         Race, primary_key=True, on_delete=models.CASCADE, related_name="rating"

@@ -23,10 +23,16 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.admin.common import SelectionGuardAdmin
+from games.admin.common import SelectionGuardAdmin, when_cell
 from games.engine import PRESETS
 from games.models import PlayerRating, RaceRating, RatingChange, RatingPool
-from games.services.ratings import pool_recompute_enqueue, race_set_rated
+from games.services.ratings import (
+    REASON_DRAFT,
+    REASON_TOO_FEW,
+    REASON_UNRATED,
+    pool_recompute_enqueue,
+    race_set_rated,
+)
 from games.words import rules_label
 
 #: History rows shown on a rating's page (newest first).
@@ -195,16 +201,65 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     ordering = ("-race_ends_at", "race_id", "rank")
 
 
+#: Why a race is not rated (``RaceRating.reason``, the API's codes) in the admin's words.
+REASON_WORDS = {
+    REASON_UNRATED: _("marked unrated by an organiser"),
+    REASON_TOO_FEW: _("fewer than two ranked entries"),
+    REASON_DRAFT: _("tournament still a draft"),
+}
+
+
+class ReasonFilter(admin.SimpleListFilter):
+    """Filter by ``RaceRating.reason``, each reason named in words (:data:`REASON_WORDS`)."""
+
+    title = _("reason")
+    parameter_name = "reason"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return list(REASON_WORDS.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        return queryset.filter(reason=value) if value else queryset
+
+
 @admin.register(RaceRating)
 class RaceRatingAdmin(ReadOnlyAdmin):
-    """How each processed race counted; mark races unrated or rated again."""
+    """How each processed race counted; mark races unrated or rated again.
 
-    list_display = ("race", "pool", "status", "reason", "entries_rated", "race_ends_at")
-    list_filter = ("pool", "status", "reason")
+    The list names the status and the reason in the admin's language (never the stored
+    codes) and the race's end with its time zone, as the admin's other times."""
+
+    list_display = (
+        "race",
+        "pool",
+        "status_words",
+        "reason_words",
+        "entries_rated",
+        "race_end",
+    )
+    list_filter = ("pool", "status", ReasonFilter)
     search_fields = ("race__name",)
     list_select_related = ("race", "pool")
     ordering = ("-race_ends_at",)
     actions = ["mark_unrated", "mark_rated"]
+
+    @admin.display(description=_("status"), ordering="status")
+    def status_words(self, obj: RaceRating) -> str:
+        """*Rated* or *Not rated*, in the admin's language."""
+        return str(obj.get_status_display())
+
+    @admin.display(description=_("reason"), ordering="reason")
+    def reason_words(self, obj: RaceRating) -> str:
+        """Why the race is not rated, in words (:data:`REASON_WORDS`); "-" when rated."""
+        if not obj.reason:
+            return "-"
+        return str(REASON_WORDS.get(obj.reason, obj.reason))
+
+    @admin.display(description=_("race ended"), ordering="race_ends_at")
+    def race_end(self, obj: RaceRating) -> str:
+        """When the race ended, ``YYYY-MM-DD HH:MM:SS UTC`` (:func:`when_cell`)."""
+        return when_cell(obj.race_ends_at)
 
     def has_rate_permission(self, request: HttpRequest) -> bool:
         """Staff who may change races (organisers) may switch their rating."""

@@ -1,0 +1,81 @@
+# mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, misc, assignment"
+"""The *Race ratings* list says how each race counted in the admin's language: the
+reason in words (it showed the stored codes ``unrated``, ``too_few_entries``,
+``draft_tournament``, in every language, in its column and its filter), the status
+capitalised as every other status of the admin (*Not rated* beside *Rated*, where it
+was *not rated*), and the race's end with its time zone, as the admin's other times
+(it was "5 de diciembre de 2026 a las 09:18", with no zone)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Race, RaceRating
+from games.services.ratings import race_rate, race_set_rated
+from tests.factories import StaffFactory
+from tests.ratings.helpers import Result, race_of
+
+pytestmark = pytest.mark.django_db
+
+WORDS = {
+    "en": ("Not rated", "marked unrated by an organiser", "fewer than two ranked entries"),
+    "fr": (
+        "Non cotée",
+        "marquée non cotée par un organisateur",
+        "moins de deux participants classés",
+    ),
+    "es": (
+        "No valorada",
+        "marcada como no valorable por un organizador",
+        "menos de dos participantes clasificados",
+    ),
+    "de": (
+        "Nicht gewertet",
+        "von einem Organisator als ungewertet markiert",
+        "weniger als zwei platzierte Teilnehmer",
+    ),
+}
+
+
+def listing(lang: str) -> str:
+    org: User = StaffFactory(username=f"org-{lang}")
+    org.groups.add(Group.objects.get(name="organisers"))
+    client = Client()
+    client.force_login(org)
+    page = client.get(reverse("admin:games_racerating_changelist"), HTTP_ACCEPT_LANGUAGE=lang)
+    assert page.status_code == 200
+    return page.content.decode()
+
+
+def cells(page: str, column: str) -> list[str]:
+    """The text of the list's cells of ``column`` (``field-<name>`` classes), in order."""
+    found = re.findall(rf'<td class="field-{column}[^"]*">(.*?)</td>', page, re.S)
+    return [re.sub(r"<[^>]+>", "", c).strip() for c in found]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "de"])
+def test_status_reason_and_end_are_words_in_the_admins_language(lang: str) -> None:
+    unrated = race_of(Result("ann", 40, 1000), Result("bob", 30, 1000), name="U")
+    alone = race_of(Result("cyd", 40, 1000), name="A")
+    Race.objects.filter(id=unrated.id).update(ends_at=datetime(2031, 3, 4, 5, 6, 7, tzinfo=UTC))
+    Race.objects.filter(id=alone.id).update(ends_at=datetime(2031, 3, 4, 4, 6, 7, tzinfo=UTC))
+    race_set_rated(race_id=unrated.id, rated=False)
+    race_rate(race_id=unrated.id)
+    race_rate(race_id=alone.id)
+    assert RaceRating.objects.get(race_id=unrated.id).reason == "unrated"
+    page = listing(lang)
+    status, by_organiser, too_few = WORDS[lang]
+    assert cells(page, "status_words") == [status, status]
+    assert cells(page, "reason_words") == [by_organiser, too_few]
+    assert cells(page, "race_end") == ["2031-03-04 05:06:07 UTC", "2031-03-04 04:06:07 UTC"]
+    filters = page[page.index('id="changelist-filter"') :]
+    assert by_organiser in filters
+    assert too_few in filters
+    assert ">unrated<" not in page
+    assert ">too_few_entries<" not in page
