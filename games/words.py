@@ -9,6 +9,7 @@ import them from here.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.utils.formats import number_format
@@ -245,20 +246,21 @@ def after_colon(text: str) -> str:
 
 
 def duration(ms: int | None) -> str:
-    """Milliseconds as a duration with its units, tenths of a second in the page's number
-    format: ``303400`` -> ``"5 min 03.4 s"`` (``"5 min 03,4 s"`` in French),
-    ``3723400`` -> ``"1 h 02 min 03.4 s"``, ``2500`` -> ``"2.5 s"``; the number and its
-    unit are joined by a no-break space.  ``""`` for None.  The tournament standings'
-    total time (the last tie-break, README "Tournaments")."""
+    """Milliseconds as a duration with its units, to the millisecond (the precision of
+    the ranking's time tie-break, RULES.md 6) in the page's number format: ``303400`` ->
+    ``"5 min 03.400 s"`` (``"5 min 03,400 s"`` in French), ``3723405`` ->
+    ``"1 h 02 min 03.405 s"``, ``2500`` -> ``"2.500 s"``; the number and its unit are
+    joined by a no-break space.  ``""`` for None.  The tournament standings' total time
+    (the last tie-break, README "Tournaments"): shown in tenths, two players 5 ms apart
+    read the same and were ranked 1 and 2."""
     if ms is None:
         return ""
-    tenths = (ms + 50) // 100  # to the nearest tenth of a second
-    hours, rest = divmod(tenths, 36000)
-    minutes, tenths = divmod(rest, 600)
-    secs = str(number_format(tenths / 10, decimal_pos=1, use_l10n=True))
+    hours, rest = divmod(ms, 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    secs = str(number_format(Decimal(rest) / 1000, decimal_pos=3, use_l10n=True))
     if not (hours or minutes):
         return f"{secs}\xa0s"
-    secs = secs.zfill(len(secs) + max(0, 4 - len(secs)))  # two digits before the decimal
+    secs = secs.zfill(len(secs) + max(0, 6 - len(secs)))  # two digits before the decimal
     if not hours:
         return f"{minutes}\xa0min {secs}\xa0s"
     return f"{hours}\xa0h {minutes:02d}\xa0min {secs}\xa0s"

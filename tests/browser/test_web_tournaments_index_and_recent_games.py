@@ -1,7 +1,7 @@
 # mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, misc"
 """A new user's pass, what a person sees in Chromium: the tournaments index at
 ``/tournaments/`` (a guessed address answered Django's 404), a total time of 0 read as
-a duration ("0.0 s", not "at the deal"), the German rating-change column, recent
+a duration ("0.000 s", not "at the deal"), the German rating-change column, recent
 practice games told apart without their seed, and a window race's note under its
 Start button on a German phone."""
 
@@ -61,7 +61,7 @@ def test_a_total_time_of_zero_is_a_duration(
 ) -> None:
     cup = TournamentFactory(name="Quick cup")
     finished_race(cup, Result("ann", 1, 0), Result("bob", 1, 0))
-    for locale, width, zero in (("en-GB", 1280, "0.0\xa0s"), ("fr-FR", 390, "0,0\xa0s")):
+    for locale, width, zero in (("en-GB", 1280, "0.000\xa0s"), ("fr-FR", 390, "0,000\xa0s")):
         ctx = chromium.new_context(viewport={"width": width, "height": 900}, locale=locale)
         page = ctx.new_page()
         page.goto(f"{live_server.url}/tournaments/{cup.id}/")

@@ -1,6 +1,6 @@
 # mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, assignment, misc"
 """The tournament page's standings in the admin give the total time as the public
-tournament page does ("22.8 s", "0.0 s" for 0: a total time is a duration, "at the deal"
+tournament page does ("22.824 s", "0.000 s" for 0: a total time is a duration, "at the deal"
 read oddly there; a dash before any race counts) under a translated header; they showed
 raw milliseconds under "Time ms total"."""
 
@@ -19,8 +19,8 @@ from tests.tournaments.test_admin import client_for, organiser
 pytestmark = pytest.mark.django_db
 
 EXPECTED = {
-    "en": ("Total time", ["22.8\xa0s", "5\xa0min 03.4\xa0s", "0.0\xa0s", "\u2013"]),
-    "fr": ("Temps total", ["22,8\xa0s", "5\xa0min 03,4\xa0s", "0,0\xa0s", "\u2013"]),
+    "en": ("Total time", ["22.824\xa0s", "5\xa0min 03.400\xa0s", "0.000\xa0s", "\u2013"]),
+    "fr": ("Temps total", ["22,824\xa0s", "5\xa0min 03,400\xa0s", "0,000\xa0s", "\u2013"]),
 }
 
 

@@ -59,10 +59,10 @@ def _standings_table(html: str) -> str:
 @pytest.mark.parametrize(
     ("language", "header", "ann", "bob"),
     [
-        ("en", "Total time", "5\xa0min 00.0\xa0s", "5\xa0min 03.4\xa0s"),
-        ("fr", "Temps total", "5\xa0min 00,0\xa0s", "5\xa0min 03,4\xa0s"),
-        ("es", "Tiempo total", "5\xa0min 00,0\xa0s", "5\xa0min 03,4\xa0s"),
-        ("de", "Gesamtzeit", "5\xa0min 00,0\xa0s", "5\xa0min 03,4\xa0s"),
+        ("en", "Total time", "5\xa0min 00.000\xa0s", "5\xa0min 03.400\xa0s"),
+        ("fr", "Temps total", "5\xa0min 00,000\xa0s", "5\xa0min 03,400\xa0s"),
+        ("es", "Tiempo total", "5\xa0min 00,000\xa0s", "5\xa0min 03,400\xa0s"),
+        ("de", "Gesamtzeit", "5\xa0min 00,000\xa0s", "5\xa0min 03,400\xa0s"),
     ],
 )
 def test_the_page_shows_the_total_time_as_a_duration(
@@ -80,21 +80,21 @@ def test_durations_read_as_hours_minutes_seconds() -> None:
     from web.templatetags.web_tags import duration
 
     assert duration(None) == ""
-    assert duration(0) == "0.0\xa0s"
-    assert duration(2_549) == "2.5\xa0s"
-    assert duration(2_550) == "2.6\xa0s"  # to the nearest tenth
-    assert duration(59_960) == "1\xa0min 00.0\xa0s"
-    assert duration(600_000) == "10\xa0min 00.0\xa0s"
-    assert duration(3_723_400) == "1\xa0h 02\xa0min 03.4\xa0s"
+    assert duration(0) == "0.000\xa0s"
+    assert duration(2_549) == "2.549\xa0s"  # to the millisecond, as the ranking
+    assert duration(59_960) == "59.960\xa0s"
+    assert duration(60_000) == "1\xa0min 00.000\xa0s"
+    assert duration(600_000) == "10\xa0min 00.000\xa0s"
+    assert duration(3_723_400) == "1\xa0h 02\xa0min 03.400\xa0s"
 
 
 @pytest.mark.parametrize(
     ("language", "deal", "zero", "ann"),
     [
-        ("en", "at the deal", "0.0\xa0s", "5\xa0min 00.0\xa0s"),
-        ("fr", "dès la donne", "0,0\xa0s", "5\xa0min 00,0\xa0s"),
-        ("es", "al repartir", "0,0\xa0s", "5\xa0min 00,0\xa0s"),
-        ("de", "beim Austeilen", "0,0\xa0s", "5\xa0min 00,0\xa0s"),
+        ("en", "at the deal", "0.000\xa0s", "5\xa0min 00.000\xa0s"),
+        ("fr", "dès la donne", "0,000\xa0s", "5\xa0min 00,000\xa0s"),
+        ("es", "al repartir", "0,000\xa0s", "5\xa0min 00,000\xa0s"),
+        ("de", "beim Austeilen", "0,000\xa0s", "5\xa0min 00,000\xa0s"),
     ],
 )
 def test_a_total_time_of_nothing_is_a_duration_the_race_page_says_at_the_deal(

@@ -21,12 +21,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize(
     ("language", "elapsed", "name"),
-    [("en", "83.4", "Draw one"), ("fr", "83,4", "Une carte"), ("de", "83,4", "Eine Karte")],
+    [("en", "83.412", "Draw one"), ("fr", "83,412", "Une carte"), ("de", "83,412", "Eine Karte")],
 )
 def test_filters_follow_the_language(language: str, elapsed: str, name: str) -> None:
     with translation.override(language):
         assert seconds(83_412) == elapsed
-        assert seconds(5_000) == "5" + elapsed[2] + "0"  # always one decimal
+        assert seconds(5_000) == "5" + elapsed[2] + "000"  # always three decimals
         assert seconds(None) == ""
         assert variant("draw-one") == name
         assert variant("no-such-preset") == "no-such-preset"
@@ -46,8 +46,8 @@ def test_the_play_page_and_the_lobby_name_the_variant(pages: PageClient, player:
 def test_results_show_times_with_the_pages_decimal_mark(pages: PageClient) -> None:
     race = race_of(Result("ana", 30, 61_250), Result("bo", 20, 5_040))
     fr = pages.get(f"/races/{race.id}/results", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "<td>61,2</td>" in fr
-    assert "<td>5,0</td>" in fr
+    assert "<td>61,250</td>" in fr
+    assert "<td>5,040</td>" in fr
     en = pages.get(f"/races/{race.id}/results", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "<td>61.2</td>" in en
-    assert "<td>5.0</td>" in en
+    assert "<td>61.250</td>" in en
+    assert "<td>5.040</td>" in en
