@@ -596,6 +596,10 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
     inlines = [StandingInline, RaceInline, EntrantInline]
     actions = ["rescore", "publish", "finish", "cancel", "export_standings_csv"]
 
+    class Media:
+        # The add-races and export buttons keep their own boxes when they wrap (phones).
+        css = {"all": ["games/admin/tournament_form.css"]}
+
     def get_inlines(self, request: HttpRequest, obj: Any) -> list[Any]:
         """The standings and the races (both read only) once the tournament exists; its
         entrants always.  The add page showed two empty tables no one could fill."""
