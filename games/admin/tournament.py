@@ -1004,10 +1004,9 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                     "delete it instead"
                 ),
                 Tournament.Status.FINISHED: gettext("a finished tournament is not cancelled"),
+                Tournament.Status.CANCELLED: gettext("cancelled already, left alone"),
             }
-            for race in unfinished.exclude(
-                tournament__status__in=[Tournament.Status.DRAFT, Tournament.Status.FINISHED]
-            ):
+            for race in unfinished.exclude(tournament__status__in=list(refused)):
                 by_tournament[race.tournament_id].append(
                     {
                         "name": race.name,
@@ -1037,9 +1036,15 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                     1 for rows in by_tournament.values() for r in rows if not r["ended"]
                 ),
                 ended_total=sum(1 for rows in by_tournament.values() for r in rows if r["ended"]),
+                # None of them would be cancelled: no form, only the way back.
+                nothing_to_do=all(t.status in refused for t in tournaments),
             )
         count = races = scored = 0
+        already: list[Tournament] = []
         for t in queryset.order_by("created_at", "id"):  # as the page listed them
+            if t.status == Tournament.Status.CANCELLED:
+                already.append(t)  # nothing to do: named below, not counted or logged
+                continue
             before = t.races.filter(status=Race.Status.CANCELLED).count()
             finished_before = t.races.filter(status=Race.Status.FINISHED).count()
             if run_service(
@@ -1079,4 +1084,14 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                     scored,
                 ) % {"n": scored}
             self.message_user(request, words)
+        if already:
+            names = ", ".join(
+                pgettext("a name in quotes", "“%(name)s”") % {"name": t.name} for t in already
+            )
+            self.message_user(
+                request,
+                pgettext("tournaments", "Already cancelled, left alone: %(names)s.")
+                % {"names": names},
+                messages.WARNING,
+            )
         return None
