@@ -20,7 +20,7 @@ from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import SelectionGuardAdmin, when_cell
@@ -266,10 +266,29 @@ class RaceRatingAdmin(ReadOnlyAdmin):
         return bool(request.user.has_perm("games.change_race"))
 
     def _switch(self, request: HttpRequest, queryset: QuerySet[RaceRating], rated: bool) -> None:
-        for record in queryset.select_related("race"):
+        """Mark each selected race rated (or unrated) through :func:`race_set_rated` and
+        log it; the message counts them.  A race already so is left alone (no call, no
+        history line) and named in a second message."""
+        records = list(queryset.select_related("race").order_by("race_ends_at", "race_id"))
+        already = [r for r in records if r.race.rated == rated]
+        for record in records:
+            if record.race.rated == rated:
+                continue
             race_set_rated(race_id=record.race_id, rated=rated, by=request.user)  # type: ignore[arg-type]
             self.log_change(request, record, "Marked rated" if rated else "Marked unrated")
-        count = queryset.count()
+        count = len(records) - len(already)
+        if already:
+            names = ", ".join(
+                pgettext("a name in quotes", "“%(name)s”") % {"name": r.race.name} for r in already
+            )
+            left = (
+                gettext("Rated already, left alone: %(names)s.")
+                if rated
+                else gettext("Unrated already, left alone: %(names)s.")
+            )
+            if not count:
+                self.message_user(request, left % {"names": names}, messages.WARNING)
+                return
         if rated:
             done = ngettext(
                 "%(n)d race marked rated; its pool is re-rated from it on.",
@@ -283,6 +302,8 @@ class RaceRatingAdmin(ReadOnlyAdmin):
                 count,
             )
         self.message_user(request, done % {"n": count})
+        if already:
+            self.message_user(request, left % {"names": names}, messages.WARNING)
 
     @admin.action(description=_("Mark unrated (leave out of ratings)"), permissions=["rate"])
     def mark_unrated(self, request: HttpRequest, queryset: QuerySet[RaceRating]) -> None:
