@@ -627,6 +627,16 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
             return [*fields, "status", *SCORING_FIELDS, *ENTRY_FIELDS]
         return [*fields, "status"]
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        """Django's fields, less, for a finished or cancelled tournament (shown read only),
+        the other scheme's parameters (:data:`SCHEME_FIELDS`): it never used them, and an
+        editable form shows only the chosen scheme's too."""
+        fields = list(super().get_fields(request, obj))
+        if obj is None or not is_over(obj):
+            return fields
+        unused = {f for scheme, own in SCHEME_FIELDS.items() if scheme != obj.scoring for f in own}
+        return [f for f in fields if f not in unused]
+
     @admin.display(description=_("races"), ordering="race_total")
     def races(self, t: Tournament) -> int:
         return int(getattr(t, "race_total", 0))
