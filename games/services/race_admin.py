@@ -224,7 +224,9 @@ def race_entry_reinstate(*, entry_id: Any, by: User | None = None) -> RaceEntry:
 
 
 def race_rename(*, race_id: Any, name: str) -> Race:
-    """Rename a race (1 to 120 characters).  Raises :class:`InvalidRace`, :class:`NotFound`."""
+    """Rename a race (1 to 120 characters), in any state: a name is only a label, so an
+    organiser may mend a typo while the race runs or after it.  Raises
+    :class:`InvalidRace`, :class:`NotFound`."""
     name = name.strip()
     if not 1 <= len(name) <= 120:
         raise InvalidRace("a race name has 1 to 120 characters").because("race_name_length", {})
