@@ -567,7 +567,12 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         if again:
             self.message_user(
                 request,
-                gettext("Already cancelled, left alone: %(names)s.") % {"names": _names(again)},
+                ngettext(
+                    "Already cancelled, left alone: %(names)s.",
+                    "Already cancelled, left alone: %(names)s.",
+                    len(again),
+                )
+                % {"names": _names(again)},
                 messages.WARNING,
             )
         return None

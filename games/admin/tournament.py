@@ -23,7 +23,14 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import capfirst
-from django.utils.translation import gettext, ngettext, ngettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import (
+    gettext,
+    ngettext,
+    ngettext_lazy,
+    npgettext,
+    pgettext,
+    pgettext_lazy,
+)
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
@@ -1100,7 +1107,12 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
             )
             self.message_user(
                 request,
-                pgettext("tournaments", "Already cancelled, left alone: %(names)s.")
+                npgettext(
+                    "tournaments",
+                    "Already cancelled, left alone: %(names)s.",
+                    "Already cancelled, left alone: %(names)s.",
+                    len(already),
+                )
                 % {"names": names},
                 messages.WARNING,
             )

@@ -88,3 +88,25 @@ def test_a_cancelled_tournament_is_left_alone_and_named() -> None:
         "Already cancelled, left alone: “Gone”.",
     ]
     assert not LogEntry.objects.filter(object_id=str(gone.pk)).exists()
+
+
+@pytest.mark.parametrize(
+    ("names", "said"),
+    [
+        (["Gone"], "Déjà annulé, laissé tel quel\u202f: «\u202fGone\u202f»."),
+        (
+            ["Gone", "Past"],
+            "Déjà annulés, laissés tels quels\u202f: «\u202fGone\u202f», «\u202fPast\u202f».",
+        ),
+    ],
+)
+def test_the_left_alone_message_agrees_with_how_many_in_french(names: list[str], said: str) -> None:
+    """One tournament named is singular ("annulé"); it read "annulés" whatever the count."""
+    ids = [str(cancelled(name).pk) for name in names] + [str(TournamentFactory(name="Live").pk)]
+    resp = client_for(organiser()).post(
+        reverse(URL),
+        {"action": "cancel", "_selected_action": ids, "apply": "1"},
+        HTTP_ACCEPT_LANGUAGE="fr",
+        follow=True,
+    )
+    assert said in [str(m) for m in resp.context["messages"]]
