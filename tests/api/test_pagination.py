@@ -146,7 +146,8 @@ def test_a_database_error_without_a_cursor_is_not_called_a_bad_cursor(
 ) -> None:
     """A list asked for without ``?cursor=`` answered a database failure with ``400
     invalid_cursor`` ("start again without it"): the client is told nothing it sent was
-    wrong now, the server's error is its own."""
+    wrong now, the server's error is its own (``503 database_unavailable``, with
+    ``Retry-After``: the database could not be reached)."""
     from django.db import OperationalError
 
     from api.pagination import SafeCursorPagination
@@ -157,7 +158,7 @@ def test_a_database_error_without_a_cursor_is_not_called_a_bad_cursor(
     monkeypatch.setattr(SafeCursorPagination, "_page", broken)
     anon.raise_request_exception = False
     resp = anon.get("/api/v1/races")
-    assert resp.status_code == 500
-    assert resp.json()["code"] == "internal_error"
+    assert resp.status_code == 503
+    assert resp.json()["code"] == "database_unavailable"
     forged = anon.get("/api/v1/races?cursor=eyJ2IjpbXSwiciI6ZmFsc2V9")
     assert forged.json()["code"] == "invalid_cursor"
