@@ -51,9 +51,10 @@ def player_of(request: Request) -> User:
     return user
 
 
-def _token_body(user: User) -> dict[str, Any]:
-    """A new token for ``user`` as ``TokenOutput``."""
-    token, row = token_issue(user=user)
+def _token_body(user: User, password: str | None = None) -> dict[str, Any]:
+    """A new token for ``user`` as ``TokenOutput`` (``password``: the one a login checked,
+    :func:`games.services.tokens.token_issue`)."""
+    token, row = token_issue(user=user, password=password)
     return {"username": user.get_username(), "token": token, "expiry": row.expiry}
 
 
@@ -207,7 +208,7 @@ class TokenView(ApiView):
         if user is None or not user.is_active:
             raise _invalid_credentials()
         try:
-            body = _token_body(user)
+            body = _token_body(user, password=data.validated_data["password"])
         except AccountDeleted:  # deleted since the password was checked: unknown now
             raise _invalid_credentials() from None
         except CredentialsChanged:  # changed or deactivated since: the password is stale

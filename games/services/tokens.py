@@ -21,7 +21,12 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.hashers import get_hasher, identify_hasher, is_password_usable
+from django.contrib.auth.hashers import (
+    check_password,
+    get_hasher,
+    identify_hasher,
+    is_password_usable,
+)
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -31,7 +36,7 @@ from games.services.accounts import player_lock
 from games.services.errors import CredentialsChanged
 
 
-def token_issue(*, user: User) -> tuple[str, AuthToken]:
+def token_issue(*, user: User, password: str | None = None) -> tuple[str, AuthToken]:
     """A new API token for ``user`` and its row (the token is returned once, stored only
     as a digest).
 
@@ -46,13 +51,17 @@ def token_issue(*, user: User) -> tuple[str, AuthToken]:
     active, else :class:`~games.services.errors.CredentialsChanged` (nothing issued).  A
     login with the old password checked just before the holder changed it (or an
     organiser deactivated the account) got a token after the change had revoked every
-    token, so the old password kept working through it.
+    token, so the old password kept working through it.  ``password``: the password the
+    caller checked (a login's), or ``None``.  When given, a stored hash other than
+    ``user.password`` that still verifies it is the same password hashed again (another
+    login's hash upgrade, :func:`is_hash_upgrade`, saved over this one's, each with its
+    own salt), not a change: the token is issued (one more hash, only then).
     """
     ttl = settings.AUTH_TOKEN_TTL_SECONDS
     with transaction.atomic():
         player_lock(player=user)
         stored = _credentials_of(user)
-        if stored is None or stored[0] != user.password or not stored[1]:
+        if stored is None or not stored[1] or not _same_password(user, stored[0], password):
             raise CredentialsChanged(
                 "the account's password or state changed while it was checked: log in again"
             )
@@ -66,6 +75,14 @@ def token_issue(*, user: User) -> tuple[str, AuthToken]:
             user=user, expiry=timedelta(seconds=ttl) if ttl > 0 else None
         )
     return str(token), row
+
+
+def _same_password(user: User, stored: str, password: str | None) -> bool:
+    """Whether the stored hash ``stored`` is still the password ``user`` was checked with:
+    the hash the caller read, or (``password`` given) a hash that verifies ``password``."""
+    if stored == user.password:
+        return True
+    return password is not None and check_password(password, stored)
 
 
 def token_revoke(*, token: AuthToken) -> None:

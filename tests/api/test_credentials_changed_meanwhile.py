@@ -135,3 +135,13 @@ def test_the_api_password_change_of_an_account_deactivated_meanwhile(
     assert stored.is_active is False
     assert stored.check_password(OLD)
     assert AuthToken.objects.filter(user=user).count() == 1  # the request's own, untouched
+
+
+def test_the_checked_password_does_not_pass_a_new_password() -> None:
+    """``token_issue``'s ``password`` lets a re-hash of the same password through, never a
+    new password: the old one does not verify the stored hash."""
+    user = create_user("pat")
+    _change_password_elsewhere(user)
+    with pytest.raises(CredentialsChanged):
+        token_issue(user=user, password=OLD)
+    assert AuthToken.objects.filter(user=user).count() == 0

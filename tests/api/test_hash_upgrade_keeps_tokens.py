@@ -11,6 +11,8 @@ upgrade from a new password.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
@@ -99,3 +101,30 @@ def test_the_same_hasher_writing_a_new_password_still_revokes(bot: User) -> None
     user.password = make_password("a-brand-new-long-passphrase")
     user.save(update_fields=["password"])
     assert not works(first)
+
+
+def test_two_logins_that_both_upgrade_the_hash_both_get_a_token(
+    bot: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bots of one account logging in at once after an upgrade: each login checks the
+    outdated hash and stores the same password again, each with its own salt.  The login
+    whose upgrade was overwritten by the other's found a stored hash other than its own
+    and was refused ``400 invalid_credentials`` with the right password; the stored hash
+    still verifies that password, so it gets its token."""
+    import django.contrib.auth
+
+    import api.accounts
+
+    other_login = User.objects.get(pk=bot.pk)  # read before either upgrade
+    real = django.contrib.auth.authenticate
+
+    def then_the_other_login_upgrades(*args: Any, **kwargs: Any) -> Any:
+        user = real(*args, **kwargs)  # this login's upgrade is saved
+        assert other_login.check_password(GOOD)  # the other's, saved over it
+        return user
+
+    monkeypatch.setattr(api.accounts, "authenticate", then_the_other_login_upgrades)
+    with override_settings(PASSWORD_HASHERS=UPGRADED):
+        token = token_of("bot")
+    assert works(token)
+    assert User.objects.get(pk=bot.pk).password == other_login.password
