@@ -40,7 +40,7 @@ def enqueue_now(task_name: str, *, kwargs: dict[str, Any]) -> bool:
             task.apply_async(kwargs=kwargs, ignore_result=True)
         else:
             with app.connection_for_write() as conn:
-                conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0)
+                conn.ensure_connection(max_retries=0, interval_start=0, interval_step=0)
                 # As Celery's own send_task makes one for a connection it is given.
                 producer = app.amqp.Producer(conn, auto_declare=False)
                 task.apply_async(kwargs=kwargs, retry=False, ignore_result=True, producer=producer)

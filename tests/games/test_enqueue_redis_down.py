@@ -93,3 +93,23 @@ def test_rating_tasks_are_sent_the_same_way(
     assert redis_down == []
     sends = [r.getMessage() for r in caplog.records if "the sweeper will retry" in r.getMessage()]
     assert len(sends) == 2
+
+
+def test_the_broker_connection_is_tried_once(
+    redis_down: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``max_retries=1`` was one *retry*: two attempts, each of which may wait the
+    broker's connect timeout on a host that does not answer (a web request paid it
+    twice)."""
+    import kombu.connection
+
+    attempts: list[int] = []
+    connect = kombu.connection.Connection._connection_factory
+
+    def counted(self: Any) -> Any:
+        attempts.append(1)
+        return connect(self)
+
+    monkeypatch.setattr(kombu.connection.Connection, "_connection_factory", counted)
+    assert enqueue_now("games.solve", kwargs={"solve_id": "x"}) is False
+    assert len(attempts) == 1
