@@ -63,6 +63,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections, connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.request import Request
@@ -901,7 +902,10 @@ async def _open(
             await h.slot_release(key, stream)
 
     response = StreamingHttpResponse(body(), content_type="text/event-stream; charset=utf-8")
-    response["Cache-Control"] = "no-cache, no-transform"
+    # One viewer's connection (a game's stream is its player's view): no shared cache
+    # keeps it, and it depends on the credentials, as every API answer (api.query.ApiView).
+    response["Cache-Control"] = "private, no-cache, no-transform"
+    patch_vary_headers(response, ("Authorization",))
     response["X-Accel-Buffering"] = "no"
     return response
 

@@ -78,3 +78,49 @@ def test_a_session_answer_is_private(make_client: Any) -> None:
     assert games.status_code == 200
     assert "private" in _cache_control(games)
     assert "cookie" in _vary(games)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_event_stream_is_private_and_varies_on_authorization_too() -> None:
+    """The event streams are API answers too (a game's stream is its player's view):
+    they said ``Cache-Control: no-cache, no-transform`` only, neither ``private`` nor
+    ``Vary: Authorization``."""
+    import asyncio
+    from datetime import timedelta
+
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+    from django.test import AsyncClient, override_settings
+    from django.utils import timezone
+
+    from games.services.races import race_create
+    from games.services.tokens import token_issue
+    from tests.factories import create_user
+
+    def setup() -> tuple[str, str]:
+        try:
+            now = timezone.now()
+            race = race_create(
+                name="Cached",
+                opens_at=now + timedelta(minutes=30),
+                starts_at=now + timedelta(hours=1),
+                ends_at=now + timedelta(hours=1, minutes=10),
+            )
+            return str(race.id), token_issue(user=create_user("viewer"))[0]
+        finally:
+            connections.close_all()  # this thread's connection, as another request's
+
+    async def main() -> None:
+        race_id, token = await sync_to_async(setup, thread_sensitive=False)()
+        response: Any = await AsyncClient().get(
+            f"/api/v1/races/{race_id}/events", headers={"Authorization": f"Token {token}"}
+        )
+        try:
+            assert response.status_code == 200
+            assert _cache_control(response) == ["private", "no-cache", "no-transform"]
+            assert "authorization" in _vary(response)
+        finally:
+            await response.streaming_content.aclose()
+
+    with override_settings(LIVE_REDIS_URL=""):
+        asyncio.run(main())

@@ -246,7 +246,7 @@ def test_race_stream_exact_sequence(live: Live) -> None:
     try:
         assert reader.status == 200
         assert reader.response_headers["content-type"].startswith("text/event-stream")
-        assert reader.response_headers["cache-control"] == "no-cache, no-transform"
+        assert reader.response_headers["cache-control"] == "private, no-cache, no-transform"
         assert reader.response_headers["x-accel-buffering"] == "no"
         seen: list[Event | str] = [reader.next()]
         assert live.call("POST", f"races/{rid}/join", anna).status_code == 201
