@@ -306,7 +306,9 @@ class UsernameAnyCaseBackend(ModelBackend):
     sign-up refuses ``ALICE`` when ``Alice`` exists), so a player who types ``alice``
     means that one account.  "Any case" is :func:`login_username`'s folding (NFKC, then
     casefold), the one the lockout counts under, not the database's: every spelling
-    that logs in to an account shares its lockout count.
+    that logs in to an account shares its lockout count.  The password is checked by
+    :func:`games.services.accounts.password_check`: Django's upgrade of an outdated hash
+    is written only over the hash that was checked.
     """
 
     def authenticate(
@@ -349,7 +351,29 @@ class UsernameAnyCaseBackend(ModelBackend):
             # each time.
             if stored is not None and _fold(username) == _fold(stored):
                 username = stored
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        return self._check(username, password, **kwargs)
+
+    def _check(self, username: str | None, password: str | None, **kwargs: Any) -> Any:
+        """:meth:`ModelBackend.authenticate`, the password checked by
+        :func:`games.services.accounts.password_check` (Django's hash upgrade written only
+        over the hash checked): the account, or ``None``."""
+        from games.services.accounts import password_check
+
+        model = get_user_model()
+        if username is None:
+            username = kwargs.get(model.USERNAME_FIELD)
+        if username is None or password is None:
+            return None
+        try:
+            user = model._default_manager.get_by_natural_key(username)
+        except model.DoesNotExist:
+            # The hasher runs once for an unknown name too (Django's #20760: no timing
+            # difference between a known and an unknown username).
+            model().set_password(password)
+            return None
+        if password_check(account=user, password=password) and self.user_can_authenticate(user):
+            return user
+        return None
 
 
 def lockout_seconds() -> int:

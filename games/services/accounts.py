@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import check_password
 from django.contrib.auth.models import User
 from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.core.exceptions import ValidationError
@@ -103,6 +104,42 @@ def user_register(*, username: str, password: str, email: str = "") -> User:
         raise UsernameTaken(f"The username {username!r} is taken.") from None
     assert isinstance(user, User)
     return user
+
+
+def password_check(*, account: Any, password: str) -> bool:
+    """Whether ``password`` is ``account``'s (a login's check), with Django's upgrade of an
+    outdated hash written only over the hash that was checked.
+
+    Django's own check stores the same password again when its hasher is outdated
+    (``set_password``, ``save(update_fields=["password"])``) whatever is stored by then: a
+    login that overlapped the holder's password change wrote the old password back over
+    the new one (and got a token for it), and of two logins that both upgraded, the
+    second save replaced a hash that was no longer outdated, was taken for a new password
+    and revoked every API token of the account.  Here the new hash is written by one
+    ``UPDATE`` where the stored hash is still the one checked (no save signals: the
+    password is the same).  Where it is not, another login stored the same password again
+    (the stored hash verifies ``password``: ``account.password`` takes it, one more hash)
+    or the password changed meanwhile: ``False``, as for a wrong password.  Returns
+    ``False`` for a wrong password; ``account.password`` is the stored hash on ``True``.
+    """
+    checked = account.password
+    changed = False
+
+    def upgrade(raw: str) -> None:
+        nonlocal changed
+        account.set_password(raw)
+        account._password = None  # the same password: nothing to tell the validators
+        users = type(account)._default_manager
+        if users.filter(pk=account.pk, password=checked).update(password=account.password):
+            return
+        stored = users.filter(pk=account.pk).values_list("password", flat=True).first()
+        if stored is not None and check_password(raw, stored):
+            account.password = stored
+        else:
+            account.password = checked
+            changed = True
+
+    return check_password(password, checked, upgrade) and not changed
 
 
 def account_password_set(*, account: Any, password: str) -> None:

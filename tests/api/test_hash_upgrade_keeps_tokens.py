@@ -128,3 +128,58 @@ def test_two_logins_that_both_upgrade_the_hash_both_get_a_token(
         token = token_of("bot")
     assert works(token)
     assert User.objects.get(pk=bot.pk).password == other_login.password
+
+
+def _meanwhile(monkeypatch: pytest.MonkeyPatch, action: Any) -> None:
+    """Run ``action`` once, after the next login read the account and before it checks
+    the password (the first PBKDF2 verification: the hashing's time)."""
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher
+
+    real = PBKDF2PasswordHasher.verify
+    pending = [action]
+
+    def verify(self: Any, password: str, encoded: str) -> bool:
+        if pending:
+            pending.pop()()
+        return bool(real(self, password, encoded))
+
+    monkeypatch.setattr(PBKDF2PasswordHasher, "verify", verify)
+
+
+def test_two_overlapping_upgrades_revoke_nothing(
+    bot: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two bots log in at once after an upgrade: both read the outdated hash, the other
+    stores its upgrade and gets its token, then this one's upgrade came.  Saved over a
+    hash that was no longer outdated, it was taken for a new password and revoked every
+    token, the other bot's fresh one too."""
+    other: list[str] = []
+    _meanwhile(monkeypatch, lambda: other.append(token_of("bot")))
+    with override_settings(PASSWORD_HASHERS=UPGRADED):
+        mine = token_of("bot")
+    assert [works(other[0]), works(mine)] == [True, True]
+    assert AuthToken.objects.filter(user=bot).count() == 2
+
+
+def test_an_upgrade_never_writes_the_old_password_over_a_new_one(
+    bot: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The holder changes the password while a login with the old one is being checked:
+    Django's upgrade stored the old password again over the new one (and the login got
+    a token), so the change was undone.  The change holds and the login is refused."""
+    from games.services.accounts import account_password_set
+
+    new = "a-brand-new-long-passphrase"
+    _meanwhile(
+        monkeypatch,
+        lambda: account_password_set(account=User.objects.get(pk=bot.pk), password=new),
+    )
+    with override_settings(PASSWORD_HASHERS=UPGRADED):
+        refused = APIClient().post(
+            "/api/v1/auth/token", {"username": "bot", "password": GOOD}, format="json"
+        )
+    assert refused.status_code == 400
+    assert refused.json()["code"] == "invalid_credentials"
+    stored = User.objects.get(pk=bot.pk)
+    assert [stored.check_password(new), stored.check_password(GOOD)] == [True, False]
+    assert AuthToken.objects.filter(user=bot).count() == 0

@@ -19,6 +19,7 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.test import RequestFactory, override_settings
 
+import games.services.accounts
 from canfield_site.security import slot_cache, slot_key
 from tests.factories import UserFactory
 
@@ -37,7 +38,7 @@ def _burst(monkeypatch: pytest.MonkeyPatch, attempts: list[tuple[str, str, str]]
     ``"locked_out"``; records every password checked in ``checked``."""
     outcomes: list[Any] = [None] * len(attempts)
     checked: list[str] = []
-    original = User.check_password
+    original = games.services.accounts.password_check
     nxt = iter(range(len(attempts)))
 
     def run(index: int) -> None:
@@ -51,14 +52,14 @@ def _burst(monkeypatch: pytest.MonkeyPatch, attempts: list[tuple[str, str, str]]
                 "locked_out" if getattr(request, "axes_locked_out", False) else "wrong"
             )
 
-    def check_password(self: User, raw: str) -> bool:
-        checked.append(raw)
+    def check_password(*, account: User, password: str) -> bool:
+        checked.append(password)
         following = next(nxt, None)
         if following is not None:
             run(following)
-        return bool(original(self, raw))
+        return original(account=account, password=password)
 
-    monkeypatch.setattr(User, "check_password", check_password)
+    monkeypatch.setattr(games.services.accounts, "password_check", check_password)
     first = next(nxt)
     run(first)
     # Attempts refused before any password check did not start the next one: run the rest.
@@ -151,19 +152,19 @@ def test_a_slot_key_does_not_expire_under_attempts_in_flight(
     # An earlier login creates the username's counter (back to 0 once done).
     assert authenticate(_request("198.51.100.50"), username="gina", password=PASSWORD)
     clock[0] += LOGIN_SLOT_SECONDS - 0.5
-    original = User.check_password
+    original = games.services.accounts.password_check
     checked: list[str] = []
 
-    def check_password(self: User, raw: str) -> bool:
-        checked.append(raw)
+    def check_password(*, account: User, password: str) -> bool:
+        checked.append(password)
         if len(checked) == 3:
             clock[0] += 1  # the counter's first minute ends during the third check
         if len(checked) < 6:
             n = len(checked)
             authenticate(_request(f"198.51.100.{n}"), username="gina", password=f"guess-{n}")
-        return bool(original(self, raw))
+        return original(account=account, password=password)
 
-    monkeypatch.setattr(User, "check_password", check_password)
+    monkeypatch.setattr(games.services.accounts, "password_check", check_password)
     authenticate(_request("198.51.100.0"), username="gina", password="guess-0")
     assert checked == ["guess-0", "guess-1", "guess-2"]
     assert slot_cache().get(slot_key("username", "gina")) == 0
@@ -233,12 +234,12 @@ def test_a_password_check_that_raises_releases_its_slot(monkeypatch: pytest.Monk
         assert (
             authenticate(_request("198.51.100.80"), username="jill", password=f"guess-{i}") is None
         )
-    original = User.check_password
+    original = games.services.accounts.password_check
 
-    def broken(self: User, raw: str) -> bool:
+    def broken(*, account: User, password: str) -> bool:
         raise DatabaseError("connection lost")
 
-    monkeypatch.setattr(User, "check_password", broken)
+    monkeypatch.setattr(games.services.accounts, "password_check", broken)
     with pytest.raises(DatabaseError, match="connection lost"):
         authenticate(_request("198.51.100.81"), username="jill", password=PASSWORD)
     assert slot_cache().get(slot_key("username", "jill")) == 0
@@ -249,7 +250,7 @@ def test_a_password_check_that_raises_releases_its_slot(monkeypatch: pytest.Monk
     )
     assert sum(failures) == 2
 
-    monkeypatch.setattr(User, "check_password", original)
+    monkeypatch.setattr(games.services.accounts, "password_check", original)
     request = _request("198.51.100.81")
     user = authenticate(request, username="jill", password=PASSWORD)
     assert user is not None
