@@ -67,6 +67,8 @@ def test_a_lost_connection_on_a_page_is_a_503_page(monkeypatch: pytest.MonkeyPat
     assert response["Content-Type"] == "text/html; charset=utf-8"
     page = response.content.decode()
     assert "Service briefly unavailable" in page
+    # The failed request was not done (it did not commit); it is not "nothing was lost".
+    assert "so what you just sent was not done; everything done before it is kept." in page
     assert "connection already closed" not in page
 
 
@@ -78,6 +80,7 @@ def test_the_page_says_it_in_the_visitors_language(monkeypatch: pytest.MonkeyPat
     response = Client(headers={"Accept-Language": "fr"}).get("/")
     assert response.status_code == 503
     assert "Service momentanément indisponible" in response.content.decode()
+    assert "ce que vous venez d\u2019envoyer n\u2019a pas été fait" in response.content.decode()
 
 
 @pytest.mark.django_db
