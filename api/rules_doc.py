@@ -28,6 +28,7 @@ from games.engine.rules import (
     PRESETS,
     TABLEAU_MOVES,
     TABLEAU_WRAP,
+    option_word,
 )
 
 #: Each option's values as ``GET /api/v1/variants`` lists them (``redeals``: a few
@@ -45,16 +46,6 @@ OPTION_VALUES: dict[str, list[Any]] = {
 }
 
 
-def _value(value: Any) -> str:
-    if value is None:
-        return "unlimited"
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    return str(value)
-
-
 def _presets_table() -> str:
     classic = PRESETS["classic"].to_dict()
     rows = [
@@ -63,7 +54,9 @@ def _presets_table() -> str:
     ]
     for name, rules in PRESETS.items():
         options = rules.to_dict()
-        changed = [f"`{o}` {_value(options[o])}" for o in OPTION_NAMES if options[o] != classic[o]]
+        changed = [
+            f"`{o}` {option_word(options[o])}" for o in OPTION_NAMES if options[o] != classic[o]
+        ]
         rows.append(f"| `{name}` | {PRESET_HELP[name]} | {', '.join(changed) or 'none'} |")
     return "\n".join(rows)
 
@@ -82,7 +75,7 @@ def _options_table() -> str:
     classic = PRESETS["classic"].to_dict()
     rows = ["| option | meaning | values | classic |", "| --- | --- | --- | --- |"]
     rows += [
-        f"| `{name}` | {OPTION_HELP[name]} | {_values(name)} | {_value(classic[name])} |"
+        f"| `{name}` | {OPTION_HELP[name]} | {_values(name)} | {option_word(classic[name])} |"
         for name in OPTION_NAMES
     ]
     return "\n".join(rows)

@@ -147,6 +147,20 @@ PRESET_HELP: Final[dict[str, str]] = {
 }
 
 
+def option_word(value: Any) -> str:
+    """An option's value as a word (RULES.md 4): ``None`` (unlimited redeals) is
+    ``"unlimited"``, ``True``/``False`` are ``"yes"``/``"no"``, anything else its text
+    (``3``, ``"any-suit"``, ``"dealt"``).  Used by the rating pools' keys and the API
+    documentation's variant tables."""
+    if value is None:
+        return "unlimited"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
+
+
 def _normalise(option: str, value: Any) -> Any:
     if option == "base" and value != "dealt" and value is not None:
         try:

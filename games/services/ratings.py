@@ -94,7 +94,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from games.engine import PRESETS, Rules, RulesError, make_rules
-from games.engine.rules import OPTION_NAMES
+from games.engine.rules import OPTION_NAMES, option_word
 from games.models import PlayerRating, Race, RaceEntry, RaceRating, RatingChange, RatingPool
 from games.rating_model import INITIAL, PROVISIONAL_RACES, Skill, display_rating, rate_race
 from games.selectors.races import of_draft_tournament
@@ -116,13 +116,7 @@ _BATCH = 2000
 
 
 def _slug(value: Any) -> str:
-    if value is None:
-        return "unlimited"
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    return str(value).lower()
+    return option_word(value).lower()
 
 
 def pool_key(rules: Rules) -> tuple[str, str]:
