@@ -187,7 +187,8 @@ Only single cards ever go to a foundation, under every `tableau_moves`.
   whole-pile move, the bottom card of a tableau pile (under `any-run`, any card
   of a pile, which moves with the cards on it).
 - Input is case-insensitive and may write `10` for `T`; spaces around the move
-  and around `>` are ignored (` qh > T2 ` is `QH>t2`); output is canonical
+  and around `>` are ignored (the move `" qh > T2 "` is played as `QH>t2`: the
+  quotes show the spaces, which a code span alone would drop); output is canonical
   (`QH>t2`, `draw`). The auto-fill is part of the move that empties the pile,
   never a move of its own.
 

@@ -151,6 +151,26 @@ def test_the_notation_says_which_spaces_it_ignores(description: str) -> None:
     assert "spaces around the move\n  and around `>` are ignored" in description
 
 
+#: A Markdown code span: one backtick, text without backticks, one backtick.
+CODE_SPAN = re.compile(r"(?<!`)`([^`]+)`(?!`)")
+
+
+def test_no_code_span_relies_on_spaces_at_both_ends(description: str) -> None:
+    """CommonMark (and ReDoc's renderer) drops one space at each end of a code span that
+    has both, so the example of ignored spaces, written `` ` qh > T2 ` ``, was shown as
+    ``qh > T2``: the spaces around the move it was there to show were gone."""
+    spaced = [
+        m.group(0)
+        for m in CODE_SPAN.finditer(description)
+        if m.group(1)[0] in " \n" and m.group(1)[-1] in " \n" and m.group(1).strip()
+    ]
+    assert spaced == []
+
+
+def test_the_spaces_example_keeps_its_spaces_in_quotes(description: str) -> None:
+    assert '`" qh > T2 "` is played as `QH>t2`' in description
+
+
 @pytest.mark.django_db
 def test_a_move_with_spaces_is_played_as_the_documentation_says(player: Any) -> None:
     deck = [r + s for s in "CDHS" for r in "A23456789TJQK"]
