@@ -46,6 +46,15 @@ OPTION_VALUES: dict[str, list[Any]] = {
 }
 
 
+def _value(value: Any) -> str:
+    """An option's value as the tables write it: a boolean as the JSON a client sends
+    (``"true"``, ``"false"``, as the values column lists them), anything else as
+    :func:`~games.engine.rules.option_word` (``None``: ``"unlimited"``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return option_word(value)
+
+
 def _presets_table() -> str:
     classic = PRESETS["classic"].to_dict()
     rows = [
@@ -54,9 +63,7 @@ def _presets_table() -> str:
     ]
     for name, rules in PRESETS.items():
         options = rules.to_dict()
-        changed = [
-            f"`{o}` {option_word(options[o])}" for o in OPTION_NAMES if options[o] != classic[o]
-        ]
+        changed = [f"`{o}` {_value(options[o])}" for o in OPTION_NAMES if options[o] != classic[o]]
         rows.append(f"| `{name}` | {PRESET_HELP[name]} | {', '.join(changed) or 'none'} |")
     return "\n".join(rows)
 
@@ -75,7 +82,7 @@ def _options_table() -> str:
     classic = PRESETS["classic"].to_dict()
     rows = ["| option | meaning | values | classic |", "| --- | --- | --- | --- |"]
     rows += [
-        f"| `{name}` | {OPTION_HELP[name]} | {_values(name)} | {option_word(classic[name])} |"
+        f"| `{name}` | {OPTION_HELP[name]} | {_values(name)} | {_value(classic[name])} |"
         for name in OPTION_NAMES
     ]
     return "\n".join(rows)

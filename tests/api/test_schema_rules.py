@@ -177,3 +177,10 @@ def test_a_move_with_spaces_is_played_as_the_documentation_says(player: Any) -> 
     game = player.post("/api/v1/games", {"deck": deck}, format="json").json()
     resp = player.post(f"/api/v1/games/{game['id']}/moves", {"move": " 2d > F "}, format="json")
     assert resp.json()["move"] == "2D>f"
+
+
+def test_the_tables_write_a_boolean_as_the_json_a_client_sends(description: str) -> None:
+    """The values column lists `true`, `false`; the classic column and the presets table
+    said yes and no (superior: "`autofill` no, `reserve_face_up` yes")."""
+    assert "| `true`, `false` | true |" in description
+    assert "`autofill` false, `reserve_face_up` true" in description
