@@ -137,7 +137,7 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
         """The player's rating history in this pool as an HTML table, newest race first.
 
         At most :data:`HISTORY_ROWS` :class:`RatingChange` rows (ordered by the race's
-        ``ends_at``, then id, descending), one per rated race: when the race ended
+        ``ends_at``, then id, descending), one per rated race: its scheduled end
         (``YYYY-MM-DD HH:MM``, UTC), its name, the rank rated "r of n" (RULES.md 6, ``n``
         the ranked entries rated), the display rating before and after
         (``round(1000 + 20 * (mu - 3 sigma))``, :mod:`games.rating_model`), the signed
@@ -171,7 +171,7 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
             '<table class="rating-history"><thead><tr><th>{}</th><th>{}</th>'
             "<th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>mu</th>"
             "<th>sigma</th></tr></thead><tbody>{}</tbody></table>",
-            gettext("race ended"),
+            gettext("scheduled end"),
             gettext("race"),
             gettext("rank"),
             gettext("before"),
@@ -256,9 +256,11 @@ class RaceRatingAdmin(ReadOnlyAdmin):
             return "-"
         return str(REASON_WORDS.get(obj.reason, obj.reason))
 
-    @admin.display(description=_("race ended"), ordering="race_ends_at")
+    @admin.display(description=_("scheduled end"), ordering="race_ends_at")
     def race_end(self, obj: RaceRating) -> str:
-        """When the race ended, ``YYYY-MM-DD HH:MM:SS UTC`` (:func:`when_cell`)."""
+        """The race's scheduled end (``ends_at``, the pool's race order), ``YYYY-MM-DD
+        HH:MM:SS UTC`` (:func:`when_cell`); a race every player finished early closed
+        before it."""
         return when_cell(obj.race_ends_at)
 
     def has_rate_permission(self, request: HttpRequest) -> bool:

@@ -79,3 +79,24 @@ def test_status_reason_and_end_are_words_in_the_admins_language(lang: str) -> No
     assert too_few in filters
     assert ">unrated<" not in page
     assert ">too_few_entries<" not in page
+
+
+HEADER = {"en": "Scheduled end", "fr": "Fin prévue", "es": "Fin prevista", "de": "Geplantes Ende"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "de"])
+def test_the_end_column_says_it_is_the_scheduled_end(lang: str) -> None:
+    """The column holds the race's ``ends_at`` (the pool's race order), also for a race
+    every player finished early: headed "race ended", it gave a time after the race had
+    closed (closed 09:54:54, "race ended 09:55:58")."""
+    race = race_of(Result("ann", 40, 1000), Result("bob", 30, 1000), name="Early")
+    Race.objects.filter(id=race.id).update(
+        ends_at=datetime(2031, 3, 4, 5, 6, 7, tzinfo=UTC),
+        closed_at=datetime(2031, 3, 4, 5, 0, 0, tzinfo=UTC),
+    )
+    race_rate(race_id=race.id)
+    page = listing(lang)
+    header = re.search(r'<th scope="col" class="[^"]*column-race_end[^"]*">(.*?)</th>', page, re.S)
+    assert header is not None
+    assert re.sub(r"<[^>]+>", "", header.group(1)).strip() == HEADER[lang]
+    assert cells(page, "race_end") == ["2031-03-04 05:06:07 UTC"]
