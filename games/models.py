@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import GameState, Rules, layout, make_rules, parse_deck
+from games.engine import PRESETS, GameState, Rules, layout, make_rules, parse_deck
 
 
 class Deal(models.Model):
@@ -535,7 +535,13 @@ class RatingPool(models.Model):
         ordering = ["key"]
 
     def __str__(self) -> str:
-        return self.key
+        """The pool's rules in the active language, as the admin's lists and filters name
+        it ("Classique"; other rules name the preset and what differs,
+        ``games.words.rules_label``), not its stored ``key`` ("classic")."""
+        from games.words import rules_label
+
+        exact = self.key if self.key in PRESETS else "custom"
+        return str(rules_label(exact, self.options, self.variant))
 
 
 class PlayerRating(models.Model):

@@ -24,7 +24,6 @@ from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import SelectionGuardAdmin, when_cell
-from games.engine import PRESETS
 from games.models import PlayerRating, RaceRating, RatingChange, RatingPool
 from games.services.ratings import (
     REASON_DRAFT,
@@ -33,7 +32,6 @@ from games.services.ratings import (
     pool_recompute_enqueue,
     race_set_rated,
 )
-from games.words import rules_label
 
 #: History rows shown on a rating's page (newest first).
 HISTORY_ROWS = 200
@@ -83,8 +81,7 @@ class RatingPoolAdmin(ReadOnlyAdmin):
         other rules name the preset they differ from and what differs
         (``games.words.rules_label``).  (Not named ``variant``: the model's field of that
         name would win over it.)"""
-        exact = obj.key if obj.key in PRESETS else "custom"  # the key is a preset's name
-        return rules_label(exact, obj.options, obj.variant)
+        return str(obj)
 
     def has_recompute_permission(self, request: HttpRequest) -> bool:
         """Staff allowed to change pools (superusers) may recompute them."""

@@ -100,3 +100,31 @@ def test_the_end_column_says_it_is_the_scheduled_end(lang: str) -> None:
     assert header is not None
     assert re.sub(r"<[^>]+>", "", header.group(1)).strip() == HEADER[lang]
     assert cells(page, "race_end") == ["2031-03-04 05:06:07 UTC"]
+
+
+POOL = {
+    "en": ("Classic", "Draw one"),
+    "fr": ("Classique", "Une carte"),
+    "es": ("Clásico", "Una carta"),
+    "de": ("Klassisch", "Eine Karte"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "de"])
+def test_the_pool_is_named_by_its_rules_in_the_list_and_its_filter(lang: str) -> None:
+    """The pool column and filter showed the pool's stored key ("classic", "draw-one") in
+    every language, where the Rating pools list and the site name the rules."""
+    classic = race_of(Result("ann", 40, 1000), Result("bob", 30, 1000), name="C")
+    draw_one = race_of(
+        Result("ann", 40, 1000), Result("bob", 30, 1000), name="D", variant="draw-one"
+    )
+    Race.objects.filter(id=classic.id).update(ends_at=datetime(2031, 3, 4, 5, 6, 7, tzinfo=UTC))
+    Race.objects.filter(id=draw_one.id).update(ends_at=datetime(2031, 3, 4, 4, 6, 7, tzinfo=UTC))
+    race_rate(race_id=classic.id)
+    race_rate(race_id=draw_one.id)
+    page = listing(lang)
+    assert cells(page, "pool") == list(POOL[lang])
+    filters = page[page.index('id="changelist-filter"') :]
+    for name in POOL[lang]:
+        assert re.search(rf"<a [^>]*>{re.escape(name)}</a>", filters), name
+    assert ">classic</a>" not in filters
