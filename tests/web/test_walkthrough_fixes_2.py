@@ -61,7 +61,7 @@ def test_results_explain_the_shuffle_and_the_start_of_the_clock(pages: PageClien
         name: re.search(rf">{name}</a></th>(.*?)</tr>", page, re.S).group(1)  # type: ignore[union-attr]
         for name in ("ann", "bob")
     }
-    assert "<td>4.2</td>" in cells["ann"]
+    assert "<td>4.200</td>" in cells["ann"]
     assert "<td>at the deal</td>" in cells["bob"]  # one card home from the deal, at 0 ms
     live = pages.get(f"/races/{race.id}/").content.decode()
     assert "<td>at the deal</td>" in live

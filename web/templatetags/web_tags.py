@@ -24,13 +24,19 @@ def get_item(mapping: dict[Any, Any], key: Any) -> Any:
 
 
 @register.filter
-def seconds(ms: int | None) -> str:
+def seconds(ms: int | None, places: int = 3) -> str:
     """Milliseconds as seconds to the millisecond in the page's number format (``83412``
     -> ``"83.412"``, ``"83,412"`` in French or German); ``""`` for None.  The ranking
     breaks ties on this time to the millisecond (RULES.md 6): in tenths two entries
-    29 ms apart read the same and were ranked 1 and 2."""
+    29 ms apart read the same and were ranked 1 and 2.  ``places``: decimals (1 for a
+    time that ranks nothing beside it, as the win message's: ``"83.4"``).
+    """
     if ms is None:
         return ""
+    if places != 3:
+        return str(
+            number_format(round(Decimal(ms) / 1000, places), decimal_pos=places, use_l10n=True)
+        )
     return str(number_format(Decimal(ms) / 1000, decimal_pos=3, use_l10n=True))
 
 

@@ -194,17 +194,18 @@ def won_words(view: dict[str, Any]) -> str:
             moves,
         ) % {"moves": moves}
     ms = max(0, round((finished - started).total_seconds() * 1000))
+    # Tenths: the player's own time, beside no other (the standings give milliseconds).
     if ms >= 60_000:  # "5 min 36.8 s", not "336.8 seconds"
         return ngettext(
             "You won: all 52 cards are home, in %(moves)s move and %(minutes)s min %(seconds)s s.",
             "You won: all 52 cards are home, in %(moves)s moves and %(minutes)s min %(seconds)s s.",
             moves,
-        ) % {"moves": moves, "minutes": ms // 60_000, "seconds": seconds(ms % 60_000)}
+        ) % {"moves": moves, "minutes": ms // 60_000, "seconds": seconds(ms % 60_000, 1)}
     return ngettext(
         "You won: all 52 cards are home, in %(moves)s move and %(seconds)s seconds.",
         "You won: all 52 cards are home, in %(moves)s moves and %(seconds)s seconds.",
         moves,
-    ) % {"moves": moves, "seconds": seconds(ms)}
+    ) % {"moves": moves, "seconds": seconds(ms, 1)}
 
 
 def blocked_words(view: dict[str, Any]) -> str:
