@@ -29,7 +29,7 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import capfirst
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.names import NamedObjectsAdmin
@@ -606,3 +606,10 @@ def rank_words(rank: Any, live: bool) -> str:
     """A rank as the entry columns show it: ``"2"``, ``"2 (live)"`` while the race runs,
     ``"-"`` for none."""
     return gettext("%(rank)s (live)") % {"rank": dash(rank)} if live else str(dash(rank))
+
+
+def quoted_names(names: Iterable[str]) -> str:
+    """Names in the language's quotes, comma-separated, for a message naming what an
+    action left alone: ``["Spring", "Cup"]`` -> ``"“Spring”, “Cup”"`` (French
+    ``« Spring », « Cup »``)."""
+    return ", ".join(pgettext("a name in quotes", "“%(name)s”") % {"name": n} for n in names)

@@ -23,7 +23,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import capfirst
-from django.utils.translation import gettext, ngettext, ngettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import (
@@ -39,6 +39,7 @@ from games.admin.common import (
     entry_result,
     object_or_404,
     phase_words,
+    quoted_names,
     rank_words,
     run_service,
     seed_shown,
@@ -106,9 +107,7 @@ def _outcome(race: Race, action: str, now: Any) -> str:
 
 def _names(races: list[Race]) -> str:
     """The races' names in quotes, comma-separated, for a message."""
-    return ", ".join(
-        pgettext("a name in quotes", "“%(name)s”") % {"name": race.name} for race in races
-    )
+    return quoted_names(race.name for race in races)
 
 
 class EntryInline(_TabularInline_RaceEntry_Race):

@@ -20,10 +20,10 @@ from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext, ngettext, pgettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.admin.common import SelectionGuardAdmin, when_cell
+from games.admin.common import SelectionGuardAdmin, quoted_names, when_cell
 from games.models import PlayerRating, RaceRating, RatingChange, RatingPool
 from games.services.ratings import (
     REASON_DRAFT,
@@ -277,9 +277,7 @@ class RaceRatingAdmin(ReadOnlyAdmin):
             self.log_change(request, record, "Marked rated" if rated else "Marked unrated")
         count = len(records) - len(already)
         if already:
-            names = ", ".join(
-                pgettext("a name in quotes", "“%(name)s”") % {"name": r.race.name} for r in already
-            )
+            names = quoted_names(r.race.name for r in already)
             left = (
                 gettext("Rated already, left alone: %(names)s.")
                 if rated

@@ -49,6 +49,7 @@ from games.admin.common import (
     minutes_seconds,
     object_or_404,
     phase_words,
+    quoted_names,
     run_service,
     seed_shown,
     short_hash,
@@ -896,9 +897,7 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         if count:
             self.message_user(request, done % {"n": count})
         if left:
-            names = ", ".join(
-                pgettext("a name in quotes", "“%(name)s”") % {"name": t.name} for t in left
-            )
+            names = quoted_names(t.name for t in left)
             self.message_user(
                 request,
                 ngettext(
@@ -1102,9 +1101,7 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 ) % {"n": scored}
             self.message_user(request, words)
         if already:
-            names = ", ".join(
-                pgettext("a name in quotes", "“%(name)s”") % {"name": t.name} for t in already
-            )
+            names = quoted_names(t.name for t in already)
             self.message_user(
                 request,
                 npgettext(
