@@ -59,6 +59,15 @@ def _wait_for(paths: list[Path], seconds: float = 20.0) -> None:
         time.sleep(0.05)
 
 
+def _reap(driver: subprocess.Popen[bytes], pids: list[int]) -> None:
+    """Kill the driver and every child pid a test saw, whatever the test left running."""
+    for pid in [driver.pid, *pids]:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        driver.wait(timeout=5)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -89,11 +98,7 @@ def test_a_signal_to_dev_py_stops_the_web_server_and_the_worker(
         ] * 2
         assert [_alive(pid) for pid in pids] == [False, False]
     finally:
-        for pid in [driver.pid, *pids]:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            driver.wait(timeout=5)
+        _reap(driver, pids)
 
 
 def test_a_worker_that_dies_is_started_again(tmp_path: Path) -> None:
@@ -128,11 +133,7 @@ def test_a_worker_that_dies_is_started_again(tmp_path: Path) -> None:
             driver.stderr.read().decode()
         )
     finally:
-        for pid in [driver.pid, *pids]:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            driver.wait(timeout=5)
+        _reap(driver, pids)
 
 
 #: A worker that starts a helper of its own which ignores SIGINT and SIGTERM (as the beat
@@ -182,8 +183,4 @@ def test_nothing_a_child_started_outlives_dev_py(tmp_path: Path) -> None:
             time.sleep(0.05)  # the KILL is sent; the helper may still be being reaped
         assert [_alive(pid) for pid in pids] == [False, False, False]
     finally:
-        for pid in [driver.pid, *pids]:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            driver.wait(timeout=5)
+        _reap(driver, pids)
