@@ -31,6 +31,8 @@ from api.serializers import (
     RACE_SEED_HELP,
     GameView,
     NoInput,
+    OptionOverridesField,
+    OptionsField,
     StrictBooleanField,
     StrictCharField,
     StrictDateTimeField,
@@ -85,7 +87,7 @@ class RaceView(serializers.Serializer[Any]):
         "(see options); equal to variant when the rules are exactly a preset's; 'custom' "
         "for a deal stored before presets were recorded whose options are no preset's"
     )
-    options = serializers.DictField(child=serializers.JSONField())
+    options = OptionsField()
     time_limit_s = serializers.IntegerField(help_text="seconds each entrant may play")
     opens_at = serializers.DateTimeField()
     starts_at = serializers.DateTimeField()
@@ -150,7 +152,7 @@ class RaceCreateInput(StrictSerializer):
         max_length=32,
         help_text="A preset: " + ", ".join(PRESETS) + " (unknown: 400 invalid_options).",
     )
-    options = serializers.DictField(required=False)
+    options = OptionOverridesField(required=False)
     opens_at = StrictDateTimeField(
         required=False, help_text="joining opens; default: now, or starts_at if earlier"
     )
@@ -293,7 +295,7 @@ class ResultsView(serializers.Serializer[Any]):
     commitment_verified = serializers.BooleanField()
     variant = serializers.CharField()
     preset = serializers.CharField(help_text="the preset the rules were built from (see the race)")
-    options = serializers.DictField(child=serializers.JSONField())
+    options = OptionsField()
     deck = serializers.ListField(child=serializers.CharField())
     ranking_rule = serializers.CharField(help_text=RANKING_HELP)
     entries = ResultEntry(many=True)

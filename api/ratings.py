@@ -25,7 +25,7 @@ from api.errors import ProblemError, ProblemSerializer
 from api.pagination import CURSOR_PARAMETERS, NOT_PAGINATED, page_size_param
 from api.permissions import IsOrganiser
 from api.query import ApiView, accepts_query
-from api.serializers import StrictBooleanField, StrictSerializer
+from api.serializers import OptionsField, StrictBooleanField, StrictSerializer
 from games.permissions import OrganiserAction, may_see_drafts
 from games.selectors import ratings as rating_selectors
 from games.selectors.keyset import InvalidCursor, Keyset
@@ -73,7 +73,7 @@ class PoolView(serializers.Serializer[Any]):
 
     key = serializers.CharField(help_text="the preset's name, or preset plus differing options")
     variant = serializers.CharField(help_text="the preset the key starts with")
-    options = serializers.DictField(child=serializers.JSONField())
+    options = OptionsField()
     races_rated = serializers.IntegerField()
     players = serializers.IntegerField()
 

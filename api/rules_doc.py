@@ -46,6 +46,41 @@ OPTION_VALUES: dict[str, list[Any]] = {
 }
 
 
+def options_schema(*, overrides: bool) -> dict[str, Any]:
+    """The OpenAPI schema of an ``options`` object (RULES.md 4), one property per option.
+
+    ``overrides=True``: a request's overrides of its preset (any subset of the options);
+    ``False``: the full option set an answer reports.  Each property gives the option's
+    type and values (``redeals``: 0 to ``MAX_REDEALS``, or null for unlimited) and its
+    meaning from ``OPTION_HELP``.  Returns a JSON-schema dict; raises nothing.
+    """
+    properties: dict[str, Any] = {}
+    for name in OPTION_NAMES:
+        values = OPTION_VALUES[name]
+        prop: dict[str, Any]
+        if name == "redeals":
+            prop = {"type": "integer", "minimum": 0, "maximum": MAX_REDEALS, "nullable": True}
+        elif all(isinstance(v, bool) for v in values):
+            prop = {"type": "boolean"}
+        elif all(isinstance(v, int) for v in values):
+            prop = {"type": "integer", "enum": values}
+        else:
+            prop = {"type": "string", "enum": values}
+        properties[name] = {**prop, "description": OPTION_HELP[name]}
+    what = (
+        "Overrides of the preset's options (RULES.md 4): any of these; an option left out "
+        "keeps the preset's value. An unknown option or value is 400 invalid_options."
+        if overrides
+        else "The full option set the rules were built from (RULES.md 4)."
+    )
+    return {
+        "type": "object",
+        "description": what,
+        "properties": properties,
+        "additionalProperties": False,
+    }
+
+
 def _value(value: Any) -> str:
     """An option's value as the tables write it: a boolean as the JSON a client sends
     (``"true"``, ``"false"``, as the values column lists them), anything else as

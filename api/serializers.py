@@ -17,6 +17,7 @@ from rest_framework import serializers
 from rest_framework.fields import empty
 
 from api.errors import ProblemError, ProblemSerializer
+from api.rules_doc import options_schema
 from games.engine import OPTION_NAMES, PRESETS
 from games.models import Game
 from games.selectors.games import SEEN_GAME_STATUSES, SOLUTION_FROM, game_status_seen
@@ -206,12 +207,27 @@ class OptionDoc(serializers.Serializer[Any]):
     classic = serializers.JSONField()
 
 
+@extend_schema_field(options_schema(overrides=True))
+class OptionOverridesField(serializers.DictField):
+    """A request's ``options``: overrides of its preset, checked by the engine
+    (``make_rules``; a bad name or value is 400 ``invalid_options``)."""
+
+
+@extend_schema_field(options_schema(overrides=False))
+class OptionsField(serializers.DictField):
+    """An answer's ``options``: the full option set of the rules (RULES.md 4)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        """Any value per option (JSON); ``kwargs`` as :class:`~rest_framework.fields.DictField`."""
+        super().__init__(child=serializers.JSONField(), **kwargs)
+
+
 class PresetDoc(serializers.Serializer[Any]):
     """One preset: its name, what it changes and the full option set."""
 
     name = serializers.CharField()
     help = serializers.CharField()
-    options = serializers.DictField(child=serializers.JSONField())
+    options = OptionsField()
 
 
 class VariantsOutput(serializers.Serializer[Any]):
@@ -224,6 +240,23 @@ class VariantsOutput(serializers.Serializer[Any]):
 # ---------------------------------------------------------------- games
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "maxLength": 3, "example": "QH"},
+        "minItems": 52,
+        "maxItems": 52,
+    }
+)
+class DeckField(serializers.ListField):
+    """An explicit deck: the schema asks for exactly 52 card names (RULES.md 2.2).
+
+    The field itself takes 1 to 60 so that a wrong count reaches the engine's check and
+    comes back as ``invalid_deal`` with its reason ("a deck has 52 cards, got 53;
+    repeated: AC"), not as a bare length error; beyond 60 it is ``validation_error``.
+    """
+
+
 class GameStartInput(StrictSerializer):
     """Start a practice game: ``variant``, optional ``options`` overrides, ``seed`` or ``deck``."""
 
@@ -232,9 +265,12 @@ class GameStartInput(StrictSerializer):
         max_length=32,
         help_text="A preset: " + ", ".join(PRESETS) + " (unknown: 400 invalid_options).",
     )
-    options = serializers.DictField(
+    options = OptionOverridesField(
         required=False,
-        help_text="Option overrides, names among: " + ", ".join(OPTION_NAMES),
+        help_text="Option overrides (RULES.md 4), names among: "
+        + ", ".join(OPTION_NAMES)
+        + "; an option left out keeps the preset's value; an unknown name or value is 400 "
+        "invalid_options.",
     )
     seed = StrictCharField(
         required=False,
@@ -250,12 +286,14 @@ class GameStartInput(StrictSerializer):
         "deck). 503 no_winnable_deal with Retry-After while the players' pool of these rules "
         "is empty.",
     )
-    deck = serializers.ListField(
+    deck = DeckField(
         child=StrictCharField(max_length=3),
         required=False,
         min_length=1,
         max_length=60,
-        help_text="Explicit deck: 52 distinct card names in deal order (RULES.md 2.2).",
+        help_text="Explicit deck: 52 distinct card names in deal order (RULES.md 2.2). Any "
+        "other count up to 60 is 400 invalid_deal naming the count and any repeated card; "
+        "more is 400 validation_error.",
     )
 
 
@@ -342,7 +380,7 @@ class DealView(serializers.Serializer[Any]):
         "(see options); equal to variant when the rules are exactly a preset's; 'custom' "
         "for a deal stored before presets were recorded whose options are no preset's"
     )
-    options = serializers.DictField(child=serializers.JSONField())
+    options = OptionsField()
     commitment = serializers.CharField(help_text="hex(SHA-256(seed)) (RULES.md 7)")
     seed = serializers.CharField(
         allow_null=True,
@@ -488,7 +526,7 @@ class RecordView(serializers.Serializer[Any]):
     format = serializers.CharField()
     version = serializers.IntegerField()
     variant = serializers.CharField(allow_null=True)
-    options = serializers.DictField(child=serializers.JSONField())
+    options = OptionsField()
     seed = serializers.CharField(allow_null=True)
     deck = serializers.ListField(child=serializers.CharField())
     moves = serializers.ListField(child=serializers.CharField())

@@ -26,6 +26,7 @@ from api.serializers import (
     NO_INPUT_400,
     RACE_SEED_HELP,
     NoInput,
+    OptionOverridesField,
     StrictBooleanField,
     StrictCharField,
     StrictDateTimeField,
@@ -219,7 +220,7 @@ class RacesAddInput(StrictSerializer):
         max_length=32,
         help_text="A preset: " + ", ".join(PRESETS) + " (unknown: 400 invalid_options).",
     )
-    options = serializers.DictField(required=False)
+    options = OptionOverridesField(required=False)
     allow_undo = StrictBooleanField(default=False)
     require_winnable = StrictBooleanField(default=False)
     late_join_s = StrictIntegerField(

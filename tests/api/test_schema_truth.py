@@ -292,3 +292,58 @@ def test_the_server_sends_the_extension_members_the_schema_names(player: APIClie
     assert query.json()["accepted"] == ["cursor", "page_size"]
     invalid = player.get("/api/v1/games?page_size=0")
     assert list(invalid.json()["errors"]) == ["page_size"]
+
+
+def test_a_deck_is_52_cards_in_the_schema_and_any_other_count_is_refused(
+    schema: dict[str, Any], player: APIClient
+) -> None:
+    """RULES.md 2.2: a deck is 52 cards; the schema said 1 to 60 (the field's own bounds,
+    kept so that a wrong count gets the engine's reason)."""
+    deck = schema["components"]["schemas"]["GameStartInput"]["properties"]["deck"]
+    assert (deck["minItems"], deck["maxItems"]) == (52, 52)
+    cards = [r + s for s in "CDHS" for r in "A23456789TJQK"]
+    for count, code, says in [
+        (51, "invalid_deal", "got 51"),
+        (53, "invalid_deal", "got 53; repeated: AC"),
+        (61, "validation_error", "deck"),
+    ]:
+        body = {"deck": (cards * 2)[:count]}
+        resp = player.post("/api/v1/games", body, format="json")
+        assert (resp.status_code, resp.json()["code"]) == (400, code), count
+        assert says in str(resp.json()), count
+    assert player.get("/api/v1/games").json()["results"] == []  # nothing was started
+
+
+def test_options_list_every_option_with_its_values(schema: dict[str, Any]) -> None:
+    """A request's ``options`` was an untyped object (ReDoc showed a ``property1``
+    sample); every option now has its type and values, and an unknown one is refused."""
+    schemas = schema["components"]["schemas"]
+    for name in ("GameStartInput", "RaceCreateInput", "RacesAddInput"):
+        options = schemas[name]["properties"]["options"]
+        assert options["additionalProperties"] is False, name
+        assert list(options["properties"]) == [
+            "draw",
+            "redeals",
+            "build",
+            "tableau_moves",
+            "autofill",
+            "empty_pile",
+            "reserve_face_up",
+            "base",
+            "tableau_wrap",
+        ]
+        props = options["properties"]
+        assert props["draw"]["enum"] == [1, 3]
+        assert (props["redeals"]["maximum"], props["redeals"]["nullable"]) == (1000, True)
+        assert props["build"]["enum"] == ["alternate-colour", "any-suit", "same-suit"]
+        assert props["autofill"]["type"] == "boolean"
+        assert props["base"]["enum"][:2] == ["dealt", "A"]
+    game = schemas["DealView"]["properties"]["options"]
+    assert game["properties"]["empty_pile"]["enum"] == ["any", "waste-only"]
+
+
+def test_options_the_schema_allows_are_accepted(player: APIClient) -> None:
+    options = {"draw": 1, "redeals": 1000, "build": "same-suit", "base": "K", "autofill": False}
+    resp = player.post("/api/v1/games", {"seed": "1", "options": options}, format="json")
+    assert resp.status_code == 201
+    assert {k: resp.json()["deal"]["options"][k] for k in options} == options
