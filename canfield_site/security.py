@@ -9,15 +9,18 @@ entry from the right.  With the default 0 the header is ignored and the socket a
 (``REMOTE_ADDR``) is the client: a client cannot pick its own address by sending the
 header.  An entry that is not an IP address falls back to the socket address.
 
-**Login lockout.** django-axes counts failed logins per username and per client address
-(``AXES_LOCKOUT_PARAMETERS``); past ``LOGIN_FAILURE_LIMIT`` failures the username or the
-address is locked out for ``LOGIN_LOCKOUT_SECONDS`` (each further failure restarts the
-wait).  This covers every login that goes through ``django.contrib.auth.authenticate``
-with the request: the API's ``POST /api/v1/auth/token`` and Django's ``LoginView`` (the
-admin's and any web login page).  A locked-out attempt answers 429: problem+json with
-code ``login_locked_out`` under ``/api/``, a short HTML page elsewhere; ``Retry-After``
-gives the seconds.  Lockouts are listed (and can be lifted) in the admin under *Axes*.
-A successful login forgets that username's failures, and only those
+**Login lockout.** django-axes counts failed logins per client address, whatever
+username they name, and per username and address (``AXES_LOCKOUT_PARAMETERS``); past
+``LOGIN_FAILURE_LIMIT`` failures the address is locked out for ``LOGIN_LOCKOUT_SECONDS``
+(each further failure restarts the wait).  Never per username alone: that let anyone
+lock a rival out of a race by sending five wrong passwords from anywhere.  The price: a
+guesser with many addresses gets ``LOGIN_FAILURE_LIMIT`` guesses from each.  This covers
+every login that goes through ``django.contrib.auth.authenticate`` with the request: the
+API's ``POST /api/v1/auth/token`` and Django's ``LoginView`` (the admin's and any web
+login page).  A locked-out attempt answers 429: problem+json with code
+``login_locked_out`` under ``/api/``, a short HTML page elsewhere; ``Retry-After`` gives
+the seconds.  Lockouts are listed (and can be lifted) in the admin under *Axes*.
+A successful login forgets that username's failures from that address, and only those
 (:func:`forget_failed_logins`).
 """
 
@@ -100,27 +103,32 @@ def fold_username(username: str) -> str:
     return _fold(username)[:LOCKOUT_USERNAME_MAX]
 
 
-def forget_failed_logins(username: str) -> int:
-    """Forget the failed logins counted against ``username`` (folded as
-    :func:`fold_username`), from every address; returns how many records went.
+def forget_failed_logins(username: str, address: str) -> int:
+    """Forget the failed logins of ``username`` (folded as :func:`fold_username`) counted
+    from the client address ``address`` (:func:`client_address`); returns how many
+    records went.
 
     Called on every successful login (web, admin, API token), in place of django-axes'
     ``AXES_RESET_ON_SUCCESS``: that reset also deleted every failure *from the client's
     address*, whatever username it named, so an attacker who guessed four passwords of
     someone else's account, logged into their own and guessed again was never locked
     out (an attack made 16 guesses in a row).  The failures of other usernames from
-    that address stay counted.
+    that address stay counted, and so do this username's failures from other addresses:
+    they count against those addresses (``AXES_LOCKOUT_PARAMETERS``), and forgetting
+    them when the account holder logged in gave their guesser a fresh allowance.
     """
     from axes.models import AccessAttempt
 
-    deleted, _ = AccessAttempt.objects.filter(username=fold_username(username)).delete()
+    deleted, _ = AccessAttempt.objects.filter(
+        username=fold_username(username), ip_address=address or None
+    ).delete()
     return int(deleted)
 
 
 def current_password_check(request: HttpRequest, user: Any, password: str) -> str:
     """Check a signed-in ``user``'s current password (to change it) as a login would be:
-    ``"ok"``, ``"wrong"`` (counted as a failed login of that username and address) or
-    ``"locked_out"`` (that username or address is locked out; nothing was checked).
+    ``"ok"``, ``"wrong"`` (counted as a failed login of that username from the client's
+    address) or ``"locked_out"`` (that address is locked out; nothing was checked).
 
     ``user.check_password`` alone let an attack with a stolen session or token guess the
     current password without end (only the throttle applied), then take the account.
@@ -133,14 +141,16 @@ def current_password_check(request: HttpRequest, user: Any, password: str) -> st
 
 
 def forget_failed_logins_on_login(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
-    """``user_logged_in`` receiver (``api.apps``): :func:`forget_failed_logins`."""
-    forget_failed_logins(user.get_username())
+    """``user_logged_in`` receiver (``api.apps``): :func:`forget_failed_logins` of the
+    account from the request's client address."""
+    if request is not None:
+        forget_failed_logins(user.get_username(), client_address(request))
 
 
 class LoginLockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]
     """django-axes' lockout check, first in ``AUTHENTICATION_BACKENDS``.
 
-    It authenticates nobody; for a locked-out username or address it stops
+    It authenticates nobody; for a locked-out address it stops
     ``authenticate`` (which then answers ``None``).  A call without a request (a
     management command, the test client's ``login``) comes from no client: nothing to
     count or lock, so it passes on to the next backend instead of failing.
@@ -167,9 +177,11 @@ LOGIN_SLOT_SECONDS = 60
 
 
 def slot_key(kind: str, value: str) -> str:
-    """The cache key of the login slots of one username (``kind`` ``"username"``, the
-    folded name) or one client address (``"address"``): the value's SHA-256, so any
-    name (spaces, 2,700 characters once folded) makes a short, valid key."""
+    """The cache key of the login slots of one client address (``kind`` ``"address"``),
+    one username and address (``"username+address"``, the folded name and the address
+    joined by a newline) or one username (``"username"``, were the lockout to count per
+    username): the value's SHA-256, so any name (spaces, 2,700 characters once folded)
+    makes a short, valid key."""
     return f"login-slot:{kind}:{hashlib.sha256(value.encode()).hexdigest()}"
 
 
@@ -181,15 +193,35 @@ def slot_cache() -> Any:
     return caches["login_slots"]
 
 
+#: A lockout parameter's word in a login slot's cache key (:func:`slot_key`).
+_SLOT_KINDS = {"username": "username", "ip_address": "address"}
+
+
+def _parameter_name(parameter: str | list[str]) -> str:
+    """A lockout parameter as a name: ``"ip_address"``, ``"username+ip_address"``."""
+    return parameter if isinstance(parameter, str) else "+".join(parameter)
+
+
 def _slot_keys(request: Any, credentials: dict[str, Any]) -> dict[str, str]:
-    """Lockout parameter (``username``, ``ip_address``) -> the cache key of its slots."""
+    """Lockout parameter (named by :func:`_parameter_name`: ``"ip_address"``,
+    ``"username+ip_address"``) -> the cache key of its slots, for every parameter of
+    ``AXES_LOCKOUT_PARAMETERS`` whose values this attempt has: ``slot_key("address",
+    address)``, ``slot_key("username+address", f"{username}\\n{address}")``.  The slots
+    count what the lockout counts: per username alone only when the lockout does, so
+    attempts in flight from other addresses hold back no one's login."""
+    from axes.helpers import get_lockout_parameters
+
+    values = {
+        "username": login_username(None, credentials),
+        "ip_address": client_address(request),
+    }
     keys = {}
-    username = login_username(None, credentials)
-    if username:
-        keys["username"] = slot_key("username", username)
-    address = client_address(request)
-    if address:
-        keys["ip_address"] = slot_key("address", address)
+    for parameter in get_lockout_parameters(request, credentials):
+        parts = [parameter] if isinstance(parameter, str) else list(parameter)
+        if not all(values.get(part) for part in parts):
+            continue
+        kind = "+".join(_SLOT_KINDS[part] for part in parts)
+        keys[_parameter_name(parameter)] = slot_key(kind, "\n".join(values[p] for p in parts))
     return keys
 
 
@@ -207,7 +239,7 @@ def _failures_per_parameter(request: Any, credentials: dict[str, Any]) -> dict[s
         get_lockout_parameters(request, credentials), attempts_list, strict=True
     ):
         total = attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0
-        out[parameter if isinstance(parameter, str) else "+".join(parameter)] = int(total)
+        out[_parameter_name(parameter)] = int(total)
     return out
 
 
@@ -216,15 +248,15 @@ def reserve_login_slot(request: Any, **credentials: Any) -> None:
     or refuse it as locked out when the failures already counted plus the attempts in
     flight would pass ``AXES_FAILURE_LIMIT``.
 
-    django-axes checks the lockout before the password and counts the failure after
-    it, so a burst of simultaneous guesses (one per server worker) all passed the
-    check while none had been counted yet: with 3 workers, 7 guesses before the
-    lockout of 5.  The attempts in flight are counted per username and per client
-    address (the lockout's parameters) in the ``"login_slots"`` cache (:func:`slot_cache`),
-    shared by every server process: Redis with ``CACHE_URL``, falling back to the
-    database while Redis is down (a per-process fallback gave each process a full set
-    of slots: 4 workers, 4 times the guesses in flight), the database without it; each
-    for at most :data:`LOGIN_SLOT_SECONDS`.  The slot is released by
+    django-axes checks the lockout before the password and counts the failure after it,
+    so a burst of simultaneous guesses (one per server worker) all passed the check
+    while none had been counted yet: with 3 workers, 7 guesses before the lockout of 5.
+    The attempts in flight are counted per lockout parameter (the client address; the
+    username and address: :func:`_slot_keys`) in the ``"login_slots"`` cache
+    (:func:`slot_cache`), shared by every server process: Redis with ``CACHE_URL``,
+    falling back to the database while Redis is down (a per-process fallback gave each
+    process a full set of slots: 4 workers, 4 times the guesses in flight), the database
+    without it; each for at most :data:`LOGIN_SLOT_SECONDS`.  The slot is released by
     :func:`release_login_slot`: on success by :class:`UsernameAnyCaseBackend`, on
     failure by the ``user_login_failed`` receiver that runs after django-axes has
     counted the failure (:func:`release_login_slot_on_failure`), and when the check
@@ -261,9 +293,8 @@ def reserve_login_slot(request: Any, **credentials: Any) -> None:
         # Only this attempt is in flight: django-axes' check, just passed, found every
         # parameter's failures under the limit, so failures + 1 cannot pass it.
         return
-    # Per parameter, as django-axes locks out: a username's attempts in flight added to
-    # an address's failures (other accounts behind the same address) refused an account
-    # holder whom neither count stops.
+    # Per parameter, as django-axes locks out: one parameter's attempts in flight added
+    # to another's failures refused an account holder whom neither count stops.
     try:
         failures = _failures_per_parameter(request, axes_credentials)
     except BaseException:
@@ -385,7 +416,7 @@ def lockout_seconds() -> int:
 def lockout_detail() -> str:
     """The human sentence of a lockout."""
     return (
-        "Too many failed logins for this username or from this address: try again in "
+        "Too many failed logins from this address: try again in "
         f"{math.ceil(lockout_seconds() / 60)} minutes."
     )
 

@@ -223,14 +223,18 @@ AUTHENTICATION_BACKENDS = [
     # differs from a taken one only by case).
     "canfield_site.security.UsernameAnyCaseBackend",
 ]
-# Failed logins (API token endpoint, Django's LoginView, the admin) counted per username
-# and, separately, per client address; past the limit that username or address is locked
-# out for LOGIN_LOCKOUT_SECONDS (canfield_site/security.py). Lockouts: admin, "Axes".
+# Failed logins (API token endpoint, Django's LoginView, the admin) counted per client
+# address; past the limit that address is locked out for LOGIN_LOCKOUT_SECONDS
+# (canfield_site/security.py). Lockouts: admin, "Axes". Never per username alone: five
+# wrong passwords sent from anywhere locked a rival out of the race about to start. The
+# username-and-address pair is counted too (never more than its address, so it locks
+# nothing the address would not): the log lines then name the username guessed.
 AXES_FAILURE_LIMIT: int = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(seconds=env.int("LOGIN_LOCKOUT_SECONDS", default=900))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-# A successful login forgets that username's failures only (canfield_site.security.
-# forget_failed_logins); axes' own reset also forgot every failure from the address.
+AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
+# A successful login forgets that username's failures from that address only
+# (canfield_site.security.forget_failed_logins); axes' own reset also forgot every
+# failure from the address.
 AXES_RESET_ON_SUCCESS = False
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_CLIENT_IP_CALLABLE = "canfield_site.security.client_address"

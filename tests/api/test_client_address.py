@@ -5,7 +5,8 @@ The fault: with no proxy in front, a new ``X-Forwarded-For`` on every request ma
 request a new client, so 40 of 40 password guesses passed a 30/min throttle.  Now the
 address comes from :func:`canfield_site.security.client_address` (``TRUSTED_PROXY_COUNT``)
 for every throttle and for django-axes, which locks out repeated failed logins per
-username and per address on the API token endpoint and on Django's ``LoginView``.
+address (never per username alone) on the API token endpoint and on Django's
+``LoginView``.
 """
 
 from __future__ import annotations
@@ -148,24 +149,38 @@ def _login(client: APIClient, username: str, password: str) -> Any:
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)
-def test_failed_logins_lock_the_username_out_from_any_address() -> None:
+def test_failed_logins_from_other_addresses_do_not_lock_the_account_holder_out() -> None:
+    """A rival sent wrong passwords for alice just before a race, from three addresses
+    and then many more: the lockout was per username, so alice could not log in for
+    15 minutes.  Now each address is locked out, alice (elsewhere) is not."""
     UserFactory(username="alice")
     codes = [
         _login(APIClient(REMOTE_ADDR=f"198.51.100.{i}"), "alice", f"wrong-{i}").json()["code"]
-        for i in range(3)
+        for i in range(12)
     ]
+    assert codes == ["invalid_credentials"] * 12
+    resp = _login(APIClient(REMOTE_ADDR="198.51.100.200"), "ALICE", PASSWORD)
+    assert resp.status_code == 200
+    assert resp.json()["token"]
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_failed_logins_lock_the_address_out_for_that_username() -> None:
+    UserFactory(username="alice")
+    attacker = APIClient(REMOTE_ADDR="203.0.113.65")
+    codes = [_login(attacker, "alice", f"wrong-{i}").json()["code"] for i in range(3)]
     # The failure that reaches the limit is itself answered with the lockout.
     assert codes == ["invalid_credentials", "invalid_credentials", "login_locked_out"]
-    # The right password, from a fresh address, in another letter case: still locked out.
-    resp = _login(APIClient(REMOTE_ADDR="198.51.100.200"), "ALICE", PASSWORD)
+    # The right password, from that address, in another letter case: still locked out.
+    resp = _login(attacker, "ALICE", PASSWORD)
     assert resp.status_code == 429
     assert resp["Content-Type"] == "application/problem+json"
     assert resp.json()["code"] == "login_locked_out"
     assert "token" not in resp.json()
     assert int(resp["Retry-After"]) == resp.json()["retry_after"] == 900
-    # Another user is not affected.
-    UserFactory(username="bob")
-    assert _login(APIClient(REMOTE_ADDR="198.51.100.201"), "bob", PASSWORD).status_code == 200
+    assert resp.json()["detail"] == (
+        "Too many failed logins from this address: try again in 15 minutes."
+    )
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)
@@ -273,23 +288,41 @@ def test_logging_into_ones_own_account_forgets_no_one_elses_failures() -> None:
     page.post("/accounts/login/", {"username": "mallory", "password": PASSWORD})
     assert page.get("/").context["user"].username == "mallory"  # logged in
     assert _login(attacker, "mallory", PASSWORD).status_code == 200  # and by the API
-    # The fifth guess reaches the limit: the victim is locked out, from anywhere.
+    # The fifth guess reaches the limit: the attacker's address is locked out...
     assert _login(attacker, "victim", "guess-4").json()["code"] == "login_locked_out"
-    elsewhere = _login(APIClient(REMOTE_ADDR="198.51.100.70"), "victim", PASSWORD)
-    assert elsewhere.json()["code"] == "login_locked_out"
+    assert _login(attacker, "mallory", PASSWORD).json()["code"] == "login_locked_out"
+    # ...and the victim, elsewhere, is not.
+    assert _login(APIClient(REMOTE_ADDR="198.51.100.70"), "victim", PASSWORD).status_code == 200
+
+
+@override_settings(AXES_FAILURE_LIMIT=5)
+def test_the_account_holders_login_does_not_reset_a_guessers_count() -> None:
+    """The account holder logging in (from home) forgot the username's failures from
+    every address: a guesser who sent four guesses before each of the holder's logins
+    was never locked out.  Now only the failures from the holder's own address go."""
+    UserFactory(username="victim")
+    attacker = APIClient(REMOTE_ADDR="203.0.113.71")
+    home = APIClient(REMOTE_ADDR="198.51.100.71")
+    for i in range(4):
+        assert _login(attacker, "victim", f"guess-{i}").json()["code"] == "invalid_credentials"
+    assert _login(home, "victim", "typo").json()["code"] == "invalid_credentials"
+    assert _login(home, "victim", PASSWORD).status_code == 200
+    assert _login(attacker, "victim", "guess-4").json()["code"] == "login_locked_out"
+    # The holder's own typo was forgotten: four more typos from home, then the password.
+    for i in range(4):
+        assert _login(home, "victim", f"typo-{i}").json()["code"] == "invalid_credentials"
+    assert _login(home, "victim", PASSWORD).status_code == 200
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)
 def test_a_successful_login_forgets_that_usernames_own_failures() -> None:
-    """Two typos, then the right password: the count starts again (from any address)."""
+    """Two typos, then the right password: the count starts again at that address."""
     UserFactory(username="erin")
+    device = APIClient(REMOTE_ADDR="198.51.100.80")
     for i in range(2):
-        _login(APIClient(REMOTE_ADDR=f"198.51.100.{80 + i}"), "erin", f"typo-{i}")
-    assert _login(APIClient(REMOTE_ADDR="198.51.100.90"), "Erin", PASSWORD).status_code == 200
-    codes = [
-        _login(APIClient(REMOTE_ADDR="198.51.100.91"), "erin", f"typo-{i}").json()["code"]
-        for i in range(3)
-    ]
+        _login(device, "erin", f"typo-{i}")
+    assert _login(device, "Erin", PASSWORD).status_code == 200
+    codes = [_login(device, "erin", f"typo-{i}").json()["code"] for i in range(3)]
     assert codes == ["invalid_credentials", "invalid_credentials", "login_locked_out"]
 
 
@@ -309,10 +342,12 @@ def test_guessing_the_current_password_counts_as_failed_logins() -> None:
     assert codes == ["validation_error", "validation_error", "login_locked_out"]
     right = change(PASSWORD)
     assert (right.status_code, right.json()["code"]) == (429, "login_locked_out")
-    # The password is unchanged, and the account's logins are locked out too.
+    # The password is unchanged, and the thief's address is locked out of logins too;
+    # the account holder, elsewhere, is not.
     user = User.objects.get(username="fay")
     assert user.check_password(PASSWORD)
-    assert _login(APIClient(REMOTE_ADDR="198.51.100.101"), "fay", PASSWORD).status_code == 429
+    assert _login(APIClient(REMOTE_ADDR="203.0.113.100"), "fay", PASSWORD).status_code == 429
+    assert _login(APIClient(REMOTE_ADDR="198.51.100.101"), "fay", PASSWORD).status_code == 200
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)
@@ -379,3 +414,52 @@ def test_the_admins_password_page_still_changes_the_password() -> None:
     assert (resp.status_code, resp["Location"]) == (302, "/admin/password_change/done/")
     staff.refresh_from_db()
     assert staff.check_password(new)
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_the_web_login_locks_out_an_address_never_the_account_elsewhere() -> None:
+    """The login page: a rival's wrong passwords from other addresses leave the account
+    holder's login alone; from one address the third failure is the lockout, whatever
+    usernames it names."""
+    UserFactory(username="hana")
+    for i in range(6):
+        rival = Client(REMOTE_ADDR=f"203.0.113.{120 + i}")
+        resp = rival.post("/accounts/login/", {"username": "hana", "password": f"w-{i}"})
+        assert resp.status_code == 200  # the form again, with its error
+    holder = Client(REMOTE_ADDR="198.51.100.120")
+    resp = holder.post("/accounts/login/", {"username": "hana", "password": PASSWORD})
+    assert resp.status_code == 302
+    assert holder.session["_auth_user_id"] == str(User.objects.get(username="hana").pk)
+
+    guesser = Client(REMOTE_ADDR="203.0.113.130")
+    codes = [
+        guesser.post("/accounts/login/", {"username": name, "password": "w"}).status_code
+        for name in ("hana", "ghost", "hana")
+    ]
+    assert codes == [200, 200, 429]
+    resp = guesser.post("/accounts/login/", {"username": "hana", "password": PASSWORD})
+    assert resp.status_code == 429
+    assert b"Too many failed logins from this address" in resp.content
+    assert "_auth_user_id" not in guesser.session
+    # The token endpoint shares the count: the address is locked out there too.
+    assert _login(APIClient(REMOTE_ADDR="203.0.113.130"), "hana", PASSWORD).status_code == 429
+
+
+@override_settings(AXES_FAILURE_LIMIT=3, TRUSTED_PROXY_COUNT=1)
+def test_behind_the_proxy_a_rival_cannot_lock_out_another_client() -> None:
+    """Behind the declared proxy every request comes from the proxy's address: the
+    forwarded client is what is locked out, so a rival cannot lock out the proxy (and
+    with it everybody)."""
+    UserFactory(username="ines")
+    proxy = APIClient(REMOTE_ADDR="10.0.0.2")
+
+    def via(client: str, password: str) -> Any:
+        return proxy.post(
+            "/api/v1/auth/token",
+            {"username": "ines", "password": password},
+            format="json",
+            HTTP_X_FORWARDED_FOR=client,
+        )
+
+    assert [via("198.51.100.9", f"w-{i}").status_code for i in range(4)] == [400, 400, 429, 429]
+    assert via("203.0.113.4", PASSWORD).status_code == 200

@@ -73,7 +73,7 @@ def test_a_burst_of_guesses_checks_at_most_the_limits_passwords(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     UserFactory(username="erin")
-    guesses = [("erin", f"guess-{i}", f"198.51.100.{i}") for i in range(6)]
+    guesses = [("erin", f"guess-{i}", "198.51.100.0") for i in range(6)]
     outcomes, checked = _burst(monkeypatch, guesses)
     # Three guesses were in flight together; the fourth was refused unchecked and
     # counted as a failure (as an attempt during a lockout is).  The three then failed
@@ -93,8 +93,24 @@ def test_a_burst_of_guesses_checks_at_most_the_limits_passwords(
     )
     assert sum(failures) == 6
     # Nothing is left in flight.
-    assert slot_cache().get(slot_key("username", "erin")) == 0
+    assert slot_cache().get(slot_key("username+address", "erin\n198.51.100.0")) == 0
     assert slot_cache().get(slot_key("address", "198.51.100.0")) == 0
+    assert slot_cache().get(slot_key("username", "erin")) is None  # never counted alone
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_guesses_in_flight_from_other_addresses_hold_back_no_account_holder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rival kept guesses at erin in flight from several addresses: the attempts in
+    flight were counted per username, so erin's own login, in flight beside them, was
+    refused as locked out (and counted as a failure).  Only the guessers' addresses
+    count now."""
+    UserFactory(username="erin")
+    attempts = [("erin", f"guess-{i}", f"203.0.113.{i}") for i in range(5)]
+    outcomes, checked = _burst(monkeypatch, [*attempts, ("erin", PASSWORD, "198.51.100.5")])
+    assert checked == ["guess-0", "guess-1", "guess-2", "guess-3", "guess-4", PASSWORD]
+    assert outcomes == ["wrong", "wrong", "wrong", "wrong", "wrong", "user"]
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)
@@ -115,13 +131,13 @@ def test_a_success_in_a_burst_releases_its_slot(monkeypatch: pytest.MonkeyPatch)
     UserFactory(username="frank")
     attempts = [
         ("frank", "guess-0", "198.51.100.1"),
-        ("frank", PASSWORD, "198.51.100.2"),
-        ("frank", "guess-2", "198.51.100.3"),
+        ("frank", PASSWORD, "198.51.100.1"),
+        ("frank", "guess-2", "198.51.100.1"),
     ]
     outcomes, checked = _burst(monkeypatch, attempts)
     assert checked == ["guess-0", PASSWORD, "guess-2"]
     assert outcomes == ["wrong", "user", "wrong"]
-    assert slot_cache().get(slot_key("username", "frank")) == 0
+    assert slot_cache().get(slot_key("address", "198.51.100.1")) == 0
     # A later login with the right password is not held back by any slot.
     assert authenticate(_request("198.51.100.9"), username="frank", password=PASSWORD)
 
@@ -149,8 +165,8 @@ def test_a_slot_key_does_not_expire_under_attempts_in_flight(
         lambda: datetime.datetime.fromtimestamp(clock[0], tz=datetime.UTC),
     )
     UserFactory(username="gina")
-    # An earlier login creates the username's counter (back to 0 once done).
-    assert authenticate(_request("198.51.100.50"), username="gina", password=PASSWORD)
+    # An earlier login creates the address's counter (back to 0 once done).
+    assert authenticate(_request("198.51.100.0"), username="gina", password=PASSWORD)
     clock[0] += LOGIN_SLOT_SECONDS - 0.5
     original = games.services.accounts.password_check
     checked: list[str] = []
@@ -161,13 +177,13 @@ def test_a_slot_key_does_not_expire_under_attempts_in_flight(
             clock[0] += 1  # the counter's first minute ends during the third check
         if len(checked) < 6:
             n = len(checked)
-            authenticate(_request(f"198.51.100.{n}"), username="gina", password=f"guess-{n}")
+            authenticate(_request("198.51.100.0"), username="gina", password=f"guess-{n}")
         return original(account=account, password=password)
 
     monkeypatch.setattr(games.services.accounts, "password_check", check_password)
     authenticate(_request("198.51.100.0"), username="gina", password="guess-0")
     assert checked == ["guess-0", "guess-1", "guess-2"]
-    assert slot_cache().get(slot_key("username", "gina")) == 0
+    assert slot_cache().get(slot_key("address", "198.51.100.0")) == 0
 
 
 def test_a_stray_release_does_not_take_the_counter_below_zero() -> None:
@@ -177,11 +193,12 @@ def test_a_stray_release_does_not_take_the_counter_below_zero() -> None:
 
     old, new = _request("198.51.100.60"), _request("198.51.100.60")
     reserve_login_slot(old, username="hank", password="x")
-    slot_cache().delete_many([slot_key("username", "hank"), slot_key("address", "198.51.100.60")])
+    pair = slot_key("username+address", "hank\n198.51.100.60")
+    slot_cache().delete_many([pair, slot_key("address", "198.51.100.60")])
     reserve_login_slot(new, username="hank", password="x")
     release_login_slot(new)
     release_login_slot(old)
-    assert slot_cache().get(slot_key("username", "hank")) == 0
+    assert slot_cache().get(pair) == 0
     assert slot_cache().get(slot_key("address", "198.51.100.60")) == 0
 
 
@@ -242,7 +259,7 @@ def test_a_password_check_that_raises_releases_its_slot(monkeypatch: pytest.Monk
     monkeypatch.setattr(games.services.accounts, "password_check", broken)
     with pytest.raises(DatabaseError, match="connection lost"):
         authenticate(_request("198.51.100.81"), username="jill", password=PASSWORD)
-    assert slot_cache().get(slot_key("username", "jill")) == 0
+    assert slot_cache().get(slot_key("username+address", "jill\n198.51.100.81")) == 0
     assert slot_cache().get(slot_key("address", "198.51.100.81")) == 0
     # Not counted as a failure: the password was never checked.
     failures = AccessAttempt.objects.filter(username="jill").values_list(
@@ -256,7 +273,7 @@ def test_a_password_check_that_raises_releases_its_slot(monkeypatch: pytest.Monk
     assert user is not None
     assert user.username == "jill"
     assert not getattr(request, "axes_locked_out", False)
-    assert slot_cache().get(slot_key("username", "jill")) == 0
+    assert slot_cache().get(slot_key("username+address", "jill\n198.51.100.81")) == 0
 
 
 def test_a_failure_count_that_raises_releases_the_slot(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -275,7 +292,9 @@ def test_a_failure_count_that_raises_releases_the_slot(monkeypatch: pytest.Monke
     monkeypatch.setattr(security, "_failures_per_parameter", broken)
     with pytest.raises(DatabaseError):
         security.reserve_login_slot(second, username="kim", password="x")
-    assert slot_cache().get(slot_key("username", "kim")) == 1  # only the first is in flight
+    assert (
+        slot_cache().get(slot_key("username+address", "kim\n198.51.100.90")) == 1
+    )  # only the first is in flight
     security.release_login_slot(first)
-    assert slot_cache().get(slot_key("username", "kim")) == 0
+    assert slot_cache().get(slot_key("username+address", "kim\n198.51.100.90")) == 0
     assert slot_cache().get(slot_key("address", "198.51.100.90")) == 0

@@ -109,26 +109,26 @@ def test_two_processes_share_the_attempts_in_flight_while_redis_is_down(
     assert isinstance(cache, FallbackRedisCache)
     # Three guesses at "victim" are in flight in this process (its password checks
     # have not ended): the limit of 3.
-    held = [_request(f"198.51.100.{i}") for i in range(3)]
+    held = [_request("203.0.113.7") for i in range(3)]
     for request in held:
         reserve_login_slot(request, username="victim", password="guess")
     assert cache.degraded  # Redis did not answer: the count went to the fallback
-    assert cache.get(slot_key("username", "victim")) == 3
+    assert cache.get(slot_key("username+address", "victim\n203.0.113.7")) == 3
 
     # Another process's guess would be the fourth in flight: refused, unchecked, and
     # counted as a failure.  Each process counting alone let it through ("wrong").
     assert _other_process(redis_down, "victim", "203.0.113.7") == "locked_out"
     assert sum(AccessAttempt.objects.values_list("failures_since_start", flat=True)) == 1
     # The refused attempt released its slot: this process's three are left.
-    assert cache.get(slot_key("username", "victim")) == 3
+    assert cache.get(slot_key("username+address", "victim\n203.0.113.7")) == 3
 
     for request in held:
         release_login_slot(request)
-    assert cache.get(slot_key("username", "victim")) == 0
+    assert cache.get(slot_key("username+address", "victim\n203.0.113.7")) == 0
     # Once they are done (as failures they would be counted too) the other process
     # logs in as usual: one failure and one attempt in flight are under the limit.
     assert _other_process(redis_down, "victim", "203.0.113.7") == "wrong"
-    assert cache.get(slot_key("username", "victim")) == 0
+    assert cache.get(slot_key("username+address", "victim\n203.0.113.7")) == 0
     assert cache.get(slot_key("address", "203.0.113.7")) == 0
 
 
