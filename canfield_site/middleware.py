@@ -2,8 +2,9 @@
 unknown length, 413 for a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, 400 for a NUL
 character in the path or the query, 415 for a form body in a charset other than
 UTF-8, an ``Accept`` parameter in RFC 2231 notation ignored (:data:`readable_accept_middleware`),
-and 405 before the CSRF check for a method a page never accepts
-(:data:`method_not_allowed_middleware`, :func:`methods_only`).
+405 before the CSRF check for a method a page never accepts
+(:data:`method_not_allowed_middleware`, :func:`methods_only`), and ``Cache-Control:
+private`` on every page answered to one client (:func:`private_pages_middleware`).
 
 WhiteNoise usable on both the ASGI and the WSGI path without a thread hop per request.
 
@@ -29,6 +30,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, HttpResponseNotAllowed
 from django.template.loader import render_to_string
 from django.urls import Resolver404, get_resolver
+from django.utils.cache import patch_cache_control
 from django.utils.decorators import sync_and_async_middleware
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.http import parse_header_parameters
@@ -522,6 +524,49 @@ def _refuse_method(request: Any) -> HttpResponse | None:
 #: every method a view accepts, ``POST`` included, is CSRF-checked as before, and a view
 #: without recorded methods (the API's, the admin's) always is.
 method_not_allowed_middleware = _guard(_refuse_method)
+
+
+def answers_someone(request: Any, response: HttpResponse) -> bool:
+    """Whether ``response`` (a page's, not the API's) is one client's own: the request
+    carried a session cookie (a logged-in player, or any session: what the page shows may
+    come from it), the session was written, or the response sets a cookie (the CSRF
+    cookie that the page's own token belongs to, the session's, the language's).
+    Decided from the headers alone: no session is read here (no query, no failure)."""
+    if settings.SESSION_COOKIE_NAME in request.COOKIES:
+        return True
+    session = getattr(request, "session", None)
+    if session is not None and getattr(session, "modified", False):
+        return True
+    return bool(response.cookies)
+
+
+def _mark_private(request: Any, response: HttpResponse) -> HttpResponse:
+    if not is_api(request) and answers_someone(request, response):
+        patch_cache_control(response, private=True)
+    return response
+
+
+@sync_and_async_middleware
+def private_pages_middleware(get_response: Any) -> Any:
+    """``Cache-Control: private`` merged into every page answered to one client
+    (:func:`answers_someone`): a shared cache (a proxy, a CDN) never keeps one player's
+    page, nor a page whose CSRF token goes with a cookie it sets, for another.  What a
+    view set stays (the polled lists' ``no-cache`` and ``ETag``, so a ``304`` still
+    answers an unchanged poll; the login page's ``no-store``).  The API decides its own
+    (``api.query.ApiView``); static files are answered before this (WhiteNoise) and
+    stay cacheable.  It sits outside the session and CSRF middleware, so it sees the
+    cookies they set."""
+    if iscoroutinefunction(get_response):
+
+        async def middleware_async(request: Any) -> Any:
+            return _mark_private(request, await get_response(request))
+
+        return middleware_async
+
+    def middleware(request: Any) -> Any:
+        return _mark_private(request, get_response(request))
+
+    return middleware
 
 
 #: ``Retry-After`` (seconds) of a request answered ``503`` because the database could

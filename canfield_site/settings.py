@@ -135,6 +135,9 @@ MIDDLEWARE = [
     "canfield_site.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "canfield_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
+    # Cache-Control: private on a page answered to one client (a session, a cookie set);
+    # outside the session and CSRF middleware, to see the cookies they set.
+    "canfield_site.middleware.private_pages_middleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # The API answers in English whatever Accept-Language asks (its codes are stable).
