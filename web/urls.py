@@ -21,6 +21,8 @@ urlpatterns = [
     path("play/<uuid:game_id>/undo", play.undo, name="undo"),
     path("play/<uuid:game_id>/resign", play.resign, name="resign"),
     path("play/<uuid:game_id>/solution", play.solution, name="solution"),
+    # Sent to the page (301), as "results/" is: the other pages end in a slash.
+    path("play/<uuid:game_id>/solution/", play.solution_slash, name="solution_slash"),
     path("play/<uuid:game_id>/hint", play.hint, name="hint"),
     path("races/<uuid:race_id>/", races.race_page, name="race"),
     path("races/<uuid:race_id>/live", races.race_live, name="race_live"),

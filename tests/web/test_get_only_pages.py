@@ -33,6 +33,7 @@ GET_ONLY = {
     "play": "GET, HEAD",
     "board": "GET, HEAD",
     "solution": "GET, HEAD",
+    "solution_slash": "GET, HEAD",
     "race": "GET, HEAD",
     "race_live": "GET, HEAD",
     "results": "GET, HEAD",
@@ -87,6 +88,7 @@ def addresses(game: Game, race_id: Any, tournament_id: Any) -> dict[str, str]:
         "undo": f"/play/{game.id}/undo",
         "resign": f"/play/{game.id}/resign",
         "solution": f"/play/{game.id}/solution",
+        "solution_slash": f"/play/{game.id}/solution/",
         "hint": f"/play/{game.id}/hint",
         "race": f"/races/{race_id}/",
         "race_live": f"/races/{race_id}/live",
@@ -140,6 +142,28 @@ def test_a_post_to_a_get_only_page_is_405_with_allow(name: str, urls: dict[str, 
         assert (resp.status_code, resp["Allow"]) == (405, GET_ONLY[name]), method
 
 
+def test_the_solution_page_typed_with_a_slash_is_sent_to_the_page(
+    urls: dict[str, str],
+) -> None:
+    """``/play/<id>/solution/`` was a 404 where ``/races/<id>/results/`` is sent to its
+    page: now a 301 to ``/play/<id>/solution`` (the query kept), for anyone (the page
+    itself asks to log in and says 404 to a player whose game it is not)."""
+    game_id = urls["solution"].split("/")[2]
+    for client in (Client(), PageClient(User.objects.get(username="ann")).client):
+        resp = client.get(urls["solution_slash"])
+        assert (resp.status_code, resp["Location"]) == (301, f"/play/{game_id}/solution")
+        resp = client.get(urls["solution_slash"] + "?x=1")
+        assert resp["Location"] == f"/play/{game_id}/solution?x=1"
+    # A game that does not exist: the redirect, then the page's own 404 (to a player).
+    bea = Client()
+    bea.force_login(make_user(username="bea"))
+    resp = bea.get("/play/00000000-0000-0000-0000-000000000000/solution/", follow=True)
+    assert resp.redirect_chain == [("/play/00000000-0000-0000-0000-000000000000/solution", 301)]
+    assert resp.status_code == 404
+    # Not a UUID: 404 as before (no address to send it to).
+    assert bea.get("/play/nope/solution/").status_code == 404
+
+
 def test_the_results_page_answers_get_and_refuses_post(urls: dict[str, str]) -> None:
     """The report's page: GET shows the results, POST (either address) is 405."""
     c = Client(enforce_csrf_checks=True)
@@ -179,9 +203,10 @@ def test_head_on_a_get_only_page_answers_as_get_without_a_body(
     got = player.client.get(urls[name])
     head = player.client.head(urls[name])
     assert head.status_code == got.status_code, (name, got.status_code)
-    # The moved address redirects; the solution is being computed (the race's deal, just
+    # The moved addresses redirect; the solution is being computed (the race's deal, just
     # revealed); no rated race yet, so no classic leaderboard.  Every other page: 200.
-    expected = {"results_slash": 301, "solution": 202, "leaderboard": 404}.get(name, 200)
-    assert head.status_code == expected, name
+    expected = {"results_slash": 301, "solution_slash": 301, "solution": 202, "leaderboard": 404}
+    expected_status = expected.get(name, 200)
+    assert head.status_code == expected_status, name
     assert head.content == b""
     assert head.get("Content-Type") == got.get("Content-Type")

@@ -46,8 +46,8 @@ READS: dict[str, dict[str, tuple[str, str]]] = {
 NOT_READS = {
     # Copies the whole query to build the next page's link, changing only the cursor.
     ("web.views.ratings._page_url", ".GET"),
-    # Passes the query on, unread, to the results page (which reads none).
-    ("web.views.races.results_slash", "QUERY_STRING"),
+    # Passes the query on, unread, to the results or solution page (which read none).
+    ("web.views.common.moved_to", "QUERY_STRING"),
     # Django's redirect passes the query on only with ``query_string = True`` (the
     # favicon's does not).
     ("django.views.generic.base.RedirectView", "QUERY_STRING"),

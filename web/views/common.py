@@ -8,7 +8,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    HttpResponsePermanentRedirect,
+)
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
@@ -50,6 +56,14 @@ def account_gone(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(status=204)
     response["HX-Redirect"] = to_login["Location"]
     return response
+
+
+def moved_to(request: HttpRequest, url: str) -> HttpResponse:
+    """``301`` to ``url`` with the request's query string, unread (a page's address
+    typed with a trailing slash it does not have: ``/races/<id>/results/``,
+    ``/play/<id>/solution/``)."""
+    query = request.META.get("QUERY_STRING", "")
+    return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
 
 
 def etag_of(*parts: Any) -> str:

@@ -66,6 +66,7 @@ from web.views.common import (
     account_gone,
     get_or_head_only,
     is_htmx,
+    moved_to,
     not_found,
     post_or_page,
     server_now_ms,
@@ -527,6 +528,16 @@ def _solution_part(game: Game, start: str, user: User) -> dict[str, Any]:
         draw = int(game.deal.options["draw"])
         steps = solution_steps(sol["moves"], homes, first=sol["after_moves"] + 1, draw=draw)
     return {"solution": sol, "steps": steps, "pending": not done, "busy": False}
+
+
+@get_or_head_only
+def solution_slash(request: HttpRequest, game_id: Any) -> HttpResponse:
+    """``GET /play/<id>/solution/``: ``301`` to the solution page's address,
+    ``/play/<id>/solution`` (with the query string), as ``/races/<id>/results/`` is sent
+    to the results page.  Only ``GET`` and ``HEAD``.  Neither the game nor the visitor
+    is looked up here: the page itself asks to log in, and says ``404`` for a game that
+    is not the player's."""
+    return moved_to(request, reverse("web:solution", kwargs={"game_id": game_id}))
 
 
 @login_required

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -52,6 +52,7 @@ from web.views.common import (
     etag_of,
     get_or_head_only,
     is_htmx,
+    moved_to,
     not_found,
     polled,
     post_or_page,
@@ -199,9 +200,7 @@ def results_slash(request: HttpRequest, race_id: Any) -> HttpResponse:
     site's other pages ending in a slash.  Only ``GET`` and ``HEAD``: any other method is
     ``405``, never turned into a ``GET``.  The race is not looked up here (the page says
     ``404`` for a race nobody may see)."""
-    url = reverse("web:results", kwargs={"race_id": race_id})
-    query = request.META.get("QUERY_STRING", "")
-    return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
+    return moved_to(request, reverse("web:results", kwargs={"race_id": race_id}))
 
 
 @get_or_head_only
