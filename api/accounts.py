@@ -33,9 +33,9 @@ from api.errors import ProblemError, ProblemSerializer
 from api.query import ApiView
 from api.serializers import PasswordChangeInput, RegisterInput, TokenInput, TokenOutput
 from canfield_site.security import (
-    client_address,
     current_password_check,
     forget_failed_logins,
+    lockout_address,
     lockout_detail,
     lockout_seconds,
 )
@@ -214,7 +214,7 @@ class TokenView(ApiView):
             raise _invalid_credentials() from None
         except CredentialsChanged:  # changed or deactivated since: the password is stale
             raise _invalid_credentials() from None
-        forget_failed_logins(user.get_username(), client_address(request._request))
+        forget_failed_logins(user.get_username(), lockout_address(request._request))
         return _no_store(Response(body))
 
 

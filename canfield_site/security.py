@@ -9,17 +9,18 @@ entry from the right.  With the default 0 the header is ignored and the socket a
 (``REMOTE_ADDR``) is the client: a client cannot pick its own address by sending the
 header.  An entry that is not an IP address falls back to the socket address.
 
-**Login lockout.** django-axes counts failed logins per client address, whatever
-username they name, and per username and address (``AXES_LOCKOUT_PARAMETERS``); past
-``LOGIN_FAILURE_LIMIT`` failures the address is locked out for ``LOGIN_LOCKOUT_SECONDS``
-(each further failure restarts the wait).  Never per username alone: that let anyone
-lock a rival out of a race by sending five wrong passwords from anywhere.  The price: a
-guesser with many addresses gets ``LOGIN_FAILURE_LIMIT`` guesses from each.  This covers
-every login that goes through ``django.contrib.auth.authenticate`` with the request: the
-API's ``POST /api/v1/auth/token`` and Django's ``LoginView`` (the admin's and any web
-login page).  A locked-out attempt answers 429: problem+json with code
-``login_locked_out`` under ``/api/``, a short HTML page elsewhere; ``Retry-After`` gives
-the seconds.  Lockouts are listed (and can be lifted) in the admin under *Axes*.
+**Login lockout.** django-axes counts failed logins per client address (an IPv6 client's
+/64: :func:`lockout_address`), whatever username they name, and per username and address
+(``AXES_LOCKOUT_PARAMETERS``); past ``LOGIN_FAILURE_LIMIT`` failures the address is
+locked out for ``LOGIN_LOCKOUT_SECONDS`` (each further failure restarts the wait).
+Never per username alone: that let anyone lock a rival out of a race by sending five
+wrong passwords from anywhere.  The price: a guesser with many addresses gets
+``LOGIN_FAILURE_LIMIT`` guesses from each.  This covers every login that goes through
+``django.contrib.auth.authenticate`` with the request: the API's ``POST
+/api/v1/auth/token`` and Django's ``LoginView`` (the admin's and any web login page).  A
+locked-out attempt answers 429: problem+json with code ``login_locked_out`` under
+``/api/``, a short HTML page elsewhere; ``Retry-After`` gives the seconds.  Lockouts are
+listed (and can be lifted) in the admin under *Axes*.
 A successful login forgets that username's failures from that address, and only those
 (:func:`forget_failed_logins`).
 """
@@ -73,6 +74,35 @@ def client_address(request: Any) -> str:
     return _ip(hops[-min(count, len(hops))]) or remote
 
 
+#: Prefix length of the IPv6 networks the login lockout counts as one address: one host
+#: (one home, one server) is given a whole /64 and can send from any of its 2**64
+#: addresses.
+LOCKOUT_IPV6_PREFIX = 64
+
+
+def lockout_address(request: Any) -> str:
+    """The address the login lockout counts failures under (``AXES_CLIENT_IP_CALLABLE``):
+    :func:`client_address`, with an IPv6 address taken as its /64 network's first
+    address (``2001:db8:1:2::``), an IPv4-mapped one (``::ffff:198.51.100.7``) as its
+    IPv4 address, and a zone (``fe80::1%eth0``) left out; ``""`` when unknown.
+
+    The lockout counts per address (``AXES_LOCKOUT_PARAMETERS``), and a host on IPv6
+    picks any address of its /64: counted per address it got ``LOGIN_FAILURE_LIMIT``
+    guesses from each of them.  The mapped form made the same client two counts.
+    """
+    text = client_address(request)
+    if not text:
+        return ""
+    address = ipaddress.ip_address(text)
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        bare = ipaddress.IPv6Address(int(address))  # no zone
+        network = ipaddress.IPv6Network((bare, LOCKOUT_IPV6_PREFIX), strict=False)
+        return str(network.network_address)
+    return str(address)
+
+
 def login_username(request: HttpRequest | None, credentials: dict[str, Any] | None) -> str:
     """The username a login attempt names, folded as usernames compare (NFKC, case-less).
 
@@ -105,7 +135,7 @@ def fold_username(username: str) -> str:
 
 def forget_failed_logins(username: str, address: str) -> int:
     """Forget the failed logins of ``username`` (folded as :func:`fold_username`) counted
-    from the client address ``address`` (:func:`client_address`); returns how many
+    from the client address ``address`` (:func:`lockout_address`); returns how many
     records went.
 
     Called on every successful login (web, admin, API token), in place of django-axes'
@@ -144,7 +174,7 @@ def forget_failed_logins_on_login(sender: Any, request: Any, user: Any, **kwargs
     """``user_logged_in`` receiver (``api.apps``): :func:`forget_failed_logins` of the
     account from the request's client address."""
     if request is not None:
-        forget_failed_logins(user.get_username(), client_address(request))
+        forget_failed_logins(user.get_username(), lockout_address(request))
 
 
 class LoginLockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]
@@ -213,7 +243,7 @@ def _slot_keys(request: Any, credentials: dict[str, Any]) -> dict[str, str]:
 
     values = {
         "username": login_username(None, credentials),
-        "ip_address": client_address(request),
+        "ip_address": lockout_address(request),
     }
     keys = {}
     for parameter in get_lockout_parameters(request, credentials):

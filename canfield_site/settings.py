@@ -227,11 +227,12 @@ AUTHENTICATION_BACKENDS = [
     "canfield_site.security.UsernameAnyCaseBackend",
 ]
 # Failed logins (API token endpoint, Django's LoginView, the admin) counted per client
-# address; past the limit that address is locked out for LOGIN_LOCKOUT_SECONDS
-# (canfield_site/security.py). Lockouts: admin, "Axes". Never per username alone: five
-# wrong passwords sent from anywhere locked a rival out of the race about to start. The
-# username-and-address pair is counted too (never more than its address, so it locks
-# nothing the address would not): the log lines then name the username guessed.
+# address (an IPv6 client's /64); past the limit that address is locked out for
+# LOGIN_LOCKOUT_SECONDS (canfield_site/security.py). Lockouts: admin, "Axes". Never per
+# username alone: five wrong passwords sent from anywhere locked a rival out of the race
+# about to start. The username-and-address pair is counted too (never more than its
+# address, so it locks nothing the address would not): the log lines then name the
+# username guessed.
 AXES_FAILURE_LIMIT: int = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(seconds=env.int("LOGIN_LOCKOUT_SECONDS", default=900))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
@@ -240,7 +241,7 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
 # failure from the address.
 AXES_RESET_ON_SUCCESS = False
 AXES_HTTP_RESPONSE_CODE = 429
-AXES_CLIENT_IP_CALLABLE = "canfield_site.security.client_address"
+AXES_CLIENT_IP_CALLABLE = "canfield_site.security.lockout_address"
 AXES_USERNAME_CALLABLE = "canfield_site.security.login_username"
 AXES_LOCKOUT_CALLABLE = "canfield_site.security.lockout_response"
 AXES_ENABLE_ACCESS_FAILURE_LOG = True

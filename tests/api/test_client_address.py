@@ -463,3 +463,56 @@ def test_behind_the_proxy_a_rival_cannot_lock_out_another_client() -> None:
 
     assert [via("198.51.100.9", f"w-{i}").status_code for i in range(4)] == [400, 400, 429, 429]
     assert via("203.0.113.4", PASSWORD).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("remote", "expected"),
+    [
+        ("198.51.100.7", "198.51.100.7"),
+        ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::"),
+        ("2001:DB8:1:2::1", "2001:db8:1:2::"),
+        ("::ffff:198.51.100.7", "198.51.100.7"),  # the IPv4 client on a dual-stack socket
+        ("fe80::1%eth0", "fe80::"),  # the zone left out
+        ("", ""),
+    ],
+)
+def test_the_lockout_counts_an_ipv6_client_by_its_64(remote: str, expected: str) -> None:
+    from canfield_site.security import lockout_address
+
+    assert lockout_address(_request(remote, None)) == expected
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_a_guesser_rotating_through_its_ipv6_64_is_locked_out() -> None:
+    """One host has a whole /64: a new address for each guess gave it three guesses per
+    address, without end.  Another /64 (the account holder's) is not locked out."""
+    UserFactory(username="jo")
+    codes = [
+        _login(APIClient(REMOTE_ADDR=f"2001:db8:bad:1::{i + 1:x}"), "jo", f"w-{i}").json()["code"]
+        for i in range(4)
+    ]
+    assert codes == [*["invalid_credentials"] * 2, *["login_locked_out"] * 2]
+    fresh = APIClient(REMOTE_ADDR="2001:db8:bad:1:ffff::9")
+    assert _login(fresh, "jo", PASSWORD).json()["code"] == "login_locked_out"
+    assert _login(APIClient(REMOTE_ADDR="2001:db8:600d:1::1"), "jo", PASSWORD).status_code == 200
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_an_ipv4_client_seen_as_mapped_ipv6_shares_its_count() -> None:
+    UserFactory(username="kit")
+    assert _login(APIClient(REMOTE_ADDR="198.51.100.150"), "kit", "w-0").status_code == 400
+    assert _login(APIClient(REMOTE_ADDR="::ffff:198.51.100.150"), "kit", "w-1").status_code == 400
+    locked = _login(APIClient(REMOTE_ADDR="198.51.100.150"), "kit", "w-2")
+    assert locked.json()["code"] == "login_locked_out"
+
+
+def test_a_zoned_address_is_counted_under_its_64() -> None:
+    """A link-local client's socket address names its zone (``fe80::1%eth0``): counted
+    (and forgotten on success) under its /64, as any IPv6 client."""
+    from axes.models import AccessAttempt
+
+    UserFactory(username="lou")
+    resp = _login(APIClient(REMOTE_ADDR="fe80::1%eth0"), "lou", "wrong")
+    assert (resp.status_code, resp.json()["code"]) == (400, "invalid_credentials")
+    assert list(AccessAttempt.objects.values_list("ip_address", flat=True)) == ["fe80::"]
+    assert _login(APIClient(REMOTE_ADDR="fe80::1%eth0"), "lou", PASSWORD).status_code == 200
