@@ -473,6 +473,9 @@ def test_behind_the_proxy_a_rival_cannot_lock_out_another_client() -> None:
         ("2001:DB8:1:2::1", "2001:db8:1:2::"),
         ("::ffff:198.51.100.7", "198.51.100.7"),  # the IPv4 client on a dual-stack socket
         ("fe80::1%eth0", "fe80::"),  # the zone left out
+        # Teredo: relay 65.54.227.120 in the network half, client 192.0.2.45 in the host
+        # half (RFC 4380's example): the client's own IPv4 address, not the relay's /64.
+        ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "192.0.2.45"),
         ("", ""),
     ],
 )
