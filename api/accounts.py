@@ -185,14 +185,16 @@ class TokenView(ApiView):
 
         Body: ``TokenInput`` ``{"username": str, "password": str}``.  Answers 200
         ``TokenOutput`` ``{"username", "token", "expiry"}`` with ``Cache-Control:
-        no-store``, and clears the username's failed-login count.
+        no-store``, and clears the username's failed-login count from the client's
+        address.
 
         Errors (problem+json): 400 ``malformed_request``, ``unknown_field``,
         ``validation_error`` (a field missing or too long), ``invalid_credentials``
         (unknown username, wrong password, inactive account, or an account deleted
         meanwhile: one answer for all); 429 ``login_locked_out`` with ``Retry-After``
-        (seconds) after ``LOGIN_FAILURE_LIMIT`` failures for the username or from the
-        client address (django-axes; ``canfield_site.security``); 429 ``throttled``
+        (seconds) after ``LOGIN_FAILURE_LIMIT`` failures from the client address,
+        whatever usernames they named (django-axes; ``canfield_site.security``); never
+        for failures from other addresses; 429 ``throttled``
         (scope ``auth``).
         """
         data = TokenInput(data=request.data)
@@ -263,7 +265,8 @@ class PasswordChangeView(ApiView):
     Errors: 400 ``validation_error`` (``current_password`` wrong, ``new_password`` refused
     by the password validators), 401, 404 ``not_found`` (the account was deleted while
     the passwords were checked), 429 ``throttled``, 429 ``login_locked_out`` (a wrong
-    current password counts as a failed login of the account: see ``auth/token``).
+    current password counts as a failed login of the account from the client's address:
+    see ``auth/token``).
     """
 
     throttle_scope = "auth"

@@ -496,8 +496,8 @@ def lockout_response(
 class LockoutPasswordChangeForm(PasswordChangeForm):
     """Django's password change form, its old password checked as a login is
     (:func:`current_password_check`): a wrong one counts as a failed login of the
-    account, and past the limit the account's logins are locked out (django-axes then
-    answers the page with its 429).  ``request`` is the view's."""
+    account from the client's address, and past the limit that address's logins are
+    locked out (django-axes then answers the page with its 429).  ``request`` is the view's."""
 
     def __init__(self, user: Any, *args: Any, request: Any = None, **kwargs: Any) -> None:
         super().__init__(user, *args, **kwargs)
