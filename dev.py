@@ -100,6 +100,40 @@ def _base_url(args: list[str]) -> str:
 
 #: Options of ``serve`` itself; everything else goes to the web server.
 NO_WORKER = "--no-worker"
+HELP_OPTIONS = ("-h", "--help")
+SERVE_USAGE = (
+    "usage: python3 dev.py serve [[host:]port] [--no-worker]\n"
+    "\n"
+    "Migrate the database, create the development superuser (admin / admin) if there is\n"
+    "none, start a Celery worker with beat and serve the site with uvicorn.\n"
+    "\n"
+    "  [host:]port    where to serve (default 127.0.0.1:8000): 8001, 0.0.0.0:8001, 0:8001\n"
+    "  --no-worker    start no Celery worker (one runs elsewhere)\n"
+    "  -h, --help     show this help and exit"
+)
+
+
+def check_serve_args(args: list[str]) -> None:
+    """Refuse what ``serve`` would otherwise ignore, before anything is installed or served.
+
+    ``args``: the arguments after ``serve``.  ``-h``/``--help`` prints
+    :data:`SERVE_USAGE` and exits 0; an option other than ``--no-worker`` (``--port 8001``)
+    or a second address exits 2 with the usage on stderr.  Before this check both started
+    a server on the default address (``serve --help`` served on 127.0.0.1:8000).
+    """
+    if any(a in HELP_OPTIONS for a in args):
+        print(SERVE_USAGE)
+        sys.exit(0)
+    unknown = [a for a in args if a.startswith("-") and a != NO_WORKER]
+    addresses = [a for a in args if not a.startswith("-")]
+    if unknown:
+        problem = f"unknown option {unknown[0]}: the address is a plain argument (serve 8001)"
+    elif len(addresses) > 1:
+        problem = f"one address only, got {' '.join(addresses)}"
+    else:
+        return
+    print(f"{SERVE_USAGE}\n\ndev.py serve: error: {problem}", file=sys.stderr)
+    sys.exit(2)
 
 
 def web_command(python: Path, args: list[str]) -> list[str | Path]:
@@ -295,9 +329,14 @@ def cmd_demo(python: Path, args: list[str]) -> None:
 
 def main(argv: list[str]) -> None:
     """Dispatch ``serve``, ``test``, ``manage``, ``demo`` or ``setup``."""
+    if argv and argv[0] in HELP_OPTIONS:
+        print(__doc__)
+        return
     if not argv or argv[0] not in {"serve", "test", "manage", "demo", "setup"}:
         sys.exit(__doc__)
     command, rest = argv[0], argv[1:]
+    if command == "serve":
+        check_serve_args(rest)
     os.chdir(ROOT)
     python = ensure_env()
     if command == "serve":

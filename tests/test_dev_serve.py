@@ -184,3 +184,72 @@ def test_nothing_a_child_started_outlives_dev_py(tmp_path: Path) -> None:
         assert [_alive(pid) for pid in pids] == [False, False, False]
     finally:
         _reap(driver, pids)
+
+
+def _dev_module() -> object:
+    sys.path.insert(0, str(ROOT))
+    try:
+        import dev
+    finally:
+        sys.path.remove(str(ROOT))
+    return dev
+
+
+def _main_refusing_to_set_up(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> int:
+    """Run ``dev.main(argv)`` with set-up and serving replaced by failures: the exit status."""
+    dev = _dev_module()
+
+    def must_not_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"dev.py {' '.join(argv)} went on to set up or serve")
+
+    monkeypatch.setattr(dev, "ensure_env", must_not_run)
+    monkeypatch.setattr(dev, "cmd_serve", must_not_run)
+    with pytest.raises(SystemExit) as exited:
+        dev.main(argv)  # type: ignore[attr-defined]
+    code = exited.value.code
+    return code if isinstance(code, int) else 1
+
+
+@pytest.mark.parametrize("option", ["--help", "-h"])
+def test_serve_help_prints_the_usage_and_serves_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    # It used to start the server on 127.0.0.1:8000, the option ignored.
+    assert _main_refusing_to_set_up(monkeypatch, ["serve", option]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python3 dev.py serve [[host:]port] [--no-worker]\n")
+    assert "  --no-worker    start no Celery worker (one runs elsewhere)\n" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (
+            ["serve", "--port", "8101"],
+            "dev.py serve: error: unknown option --port: the address is a plain argument"
+            " (serve 8001)\n",
+        ),
+        (["serve", "8101", "--no-workers"], "dev.py serve: error: unknown option --no-workers"),
+        (["serve", "8101", "8102"], "dev.py serve: error: one address only, got 8101 8102\n"),
+    ],
+)
+def test_serve_refuses_an_option_it_would_ignore(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    error: str,
+) -> None:
+    assert _main_refusing_to_set_up(monkeypatch, argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: python3 dev.py serve")
+    assert error in err
+
+
+def test_dev_py_help_prints_the_commands_and_exits_zero(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dev = _dev_module()
+    monkeypatch.setattr(dev, "ensure_env", lambda: pytest.fail("set up for --help"))
+    dev.main(["--help"])  # type: ignore[attr-defined]
+    out = capsys.readouterr().out
+    assert "python3 dev.py serve [[host:]port] [--no-worker]" in out
