@@ -124,3 +124,50 @@ def test_a_race_game_before_its_start_names_no_base_rank() -> None:
     (line,) = [line for line in _lines(html) if "card home" in line]
     assert "not started yet" not in line
     assert f"base rank: {word}" in line
+
+
+@pytest.mark.parametrize(
+    ("lang", "before", "after"),
+    [
+        ("en", "starts ", "started "),
+        ("fr", "commence ", "commencée "),
+        ("es", "empieza ", "empezada "),
+        ("de", "beginnt ", "begonnen "),
+    ],
+)
+def test_a_race_game_before_its_start_says_when_it_starts(
+    lang: str, before: str, after: str
+) -> None:
+    """A race game waiting for its start reads "starts in 5 minutes", where it read
+    "started in 5 minutes" ("begonnen in 5 Minuten"): its ``started_at`` is the race's
+    start, still to come. From the start on the line says "started"."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Race
+    from games.services.races import race_create, race_join
+
+    ann = create_user("ann")
+    org = create_user("org", staff=True)
+    now = timezone.now()
+    race = race_create(
+        created_by=org,
+        name="Later",
+        opens_at=now,
+        starts_at=now + timedelta(minutes=5),
+        ends_at=now + timedelta(minutes=15),
+    )
+    game = race_join(race_id=race.id, player=ann).entry.game
+    assert game is not None
+    html = PageClient(ann).get("/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    (line,) = [line for line in _lines(html) if "<time" in line]
+    assert re.search(f"data-local-title>{before}[^<]+</time>$", line), line
+    assert f">{after}" not in line
+    Race.objects.filter(id=race.id).update(
+        opens_at=now - timedelta(seconds=2), starts_at=now - timedelta(seconds=1)
+    )
+    Game.objects.filter(id=game.id).update(started_at=now - timedelta(seconds=1))
+    html = PageClient(ann).get("/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    (line,) = [line for line in _lines(html) if "<time" in line]
+    assert re.search(f"data-local-title>{after}[^<]+</time>$", line), line
