@@ -114,6 +114,7 @@ PROBLEM_CODES: dict[str, str] = {
 
 
 def problem_codes_markdown() -> str:
-    """The codes as a Markdown table (for the OpenAPI description)."""
-    rows = [f"| `{code}` | {meaning} |" for code, meaning in PROBLEM_CODES.items()]
-    return "\n".join(["| code | meaning |", "| --- | --- |", *rows])
+    """The codes as a Markdown list, ``- `code`: meaning`` a line (for the OpenAPI
+    description).  Not a table: ReDoc squeezed a table's code column beside the long
+    meanings and broke every code mid-word over several lines."""
+    return "\n".join(f"- `{code}`: {meaning}" for code, meaning in PROBLEM_CODES.items())

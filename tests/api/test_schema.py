@@ -60,7 +60,7 @@ def test_problem_codes_are_documented_in_the_schema(tmp_path: Path) -> None:
     schema = generate(tmp_path)
     description = schema["info"]["description"]
     for code, meaning in PROBLEM_CODES.items():
-        assert f"| `{code}` | {meaning} |" in description
+        assert f"\n- `{code}`: {meaning}\n" in description
     enums = [
         s["enum"]
         for s in schema["components"]["schemas"].values()
