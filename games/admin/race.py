@@ -78,6 +78,25 @@ RANKING_RULE_WORDS = _(
 #: What an action that asks first does to a race, by :func:`_outcome`: the outcomes that
 #: are the action itself (counted on its page as "N races will be ...").
 ACTING = {"close_now": ("close", "close_empty", "score", "start_and_end"), "cancel": ("cancel",)}
+#: The outcomes that change a race (the "Yes" button counts them): the action itself, and
+#: a race whose end has passed, which "Cancel" scores instead.
+CHANGING = {"close_now": ACTING["close_now"], "cancel": ("cancel", "score")}
+
+
+def confirm_title(action: str, n: int) -> str:
+    """The title of ``action``'s confirmation for ``n`` selected races, in the singular
+    for one (``"Cancel this race?"``, ``"Cancel these 3 races?"``)."""
+    if action == "close_now":
+        words = ngettext("Close this race now?", "Close these %(n)d races now?", n)
+    elif action == "cancel":
+        words = ngettext("Cancel this race?", "Cancel these %(n)d races?", n)
+    else:
+        words = ngettext(
+            "Re-score this race with the current ranking rule?",
+            "Re-score these %(n)d races with the current ranking rule?",
+            n,
+        )
+    return words % {"n": n}
 
 
 def _outcome(race: Race, action: str, now: Any) -> str:
@@ -431,11 +450,16 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         self._each(request, queryset, lambda r: race_open_now(race_id=r.pk), "Opened now", done)
 
     def _confirm(
-        self, request: HttpRequest, queryset: QuerySet[Race], *, action: str, title: str
+        self, request: HttpRequest, queryset: QuerySet[Race], *, action: str
     ) -> TemplateResponse:
         """The page ``action`` (``close_now`` or ``cancel``) shows before it acts: each
         selected race with its tournament, phase now, entrant count and what the action
-        will do to it (:func:`_outcome`), in the order the action takes them."""
+        will do to it (:func:`_outcome`), in the order the action takes them.  Its title
+        counts the races selected (:func:`confirm_title`), its "Yes" button those the
+        action is (:data:`ACTING`; for "Cancel", those scored instead when it cancels none),
+        each in the singular for one.  When it would change none of them (no outcome in
+        :data:`CHANGING`: finished, cancelled or, to close, not started with entrants), the
+        page says so and offers no "Yes", only the way back."""
         now = timezone.now()
         races = list(
             queryset.select_related("tournament")
@@ -460,11 +484,14 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
             self,
             request,
             f"admin/games/race/{action}_confirm.html",
-            title=title,
+            title=confirm_title(action, len(races)),
             action=action,
             selected=races,
             rows=rows,
             acting=sum(1 for row in rows if row["outcome"] in ACTING[action]),
+            changing=sum(1 for row in rows if row["outcome"] in CHANGING[action]),
+            # None of them would change: no form, only the way back.
+            nothing_to_do=not any(row["outcome"] in CHANGING[action] for row in rows),
         )
 
     def _say_left_alone(self, request: HttpRequest, finished: list[Race]) -> None:
@@ -489,9 +516,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         and the seed; it cannot be undone), then close each race now
         (:func:`race_close_now`).  Finished races are left alone and named, not counted."""
         if "apply" not in request.POST:
-            return self._confirm(
-                request, queryset, action="close_now", title=gettext("Close these races now?")
-            )
+            return self._confirm(request, queryset, action="close_now")
         finished = list(queryset.filter(status=Race.Status.FINISHED).order_by("starts_at", "id"))
         done = ngettext_lazy("Closed now: %(n)d race.", "Closed now: %(n)d races.", "n")
         now = timezone.now()
@@ -516,9 +541,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         alone (finished: they keep their results; cancelled already) are named with why,
         not logged."""
         if "apply" not in request.POST:
-            return self._confirm(
-                request, queryset, action="cancel", title=gettext("Cancel these races?")
-            )
+            return self._confirm(request, queryset, action="cancel")
         now = timezone.now()
         done: dict[str, list[Race]] = {}
         for race in queryset.order_by("starts_at", "id"):
@@ -587,7 +610,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
                 self,
                 request,
                 "admin/games/race/rescore_confirm.html",
-                title=gettext("Re-score races with the current ranking rule?"),
+                title=confirm_title("rescore", len(races)),
                 action="rescore",
                 selected=races,
                 races=races,

@@ -214,7 +214,10 @@ class RaceEntryAdmin(SelectionGuardAdmin, LiveFormAdmin, _ModelAdmin_RaceEntry):
             self,
             request,
             "admin/games/raceentry/disqualify.html",
-            title=gettext("Disqualify entries"),
+            title=ngettext(
+                "Disqualify this entry?", "Disqualify these %(n)d entries?", len(entries)
+            )
+            % {"n": len(entries)},
             action="disqualify",
             selected=entries,
             entries=entries,

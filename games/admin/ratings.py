@@ -33,6 +33,16 @@ from games.services.ratings import (
     race_set_rated,
 )
 
+
+def tasks_run_here() -> bool:
+    """Whether Celery tasks run inside the web process when queued
+    (``CELERY_TASK_ALWAYS_EAGER=true``, the test suite's default), rather than on a worker
+    (the embedded default's and production's)."""
+    from canfield_site.celery import app
+
+    return bool(app.conf.task_always_eager)
+
+
 #: History rows shown on a rating's page (newest first).
 HISTORY_ROWS = 200
 
@@ -267,7 +277,14 @@ class RaceRatingAdmin(ReadOnlyAdmin):
     def _switch(self, request: HttpRequest, queryset: QuerySet[RaceRating], rated: bool) -> None:
         """Mark each selected race rated (or unrated) through :func:`race_set_rated` and
         log it; the message counts them.  A race already so is left alone (no call, no
-        history line) and named in a second message."""
+        history line) and named in a second message.
+
+        The re-rating is a task (``games.race_rate``, queued when each change commits).
+        On a worker (the embedded default and production: README "Set up in detail")
+        it runs after this response, so the list it returns to still shows the old
+        status: the message says it is queued and shows once done.  With tasks run in
+        the web process (``CELERY_TASK_ALWAYS_EAGER=true``, :func:`tasks_run_here`) it
+        has run already, and the message says so."""
         records = list(queryset.select_related("race").order_by("race_ends_at", "race_id"))
         already = [r for r in records if r.race.rated == rated]
         for record in records:
@@ -286,16 +303,35 @@ class RaceRatingAdmin(ReadOnlyAdmin):
             if not count:
                 self.message_user(request, left % {"names": names}, messages.WARNING)
                 return
-        if rated:
+        if tasks_run_here():
+            # Re-rated before this response (each race's task ran when its change was
+            # committed): the list shows the new status.
+            if rated:
+                done = ngettext(
+                    "%(n)d race marked rated; its pool was re-rated from it on.",
+                    "%(n)d races marked rated; their pools were re-rated from them on.",
+                    count,
+                )
+            else:
+                done = ngettext(
+                    "%(n)d race marked unrated; its pool was re-rated from it on.",
+                    "%(n)d races marked unrated; their pools were re-rated from them on.",
+                    count,
+                )
+        elif rated:
             done = ngettext(
-                "%(n)d race marked rated; its pool is re-rated from it on.",
-                "%(n)d races marked rated; their pools are re-rated from them on.",
+                "%(n)d race marked rated; re-rating its pool from it on is queued: its status "
+                "here changes when the task finishes (reload the list).",
+                "%(n)d races marked rated; re-rating their pools from them on is queued: "
+                "their status here changes when the task finishes (reload the list).",
                 count,
             )
         else:
             done = ngettext(
-                "%(n)d race marked unrated; its pool is re-rated from it on.",
-                "%(n)d races marked unrated; their pools are re-rated from them on.",
+                "%(n)d race marked unrated; re-rating its pool from it on is queued: its "
+                "status here changes when the task finishes (reload the list).",
+                "%(n)d races marked unrated; re-rating their pools from them on is queued: "
+                "their status here changes when the task finishes (reload the list).",
                 count,
             )
         self.message_user(request, done % {"n": count})

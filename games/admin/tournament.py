@@ -558,6 +558,36 @@ ACTING_OUTCOMES = frozenset({"publish", "finish", "finish_draft"})
 CHANGING_OUTCOMES = ACTING_OUTCOMES | {"rescore"}
 
 
+#: A saved tournament's status help on its page, by status: what the organiser can do
+#: from there (the list's actions); none once it is finished or cancelled.
+STATUS_HELP = {
+    Tournament.Status.DRAFT: _(
+        "seen by organisers only; when it is ready, publish it with the list's action “Publish”"
+    ),
+    Tournament.Status.OPEN: _(
+        "public: players see it and its races; once its races are over, finish it with the "
+        "list's action “Finish”"
+    ),
+}
+
+
+def confirm_title(action: str, n: int) -> str:
+    """The title of ``action``'s (``publish``, ``finish``, ``cancel``) confirmation for
+    ``n`` selected tournaments, in the singular for one (``"Publish this tournament?"``,
+    ``"Publish these 3 tournaments?"``)."""
+    if action == "publish":
+        words = ngettext("Publish this tournament?", "Publish these %(n)d tournaments?", n)
+    elif action == "finish":
+        words = ngettext("Finish this tournament?", "Finish these %(n)d tournaments?", n)
+    else:
+        words = ngettext(
+            "Cancel this tournament and its races?",
+            "Cancel these %(n)d tournaments and their races?",
+            n,
+        )
+    return words % {"n": n}
+
+
 def status_outcome(t: Tournament, action: str, pending: int) -> str:
     """What the admin action ``action`` (``publish`` or ``finish``) will do to ``t``, as
     its confirmation page says it, by the rules of
@@ -607,6 +637,17 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
     class Media:
         # The add-races and export buttons keep their own boxes when they wrap (phones).
         css = {"all": ["games/admin/tournament_form.css"]}
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        """:class:`TournamentForm`, whose status help fits the tournament's status
+        (:data:`STATUS_HELP`): the add form's explains draft and open; a saved
+        tournament's (its status read only, the actions change it) says what comes next
+        from where it is, and a finished or cancelled one's, which nothing changes, none."""
+        if obj is not None:
+            kwargs["help_texts"] = {"status": STATUS_HELP.get(obj.status, "")}
+        return super().get_form(request, obj, change, **kwargs)
 
     def get_inlines(self, request: HttpRequest, obj: Any) -> list[Any]:
         """The standings and the races (both read only) once the tournament exists; its
@@ -910,13 +951,15 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
             )
 
     def _status_confirm(
-        self, request: HttpRequest, queryset: QuerySet[Tournament], *, action: str, title: str
+        self, request: HttpRequest, queryset: QuerySet[Tournament], *, action: str
     ) -> TemplateResponse:
         """The page "Publish" and "Finish" show before they act: per selected tournament
         (in the order the action takes them), its status, its races, and what the action
         will do to it (:func:`status_outcome`), with the count of those it acts on.  When
         the action would change none of them (no outcome in :data:`CHANGING_OUTCOMES`), the
-        page says so and offers no "Yes", only the way back."""
+        page says so and offers no "Yes", only the way back.  The title counts the
+        tournaments selected, the "Yes" button those it changes (:func:`confirm_title`),
+        each in the singular for one."""
         tournaments = list(
             queryset.order_by("created_at", "id").annotate(
                 race_count=Count("races"),
@@ -936,11 +979,12 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
             self,
             request,
             f"admin/games/tournament/{action}_confirm.html",
-            title=title,
+            title=confirm_title(action, len(tournaments)),
             action=action,
             selected=tournaments,
             rows=rows,
             acting=sum(1 for r in rows if r["outcome"] in ACTING_OUTCOMES),
+            changing=sum(1 for r in rows if r["outcome"] in CHANGING_OUTCOMES),
             nothing_to_do=not any(r["outcome"] in CHANGING_OUTCOMES for r in rows),
         )
 
@@ -965,9 +1009,7 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         open the drafts (:func:`tournament_set_status`).  A tournament open already is
         left alone and named; a finished or cancelled one is refused by the service."""
         if "apply" not in request.POST:
-            return self._status_confirm(
-                request, queryset, action="publish", title=gettext("Publish these tournaments?")
-            )
+            return self._status_confirm(request, queryset, action="publish")
         done = ngettext_lazy("%(n)d tournament now open.", "%(n)d tournaments now open.", "n")
         self._transition(
             request, queryset, Tournament.Status.OPEN, done, already=Tournament.Status.OPEN
@@ -983,9 +1025,7 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         finished is refused, and said to be), then finish each (:func:`tournament_set_status`,
         which re-scores; its refusals are error messages)."""
         if "apply" not in request.POST:
-            return self._status_confirm(
-                request, queryset, action="finish", title=gettext("Finish these tournaments?")
-            )
+            return self._status_confirm(request, queryset, action="finish")
         done = ngettext_lazy(
             "%(n)d tournament now finished.", "%(n)d tournaments now finished.", "n"
         )
@@ -1036,7 +1076,7 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 self,
                 request,
                 "admin/games/tournament/cancel_confirm.html",
-                title=gettext("Cancel these tournaments and their races?"),
+                title=confirm_title("cancel", len(tournaments)),
                 action="cancel",
                 selected=tournaments,
                 tournaments=[
@@ -1052,6 +1092,8 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                     1 for rows in by_tournament.values() for r in rows if not r["ended"]
                 ),
                 ended_total=sum(1 for rows in by_tournament.values() for r in rows if r["ended"]),
+                # The tournaments that will be cancelled (the "Yes" button's count).
+                acting=sum(1 for t in tournaments if t.status not in refused),
                 # None of them would be cancelled: no form, only the way back.
                 nothing_to_do=all(t.status in refused for t in tournaments),
             )

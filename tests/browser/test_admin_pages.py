@@ -128,14 +128,14 @@ def test_cancelling_a_race_from_the_list_asks_first(live_server: Any, chromium: 
             page.locator("#result_list input.action-select").check()
             page.select_option("select[name=action]", "cancel")
             page.get_by_role("button", name="Ausführen").click()
-            expect(page.locator("#content h1")).to_have_text("Diese Rennen absagen?")
+            expect(page.locator("#content h1")).to_have_text("Dieses Rennen absagen?")
             assert page.locator("#confirm-races li").all_inner_texts() == [
                 "Lauf 1 (Abendpokal): läuft, 1 Teilnehmer; wird abgesagt"
             ]
             assert horizontal_overflow(page) == 0
             # The two choices are buttons of one height, side by side.
             yes, no = (
-                page.get_by_role("button", name="Ja, diese Rennen absagen").bounding_box(),
+                page.get_by_role("button", name="Ja, dieses Rennen absagen").bounding_box(),
                 page.get_by_role("link", name="Nein, zurück").bounding_box(),
             )
             assert abs(yes["height"] - no["height"]) <= 1
@@ -148,7 +148,7 @@ def test_cancelling_a_race_from_the_list_asks_first(live_server: Any, chromium: 
                 race.refresh_from_db()
                 assert race.status == "scheduled"
             else:
-                page.get_by_role("button", name="Ja, diese Rennen absagen").click()
+                page.get_by_role("button", name="Ja, dieses Rennen absagen").click()
                 page.wait_for_url(changelist)
                 expect(page.locator("ul.messagelist")).to_contain_text("Abgesagt: 1 Rennen.")
                 race.refresh_from_db()
@@ -175,13 +175,13 @@ def test_publishing_a_tournament_from_the_list_asks_first(live_server: Any, chro
             page.locator("#result_list input.action-select").check()
             page.select_option("select[name=action]", "publish")
             page.locator("button[name=index]").click()
-            expect(page.locator("#content h1")).to_have_text("Publier ces tournois\u202f?")
+            expect(page.locator("#content h1")).to_have_text("Publier ce tournoi\u202f?")
             assert page.locator("#confirm-tournaments li").all_inner_texts() == [
                 "Coupe du soir\u202f: brouillon, 1 course\u202f; sera ouvert\u202f: les joueurs "
                 "le voient, ainsi que ses courses"
             ]
             assert horizontal_overflow(page) == 0
-            yes = page.get_by_role("button", name="Oui, publier ces tournois")
+            yes = page.get_by_role("button", name="Oui, publier ce tournoi")
             no = page.get_by_role("link", name="Non, revenir à la page précédente")
             yes_box, no_box = yes.bounding_box(), no.bounding_box()
             assert abs(yes_box["y"] - no_box["y"]) <= 1

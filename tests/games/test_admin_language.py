@@ -272,7 +272,8 @@ def test_the_tournament_page_in_french(cup: dict[str, Any]) -> None:
         f"nombre maximal de joueurs admis (vide{NNBSP}: pas de limite)",
         "Ajouter des courses programmées…",
         "Classement Courses, avec les graines des courses terminées",  # the CSV buttons
-        f"brouillon{NNBSP}: visible des seuls organisateurs",
+        f"public{NNBSP}: les joueurs le voient, ainsi que ses courses{NNBSP}; une fois ses "
+        "courses terminées, terminez-le avec l\u2019action «\u202fTerminer\u202f» de la liste",
         "Classement Rang Joueur Points Victoires Courses jouées Disqualifications "
         "Total de cartes posées Temps total",
         "1. ann (10 pts)",
@@ -555,7 +556,7 @@ def test_messages_count_in_the_organisers_language(cup: dict[str, Any]) -> None:
     both = [str(cup["finished"].pk), str(cup["running"].pk)]
     ask = c.post(races, {"action": "rescore", "_selected_action": both}, HTTP_ACCEPT_LANGUAGE="fr")
     text = text_of(ask.content.decode())
-    assert "Recalculer les courses avec la règle de classement actuelle" in text
+    assert f"Recalculer ces 2 courses avec la règle de classement actuelle{NNBSP}?" in text
     assert f"1 de ces courses est déjà terminée{NNBSP}: ses rangs publiés" in text
     assert f"R1 (Evening Cup){NNBSP}: terminée, résultat publié" in text
     assert f"R2 (Evening Cup){NNBSP}: programmée" in text

@@ -21,7 +21,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def eager(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tasks run in-process, as on the embedded default."""
+    """Tasks run in-process (`CELERY_TASK_ALWAYS_EAGER=true`), as in the test suite; the
+    embedded default and production run them on a worker."""
     from canfield_site.celery import app
 
     monkeypatch.setitem(app.conf, "CELERY_TASK_ALWAYS_EAGER", True)

@@ -35,7 +35,7 @@ def test_marking_a_race_as_it_is_already_is_named_not_counted() -> None:
         follow=True,
     )
     assert [str(m) for m in resp.context["messages"]] == [
-        "1 race marked unrated; its pool is re-rated from it on.",
+        "1 race marked unrated; its pool was re-rated from it on.",
         "Unrated already, left alone: “Done”.",
     ]
     assert not LogEntry.objects.filter(object_id=str(done.pk)).exists()

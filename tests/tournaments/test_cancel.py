@@ -102,12 +102,12 @@ def test_the_admin_cancel_action_asks_first_listing_the_races_then_cancels_them(
     resp = c.post(url, {"action": "cancel", "_selected_action": [str(t.pk)]})
     assert resp.status_code == 200
     page = resp.content.decode()
-    assert "Cancel these tournaments and their races?" in page
-    assert "2 races will be cancelled." in page
+    assert "<title>Cancel this tournament and its races?" in page
+    assert "1 tournament will be cancelled. 2 races will be cancelled." in page
     assert "<li>running: running, 2 entrants</li>" in page
     assert "<li>upcoming: upcoming, 0 entrants</li>" in page
     assert "race: " not in page  # the finished race stays as it is
-    assert 'value="Yes, cancel these tournaments and their races"' in page
+    assert 'value="Yes, cancel this tournament and its races"' in page
     assert set(Race.objects.filter(tournament=t).values_list("name", "status")) == {
         ("race", "finished"),
         ("running", "scheduled"),
@@ -272,7 +272,10 @@ def test_the_admin_cancel_page_names_a_draft_it_will_not_cancel() -> None:
     url = reverse("admin:games_tournament_changelist")
     resp = c.post(url, {"action": "cancel", "_selected_action": [str(t.pk), str(draft.pk)]})
     page = resp.content.decode()
-    assert "2 races will be cancelled." in page
+    assert "<title>Cancel these 2 tournaments and their races?" in page
+    # The draft is not cancelled: one tournament is, and the button says so.
+    assert "1 tournament will be cancelled. 2 races will be cancelled." in page
+    assert 'value="Yes, cancel this tournament and its races"' in page
     assert (
         "Rehearsal (draft): a draft is not cancelled (that would publish its races&#x27; "
         "seeds): delete it instead" in page
@@ -300,7 +303,10 @@ def test_the_admin_cancel_page_says_a_race_past_its_end_will_be_scored() -> None
     c = client_for(organiser())
     url = reverse("admin:games_tournament_changelist")
     page = c.post(url, {"action": "cancel", "_selected_action": [str(t.pk)]}).content.decode()
-    assert "1 race will be cancelled. 1 race has ended: it will be scored, not cancelled." in page
+    assert (
+        "1 tournament will be cancelled. 1 race will be cancelled. "
+        "1 race has ended: it will be scored, not cancelled." in page
+    )
     assert "<li data-ended>running: ended, will be scored, not cancelled, 2 entrants</li>" in page
     assert "<li>upcoming: upcoming, 0 entrants</li>" in page
     fr = c.post(

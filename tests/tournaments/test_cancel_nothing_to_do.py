@@ -76,6 +76,7 @@ def test_a_cancelled_tournament_is_left_alone_and_named() -> None:
         reverse(URL), {"action": "cancel", "_selected_action": [str(gone.pk), str(live.pk)]}
     ).content.decode()
     assert "1 race will be cancelled." not in page
+    assert "1 tournament will be cancelled. No race will be cancelled." in page
     assert "Gone (cancelled): cancelled already, left alone" in page
     assert 'name="apply"' in page
     resp = c.post(

@@ -101,7 +101,7 @@ def test_close_now_asks_first_and_changes_nothing_until_confirmed() -> None:
     page = resp.content.decode()
     assert _states(races) == before  # asked, nothing done
     assert Game.objects.filter(status=Game.Status.PLAYING).count() == playing
-    assert "<title>Close these races now?" in page
+    assert "<title>Close these 7 races now?" in page
     assert "Closing a race now ends it at once" in page
     assert "This cannot be undone." in page
     # Running, ended and empty-upcoming races are acted on; the others are said to be not.
@@ -157,7 +157,7 @@ def test_cancel_asks_first_and_changes_nothing_until_confirmed() -> None:
         reverse(CHANGELIST), {"action": "cancel", "_selected_action": selected}
     ).content.decode()
     assert _states(races) == before
-    assert "<title>Cancel these races?" in page
+    assert "<title>Cancel these 7 races?" in page
     assert "Cancelling a race ends its games still being played as timed out" in page
     assert "4 races will be cancelled." in page
     assert sorted(_outcomes(page)) == [
@@ -200,7 +200,8 @@ def test_the_confirmation_speaks_the_admins_language() -> None:
         "Manche 1 (Coupe du soir)\u202f: en cours, 1 participant\u202f; se termine maintenant"
         in page
     )
-    assert 'value="Oui, clore ces courses maintenant"' in page
+    assert "<title>Clore cette course maintenant\u202f?" in page
+    assert 'value="Oui, clore cette course maintenant"' in page
     race.refresh_from_db()
     assert race.status == Race.Status.SCHEDULED
     actions = re.findall(

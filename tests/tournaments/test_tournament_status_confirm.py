@@ -86,7 +86,7 @@ def test_publish_asks_first_and_changes_nothing_until_confirmed() -> None:
         reverse(CHANGELIST), {"action": "publish", "_selected_action": selected}
     ).content.decode()
     assert _statuses(ts) == before  # asked, nothing done
-    assert "<title>Publish these tournaments?" in page
+    assert "<title>Publish these 6 tournaments?" in page
     assert "Publishing a draft tournament shows it to players" in page
     assert "A published tournament never goes back to draft." in page
     assert "2 tournaments will be published." in page
@@ -105,7 +105,7 @@ def test_publish_asks_first_and_changes_nothing_until_confirmed() -> None:
     assert sorted(posted) == sorted(selected)
     assert '<input type="hidden" name="action" value="publish">' in page
     assert '<input type="hidden" name="apply" value="1">' in page
-    assert 'value="Yes, publish these tournaments"' in page
+    assert 'value="Yes, publish these 2 tournaments"' in page
 
     resp = client.post(
         reverse(CHANGELIST),
@@ -132,7 +132,7 @@ def test_finish_asks_first_and_changes_nothing_until_confirmed() -> None:
         reverse(CHANGELIST), {"action": "finish", "_selected_action": selected}
     ).content.decode()
     assert _statuses(ts) == before
-    assert "<title>Finish these tournaments?" in page
+    assert "<title>Finish these 6 tournaments?" in page
     assert "Finishing a tournament re-scores its standings" in page
     assert "This cannot be undone." in page
     assert "2 tournaments will be finished." in page
@@ -160,7 +160,7 @@ def test_finish_asks_first_and_changes_nothing_until_confirmed() -> None:
         ),
     ]
     assert '<input type="hidden" name="action" value="finish">' in page
-    assert 'value="Yes, finish these tournaments"' in page
+    assert 'value="Yes, finish these 2 tournaments"' in page
 
     client.post(
         reverse(CHANGELIST), {"action": "finish", "_selected_action": selected, "apply": "1"}
@@ -176,20 +176,20 @@ def test_finish_asks_first_and_changes_nothing_until_confirmed() -> None:
             "Publier un tournoi brouillon le montre aux joueurs",
             "Draft Cup\u202f: brouillon, 2 courses\u202f; sera ouvert\u202f: les joueurs le "
             "voient, ainsi que ses courses",
-            "Oui, publier ces tournois",
+            "Oui, publier ce tournoi",
         ),
         (
             "es",
             "Publicar un torneo en borrador lo muestra a los jugadores",
             "Draft Cup: borrador, 2 carreras; estará abierto: los jugadores lo ven, junto con "
             "sus carreras",
-            "Sí, publicar estos torneos",
+            "Sí, publicar este torneo",
         ),
         (
             "de",
             "Ein Turnier im Entwurf zu veröffentlichen zeigt es den Spielern",
             "Draft Cup: Entwurf, 2 Rennen; wird geöffnet: Die Spieler sehen es und seine Rennen",
-            "Ja, diese Turniere veröffentlichen",
+            "Ja, dieses Turnier veröffentlichen",
         ),
     ],
 )
@@ -270,7 +270,7 @@ def test_finish_offers_no_yes_when_no_tournament_would_change() -> None:
         reverse(CHANGELIST), {"action": "finish", "_selected_action": selected}
     ).content.decode()
     assert _offers(page) == (False, True)
-    assert "Yes, finish these tournaments" not in page
+    assert "Yes, finish" not in page
     assert "tournaments will be finished." not in page
     assert (
         '<span id="nothing-to-do">Nothing will change: none of these tournaments can be '
@@ -302,7 +302,9 @@ def test_finish_still_offers_yes_for_a_re_score_alone() -> None:
         .content.decode()
     )
     assert _offers(page) == (True, True)
-    assert 'value="Yes, finish these tournaments"' in page
+    # Nothing is finished, but the finished one is re-scored: "Yes" names it alone.
+    assert "<title>Finish this tournament?" in page
+    assert 'value="Yes, finish this tournament"' in page
     assert "0 tournaments will be finished." in page
     assert "nothing-to-do" not in page
 
@@ -316,7 +318,7 @@ def test_publish_offers_no_yes_when_no_tournament_is_a_draft() -> None:
         .content.decode()
     )
     assert _offers(page) == (False, True)
-    assert "Yes, publish these tournaments" not in page
+    assert "Yes, publish" not in page
     assert "will be published." not in page
     assert (
         '<span id="nothing-to-do">Nothing will change: none of these tournaments is a draft.'
@@ -329,20 +331,19 @@ def test_publish_offers_no_yes_when_no_tournament_is_a_draft() -> None:
     [
         (
             "fr",
-            "Rien ne changera\u202f: aucun de ces tournois ne peut être terminé, pour les "
-            "raisons ci-dessous.",
+            "Rien ne changera\u202f: ce tournoi ne peut pas être terminé, pour la raison "
+            "ci-dessous.",
             "Retour à la liste",
         ),
         (
             "es",
-            "Nada cambiará: ninguno de estos torneos puede terminarse, por los motivos "
-            "indicados abajo.",
+            "Nada cambiará: este torneo no puede terminarse, por el motivo indicado abajo.",
             "Volver a la lista",
         ),
         (
             "de",
-            "Nichts wird geändert: Keines dieser Turniere kann beendet werden, aus den unten "
-            "genannten Gründen.",
+            "Nichts wird geändert: Dieses Turnier kann nicht beendet werden, aus dem unten "
+            "genannten Grund.",
             "Zurück zur Liste",
         ),
     ],

@@ -40,14 +40,29 @@ def _entries(lang: str) -> list[tuple[str | None, str, list[str]]]:
     return out
 
 
+def _plurals(lang: str) -> dict[tuple[str | None, str], str]:
+    """Each plural message's ``msgid_plural``, by its context and ``msgid``."""
+    po = (LOCALE / lang / "LC_MESSAGES" / "django.po").read_text()
+    return {
+        (m.group("ctx"), _text(m.group("id"))): _text(m.group("pl"))
+        for m in ENTRY.finditer(po)
+        if m.group("pl")
+    }
+
+
 @pytest.mark.parametrize("lang", ["fr", "es", "de"])
 def test_every_message_is_translated_with_its_placeholders(lang: str) -> None:
+    """Each translation keeps the placeholders of its source: the singular form those of
+    ``msgid``, the plural forms those of ``msgid_plural`` (a singular may say "this race"
+    where the plural says "these %(n)d races")."""
     entries = _entries(lang)
+    plurals = _plurals(lang)
     assert len(entries) > 200
-    for _ctx, msgid, strs in entries:
+    for ctx, msgid, strs in entries:
         assert all(strs), msgid
-        wanted = sorted(set(re.findall(r"%\(\w+\)[sd]", msgid)))
-        for s in strs:
+        plural = plurals.get((ctx, msgid), msgid)
+        for i, s in enumerate(strs):
+            wanted = sorted(set(re.findall(r"%\(\w+\)[sd]", plural if i else msgid)))
             assert sorted(set(re.findall(r"%\(\w+\)[sd]", s))) == wanted, (msgid, s)
 
 
