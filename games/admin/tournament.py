@@ -622,6 +622,11 @@ def _adopt(obj: Tournament, saved: Tournament) -> None:
     obj._state.db = saved._state.db
 
 
+#: The read-only rows of a saved tournament that the add form leaves out: nobody has
+#: created or scored it yet.
+SAVED_ONLY = ("created_by", "created", "scored")
+
+
 @admin.register(Tournament)
 class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
     """Tournaments: scheme, entry rules, races (add N at once), entrants, live standings."""
@@ -679,9 +684,13 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         """Django's fields, less, for a finished or cancelled tournament (shown read only),
         the other scheme's parameters (:data:`SCHEME_FIELDS`): it never used them, and an
-        editable form shows only the chosen scheme's too."""
+        editable form shows only the chosen scheme's too.  The add form leaves out what
+        only a saved tournament has (:data:`SAVED_ONLY`): it showed "Created" with the
+        time the page was drawn, "Created by" and "Scored" with "-"."""
         fields = list(super().get_fields(request, obj))
-        if obj is None or not is_over(obj):
+        if obj is None:
+            return [f for f in fields if f not in SAVED_ONLY]
+        if not is_over(obj):
             return fields
         unused = {f for scheme, own in SCHEME_FIELDS.items() if scheme != obj.scoring for f in own}
         return [f for f in fields if f not in unused]

@@ -197,28 +197,59 @@ def test_re_scoring_one_race_is_asked_in_the_singular(language: str) -> None:
     assert sentence in text_of(page)
 
 
-#: The disqualification page's title and first sentence for one entry.
+#: The disqualification page's title for one entry, and its sentence (the question
+#: only in the title).
 DISQUALIFY_ONE = {
-    "en": ("Disqualify this entry?", "Disqualify this entry? It loses its race rank"),
+    "en": ("Disqualify this entry?", "The entry loses its race rank and tournament points"),
     "fr": (
         f"Disqualifier cette participation{NN}?",
-        f"Disqualifier cette participation{NN}? Elle perd son rang",
+        "La participation perd son rang dans la course et ses points de tournoi",
     ),
-    "es": ("¿Descalificar esta participación?", "¿Descalificar esta participación? Pierde su"),
-    "de": ("Diese Teilnahme disqualifizieren?", "Diese Teilnahme disqualifizieren? Sie verliert"),
+    "es": (
+        "¿Descalificar esta participación?",
+        "La participación pierde su puesto en la carrera y sus puntos de torneo",
+    ),
+    "de": (
+        "Diese Teilnahme disqualifizieren?",
+        "Die Teilnahme verliert ihren Platz im Rennen und ihre Turnierpunkte",
+    ),
 }
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_disqualifying_one_entry_is_asked_in_the_singular(language: str) -> None:
-    """It said "Disqualify entries" and "Disqualify these entries? Each loses ..."."""
+    """It said "Disqualify entries" and "Disqualify these entries? Each loses ..."; then,
+    titled "Disqualify this entry?", its sentence asked the same question again."""
     race = running_race(name="Heat 1")
     entry = play(race, Result("ann", 5, 500))
     page = _ask(_client(), "raceentry", "disqualify", [entry], language)
     title, sentence = DISQUALIFY_ONE[language]
     assert _title(page) == title
-    assert sentence in text_of(page)
+    text = text_of(page)
+    assert text.count(title) == 2  # the window's title and the page's heading
+    assert sentence in text
     assert RaceEntry.objects.get(pk=entry.pk).disqualified is False
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_add_form_shows_no_creation_or_scoring_of_a_tournament_not_saved(
+    language: str,
+) -> None:
+    """The add form showed "Created" with the time the page was drawn (nothing was
+    created yet), and "Created by" and "Scored" with "-"; a saved tournament's page
+    keeps them."""
+    client = _client()
+    add = client.get(reverse("admin:games_tournament_add"), HTTP_ACCEPT_LANGUAGE=language)
+    page = add.content.decode()
+    assert 'class="form-row field-name"' in page
+    for row in ("created", "created_by", "scored"):
+        assert f"field-{row}" not in page, row
+    t = TournamentFactory(name="Saved Cup")
+    page = client.get(
+        reverse("admin:games_tournament_change", args=[t.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    for row in ("created", "created_by", "scored"):
+        assert f"field-{row}" in page, row
 
 
 #: The tournament pages' title and button for one tournament.
