@@ -686,10 +686,16 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         the other scheme's parameters (:data:`SCHEME_FIELDS`): it never used them, and an
         editable form shows only the chosen scheme's too.  The add form leaves out what
         only a saved tournament has (:data:`SAVED_ONLY`): it showed "Created" with the
-        time the page was drawn, "Created by" and "Scored" with "-"."""
+        time the page was drawn, "Created by" and "Scored" with "-".  A saved tournament's
+        status (read only: the list's actions change it) comes right after its name and
+        description, where the add form has it, with the help that says what comes next:
+        it was the last row, under "Created" and "Scored"."""
         fields = list(super().get_fields(request, obj))
         if obj is None:
             return [f for f in fields if f not in SAVED_ONLY]
+        if "status" in fields:
+            fields.remove("status")
+            fields.insert(fields.index("description") + 1, "status")
         if not is_over(obj):
             return fields
         unused = {f for scheme, own in SCHEME_FIELDS.items() if scheme != obj.scoring for f in own}

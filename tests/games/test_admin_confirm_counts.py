@@ -482,3 +482,23 @@ def test_mark_unrated_with_tasks_in_process_says_it_was_re_rated(
     said, status = _mark_unrated(language, django_capture_on_commit_callbacks)
     assert said == [DONE[language]]
     assert status == RaceRating.Status.NOT_RATED
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_saved_tournaments_status_comes_after_its_name_and_description(language: str) -> None:
+    """It was the last row of the form, under "Created" and "Scored", for an open, a
+    finished and a cancelled tournament alike; the add form has it there already."""
+    import re
+
+    client = _client()
+    live = TournamentFactory(name="Live Cup")
+    gone = TournamentFactory(name="Gone Cup")
+    tournament_set_status(tournament_id=gone.pk, status=Tournament.Status.CANCELLED)
+    for url in (
+        reverse("admin:games_tournament_add"),
+        reverse("admin:games_tournament_change", args=[live.pk]),
+        reverse("admin:games_tournament_change", args=[gone.pk]),
+    ):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        rows = re.findall(r'<div class="form-row[^"]*? field-(\w+)', page)
+        assert rows[:3] == ["name", "description", "status"], (url, rows)

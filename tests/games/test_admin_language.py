@@ -249,6 +249,7 @@ def test_the_tournament_page_in_french(cup: dict[str, Any]) -> None:
         for label in (
             "Nom",
             "Description",
+            "État",
             "Décompte",
             "Barème de points",
             "Points par carte",
@@ -260,7 +261,6 @@ def test_the_tournament_page_in_french(cup: dict[str, Any]) -> None:
             "Auteur",
             "Création",
             "Dernier décompte",
-            "État",
         )
     ]
     for words in (
