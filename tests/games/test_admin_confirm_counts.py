@@ -502,3 +502,56 @@ def test_a_saved_tournaments_status_comes_after_its_name_and_description(languag
         page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
         rows = re.findall(r'<div class="form-row[^"]*? field-(\w+)', page)
         assert rows[:3] == ["name", "description", "status"], (url, rows)
+
+
+#: The last crumb of each confirmation for one object, and for two (an action's name).
+CRUMBS = {
+    "en": {
+        "close_now": ("Close a race now", "Close races now"),
+        "cancel": ("Cancel a race", "Cancel races"),
+        "publish": ("Publish a tournament", "Publish tournaments"),
+        "t_cancel": ("Cancel a tournament", "Cancel tournaments"),
+    },
+    "fr": {
+        "close_now": ("Clore une course maintenant", "Clore des courses maintenant"),
+        "cancel": ("Annuler une course", "Annuler des courses"),
+        "publish": ("Publier un tournoi", "Publier des tournois"),
+        "t_cancel": ("Annuler un tournoi", "Annuler des tournois"),
+    },
+    "es": {
+        "close_now": ("Cerrar una carrera ahora", "Cerrar carreras ahora"),
+        "cancel": ("Cancelar una carrera", "Cancelar carreras"),
+        "publish": ("Publicar un torneo", "Publicar torneos"),
+        "t_cancel": ("Cancelar un torneo", "Cancelar torneos"),
+    },
+    "de": {
+        "close_now": ("Ein Rennen jetzt schließen", "Rennen jetzt schließen"),
+        "cancel": ("Ein Rennen absagen", "Rennen absagen"),
+        "publish": ("Ein Turnier veröffentlichen", "Turniere veröffentlichen"),
+        "t_cancel": ("Ein Turnier absagen", "Turniere absagen"),
+    },
+}
+
+
+def _crumb(page: str) -> str:
+    crumbs = page.split('<div class="breadcrumbs">', 1)[1].split("</div>", 1)[0]
+    return text_of(crumbs.rsplit("&rsaquo;", 1)[1])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_crumb_of_a_confirmation_counts_too(language: str) -> None:
+    """Under "Publish this tournament?" the crumb said "Publish tournaments"."""
+    one, two = running_race(name="Heat 1"), running_race(name="Heat 2")
+    d1 = TournamentFactory(name="Draft 1", status=Tournament.Status.DRAFT)
+    d2 = TournamentFactory(name="Draft 2", status=Tournament.Status.DRAFT)
+    o1, o2 = TournamentFactory(name="Open 1"), TournamentFactory(name="Open 2")
+    client = _client()
+    for key, model, action, objs in (
+        ("close_now", "race", "close_now", [one, two]),
+        ("cancel", "race", "cancel", [one, two]),
+        ("publish", "tournament", "publish", [d1, d2]),
+        ("t_cancel", "tournament", "cancel", [o1, o2]),
+    ):
+        single = _crumb(_ask(client, model, action, objs[:1], language))
+        both = _crumb(_ask(client, model, action, objs, language))
+        assert (single, both) == CRUMBS[language][key], key
