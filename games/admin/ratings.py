@@ -64,7 +64,7 @@ class ReadOnlyAdmin(SelectionGuardAdmin):
 class RatingPoolAdmin(ReadOnlyAdmin):
     """Rating pools, with the *Recompute pool* action."""
 
-    list_display = ("key", "variant_name", "races_rated", "players", "recomputed_at")
+    list_display = ("key", "variant_name", "races_rated", "players", "recomputed")
     search_fields = ("key",)
     readonly_fields = (
         "key",
@@ -83,6 +83,13 @@ class RatingPoolAdmin(ReadOnlyAdmin):
     @admin.display(description=_("players"), ordering="player_count")
     def players(self, obj: RatingPool) -> int:
         return int(getattr(obj, "player_count", 0))
+
+    @admin.display(description=_("recomputed at"), ordering="recomputed_at")
+    def recomputed(self, obj: RatingPool) -> str:
+        """When the pool was last rebuilt, ``YYYY-MM-DD HH:MM:SS UTC`` (:func:`when_cell`),
+        as the admin's other lists give times; "-" if never.  The column showed Django's
+        localised date without seconds or zone ("5. Dezember 2026 12:35")."""
+        return when_cell(obj.recomputed_at)
 
     @admin.display(description=_("variant"))
     def variant_name(self, obj: RatingPool) -> str:

@@ -555,3 +555,25 @@ def test_the_crumb_of_a_confirmation_counts_too(language: str) -> None:
         single = _crumb(_ask(client, model, action, objs[:1], language))
         both = _crumb(_ask(client, model, action, objs, language))
         assert (single, both) == CRUMBS[language][key], key
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pool_list_gives_the_recompute_time_as_the_other_lists_do(language: str) -> None:
+    """The Rating pools list showed "5. Dezember 2026 12:35" (German), "5 de diciembre de
+    2026 a las 12:35" (Spanish): no seconds, no zone, unlike every other list's times."""
+    import re
+    from datetime import UTC, datetime
+
+    from games.models import RatingPool
+
+    race = race_of(Result("ann", 40, 1000), Result("bob", 30, 1000), name="Heat")
+    race_rate(race_id=race.id)
+    RatingPool.objects.update(recomputed_at=datetime(2026, 12, 5, 12, 35, 7, tzinfo=UTC))
+    page = (
+        _client()
+        .get(reverse("admin:games_ratingpool_changelist"), HTTP_ACCEPT_LANGUAGE=language)
+        .content.decode()
+    )
+    cell = re.search(r'<td class="field-recomputed[^"]*">(.*?)</td>', page, re.S)
+    assert cell is not None
+    assert text_of(cell.group(1)) == "2026-12-05 12:35:07 UTC"
