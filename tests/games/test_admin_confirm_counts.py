@@ -368,8 +368,8 @@ ADD_HELP = {
     f"ouvert{NN}: public dès maintenant",
     "es": "borrador: solo lo ven los organizadores, publíquelo cuando esté listo; abierto: "
     "público desde ahora",
-    "de": "Entwurf: nur für Veranstalter sichtbar, veröffentlichen Sie ihn, wenn er fertig "
-    "ist; offen: ab sofort öffentlich",
+    "de": "Entwurf: nur für Veranstalter sichtbar, veröffentlichen Sie das Turnier, wenn es "
+    "fertig ist; offen: ab sofort öffentlich",
 }
 
 
@@ -577,3 +577,10 @@ def test_the_pool_list_gives_the_recompute_time_as_the_other_lists_do(language: 
     cell = re.search(r'<td class="field-recomputed[^"]*">(.*?)</td>', page, re.S)
     assert cell is not None
     assert text_of(cell.group(1)) == "2026-12-05 12:35:07 UTC"
+
+
+def test_the_german_creation_filter_reads_as_a_phrase() -> None:
+    """Django heads a filter "Nach <field>": "Nach erstellt am" read as a broken phrase."""
+    page = _client().get("/admin/games/tournament/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Nach Erstellungszeit" in page
+    assert "Nach erstellt am" not in page
