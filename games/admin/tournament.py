@@ -60,7 +60,7 @@ from games.engine import PRESETS
 from games.models import Race, Tournament, TournamentEntrant, TournamentStanding
 from games.permissions import OrganiserAction, may_organise
 from games.selectors.exports import tournament_races_csv, tournament_standings_csv
-from games.services.errors import ServiceError
+from games.services.errors import InvalidTournament, ServiceError
 from games.services.races import LATE_JOIN_DEFAULT
 from games.services.tournament_admin import (
     ENTRY_FIELDS,
@@ -790,6 +790,11 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         listed as deleted, not as protected, and need no delete permission on races."""
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
         objs = list(objs)
+        kept = [why for t in objs if (why := self._kept_races(t))]
+        if kept:
+            # Django would say the account lacks permission to delete races; the truth
+            # is that these races are kept, and what to do instead.
+            return deleted, counts, set(), kept
         drafts_free = all(
             t.status == Tournament.Status.DRAFT
             and not t.races.filter(entries__isnull=False).exists()
@@ -802,6 +807,38 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         deleted = [*deleted, *(f"{capfirst(race_name)}: {race}" for race in races)]
         counts = {**counts, str(Race._meta.verbose_name_plural): len(races)}
         return deleted, counts, {p for p in perms_needed if str(p) != race_name}, []
+
+    @staticmethod
+    def _kept_races(t: Tournament) -> str | None:
+        """Why deleting ``t`` would take races that are kept, and what to do instead
+        (the rule of :func:`~games.services.tournament_admin.tournament_delete`), or
+        ``None`` when ``t`` may be deleted."""
+        n = t.races.count()
+        if not n:
+            return None
+        if t.status != Tournament.Status.DRAFT:
+            return ngettext(
+                "“%(name)s” and its race, which are public: a published tournament is not "
+                "deleted but cancelled (the list's action “%(action)s”), which keeps its race "
+                "and results.",
+                "“%(name)s” and its %(n)d races, which are public: a published tournament is "
+                "not deleted but cancelled (the list's action “%(action)s”), which keeps its "
+                "races and results.",
+                n,
+            ) % {
+                "name": t.name,
+                "n": n,
+                "action": pgettext("a tournament", "Cancel the tournament"),
+            }
+        entered = t.races.filter(entries__isnull=False).distinct().count()
+        if not entered:
+            return None
+        return gettext("“%(name)s”: %(why)s") % {
+            "name": t.name,
+            "why": admin_refusal(
+                InvalidTournament("").because("draft_races_entered", {"count": entered})
+            ),
+        }
 
     def delete_model(self, request: HttpRequest, obj: Tournament) -> None:
         tournament_delete(tournament_id=obj.pk)

@@ -166,13 +166,39 @@ def test_a_tournament_with_races_is_not_deleted() -> None:
     t = TournamentFactory(name="Kept Cup")
     later_race(t, name="Heat 1")
     resp = c.post(reverse("admin:games_tournament_delete", args=[t.pk]), {"post": "yes"})
-    # Django's own check refuses first: races are never deleted (PROTECT, and no
-    # delete permission on races), so the page lists them and deletes nothing.
+    # Refused before the service: the page says the races are kept and what to do
+    # instead (it used to say the account lacked permission to delete "race").
     assert resp.status_code == 200
     page = resp.content.decode()
     assert "<h1>Cannot delete tournament</h1>" in page
-    assert '<ul id="deleted-objects">\t<li>race</li></ul>' in page
+    assert (
+        '<ul id="deleted-objects">\t<li>“Kept Cup” and its race, which are public: a '
+        "published tournament is not deleted but cancelled (the list\u2019s action "
+        "“Cancel the tournament”), which keeps its race and results.</li></ul>"
+    ).replace("\u2019", "&#x27;") in page
+    assert "permission" not in page
     assert Tournament.objects.filter(pk=t.pk).exists()
+
+
+def test_deleting_tournaments_with_races_from_the_list_says_why_not() -> None:
+    c = client_for(organiser())
+    kept = TournamentFactory(name="Kept Cup")
+    later_race(kept)
+    later_race(kept)
+    draft = TournamentFactory(status=Tournament.Status.DRAFT, name="Draft Cup")
+    entered = later_race(draft)
+    RaceEntry.objects.create(race=entered, player=UserFactory())
+    resp = c.post(
+        reverse("admin:games_tournament_changelist"),
+        {"action": "delete_selected", "_selected_action": [str(kept.pk), str(draft.pk)]},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    page = resp.content.decode()
+    assert "“Kept Cup” and its 2 races, which are public" in page
+    assert "“Draft Cup”: 1 race of the draft has entrants: publish and cancel" in page
+    assert "permission" not in page
+    assert 'name="post"' not in page  # nothing to confirm
+    assert Tournament.objects.filter(pk__in=[kept.pk, draft.pk]).count() == 2
 
 
 def test_a_tournament_without_races_is_deleted_by_the_admin() -> None:
