@@ -8,7 +8,7 @@ Card names, suit names and rule texts are translated (``gettext``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -199,13 +199,15 @@ def rules_text(options: dict[str, Any]) -> list[str]:
 @dataclass(frozen=True)
 class Card:
     """One face-up card as a page draws it: ``code`` ("QH"), ``label`` ("queen of hearts"),
-    ``rank`` ("Q", "10"), ``symbol`` ("♥"), ``red`` (hearts and diamonds)."""
+    ``rank`` ("Q", "10"), ``symbol`` ("♥"), ``red`` (hearts and diamonds); ``run``: for
+    a covered tableau card, the cards that move with it (:func:`run_words`), else ""."""
 
     code: str
     label: str
     rank: str
     symbol: str
     red: bool
+    run: str = ""
 
 
 def card_label(code: str) -> str:
@@ -243,6 +245,24 @@ def card(code: str) -> Card:
         symbol=SUIT_SYMBOLS[code[1]],
         red=code[1] in "DH",
     )
+
+
+def run_words(codes: list[str]) -> str:
+    """A covered tableau card with the cards on it, as its selection names them (RULES.md
+    3.4: a whole pile moves from its bottom card; under ``any-run`` any card moves with
+    the cards on it): ``["7H", "6C", "5D", "4C"]`` -> ``"seven of hearts to four of
+    clubs, 4 cards"``.  ``codes``: the card and the cards on it, bottom first (all face
+    up: a tableau card is never hidden, RULES.md 7); one card is its name alone."""
+    if len(codes) == 1:
+        return card_label(codes[0])
+    # Translators: a run of tableau cards as a selection names it, before "now choose a
+    # destination"; %(first)s and %(last)s are card names as "%(rank)s of %(suit)s" gives
+    # them, without an article ("seven of hearts").
+    return ngettext(
+        "%(first)s to %(last)s, %(n)s card",
+        "%(first)s to %(last)s, %(n)s cards",
+        len(codes),
+    ) % {"first": card_label(codes[0]), "last": card_label(codes[-1]), "n": len(codes)}
 
 
 def move_words(notation: str) -> str:
@@ -399,7 +419,8 @@ def board_context(view: dict[str, Any], *, draw: int = 3) -> dict[str, Any]:
 
     Shape: ``reserve`` (``count``, ``face_down``, ``cards``: visible cards bottom to
     top, the last one playable), ``foundations`` (per suit: ``suit``, ``name``,
-    ``symbol``, ``count``, ``top``), ``tableau`` (4 piles of cards, bottom first),
+    ``symbol``, ``count``, ``top``), ``tableau`` (4 piles of cards, bottom first; a
+    covered card's ``run`` names it with the cards on it, :func:`run_words`),
     ``stock_count``, ``waste`` (``count``, ``fan``: the last three cards for draw
     three, else the top card), ``legal`` (the legal moves, space-separated).
     """
@@ -418,7 +439,14 @@ def board_context(view: dict[str, Any], *, draw: int = 3) -> dict[str, Any]:
             }
         )
     tableau = [
-        {"n": i + 1, "key": f"t{i + 1}", "cards": [card(c) for c in pile]}
+        {
+            "n": i + 1,
+            "key": f"t{i + 1}",
+            "cards": [
+                replace(card(c), run=run_words(pile[j:])) if j < len(pile) - 1 else card(c)
+                for j, c in enumerate(pile)
+            ],
+        }
         for i, pile in enumerate(view["tableau"])
     ]
     waste = view["waste"]["cards"]

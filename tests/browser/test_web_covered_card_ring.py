@@ -57,7 +57,7 @@ def test_a_covered_cards_ring_is_round_its_strip(
         covered = page.locator('[data-key="t4-6D"]')
         expect(covered).to_have_attribute("aria-label", "six of diamonds")
         page.locator('[data-key="pile-t4"]').focus()
-        page.keyboard.press("Tab")  # keyboard focus: :focus-visible
+        page.keyboard.press("ArrowDown")  # keyboard focus: :focus-visible
         expect(covered).to_be_focused()
         focus = page.evaluate(_RING, "t4-6D")
         assert focus["own"] == "none"
@@ -74,7 +74,7 @@ def test_a_covered_cards_ring_is_round_its_strip(
         screenshot(page, f"covered-card-ring-{width}")
         # The pile's top card keeps its own ring round its whole face.
         page.keyboard.press("Escape")
-        page.keyboard.press("Tab")
+        page.keyboard.press("ArrowDown")
         top = page.locator('[data-key="t4-5S"]')
         expect(top).to_be_focused()
         assert top.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"

@@ -82,7 +82,8 @@ def signed(n: int | None) -> str:
 @register.simple_tag
 def card(c: Any, source: str = "", interactive: Any = False) -> str:
     """One face-up card (a :class:`web.board.Card`): a button named like "queen of hearts"
-    when it can be played (``data-card``, ``data-from``), else an image-like span.
+    when it can be played (``data-card``, ``data-from``; ``data-run``, a covered card's
+    cards that move with it), else an image-like span.
     The rank and the suit symbol are drawn; the colour is only a second cue."""
     inner = format_html(
         '<span class="rank" aria-hidden="true">{}</span>'
@@ -94,15 +95,19 @@ def card(c: Any, source: str = "", interactive: Any = False) -> str:
     if c.rank == "10":  # two digits: a fan shows more of it (app.css, .fan > .ten + *)
         cls += " ten"
     if interactive:
+        # data-run (a covered tableau card: web.board.run_words) is what selecting it names,
+        # the cards that move with it; its own name stays the button's (app.js select()).
+        run = format_html(' data-run="{}"', c.run) if getattr(c, "run", "") else ""
         return format_html(
             '<button type="button" class="{}" data-card="{}" data-from="{}" data-key="{}-{}" '
-            'aria-label="{}" aria-pressed="false">{}</button>',
+            'aria-label="{}"{} aria-pressed="false">{}</button>',
             cls,
             c.code,
             source,
             source,
             c.code,
             c.label,
+            run,
             inner,
         )
     return format_html('<span class="{}" role="img" aria-label="{}">{}</span>', cls, c.label, inner)

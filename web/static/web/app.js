@@ -406,7 +406,10 @@
         b.querySelectorAll(where).forEach(function (d) { d.classList.add("target"); });
       }
     });
-    say(sentence(btn.getAttribute("aria-label") + " — " +
+    // A covered card names the cards that move with it (data-run, from the server: "seven
+    // of hearts to four of clubs, 4 cards"), a top card itself (its bottom card alone was
+    // said for a whole pile).
+    say(sentence((btn.dataset.run || btn.getAttribute("aria-label")) + " — " +
       (body.dataset.chooseText || "now choose a destination")));
   }
 
@@ -468,6 +471,7 @@
     b.replaceWith(fresh);
     if (window.htmx) { window.htmx.process(fresh); }  // its hx- attributes (polls) work too
     selected = null;
+    rove(fresh);
     // The board (and its message) is new: say the outcome through a region that stays.
     announce(boardWords(fresh));
     armFade();
@@ -703,6 +707,88 @@
     send(btn.dataset.card + ">f");
   }
 
+  // One Tab stop per pile (WAI-ARIA Authoring Practices, "Keyboard Navigation Inside
+  // Components": a roving tabindex).  The piles, in reading order: the reserve's top
+  // card, the stock, the waste's top card, each foundation, each tableau pile (its
+  // button, then its cards, bottom first).  In each pile one button has tabindex 0 (at
+  // first the top card, else the pile's only button), the others -1: Tab goes from pile
+  // to pile (a long pile's every covered card was a Tab stop, some 19 presses per move),
+  // Up and Down (Home, End) go among a pile's cards, Left and Right to the pile before or
+  // after.  Enter and Space press the button, as ever.  Only buttons the board already
+  // draws are reached: a face-down card, the stock's order, is never one (RULES.md 7).
+  function roveGroups(b) {
+    var groups = [];
+    if (!b) { return groups; }
+    function add(list) {
+      var items = Array.prototype.filter.call(list, function (el) { return !el.disabled; });
+      if (items.length) { groups.push(items); }
+    }
+    add(b.querySelectorAll(".area.reserve button"));
+    add(b.querySelectorAll('.area.stock [data-action="stock"]'));
+    add(b.querySelectorAll(".area.stock .waste button"));
+    b.querySelectorAll(".area.foundations button").forEach(function (f) { add([f]); });
+    b.querySelectorAll(".tableau [data-pile]").forEach(function (p) {
+      add(p.querySelectorAll("button"));
+    });
+    return groups;
+  }
+
+  function roveTo(items, el) {
+    items.forEach(function (i) { i.setAttribute("tabindex", i === el ? "0" : "-1"); });
+  }
+
+  // A board drawn (the page, a move's answer, htmx): each pile's Tab stop is its top
+  // card, or the button that already is (a board's buttons are new when it is drawn).
+  function rove(b) {
+    roveGroups(b).forEach(function (items) {
+      var stop = items.filter(function (el) { return el.getAttribute("tabindex") === "0"; });
+      roveTo(items, stop[0] || items[items.length - 1]);
+    });
+  }
+
+  function roveFind(b, el) {
+    var groups = roveGroups(b);
+    for (var g = 0; g < groups.length; g++) {
+      var i = groups[g].indexOf(el);
+      if (i >= 0) { return { groups: groups, g: g, i: i }; }
+    }
+    return null;
+  }
+
+  // Whatever focused a button of a pile (a click, a shortcut key, focus put back after a
+  // move), it becomes the pile's Tab stop.
+  function onRoveFocus(e) {
+    var b = board();
+    if (!b || !b.contains(e.target)) { return; }
+    var at = roveFind(b, e.target);
+    if (at) { roveTo(at.groups[at.g], e.target); }
+  }
+
+  function onRoveKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) { return; }
+    var k = e.key;
+    if (["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End"].indexOf(k) < 0) {
+      return;
+    }
+    var b = board();
+    var at = b && b.contains(e.target) ? roveFind(b, e.target) : null;
+    if (!at) { return; }
+    var items = at.groups[at.g];
+    var target = null;
+    if (k === "ArrowUp") { target = items[at.i - 1]; }
+    else if (k === "ArrowDown") { target = items[at.i + 1]; }
+    else if (k === "Home") { target = items[0]; }
+    else if (k === "End") { target = items[items.length - 1]; }
+    else {
+      var next = at.groups[at.g + (k === "ArrowLeft" ? -1 : 1)];
+      target = next && (next.filter(function (el) {
+        return el.getAttribute("tabindex") === "0";
+      })[0] || next[next.length - 1]);
+    }
+    e.preventDefault();  // the page does not scroll under the board's arrow keys
+    if (target) { target.focus(); }
+  }
+
   function pileCards(n) {
     var b = board();
     return b ? b.querySelectorAll('[data-pile="t' + n + '"] button[data-card]') : [];
@@ -868,6 +954,8 @@
     document.addEventListener("click", onDismiss);
     document.addEventListener("dblclick", onDblClick);
     document.addEventListener("keydown", onKey);
+    document.addEventListener("keydown", onRoveKey);
+    document.addEventListener("focusin", onRoveFocus);
     document.addEventListener("keydown", onReplayKey);
     // Capture: before htmx's own handler on the link, which would drop a quick click.
     document.addEventListener("click", onReplayClick, true);
@@ -883,7 +971,7 @@
       // the card chosen before it no longer waits for a destination (after an Undo a
       // tap on a pile still moved it).
       if (b && e.detail && e.detail.elt === b) { selected = null; }
-      if (b) { syncControls(b); markHint(b); followGame(); awaitResults(); }
+      if (b) { rove(b); syncControls(b); markHint(b); followGame(); awaitResults(); }
     });
     // A typed move that was played clears its field; a refused one stays to be fixed.
     // After settling: until then htmx keeps the old message's classes on the new one.
@@ -916,6 +1004,7 @@
         if (input && !input.disabled) { input.focus(); } else { refocus(b); }
       }
     });
+    rove(board());
     syncControls(board());
     markHint(board());
     followGame();
