@@ -360,15 +360,21 @@
 
   // Focus that a redrawn board left on the page's body (the focused card was swapped with
   // the board, or Undo switched itself off at the first move) goes back where a keyboard
-  // user can go on: the Undo button while there is a move to take back, else the board's
-  // first card (or other button), else its message.
+  // user can go on: the Undo button while there is a move to take back; on a board whose
+  // game is over (Resign, a typed move that won), its message, the result ("You
+  // resigned: 9 cards home."; focus went to the message's close button, the board's
+  // only button left), or once that is closed the first link after the board (Replay,
+  // the race page); else the board's first card (or other button), else its message.
   function refocus(b) {
     var active = document.activeElement;
     if (active && active !== document.body && document.contains(active) &&
         !active.disabled && active.getClientRects().length) { return; }
     var undo = document.querySelector('[data-action="undo"]');
     var shown = function (el) { return !el.disabled && el.getClientRects().length > 0; };
+    var over = !b.dataset.moveUrl;
     var target = undo && shown(undo) ? undo
+      : over && boardWords(b) ? b.querySelector("#board-message")
+      : over && b.querySelector(".after a") ? b.querySelector(".after a")
       : b.querySelector("button[data-card]") ||
         Array.prototype.filter.call(b.querySelectorAll("button"), shown)[0] ||
         b.querySelector("#board-message");
