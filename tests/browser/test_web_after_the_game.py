@@ -110,7 +110,7 @@ def test_a_game_resigned_after_moves_shows_a_line_from_where_it_stopped(
     log_in(page, base, "stu")
     with mock.patch("games.services.solver.enqueue_now"):  # the worker is this test
         page.goto(f"{base}/play/{game.id}/solution")
-    expect(page.get_by_role("status")).to_contain_text("The solver is working")
+    expect(page.locator("[data-pending]")).to_contain_text("The solver is working")
     for job in Solve.objects.filter(deal=game.deal):
         solve_run(solve_id=job.id)
     page.goto(f"{base}/play/{game.id}/solution")

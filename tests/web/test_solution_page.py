@@ -1,7 +1,8 @@
 """The solution page never solves in the request: it queues a job on the solver queue.
 
-While the job waits for a worker the page says so and refreshes itself (202); once a
-worker of the solver queue has run it, the page shows the winning line (200).
+While the job waits for a worker the page says so and asks for its answers again (202;
+htmx gets the answers alone, swapped in place); once a worker of the solver queue has
+run it, the page shows the winning line (200).
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ def test_solution_page_shows_a_line_from_where_the_game_ended(
     assert first_meta.group(1) == "3"  # the game's move numbers
     assert "From where your game ended" in html
     assert replay([*line[:2], *rest], "classic", seed="7").cards_home == 52
-    assert "data-refresh" not in html
+    assert "data-solution-poll" not in html
 
 
 def test_solution_page_of_a_deal_proved_lost_asks_nothing_more(
@@ -150,7 +151,7 @@ def test_solution_page_waits_for_a_queued_job(
         resp = pages.get(f"/play/{game.id}/solution")
     assert send.call_count == 1
     assert resp.status_code == 202
-    assert 'data-refresh="5"' in resp.content.decode()
+    assert 'hx-trigger="load delay:5s"' in resp.content.decode()
     assert Solve.objects.get(deal=game.deal).status == "pending"
 
 
@@ -255,3 +256,37 @@ def test_a_hint_on_a_deal_lost_from_the_start_does_not_say_no_longer(
     move_play(game_id=game.id, player=player, move="draw", expected_move_number=0)
     later = hint(["draw"])
     assert "This position can no longer be won." in later
+
+
+def test_solution_page_polls_its_answers_not_the_whole_page(
+    pages: PageClient, player: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The page reloaded itself every 5 s while the solver worked (a screen reader lost
+    its place): it now asks for its answers alone (htmx), which come without the page
+    around them, and without JavaScript it offers a link to load the page again."""
+    settings.SOLVER_BUDGET_SECONDS = 120  # a bound the seed never reaches: no clock in play
+    game = _over(player, "7")
+    with (
+        mock.patch("games.services.solver.enqueue_now"),  # no worker answers
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        page = pages.get(f"/play/{game.id}/solution")
+        part = pages.get(f"/play/{game.id}/solution", HTTP_HX_REQUEST="true")
+    html = page.content.decode()
+    assert page.status_code == 202
+    assert '<div id="solution-said" class="sr" role="status" aria-live="polite"></div>' in html
+    assert f'<noscript> <a href="/play/{game.id}/solution">Load the page again' in html
+    assert "http-equiv" not in html
+    assert part.status_code == 202
+    frag = part.content.decode()
+    assert "<html" not in frag
+    assert "solution-said" not in frag
+    assert "The solver is working on this deal; its answer appears here when it is ready." in frag
+    assert f'hx-get="/play/{game.id}/solution" hx-trigger="load delay:5s"' in frag
+    solve_run(solve_id=Solve.objects.get(deal=game.deal).id)
+    done = pages.get(f"/play/{game.id}/solution", HTTP_HX_REQUEST="true")
+    assert done.status_code == 200
+    frag = done.content.decode()
+    assert "hx-get" not in frag
+    assert "data-pending" not in frag
+    assert "<p data-verdict>The deal can be won in" in frag

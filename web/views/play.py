@@ -509,6 +509,10 @@ def hint(request: HttpRequest, game_id: Any) -> HttpResponse:
     return _answer(request, game_id, game=None, message=message)
 
 
+#: Seconds between the solution page's requests for its answers while the solver works.
+SOLUTION_POLL_SECONDS = 5
+
+
 def _solution_part(game: Game, start: str, user: User) -> dict[str, Any]:
     """One line of the solution page: the solver's answer from ``start`` (asked for when
     nobody has), with its moves as steps (:func:`web.board.solution_steps`: draws in a
@@ -549,7 +553,10 @@ def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
 
     Never solves in the request (as ``GET /api/v1/games/{id}/solution`` and its
     ``?start=end``): a known verdict is shown; otherwise a solve job is queued on the
-    ``solver`` workers (or joined) and the page says so and refreshes itself.
+    ``solver`` workers (or joined) and the page says so, and asks again every
+    :data:`SOLUTION_POLL_SECONDS` for its answers alone (htmx: ``web/_solution.html``,
+    swapped in place, so a screen reader keeps its place; the page reloaded itself).
+    Without JavaScript a link loads the page again.
     ``too_many_solves`` is shown as a message.  From where the game ended is not asked
     when the deal is proved lost (every position of it is lost too).
     """
@@ -575,14 +582,15 @@ def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
         status = 429
     else:
         status = 202 if any(p["pending"] for p in parts) else 200
-    return render(
-        request,
-        "web/solution.html",
-        {
-            "game": game,
-            "deal": deal,
-            "end": end,
-            "pending": any(p["pending"] for p in parts),
-        },
-        status=status,
-    )
+    context = {
+        "game": game,
+        "deal": deal,
+        "end": end,
+        "pending": any(p["pending"] for p in parts),
+        "poll_seconds": SOLUTION_POLL_SECONDS,
+    }
+    if is_htmx(request):
+        # The answers alone, for the page's poll; 200 even when every part is busy (htmx
+        # swaps only 2xx answers: "too many solutions" would never be shown).
+        return render(request, "web/_solution.html", context, status=min(status, 299))
+    return render(request, "web/solution.html", context, status=status)

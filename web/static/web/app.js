@@ -942,6 +942,23 @@
     if (delta && replayStep(delta)) { e.preventDefault(); }
   }
 
+  /* ---------------------------------------------------------------- solution page */
+  // While the solver works the solution page asks for its answers every few seconds
+  // (_solution.html, htmx: swapped into #solution-parts; the page reloaded itself, and a
+  // screen reader lost its place each time).  Once no answer is pending, what they say
+  // (each [data-verdict]: "The deal can be won in 96 moves. ...") is said through
+  // #solution-said, a polite live region that stays on the page; the answers still
+  // awaited are not said again every few seconds.
+  function onSolutionSwap(e) {
+    var t = e.detail && e.detail.target;
+    if (!t || t.id !== "solution-parts" || t.querySelector("[data-pending]")) { return; }
+    var said = document.getElementById("solution-said");
+    if (!said) { return; }
+    said.textContent = Array.prototype.map.call(t.querySelectorAll("[data-verdict]"), function (p) {
+      return p.textContent.replace(/\s+/g, " ").trim();
+    }).join(" ");
+  }
+
   /* ---------------------------------------------------------------- start */
   function start() {
     localize(document);
@@ -951,11 +968,6 @@
     tickCountdowns();
     setInterval(tickCountdowns, 1000);
     document.querySelectorAll("[data-poll]").forEach(subscribe);
-    // A page waiting for a worker (a solution being solved) reloads after data-refresh seconds.
-    document.querySelectorAll("[data-refresh]").forEach(function (el) {
-      var seconds = Number(el.dataset.refresh) || 5;
-      setTimeout(function () { window.location.reload(); }, seconds * 1000);
-    });
     document.addEventListener("click", onClick);
     document.addEventListener("click", onDismiss);
     document.addEventListener("dblclick", onDblClick);
@@ -967,6 +979,7 @@
     document.addEventListener("click", onReplayClick, true);
     document.body.addEventListener("htmx:beforeSwap", onReplayBeforeSwap);
     document.body.addEventListener("htmx:afterSwap", onReplayAfterSwap);
+    document.body.addEventListener("htmx:afterSwap", onSolutionSwap);
     document.body.addEventListener("htmx:afterSwap", function (e) {
       localize(document);
       labelStacks(document);
