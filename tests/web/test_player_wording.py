@@ -271,21 +271,21 @@ PLAY = {
         " fondation.</li>",
         '<p class="count">13 cartes, dont 12 face cachée</p>',
         "<kbd>Échap</kbd>",
-        "<kbd>Tab</kbd>, <kbd>Entrée</kbd>",
+        "<kbd>Entrée</kbd> <kbd>Espace</kbd>",
     ],
     "es": [
         "<summary>Cómo jugar: ratón, pantalla táctil y teclado</summary>",
         "<li>Haga clic en una carta (o tóquela) y luego en su destino (una columna del"
         " tableau o las fundaciones). Haga doble clic en una carta para enviarla a su"
         " fundación.</li>",
-        "<kbd>Tab</kbd>, <kbd>Intro</kbd>",
+        "<kbd>Intro</kbd> <kbd>Espacio</kbd>",
     ],
     "de": [
         "<summary>So wird gespielt: Maus, Touchscreen und Tastatur</summary>",
         "Ein Doppelklick legt eine Karte auf ihren Ablagestapel.</li>",
         "Es gilt als blockiert, wenn Ziehen und Neugeben allein",
         "Abgelegte Karten: Karten auf den Ablagestapeln.",
-        "<kbd>Tab</kbd>, <kbd>Enter</kbd>",
+        "<kbd>Enter</kbd> <kbd>Leertaste</kbd>",
     ],
 }
 PLAY_BEFORE = {
