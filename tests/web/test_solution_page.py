@@ -290,3 +290,40 @@ def test_solution_page_polls_its_answers_not_the_whole_page(
     assert "hx-get" not in frag
     assert "data-pending" not in frag
     assert "<p data-verdict>The deal can be won in" in frag
+
+
+def test_solution_page_and_its_fragment_vary_on_hx_request(
+    pages: PageClient, player: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The page and the poll's fragment share one address: each says ``Vary: HX-Request``,
+    so a browser's cache never answers Back (or a reload) with the bare fragment the poll
+    last fetched."""
+    settings.SOLVER_BUDGET_SECONDS = 120
+    game = _over(player, "7")
+    with (
+        mock.patch("games.services.solver.enqueue_now"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        page = pages.get(f"/play/{game.id}/solution")
+        part = pages.get(f"/play/{game.id}/solution", HTTP_HX_REQUEST="true")
+    for resp in (page, part):
+        assert "HX-Request" in [v.strip() for v in resp["Vary"].split(",")]
+
+
+def test_solution_page_busy_is_429_but_its_fragment_is_200(
+    pages: PageClient, player: Any, settings: Any
+) -> None:
+    """Every part busy (the player's solves at their limit): a page load answers 429; the
+    poll's fragment 200, or htmx would not swap it and the page would never say so."""
+    settings.SOLVER_MAX_PENDING_PER_USER = 0  # every request for a solve is refused
+    game = _over(player, "7")
+    page = pages.get(f"/play/{game.id}/solution")
+    part = pages.get(f"/play/{game.id}/solution", HTTP_HX_REQUEST="true")
+    busy = "You have too many solutions being worked out; try again in a moment."
+    assert page.status_code == 429
+    assert busy in page.content.decode()
+    assert part.status_code == 200
+    frag = part.content.decode()
+    assert f"<p data-verdict>{busy}</p>" in frag
+    assert "<html" not in frag
+    assert "hx-get" not in frag  # nothing pending: no further poll

@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -556,7 +557,9 @@ def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
     ``solver`` workers (or joined) and the page says so, and asks again every
     :data:`SOLUTION_POLL_SECONDS` for its answers alone (htmx: ``web/_solution.html``,
     swapped in place, so a screen reader keeps its place; the page reloaded itself).
-    Without JavaScript a link loads the page again.
+    Without JavaScript a link loads the page again.  Both answers say ``Vary:
+    HX-Request`` (one address, two answers).  An htmx request whose every part is busy
+    gets ``200`` (htmx swaps only a 2xx answer), a page load ``429``.
     ``too_many_solves`` is shown as a message.  From where the game ended is not asked
     when the deal is proved lost (every position of it is lost too).
     """
@@ -592,5 +595,12 @@ def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
     if is_htmx(request):
         # The answers alone, for the page's poll; 200 even when every part is busy (htmx
         # swaps only 2xx answers: "too many solutions" would never be shown).
-        return render(request, "web/_solution.html", context, status=min(status, 299))
-    return render(request, "web/solution.html", context, status=status)
+        response = render(
+            request, "web/_solution.html", context, status=200 if status == 429 else status
+        )
+    else:
+        response = render(request, "web/solution.html", context, status=status)
+    # One address, two answers (the page, the poll's fragment): a browser's cache keeps
+    # them apart, or Back after the poll showed the bare fragment as the page.
+    patch_vary_headers(response, ("HX-Request",))
+    return response
