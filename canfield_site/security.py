@@ -83,9 +83,9 @@ LOCKOUT_IPV6_PREFIX = 64
 def lockout_address(request: Any) -> str:
     """The address the login lockout counts failures under (``AXES_CLIENT_IP_CALLABLE``):
     :func:`client_address`, with an IPv6 address taken as its /64 network's first
-    address (``2001:db8:1:2::``), an IPv4-mapped one (``::ffff:198.51.100.7``) and a
-    Teredo one as the client's IPv4 address, and a zone (``fe80::1%eth0``) left out;
-    ``""`` when unknown.
+    address (``2001:db8:1:2::``), an IPv4-mapped one (``::ffff:198.51.100.7``), a
+    Teredo one (``2001::/32``) and a 6to4 one (``2002::/16``) as the client's IPv4
+    address, and a zone (``fe80::1%eth0``) left out; ``""`` when unknown.
 
     The lockout counts per address (``AXES_LOCKOUT_PARAMETERS``), and a host on IPv6
     picks any address of its /64: counted per address it got ``LOGIN_FAILURE_LIMIT``
@@ -102,6 +102,10 @@ def lockout_address(request: Any) -> str:
             # Teredo (2001::/32) puts the relay in the network half and the client's
             # own IPv4 address in the host half: every client of one relay shares a /64.
             return str(address.teredo[1])
+        if address.sixtofour is not None:
+            # 6to4 (2002::/16): one IPv4 address owns the whole 2002:<IPv4>::/48, 2**16
+            # /64 networks: counted per /64 its host had 2**16 times the guesses.
+            return str(address.sixtofour)
         bare = ipaddress.IPv6Address(int(address))  # no zone
         network = ipaddress.IPv6Network((bare, LOCKOUT_IPV6_PREFIX), strict=False)
         return str(network.network_address)

@@ -476,6 +476,9 @@ def test_behind_the_proxy_a_rival_cannot_lock_out_another_client() -> None:
         # Teredo: relay 65.54.227.120 in the network half, client 192.0.2.45 in the host
         # half (RFC 4380's example): the client's own IPv4 address, not the relay's /64.
         ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "192.0.2.45"),
+        # 6to4: 192.0.2.45 owns 2002:c000:22d::/48, 2**16 /64s: counted as that IPv4.
+        ("2002:c000:22d:1::1", "192.0.2.45"),
+        ("2002:c000:22d:ffff:1:2:3:4", "192.0.2.45"),
         ("", ""),
     ],
 )
