@@ -812,10 +812,21 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
     def _kept_races(t: Tournament) -> str | None:
         """Why deleting ``t`` would take races that are kept, and what to do instead
         (the rule of :func:`~games.services.tournament_admin.tournament_delete`), or
-        ``None`` when ``t`` may be deleted."""
+        ``None`` when ``t`` may be deleted.  An open tournament is sent to "Cancel the
+        tournament"; a finished or cancelled one, which that action refuses, only says
+        that it is kept."""
         n = t.races.count()
         if not n:
             return None
+        if t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            # Over: "Cancel the tournament" refuses it (cancelled already, or finished).
+            return ngettext(
+                "“%(name)s” and its race are kept: a finished or cancelled tournament is not "
+                "deleted (its race stays public, with its results).",
+                "“%(name)s” and its %(n)d races are kept: a finished or cancelled tournament "
+                "is not deleted (its races stay public, with their results).",
+                n,
+            ) % {"name": t.name, "n": n}
         if t.status != Tournament.Status.DRAFT:
             return ngettext(
                 "“%(name)s” and its race, which are public: a published tournament is not "

@@ -201,6 +201,55 @@ def test_deleting_tournaments_with_races_from_the_list_says_why_not() -> None:
     assert Tournament.objects.filter(pk__in=[kept.pk, draft.pk]).count() == 2
 
 
+@pytest.mark.parametrize(
+    ("status", "lang", "words"),
+    [
+        (
+            Tournament.Status.FINISHED,
+            "en",
+            "“Over Cup” and its race are kept: a finished or cancelled tournament is not "
+            "deleted (its race stays public, with its results).",
+        ),
+        (
+            Tournament.Status.CANCELLED,
+            "fr",
+            "«\u202fOver Cup\u202f» et sa course sont conservés\u202f: un tournoi terminé "
+            "ou annulé ne se supprime pas (sa course reste publique, avec ses résultats).",
+        ),
+        (
+            Tournament.Status.FINISHED,
+            "es",
+            "«Over Cup» y su carrera se conservan: un torneo terminado o cancelado no se "
+            "elimina (su carrera sigue siendo pública, con sus resultados).",
+        ),
+        (
+            Tournament.Status.CANCELLED,
+            "de",
+            "„Over Cup“ und sein Rennen bleiben erhalten: Ein beendetes oder abgesagtes "
+            "Turnier wird nicht gelöscht (sein Rennen bleibt mit den Ergebnissen öffentlich).",
+        ),
+    ],
+)
+def test_deleting_a_tournament_that_is_over_does_not_send_to_cancel(
+    status: str, lang: str, words: str
+) -> None:
+    """A finished or cancelled tournament with races is kept, as an open one is, but
+    "Cancel the tournament" refuses it: the page said to cancel it all the same."""
+    c = client_for(organiser())
+    t = TournamentFactory(name="Over Cup")
+    later_race(t)
+    Tournament.objects.filter(pk=t.pk).update(status=status)
+    resp = c.post(
+        reverse("admin:games_tournament_delete", args=[t.pk]),
+        {"post": "yes"},
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )
+    page = resp.content.decode()
+    assert words.replace("\u2019", "&#x27;") in page
+    assert "Cancel the tournament" not in page
+    assert Tournament.objects.filter(pk=t.pk).exists()
+
+
 def test_a_tournament_without_races_is_deleted_by_the_admin() -> None:
     c = client_for(organiser())
     t = TournamentFactory(status=Tournament.Status.DRAFT, name="Mistake")

@@ -179,9 +179,12 @@ def test_french_keeps_one_word_for_cards_home() -> None:
 def test_french_typography_is_one_style() -> None:
     """A walkthrough saw a typographic apostrophe beside a straight one on one page, and
     narrow spaces before some colons only: French messages use the typographic
-    apostrophe (U+2019) and a narrow no-break space (U+202F) before : ; ! ?."""
+    apostrophe (U+2019) and a narrow no-break space (U+202F) before : ; ! ? and inside
+    « »."""
     text = (LOCALE / "fr" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
     strings = [_text(m.group("strs")) for m in ENTRY.finditer(text)]
     assert len(strings) > 300
     assert [s for s in strings if "'" in s] == []
     assert [s for s in strings if re.search(r"[ \u00a0][:;!?]", s)] == []
+    # Inside guillemets too: three admin strings had plain spaces ("« Cup »").
+    assert [s for s in strings if re.search(r"«[ \u00a0]|[ \u00a0]»", s)] == []
