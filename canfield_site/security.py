@@ -453,11 +453,27 @@ def lockout_seconds() -> int:
 
 
 def lockout_detail() -> str:
-    """The human sentence of a lockout."""
+    """The human sentence of a lockout, in English (the API's ``detail``; the API answers
+    in English whatever the request's language)."""
     return (
         "Too many failed logins from this address: try again in "
         f"{math.ceil(lockout_seconds() / 60)} minutes."
     )
+
+
+def lockout_page_words() -> tuple[str, str]:
+    """The web lockout page's title and sentence, in the active language (en, fr, es,
+    de), the minutes counted (``"... try again in 1 minute."``).  The page said them in
+    English whatever the player's language."""
+    from django.utils.translation import gettext, ngettext
+
+    minutes = math.ceil(lockout_seconds() / 60)
+    sentence = ngettext(
+        "Too many failed logins from this address: try again in %(n)d minute.",
+        "Too many failed logins from this address: try again in %(n)d minutes.",
+        minutes,
+    ) % {"n": minutes}
+    return gettext("Too many failed logins"), sentence
 
 
 def lockout_response(
@@ -468,7 +484,8 @@ def lockout_response(
     """django-axes' lockout answer (``AXES_LOCKOUT_CALLABLE``): 429 with ``Retry-After``.
 
     Under ``/api/`` an RFC 9457 problem document with code ``login_locked_out`` and
-    ``retry_after`` (seconds); elsewhere a short HTML page.
+    ``retry_after`` (seconds), in English; elsewhere a short HTML page in the request's
+    language (:func:`lockout_page_words`).
     """
     seconds = lockout_seconds()
     if request.path.startswith("/api/"):
@@ -483,12 +500,17 @@ def lockout_response(
         )
         response: HttpResponse = ProblemJsonResponse(body, status=429)
     else:
+        from django.utils.translation import get_language
+
+        title, sentence = lockout_page_words()
         response = HttpResponse(
             format_html(
-                "<!doctype html><html lang=en><meta charset=utf-8>"
-                "<title>Too many failed logins</title><h1>Too many failed logins</h1>"
-                "<p>{}</p></html>",
-                lockout_detail(),
+                "<!doctype html><html lang={}><meta charset=utf-8>"
+                "<title>{}</title><h1>{}</h1><p>{}</p></html>",
+                get_language() or "en",
+                title,
+                title,
+                sentence,
             ),
             status=429,
         )

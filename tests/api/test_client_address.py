@@ -11,6 +11,7 @@ address (never per username alone) on the API token endpoint and on Django's
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -443,6 +444,55 @@ def test_the_web_login_locks_out_an_address_never_the_account_elsewhere() -> Non
     assert "_auth_user_id" not in guesser.session
     # The token endpoint shares the count: the address is locked out there too.
     assert _login(APIClient(REMOTE_ADDR="203.0.113.130"), "hana", PASSWORD).status_code == 429
+
+
+@pytest.mark.parametrize(
+    ("lang", "seconds", "title", "sentence"),
+    [
+        (
+            "en",
+            60,
+            "Too many failed logins",
+            "Too many failed logins from this address: try again in 1 minute.",
+        ),
+        (
+            "fr",
+            900,
+            "Trop de connexions échouées",
+            "Trop de connexions échouées depuis cette adresse\u202f: réessayez dans 15 minutes.",
+        ),
+        (
+            "es",
+            900,
+            "Demasiados inicios de sesión fallidos",
+            "Demasiados inicios de sesión fallidos desde esta dirección: inténtelo de nuevo "
+            "en 15 minutos.",
+        ),
+        (
+            "de",
+            900,
+            "Zu viele fehlgeschlagene Anmeldungen",
+            "Zu viele fehlgeschlagene Anmeldungen von dieser Adresse: Versuchen Sie es in "
+            "15 Minuten erneut.",
+        ),
+    ],
+)
+def test_the_web_lockout_page_speaks_the_players_language(
+    lang: str, seconds: int, title: str, sentence: str
+) -> None:
+    """The login page's lockout was English whatever the player's language ("try again
+    in 1 minutes" for a one-minute lockout too)."""
+    UserFactory(username="ines")
+    guesser = Client(REMOTE_ADDR="203.0.113.140", HTTP_ACCEPT_LANGUAGE=lang)
+    with override_settings(AXES_FAILURE_LIMIT=1, AXES_COOLOFF_TIME=timedelta(seconds=seconds)):
+        guesser.post("/accounts/login/", {"username": "ines", "password": "w"})
+        resp = guesser.post("/accounts/login/", {"username": "ines", "password": PASSWORD})
+    assert resp.status_code == 429
+    assert resp["Retry-After"] == str(seconds)
+    assert resp.content.decode() == (
+        f"<!doctype html><html lang={lang}><meta charset=utf-8><title>{title}</title>"
+        f"<h1>{title}</h1><p>{sentence}</p></html>"
+    )
 
 
 @override_settings(AXES_FAILURE_LIMIT=3, TRUSTED_PROXY_COUNT=1)
