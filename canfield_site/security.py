@@ -455,10 +455,9 @@ def lockout_seconds() -> int:
 def lockout_detail() -> str:
     """The human sentence of a lockout, in English (the API's ``detail``; the API answers
     in English whatever the request's language)."""
-    return (
-        "Too many failed logins from this address: try again in "
-        f"{math.ceil(lockout_seconds() / 60)} minutes."
-    )
+    minutes = math.ceil(lockout_seconds() / 60)
+    unit = "minute" if minutes == 1 else "minutes"
+    return f"Too many failed logins from this address: try again in {minutes} {unit}."
 
 
 def lockout_page_words() -> tuple[str, str]:

@@ -184,6 +184,16 @@ def test_failed_logins_lock_the_address_out_for_that_username() -> None:
     )
 
 
+@override_settings(AXES_FAILURE_LIMIT=1, AXES_COOLOFF_TIME=timedelta(seconds=60))
+def test_a_one_minute_lockout_says_one_minute() -> None:
+    UserFactory(username="abe")
+    resp = _login(APIClient(REMOTE_ADDR="203.0.113.66"), "abe", "wrong")
+    assert resp.status_code == 429
+    assert resp.json()["detail"] == (
+        "Too many failed logins from this address: try again in 1 minute."
+    )
+
+
 @override_settings(AXES_FAILURE_LIMIT=3)
 def test_failed_logins_lock_the_address_out_for_every_username() -> None:
     """Guessing across usernames from one address; rotating X-Forwarded-For does not help."""
