@@ -80,12 +80,17 @@ def client_address(request: Any) -> str:
 LOCKOUT_IPV6_PREFIX = 64
 
 
+#: RFC 6052's well-known prefix: an IPv4 address embedded in its last 32 bits.
+NAT64_PREFIX = ipaddress.IPv6Network("64:ff9b::/96")
+
+
 def lockout_address(request: Any) -> str:
     """The address the login lockout counts failures under (``AXES_CLIENT_IP_CALLABLE``):
     :func:`client_address`, with an IPv6 address taken as its /64 network's first
     address (``2001:db8:1:2::``), an IPv4-mapped one (``::ffff:198.51.100.7``), a
-    Teredo one (``2001::/32``) and a 6to4 one (``2002::/16``) as the client's IPv4
-    address, and a zone (``fe80::1%eth0``) left out; ``""`` when unknown.
+    Teredo one (``2001::/32``), a 6to4 one (``2002::/16``) and a translated one
+    (``64:ff9b::198.51.100.7``, :data:`NAT64_PREFIX`) as the client's IPv4 address, and
+    a zone (``fe80::1%eth0``) left out; ``""`` when unknown.
 
     The lockout counts per address (``AXES_LOCKOUT_PARAMETERS``), and a host on IPv6
     picks any address of its /64: counted per address it got ``LOGIN_FAILURE_LIMIT``
@@ -102,6 +107,11 @@ def lockout_address(request: Any) -> str:
             # Teredo (2001::/32) puts the relay in the network half and the client's
             # own IPv4 address in the host half: every client of one relay shares a /64.
             return str(address.teredo[1])
+        if address in NAT64_PREFIX:
+            # An IPv4 client translated to IPv6 (RFC 6052's well-known prefix, as SIIT-DC
+            # in front of an IPv6-only server gives it): every IPv4 client shares one /64,
+            # so one guesser locked all of them out.  Its own IPv4 address is the low 32 bits.
+            return str(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
         if address.sixtofour is not None:
             # 6to4 (2002::/16): one IPv4 address owns the whole 2002:<IPv4>::/48, 2**16
             # /64 networks: counted per /64 its host had 2**16 times the guesses.

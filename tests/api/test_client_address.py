@@ -539,6 +539,10 @@ def test_behind_the_proxy_a_rival_cannot_lock_out_another_client() -> None:
         # 6to4: 192.0.2.45 owns 2002:c000:22d::/48, 2**16 /64s: counted as that IPv4.
         ("2002:c000:22d:1::1", "192.0.2.45"),
         ("2002:c000:22d:ffff:1:2:3:4", "192.0.2.45"),
+        # An IPv4 client translated by SIIT/NAT64 (RFC 6052's 64:ff9b::/96): its own
+        # IPv4 address, not the translator's /64 that every IPv4 client shares.
+        ("64:ff9b::c633:6407", "198.51.100.7"),
+        ("64:ff9b::203.0.113.9", "203.0.113.9"),
         ("", ""),
     ],
 )
