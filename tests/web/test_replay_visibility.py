@@ -123,3 +123,20 @@ def test_game_race_reads_at_most_one_query(django_assert_num_queries: Any) -> No
     loaded = Game.objects.select_related("race_entry__race").get(id=game.id)
     with django_assert_num_queries(0):
         assert game_race(loaded) == race
+
+
+def test_the_replay_page_and_its_viewer_vary_on_hx_request() -> None:
+    """``/replay/<id>/?step=N`` answers the page, or to htmx the viewer alone (whose
+    address it pushes into the history): both say ``Vary: HX-Request``, so a browser's
+    cache never shows the bare viewer as the page."""
+    owner = create_user("stepper")
+    game = game_start(player=owner, seed="replay-visibility-vary")
+    game_end(game_id=game.id, player=owner)
+    client = PageClient(owner)
+    page = client.get(f"/replay/{game.id}/?step=0")
+    part = client.get(f"/replay/{game.id}/?step=0", HTTP_HX_REQUEST="true")
+    assert page.status_code == part.status_code == 200
+    assert "<html" in page.content.decode()
+    assert "<html" not in part.content.decode()
+    for resp in (page, part):
+        assert "HX-Request" in [v.strip() for v in resp["Vary"].split(",")]

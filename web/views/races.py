@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
 from games.engine import OPTION_NAMES, PRESETS
@@ -288,7 +289,8 @@ def _replay_game(request: HttpRequest, game_id: Any) -> Game:
 @get_or_head_only
 def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /replay/<game id>/?step=N``: the position after move N of the stored history,
-    stepping forwards, backwards or to a move number (htmx swaps the viewer only)."""
+    stepping forwards, backwards or to a move number (htmx swaps the viewer only; both
+    answers say ``Vary: HX-Request``)."""
     game = _replay_game(request, game_id)
     notations = move_notations(game)
     try:
@@ -316,4 +318,9 @@ def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
         "replay_url": reverse("web:replay", args=[game.id]),
     }
     template = "web/_replay.html" if is_htmx(request) else "web/replay.html"
-    return render(request, template, context)
+    response = render(request, template, context)
+    # One address, two answers (the page; the viewer alone, whose address htmx pushes
+    # into the history): a browser's cache keeps them apart, or Back to a pushed step
+    # could show the bare viewer.
+    patch_vary_headers(response, ("HX-Request",))
+    return response
