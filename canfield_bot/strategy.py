@@ -74,7 +74,8 @@ class DefaultStrategy:
         self.played_since_redeal = True
         self.redeals = 0
         #: The last tableau-to-tableau move as (its reverse move, the cards it left
-        #: behind on its source pile); ``None`` once anything but a stock move is played.
+        #: behind on its source pile), kept across stock moves; ``None`` once any other
+        #: move (to a foundation, from the reserve or the waste) is played.
         self.last_shift: tuple[str, list[str]] | None = None
 
     def __call__(self, view: dict[str, Any]) -> str | None:

@@ -200,7 +200,10 @@ def rules_text(options: dict[str, Any]) -> list[str]:
 class Card:
     """One face-up card as a page draws it: ``code`` ("QH"), ``label`` ("queen of hearts"),
     ``rank`` ("Q", "10"), ``symbol`` ("♥"), ``red`` (hearts and diamonds); ``run``: for
-    a covered tableau card, the cards that move with it (:func:`run_words`), else ""."""
+    a covered tableau card, it with the cards on it (:func:`run_words`), else "".  They
+    move together only where the rules let that card move (RULES.md 3.4: the bottom
+    card under ``top-or-whole`` and ``whole-pile``, any card under ``any-run``); the
+    words are given to every covered card all the same."""
 
     code: str
     label: str
