@@ -200,10 +200,9 @@ def rules_text(options: dict[str, Any]) -> list[str]:
 class Card:
     """One face-up card as a page draws it: ``code`` ("QH"), ``label`` ("queen of hearts"),
     ``rank`` ("Q", "10"), ``symbol`` ("♥"), ``red`` (hearts and diamonds); ``run``: for
-    a covered tableau card, it with the cards on it (:func:`run_words`), else "".  They
-    move together only where the rules let that card move (RULES.md 3.4: the bottom
-    card under ``top-or-whole`` and ``whole-pile``, any card under ``any-run``); the
-    words are given to every covered card all the same."""
+    a covered tableau card that moves with the cards on it (RULES.md 3.4: the bottom
+    card under ``top-or-whole`` and ``whole-pile``, any card under ``any-run``), it with
+    those cards (:func:`run_words`), else ""."""
 
     code: str
     label: str
@@ -417,7 +416,9 @@ def undo_words(notation: str | None) -> str:
     )
 
 
-def board_context(view: dict[str, Any], *, draw: int = 3) -> dict[str, Any]:
+def board_context(
+    view: dict[str, Any], *, draw: int = 3, tableau_moves: str = "top-or-whole"
+) -> dict[str, Any]:
     """The piles of a :func:`~games.selectors.games.game_view` dict, as cards to draw.
 
     Shape: ``reserve`` (``count``, ``face_down``, ``cards``: visible cards bottom to
@@ -426,6 +427,9 @@ def board_context(view: dict[str, Any], *, draw: int = 3) -> dict[str, Any]:
     covered card's ``run`` names it with the cards on it, :func:`run_words`),
     ``stock_count``, ``waste`` (``count``, ``fan``: the last three cards for draw
     three, else the top card), ``legal`` (the legal moves, space-separated).
+    ``tableau_moves``: the rules' option (RULES.md 4): a covered card is named with the
+    cards on it only where it moves with them, the bottom card of a pile, or any card
+    under ``any-run``; another covered card is named alone.
     """
     reserve_cards = [card(c) for c in view["reserve"]["cards"]]
     foundations = []
@@ -446,7 +450,9 @@ def board_context(view: dict[str, Any], *, draw: int = 3) -> dict[str, Any]:
             "n": i + 1,
             "key": f"t{i + 1}",
             "cards": [
-                replace(card(c), run=run_words(pile[j:])) if j < len(pile) - 1 else card(c)
+                replace(card(c), run=run_words(pile[j:]))
+                if j < len(pile) - 1 and (j == 0 or tableau_moves == "any-run")
+                else card(c)
                 for j, c in enumerate(pile)
             ],
         }

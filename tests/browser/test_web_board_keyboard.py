@@ -143,10 +143,10 @@ def test_tab_goes_pile_to_pile_and_arrows_go_among_the_cards(live_server: Any, p
         ("en-GB", "Jack of diamonds to eight of spades, 4 cards — now choose a destination."),
         (
             "fr-FR",
-            "De valet de carreau à huit de pique, 4 cartes — choisissez maintenant une "
+            "Valet de carreau \u2013 huit de pique, 4 cartes — choisissez maintenant une "
             "destination.",
         ),
-        ("es-ES", "De jota de diamantes a ocho de picas, 4 cartas — ahora elija un destino."),
+        ("es-ES", "Jota de diamantes \u2013 ocho de picas, 4 cartas — ahora elija un destino."),
         ("de-DE", "Karo-Bube bis Pik-Acht, 4 Karten — jetzt ein Ziel wählen."),
     ],
 )

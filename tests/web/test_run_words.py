@@ -16,8 +16,8 @@ RUN = ["JD", "TC", "9H", "8S"]
     ("lang", "words"),
     [
         ("en", "jack of diamonds to eight of spades, 4 cards"),
-        ("fr", "de valet de carreau à huit de pique, 4 cartes"),
-        ("es", "de jota de diamantes a ocho de picas, 4 cartas"),
+        ("fr", "valet de carreau \u2013 huit de pique, 4 cartes"),
+        ("es", "jota de diamantes \u2013 ocho de picas, 4 cartas"),
         ("de", "Karo-Bube bis Pik-Acht, 4 Karten"),
     ],
 )
@@ -31,7 +31,11 @@ def test_one_card_is_its_name_alone() -> None:
         assert run_words(["8S"]) == "eight of spades"
 
 
-def test_the_board_gives_covered_cards_their_run() -> None:
+@pytest.mark.parametrize("tableau_moves", ["top-or-whole", "whole-pile", "any-run"])
+def test_the_board_gives_covered_cards_their_run(tableau_moves: str) -> None:
+    """Only a card that moves with the cards on it is named with them (RULES.md 3.4): the
+    bottom card of a pile, or any card under ``any-run``; the others were named as a run
+    that could not move."""
     state = new_game("classic", seed="12345")
     for mv in ["6D>f", "9C>t2", *["draw"] * 10, "TC>t4", "8H>t2", "9H>t4", "draw", "8S>t4"]:
         state.play(mv)
@@ -47,11 +51,11 @@ def test_the_board_gives_covered_cards_their_run() -> None:
         "base_rank": "6",
     }
     with translation.override("en"):
-        pile = board_context(view)["tableau"][3]["cards"]
+        pile = board_context(view, tableau_moves=tableau_moves)["tableau"][3]["cards"]
     assert [c.code for c in pile] == RUN
-    assert [c.run for c in pile] == [
-        "jack of diamonds to eight of spades, 4 cards",
-        "ten of clubs to eight of spades, 3 cards",
-        "nine of hearts to eight of spades, 2 cards",
-        "",
-    ]
+    middle = (
+        ["ten of clubs to eight of spades, 3 cards", "nine of hearts to eight of spades, 2 cards"]
+        if tableau_moves == "any-run"
+        else ["", ""]
+    )
+    assert [c.run for c in pile] == ["jack of diamonds to eight of spades, 4 cards", *middle, ""]

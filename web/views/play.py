@@ -165,7 +165,11 @@ def play_context(
     return {
         "game": game,
         "view": view,
-        "board": board_context(view, draw=int(options["draw"])),
+        "board": board_context(
+            view,
+            draw=int(options["draw"]),
+            tableau_moves=str(options.get("tableau_moves", "top-or-whole")),
+        ),
         "rules": rules_words(view["deal"]["variant"], options, preset=view["deal"]["preset"]),
         "rules_text": rules_text(options),
         "race": race,

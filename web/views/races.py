@@ -310,7 +310,11 @@ def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
         "game": game,
         "race": game_race(game),
         "view": view,
-        "board": board_context(view, draw=int(game.deal.options["draw"])),
+        "board": board_context(
+            view,
+            draw=int(game.deal.options["draw"]),
+            tableau_moves=str(game.deal.options.get("tableau_moves", "top-or-whole")),
+        ),
         "step": step,
         "total": len(notations),
         "moves": [(i + 1, n, move_words(n)) for i, n in enumerate(notations)],
