@@ -84,7 +84,7 @@ from api.errors import (
 )
 from api.query import check_query
 from api.refusals import problem_json
-from canfield_site.security import client_address
+from canfield_site.security import lockout_address
 from games.live.hub import (
     FINISHED,
     GONE,
@@ -682,13 +682,14 @@ def slot_key(request: HttpRequest, user: Any) -> str:
     """Whose open-stream slots a request takes (``LIVE_STREAMS_PER_USER``).
 
     ``"user:<pk>"`` when authenticated, else ``"addr:<client address>"`` as the
-    throttles see it (``canfield_site.security.client_address``: behind the proxies
+    throttles see it (``canfield_site.security.lockout_address``: behind the proxies
     that ``TRUSTED_PROXY_COUNT`` declares, the forwarded address, not the proxy's,
-    which every anonymous spectator would otherwise share).
+    which every anonymous spectator would otherwise share; an IPv6
+    client by its /64).
     """
     if user.is_authenticated:
         return f"user:{user.pk}"
-    return f"addr:{client_address(request)}"
+    return f"addr:{lockout_address(request)}"
 
 
 #: The query parameters of every stream (``api.query``): any other, or this one twice, is

@@ -79,7 +79,8 @@ def _api_views() -> list[type[APIView]]:
 
 @pytest.mark.parametrize("proxies", [0, 1, 2])
 def test_every_throttle_uses_the_client_address(proxies: int) -> None:
-    """Every throttle class of every API view identifies a client as client_address does."""
+    """Every throttle class of every API view identifies a client as the lockout counts it
+    (lockout_address: client_address, an IPv6 one by its /64)."""
     views = _api_views()
     assert len(views) > 10
     classes: set[Any] = {t for v in views for t in v.throttle_classes} | set(
@@ -94,6 +95,11 @@ def test_every_throttle_uses_the_client_address(proxies: int) -> None:
         for cls in classes:
             for request in requests:
                 assert cls().get_ident(request) == client_address(request), (cls, request.META)
+            # A host roaming its /64 stays one client (it was a new one per address).
+            roaming = {
+                cls().get_ident(_request(f"2001:db8:1:2::{n:x}", None)) for n in (1, 2, 0xBEEF)
+            }
+            assert roaming == {"2001:db8:1:2::"}, cls
 
 
 def _throttle_auth(monkeypatch: pytest.MonkeyPatch, rate: str) -> None:
@@ -283,6 +289,9 @@ def test_anonymous_stream_slots_are_per_client_behind_the_proxy() -> None:
         assert slot_key(via_proxy[0], user) == f"user:{user.pk}"
     with override_settings(TRUSTED_PROXY_COUNT=0):  # no proxy declared: the header is ignored
         assert {slot_key(r, AnonymousUser()) for r in via_proxy} == {"addr:172.18.0.5"}
+        # A host roaming its IPv6 /64 keeps its slots (a new address was new slots).
+        roaming = [_request(f"2001:db8:1:2::{n:x}", None) for n in (1, 0xBEEF)]
+        assert {slot_key(r, AnonymousUser()) for r in roaming} == {"addr:2001:db8:1:2::"}
 
 
 @override_settings(AXES_FAILURE_LIMIT=5)
