@@ -17,9 +17,11 @@ lock file and ``pyproject.toml``; while neither changes, later runs skip the ins
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -136,6 +138,76 @@ def check_serve_args(args: list[str]) -> None:
     sys.exit(2)
 
 
+def _serve_host_port(args: list[str]) -> tuple[str, str]:
+    """The host and port the web server binds for these arguments, as :func:`web_command`."""
+    addr = next((a for a in args if not a.startswith("-")), "127.0.0.1:8000")
+    host, sep, port = addr.rpartition(":")
+    host = "0.0.0.0" if host == "0" else (host or "127.0.0.1")  # noqa: S104 - as asked
+    if not sep:
+        host, port = "127.0.0.1", addr
+    return host, port
+
+
+def _bind_error(host: str, port: int) -> OSError | None:
+    """Try to bind ``host:port`` as uvicorn will (``SO_REUSEADDR``, every address the host
+    resolves to) and let go at once: the error, or ``None`` when it is free."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as error:
+        return error
+    for family, kind, proto, _name, sockaddr in infos:
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind(sockaddr)
+            except OSError as error:
+                return error
+    return None
+
+
+#: How many ports after a taken one :func:`check_serve_port` tries for its suggestion.
+FREE_PORT_TRIES = 50
+
+
+def check_serve_port(args: list[str]) -> None:
+    """Refuse an address the web server could not bind, before anything is set up.
+
+    ``args``: the arguments after ``serve`` (already checked by :func:`check_serve_args`).
+    A port that is not a number from 1 to 65535, or an address that cannot be bound (a
+    port another program listens on: ``EADDRINUSE``; a host that is not this machine's),
+    exits 2 with one line on stderr naming the address; for a port in use the line names
+    the first free port after it on the same host, as the address to pass instead
+    (``python3 dev.py serve 127.0.0.1:8002``).  Before this check the migrations ran, the
+    superuser was made and the worker started, and only then did uvicorn say "address
+    already in use" above the worker's banner, and ``dev.py`` exited 3.
+
+    A check, not a reservation: a program that takes the port in between still makes
+    uvicorn fail as before.
+    """
+    host, port_text = _serve_host_port(args)
+    shown = f"{host}:{port_text}"
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        problem = f"{port_text!r} is not a port (a number from 1 to 65535): serve 8001"
+    elif (error := _bind_error(host, int(port_text))) is None:
+        return
+    elif error.errno == errno.EADDRINUSE:
+        port = int(port_text)
+        free = next(
+            (p for p in range(port + 1, min(port + FREE_PORT_TRIES, 65535) + 1)
+             if _bind_error(host, p) is None),
+            None,
+        )  # fmt: skip
+        problem = f"{shown} is already in use (another server listens there)"
+        if free is not None:
+            problem += f"; pass a free address instead: python3 dev.py serve {host}:{free}"
+        else:
+            problem += "; pass another address: python3 dev.py serve HOST:PORT"
+    else:
+        problem = f"cannot serve on {shown}: {error.strerror or error}"
+    print(f"dev.py serve: error: {problem}", file=sys.stderr)
+    sys.exit(2)
+
+
 def web_command(python: Path, args: list[str]) -> list[str | Path]:
     """The web server ``serve`` runs: uvicorn on the ASGI app (default 127.0.0.1:8000).
 
@@ -143,11 +215,7 @@ def web_command(python: Path, args: list[str]) -> list[str | Path]:
     The ASGI app serves the REST API, the pages, the admin and the live event streams.
     The one place that names the web server.
     """
-    addr = next((a for a in args if not a.startswith("-")), "127.0.0.1:8000")
-    host, sep, port = addr.rpartition(":")
-    host = "0.0.0.0" if host == "0" else (host or "127.0.0.1")  # noqa: S104 - as asked
-    if not sep:
-        host, port = "127.0.0.1", addr
+    host, port = _serve_host_port(args)
     return [python, "-m", "uvicorn", "canfield_site.asgi:application", "--host", host,
             "--port", port, "--lifespan", "off"]  # fmt: skip
 
@@ -337,6 +405,7 @@ def main(argv: list[str]) -> None:
     command, rest = argv[0], argv[1:]
     if command == "serve":
         check_serve_args(rest)
+        check_serve_port(rest)
     os.chdir(ROOT)
     python = ensure_env()
     if command == "serve":

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -253,3 +255,72 @@ def test_dev_py_help_prints_the_commands_and_exits_zero(
     dev.main(["--help"])  # type: ignore[attr-defined]
     out = capsys.readouterr().out
     assert "python3 dev.py serve [[host:]port] [--no-worker]" in out
+
+
+def _listening_socket() -> socket.socket:
+    """A socket on a free port of 127.0.0.1 that listens, as another server would."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+    return sock
+
+
+def test_serve_on_a_port_in_use_says_so_and_names_a_free_address_before_setting_up() -> None:
+    """It used to migrate, create the superuser and start the worker, and only then did
+    uvicorn say "address already in use", above the worker's banner, and exit 3.  The real
+    ``dev.py``, in a subprocess: it refuses before set-up (nothing is installed or served)."""
+    with _listening_socket() as taken:
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, str(ROOT / "dev.py"), "serve", f"127.0.0.1:{port}", "--no-worker"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    match = re.fullmatch(
+        rf"dev\.py serve: error: 127\.0\.0\.1:{port} is already in use \(another server"
+        r" listens there\); pass a free address instead: python3 dev\.py serve"
+        r" 127\.0\.0\.1:(\d+)\n",
+        result.stderr,
+    )
+    assert match, result.stderr
+    suggested = int(match.group(1))
+    assert port < suggested <= port + 50
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", suggested))  # free indeed (unless taken since)
+
+
+def test_serve_on_a_port_in_use_given_alone_checks_127_0_0_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with _listening_socket() as taken:
+        port = taken.getsockname()[1]
+        assert _main_refusing_to_set_up(monkeypatch, ["serve", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"dev.py serve: error: 127.0.0.1:{port} is already in use")
+    assert "python3 dev.py serve 127.0.0.1:" in err
+
+
+def test_serve_on_a_free_port_goes_on_to_set_up(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    dev = _dev_module()
+    dev.check_serve_port([f"127.0.0.1:{port}", "--no-worker"])  # type: ignore[attr-defined]
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:http", "0", "70000"])
+def test_serve_refuses_a_port_that_is_not_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], address: str
+) -> None:
+    assert _main_refusing_to_set_up(monkeypatch, ["serve", address]) == 2
+    port = address.rpartition(":")[2]
+    assert capsys.readouterr().err == (
+        f"dev.py serve: error: {port!r} is not a port (a number from 1 to 65535): serve 8001\n"
+    )
