@@ -73,6 +73,12 @@ class TournamentRaceView(serializers.Serializer[Any]):
         help_text="when the organisers cancelled the race (as the race's own view); null for "
         "a race not cancelled, and for one cancelled before this time was recorded",
     )
+    closed_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the race was closed: at ends_at, or earlier once it was over for "
+        "every player (as the race's own view); null before, and for a cancelled race that "
+        "was never closed",
+    )
     late_join_s = serializers.IntegerField(
         allow_null=True,
         help_text="seconds after starts_at that joining stays open (0: closes at the start; "

@@ -152,6 +152,26 @@ def _race_query(
     return qs.order_by("-starts_at")
 
 
+def race_ended_at(race: Any) -> datetime | None:
+    """When a race that is over ended, as its page tells it: ``closed_at`` when that is
+    before ``ends_at`` (it was over for every player early: "Ended early"), else
+    ``ends_at`` (a sweep closes it a moment after); ``cancelled_at`` for a cancelled race
+    (``None`` when that time was not recorded).  ``race``: a :class:`~games.models.Race`
+    or a dict with those keys (:func:`games.selectors.tournaments.race_summary`); only
+    meaningful for a race past its end (phase ``closing``, ``finished`` or ``cancelled``).
+    """
+
+    def get(key: str) -> Any:
+        return race.get(key) if isinstance(race, dict) else getattr(race, key, None)
+
+    if get("status") == Race.Status.CANCELLED:
+        cancelled_at: datetime | None = get("cancelled_at")
+        return cancelled_at
+    closed_at: datetime | None = get("closed_at")
+    ends_at: datetime = get("ends_at")
+    return closed_at if closed_at is not None and closed_at < ends_at else ends_at
+
+
 def race_public(race: Race, *, viewer: Any = None, now: datetime | None = None) -> dict[str, Any]:
     """The race as anyone may see it; the seed only once the race is finished or cancelled.
 

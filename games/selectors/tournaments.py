@@ -80,7 +80,8 @@ def tournament_visible(*, tournament_id: Any, include_drafts: bool = False) -> b
 
 def race_summary(race: Race, *, now: datetime | None = None) -> dict[str, Any]:
     """A tournament race in a list: times (``cancelled_at``: when a cancelled race was
-    cancelled, ``None`` otherwise or when not recorded), phase, commitment; the seed once
+    cancelled, ``None`` otherwise or when not recorded; ``closed_at``: when it was closed,
+    ``None`` before), phase, commitment; the seed once
     finished or cancelled (:meth:`Race.seed_revealed`, as the race itself shows it)."""
     now = now or timezone.now()
     return {
@@ -95,6 +96,7 @@ def race_summary(race: Race, *, now: datetime | None = None) -> dict[str, Any]:
         "starts_at": race.starts_at,
         "ends_at": race.ends_at,
         "cancelled_at": race.cancelled_at,
+        "closed_at": race.closed_at,
         "late_join_s": race.late_join_s,
         "join_closes_at": race.join_closes_at,
         "commitment": race.commitment,

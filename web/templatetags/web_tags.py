@@ -6,15 +6,19 @@ from decimal import Decimal
 from typing import Any
 
 from django import template
+from django.utils import dateformat, timezone
 from django.utils.formats import number_format
 from django.utils.html import format_html
 
 from games.selectors.games import game_base_rank
+from games.selectors.races import race_ended_at
 from games.words import duration, rules_label, variant_label
 from web.board import RANK_NAMES
 
 register = template.Library()
 register.filter("duration", duration)  # games.words.duration, also the admin's
+#: ``{{ race|ended_at }}``: when a race that is over ended (games.selectors.races).
+register.filter("ended_at", race_ended_at)
 
 
 @register.filter
@@ -77,6 +81,22 @@ def signed(n: int | None) -> str:
     if n > 0:
         return f"+{n}"
     return f"\u2212{-n}" if n < 0 else "0"
+
+
+@register.simple_tag
+def local_time(at: Any) -> str:
+    """``<time datetime="..." data-local>2026-12-05 12:36 UTC</time>`` for a datetime, as
+    the pages write a time: ``app.js`` rewrites the text as a date and time (hours and
+    minutes) in the page's language and the viewer's time zone; ``""`` for None.  Use
+    ``{% local_time at as when %}`` to put it in a translated sentence."""
+    if at is None:
+        return ""
+    at = timezone.localtime(at)
+    return format_html(
+        '<time datetime="{}" data-local>{} UTC</time>',
+        dateformat.format(at, "c"),
+        dateformat.format(at, "Y-m-d H:i"),
+    )
 
 
 @register.simple_tag
