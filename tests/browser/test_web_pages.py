@@ -523,20 +523,25 @@ def test_the_play_buttons_stay_on_a_phone_screen(
         page.reload()
         expect(page.locator(".controls")).to_be_hidden()
         expect(page.locator("details.typed")).to_be_hidden()
-        # The over board's last word stays at the screen's top when scrolled, under the
-        # counts (a filter on the board made the board its box: it scrolled away); it is
-        # in the head, which it makes taller, not over the board (tests/browser/
-        # test_web_last_word.py).
+        # The over board's last word is in the head, under the counts, which it makes
+        # taller, not over the board (tests/browser/test_web_last_word.py); scrolled, the
+        # head goes with the page: stuck at the screen's top it lay over the board's
+        # headings (tests/browser/test_web_ended_head_not_sticky.py).
         page.evaluate("document.getElementById('board-message').textContent = 'Gagné'")
         message = page.locator("#board-message")
+        at_top = page.locator("#board .board-head").bounding_box()
+        before = page.evaluate("window.scrollY")
         page.evaluate("window.scrollTo(0, 400)")
+        scrolled = page.evaluate("window.scrollY") - before
+        assert scrolled > 0
         band = message.bounding_box()
         head = page.locator("#board .board-head").bounding_box()
         stats = page.locator("#board .stats").bounding_box()
         assert band is not None
         assert head is not None
         assert stats is not None
-        assert 0 <= head["y"] <= 5, head
+        assert at_top is not None
+        assert head["y"] == at_top["y"] - scrolled, (at_top, head, scrolled)
         assert band["y"] >= stats["y"] + stats["height"] - 1, (band, stats)
         assert band["y"] + band["height"] <= head["y"] + head["height"] + 1, (band, head)
     finally:
