@@ -233,7 +233,9 @@ def test_moves_survive_a_redis_outage_and_due_races_close_after_it(
     assert token.status_code == 200, token.content
     wrong = fresh.post("/api/v1/auth/token", {"username": "newcomer", "password": "wrong"})
     assert wrong.json()["code"] == "invalid_credentials"
-    assert caches["database"].get(slot_key("username", "newcomer")) == 0
+    # The slots count per address and per username at that address, as the lockout does.
+    assert caches["database"].get(slot_key("address", "127.0.0.1")) == 0
+    assert caches["database"].get(slot_key("username+address", "newcomer\n127.0.0.1")) == 0
     assert Game.objects.get(id=game_id).move_number == 6
     assert any("Redis is unavailable" in r.getMessage() for r in caplog.records)
 
