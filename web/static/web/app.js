@@ -486,10 +486,20 @@
     syncControls(fresh);
     followGame();
     awaitResults();
+    // Focus stays with the card or button it was on; a card that left its pile leaves
+    // it on that pile: a tableau pile's button, the reserve's or the waste's new top card
+    // (the stock once the waste is empty); else on the board's message.  A disabled
+    // button (a stock with nothing left to draw) takes no focus: it fell to the page's
+    // body, and the next shortcut key's board lost it for good.
     if (focusKey) {
-      var f = fresh.querySelector('[data-key="' + focusKey + '"]');
-      if (!f && focusKey.indexOf("-") > 0) {
-        f = fresh.querySelector('[data-key="pile-' + focusKey.split("-")[0] + '"]');
+      var usable = function (el) { return el && !el.disabled ? el : null; };
+      var f = usable(fresh.querySelector('[data-key="' + focusKey + '"]'));
+      var pile = focusKey.indexOf("-") > 0 ? focusKey.split("-")[0] : null;
+      if (!f && pile) { f = usable(fresh.querySelector('[data-key="pile-' + pile + '"]')); }
+      if (!f && (pile === "reserve" || pile === "waste")) {
+        var tops = fresh.querySelectorAll('button[data-key^="' + pile + '-"]');
+        f = usable(tops[tops.length - 1]) ||
+          (pile === "waste" ? usable(fresh.querySelector('[data-key="stock"]')) : null);
       }
       (f || fresh.querySelector("#board-message")).focus();
     }
@@ -500,8 +510,12 @@
     var b = board();
     if (!b || !b.dataset.moveUrl || sending) { return; }
     sending = true;
-    var focusKey = document.activeElement && document.activeElement.dataset
-      ? document.activeElement.dataset.key : null;
+    // Focus in the board on something without a key of its own (its message, after a
+    // card went home by the keyboard) goes to the new board's message: it fell to the
+    // page's body, and every later shortcut key (D) left it there.
+    var active = document.activeElement;
+    var focusKey = active && active.dataset ? active.dataset.key : null;
+    if (!focusKey && active && active !== b && b.contains(active)) { focusKey = "message"; }
     var form = new URLSearchParams();
     form.set("move", move);
     form.set("expected_move_number", b.dataset.moveNumber);
