@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from playwright.sync_api import expect
 
 from games.services.games import game_start, move_play
 from tests.browser.web_helpers import PASSWORD, log_in
@@ -80,3 +81,41 @@ def test_focus_stays_on_the_board_after_shortcut_moves(live_server: Any, page: A
     assert page.evaluate(_ACTIVE) == top
     page.keyboard.press("ArrowRight")  # the roving keys go on from there
     assert page.evaluate(_ACTIVE) == "f-C"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_undo_by_its_key_keeps_focus_on_the_board(live_server: Any, page: Any) -> None:
+    """U pressed on the board took focus out of it, to the Undo button (where the arrow
+    keys do nothing: Shift+Tab back through every pile); it now stays where it was."""
+    player = User.objects.create_user("keys-undo", password=PASSWORD)
+    game = game_start(player=player, variant="classic", seed=SEED)
+    for n, mv in enumerate(MOVES):
+        move_play(game_id=game.id, player=player, move=mv, expected_move_number=n)
+    log_in(page, live_server.url, "keys-undo")
+    page.goto(f"{live_server.url}/play/{game.id}/")
+    page.wait_for_selector("#board[data-move-url]")
+    page.locator('#board [data-key="stock"]').focus()
+    _press(page, "Enter")  # draw
+    assert page.evaluate(_ACTIVE) == "stock"
+    page.keyboard.press("u")
+    page.wait_for_function("() => document.getElementById('board').dataset.moveNumber === '3'")
+    expect(page.locator("#announcer")).to_have_text("Took back the draw.")
+    assert page.evaluate(_ACTIVE) == "stock"
+    # The Undo button itself keeps its old behaviour: focus stays on the page's controls.
+    page.locator('#board [data-key="f-C"]').focus()
+    page.keyboard.press("u")
+    page.wait_for_function("() => document.getElementById('board').dataset.moveNumber === '2'")
+    expect(page.locator("#announcer")).to_have_text("Took back moving the king of clubs to pile 1.")
+    assert page.evaluate(_ACTIVE) == "f-C"
+    page.locator('[data-action="undo"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.getElementById('board').dataset.moveNumber === '1'")
+    expect(page.locator("#announcer")).to_have_text(
+        "Took back moving the king of hearts to pile 2."
+    )
+    assert (
+        page.evaluate(
+            "() => document.activeElement.dataset.action || document.activeElement.dataset.key"
+        )
+        == "undo"
+    )

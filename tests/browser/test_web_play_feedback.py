@@ -102,8 +102,10 @@ def test_focus_stays_on_the_page_after_undo(
     live_server: Any, page: Any, transactional_db: Any
 ) -> None:
     """After Undo (the U key or the button) focus fell to the page's body: a keyboard
-    user had to Tab from the top of the page again.  It goes to the Undo button while
-    there is a move to take back, then to the board's first card."""
+    user had to Tab from the top of the page again.  U pressed on the board keeps focus
+    on the board (the waste's top card, the stock once the waste is empty); from the
+    Undo button focus stays on it while there is a move to take back, then goes to the
+    board's first card."""
     player = User.objects.create_user("uma", password=PASSWORD)
     game = game_start(player=player, variant="classic", seed="e2e-5")
     log_in(page, live_server.url, "uma")
@@ -117,8 +119,20 @@ def test_focus_stays_on_the_page_after_undo(
     expect(page.locator("#board button[data-from=waste]")).to_be_focused()
     page.keyboard.press("u")
     page.wait_for_selector('#board[data-move-number="1"]')
+    expect(page.locator("#board button[data-from=waste]")).to_be_focused()
+    page.keyboard.press("u")
+    page.wait_for_selector('#board[data-move-number="0"]')
+    expect(page.locator('#board [data-key="stock"]')).to_be_focused()  # the waste is empty
+    # From the Undo button, the keyboard goes on from there.
+    page.keyboard.press("d")
+    page.wait_for_selector('#board[data-move-number="1"]')
+    page.keyboard.press("d")
+    page.wait_for_selector('#board[data-move-number="2"]')
+    undo.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board[data-move-number="1"]')
     expect(undo).to_be_focused()
-    # The keyboard goes on from there: Enter takes back the move before.
+    # Enter takes back the move before.
     page.keyboard.press("Enter")
     page.wait_for_selector('#board[data-move-number="0"]')
     expect(undo).to_be_disabled()  # nothing left to take back: the board's first card

@@ -282,6 +282,7 @@
 
   /* ---------------------------------------------------------------- the board */
   var selected = null; // {card: "QH", from: "t2", key: "..."}
+  var undoFocusKey = null;  // the data-key focused on the board when U was pressed
   var sending = false;
 
   function board() { return document.getElementById("board"); }
@@ -467,6 +468,25 @@
     marks.forEach(function (el) { if (el) { el.classList.add("hinted"); } });
   }
 
+  // Focus on a board drawn again stays with the card or button it was on (focusKey, its
+  // data-key; "message": the board's message); a card that left its pile leaves it on
+  // that pile: a tableau pile's button, the reserve's or the waste's new top card (the
+  // stock once the waste is empty); else on the board's message.  A disabled button (a
+  // stock with nothing left to draw) takes no focus: it fell to the page's body, and the
+  // next shortcut key's board lost it for good.
+  function focusKept(fresh, focusKey) {
+    var usable = function (el) { return el && !el.disabled ? el : null; };
+    var f = usable(fresh.querySelector('[data-key="' + focusKey + '"]'));
+    var pile = focusKey.indexOf("-") > 0 ? focusKey.split("-")[0] : null;
+    if (!f && pile) { f = usable(fresh.querySelector('[data-key="pile-' + pile + '"]')); }
+    if (!f && (pile === "reserve" || pile === "waste")) {
+      var tops = fresh.querySelectorAll('button[data-key^="' + pile + '-"]');
+      f = usable(tops[tops.length - 1]) ||
+        (pile === "waste" ? usable(fresh.querySelector('[data-key="stock"]')) : null);
+    }
+    (f || fresh.querySelector("#board-message")).focus();
+  }
+
   function replaceBoard(html, focusKey) {
     var b = board();
     if (!b) { return; }
@@ -486,23 +506,7 @@
     syncControls(fresh);
     followGame();
     awaitResults();
-    // Focus stays with the card or button it was on; a card that left its pile leaves
-    // it on that pile: a tableau pile's button, the reserve's or the waste's new top card
-    // (the stock once the waste is empty); else on the board's message.  A disabled
-    // button (a stock with nothing left to draw) takes no focus: it fell to the page's
-    // body, and the next shortcut key's board lost it for good.
-    if (focusKey) {
-      var usable = function (el) { return el && !el.disabled ? el : null; };
-      var f = usable(fresh.querySelector('[data-key="' + focusKey + '"]'));
-      var pile = focusKey.indexOf("-") > 0 ? focusKey.split("-")[0] : null;
-      if (!f && pile) { f = usable(fresh.querySelector('[data-key="pile-' + pile + '"]')); }
-      if (!f && (pile === "reserve" || pile === "waste")) {
-        var tops = fresh.querySelectorAll('button[data-key^="' + pile + '-"]');
-        f = usable(tops[tops.length - 1]) ||
-          (pile === "waste" ? usable(fresh.querySelector('[data-key="stock"]')) : null);
-      }
-      (f || fresh.querySelector("#board-message")).focus();
-    }
+    if (focusKey) { focusKept(fresh, focusKey); }
     fresh.dispatchEvent(new CustomEvent("board:updated", { bubbles: true }));
   }
 
@@ -863,7 +867,14 @@
       e.preventDefault();
     } else if (key === "u") {
       btn = document.querySelector('[data-action="undo"]');
-      if (btn && !btn.disabled) { btn.click(); }
+      if (btn && !btn.disabled) {
+        // U pressed on the board: the board the Undo answers keeps focus where it was
+        // (it went to the Undo button, out of the board, where the arrow keys do nothing).
+        var on = document.activeElement;
+        undoFocusKey = on && on !== b && b.contains(on)
+          ? (on.dataset && on.dataset.key) || "message" : null;
+        btn.click();
+      }
       else if (btn) { say(document.body.dataset.nothingUndoText || "", true); }  // nothing to take back
       var controls = document.querySelector(".controls[data-no-undo]");
       if (!btn && controls) { say(controls.dataset.noUndo, true); }  // said, not ignored
@@ -1027,7 +1038,12 @@
         armFade(polled);
       }
       // After Undo (its button or the U key), Hint or Resign, focus stays on the page.
-      if (b && cfg && e.detail.elt === b && !form && !polled) { refocus(b); }
+      var undone = cfg && cfg.elt && cfg.elt.closest && cfg.elt.closest("form") &&
+        cfg.elt.closest("form").querySelector('[data-action="undo"]');
+      if (b && cfg && e.detail.elt === b && undone && undoFocusKey) {
+        focusKept(b, undoFocusKey);
+      } else if (b && cfg && e.detail.elt === b && !form && !polled) { refocus(b); }
+      if (b && cfg && e.detail.elt === b && !polled) { undoFocusKey = null; }
       if (form && b && !b.querySelector(".message.error")) {
         var input = form.querySelector('input[name="move"]');
         if (input) { input.value = ""; }
