@@ -1037,7 +1037,8 @@
         }
         armFade(polled);
       }
-      // After Undo (its button or the U key), Hint or Resign, focus stays on the page.
+      // After Undo, Hint or Resign, focus stays on the page; U pressed on the board keeps
+      // it on the board (focusKept).
       var undone = cfg && cfg.elt && cfg.elt.closest && cfg.elt.closest("form") &&
         cfg.elt.closest("form").querySelector('[data-action="undo"]');
       if (b && cfg && e.detail.elt === b && undone && undoFocusKey) {
