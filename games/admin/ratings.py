@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.admin.common import SelectionGuardAdmin, quoted_names, when_cell
 from games.models import PlayerRating, RaceRating, RatingChange, RatingPool
+from games.services.enqueue import tasks_run_here
 from games.services.ratings import (
     REASON_DRAFT,
     REASON_TOO_FEW,
@@ -32,16 +33,6 @@ from games.services.ratings import (
     pool_recompute_enqueue,
     race_set_rated,
 )
-
-
-def tasks_run_here() -> bool:
-    """Whether Celery tasks run inside the web process when queued
-    (``CELERY_TASK_ALWAYS_EAGER=true``, the test suite's default), rather than on a worker
-    (the embedded default's and production's)."""
-    from canfield_site.celery import app
-
-    return bool(app.conf.task_always_eager)
-
 
 #: History rows shown on a rating's page (newest first).
 HISTORY_ROWS = 200

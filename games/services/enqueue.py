@@ -21,6 +21,15 @@ from typing import Any
 logger = logging.getLogger(__name__)
 
 
+def tasks_run_here() -> bool:
+    """Whether a task queued now runs inside this process at once
+    (``CELERY_TASK_ALWAYS_EAGER=true``, the test suite's default), rather than on a worker
+    (the embedded default's and production's): what a message may promise after queueing."""
+    from canfield_site.celery import app
+
+    return bool(app.conf.task_always_eager)
+
+
 def enqueue_now(task_name: str, *, kwargs: dict[str, Any]) -> bool:
     """Send ``task_name`` with ``kwargs`` now; ``False`` (logged) when it could not be sent.
 
