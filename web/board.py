@@ -416,9 +416,7 @@ def undo_words(notation: str | None) -> str:
     )
 
 
-def board_context(
-    view: dict[str, Any], *, draw: int = 3, tableau_moves: str = "top-or-whole"
-) -> dict[str, Any]:
+def board_context(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     """The piles of a :func:`~games.selectors.games.game_view` dict, as cards to draw.
 
     Shape: ``reserve`` (``count``, ``face_down``, ``cards``: visible cards bottom to
@@ -427,10 +425,13 @@ def board_context(
     covered card's ``run`` names it with the cards on it, :func:`run_words`),
     ``stock_count``, ``waste`` (``count``, ``fan``: the last three cards for draw
     three, else the top card), ``legal`` (the legal moves, space-separated).
-    ``tableau_moves``: the rules' option (RULES.md 4): a covered card is named with the
-    cards on it only where it moves with them, the bottom card of a pile, or any card
-    under ``any-run``; another covered card is named alone.
+    ``options``: the deal's rule options (RULES.md 4): ``draw`` sets the waste's fan
+    (default 3), and under ``tableau_moves`` a covered card is named with the cards on it
+    only where it moves with them, the bottom card of a pile, or any card under
+    ``any-run``; another covered card is named alone.
     """
+    draw = int(options.get("draw", 3))
+    any_run = options.get("tableau_moves", "top-or-whole") == "any-run"
     reserve_cards = [card(c) for c in view["reserve"]["cards"]]
     foundations = []
     for suit in "CDHS":
@@ -451,7 +452,7 @@ def board_context(
             "key": f"t{i + 1}",
             "cards": [
                 replace(card(c), run=run_words(pile[j:]))
-                if j < len(pile) - 1 and (j == 0 or tableau_moves == "any-run")
+                if j < len(pile) - 1 and (j == 0 or any_run)
                 else card(c)
                 for j, c in enumerate(pile)
             ],

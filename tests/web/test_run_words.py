@@ -51,7 +51,7 @@ def test_the_board_gives_covered_cards_their_run(tableau_moves: str) -> None:
         "base_rank": "6",
     }
     with translation.override("en"):
-        pile = board_context(view, tableau_moves=tableau_moves)["tableau"][3]["cards"]
+        pile = board_context(view, {"tableau_moves": tableau_moves})["tableau"][3]["cards"]
     assert [c.code for c in pile] == RUN
     middle = (
         ["ten of clubs to eight of spades, 3 cards", "nine of hearts to eight of spades, 2 cards"]

@@ -15,9 +15,9 @@ from django.http import (
     HttpResponseNotModified,
     HttpResponsePermanentRedirect,
 )
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -64,6 +64,29 @@ def moved_to(request: HttpRequest, url: str) -> HttpResponse:
     ``/play/<id>/solution/``)."""
     query = request.META.get("QUERY_STRING", "")
     return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
+
+
+def page_or_fragment(
+    request: HttpRequest,
+    page: str,
+    fragment: str,
+    context: dict[str, Any],
+    *,
+    status: int = 200,
+    fragment_status: int | None = None,
+) -> HttpResponse:
+    """One address, two answers: template ``fragment`` for htmx (:func:`is_htmx`; status
+    ``fragment_status``, default ``status``), else the whole ``page`` (``status``).
+    Both say ``Vary: HX-Request``, so a browser's cache keeps them apart: without it,
+    Back after an htmx request to the same address (a poll, a pushed replay step) showed
+    the bare fragment as the page."""
+    if is_htmx(request):
+        status = status if fragment_status is None else fragment_status
+        response = render(request, fragment, context, status=status)
+    else:
+        response = render(request, page, context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 def etag_of(*parts: Any) -> str:

@@ -18,7 +18,6 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -69,6 +68,7 @@ from web.views.common import (
     is_htmx,
     moved_to,
     not_found,
+    page_or_fragment,
     post_or_page,
     server_now_ms,
 )
@@ -165,11 +165,7 @@ def play_context(
     return {
         "game": game,
         "view": view,
-        "board": board_context(
-            view,
-            draw=int(options["draw"]),
-            tableau_moves=str(options.get("tableau_moves", "top-or-whole")),
-        ),
+        "board": board_context(view, options),
         "rules": rules_words(view["deal"]["variant"], options, preset=view["deal"]["preset"]),
         "rules_text": rules_text(options),
         "race": race,
@@ -596,15 +592,13 @@ def solution(request: HttpRequest, game_id: Any) -> HttpResponse:
         "pending": any(p["pending"] for p in parts),
         "poll_seconds": SOLUTION_POLL_SECONDS,
     }
-    if is_htmx(request):
-        # The answers alone, for the page's poll; 200 even when every part is busy (htmx
-        # swaps only 2xx answers: "too many solutions" would never be shown).
-        response = render(
-            request, "web/_solution.html", context, status=200 if status == 429 else status
-        )
-    else:
-        response = render(request, "web/solution.html", context, status=status)
-    # One address, two answers (the page, the poll's fragment): a browser's cache keeps
-    # them apart, or Back after the poll showed the bare fragment as the page.
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    # The poll's fragment is 200 even when every part is busy (htmx swaps only 2xx
+    # answers: "too many solutions" would never be shown).
+    return page_or_fragment(
+        request,
+        "web/solution.html",
+        "web/_solution.html",
+        context,
+        status=status,
+        fragment_status=200 if status == 429 else status,
+    )

@@ -17,7 +17,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
 from games.engine import OPTION_NAMES, PRESETS
@@ -52,9 +51,9 @@ from web.views.common import (
     account_gone,
     etag_of,
     get_or_head_only,
-    is_htmx,
     moved_to,
     not_found,
+    page_or_fragment,
     polled,
     post_or_page,
     server_now_ms,
@@ -310,21 +309,12 @@ def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
         "game": game,
         "race": game_race(game),
         "view": view,
-        "board": board_context(
-            view,
-            draw=int(game.deal.options["draw"]),
-            tableau_moves=str(game.deal.options.get("tableau_moves", "top-or-whole")),
-        ),
+        "board": board_context(view, game.deal.options),
         "step": step,
         "total": len(notations),
         "moves": [(i + 1, n, move_words(n)) for i, n in enumerate(notations)],
         "last": move_words(notations[step - 1]) if step else "",
         "replay_url": reverse("web:replay", args=[game.id]),
     }
-    template = "web/_replay.html" if is_htmx(request) else "web/replay.html"
-    response = render(request, template, context)
-    # One address, two answers (the page; the viewer alone, whose address htmx pushes
-    # into the history): a browser's cache keeps them apart, or Back to a pushed step
-    # could show the bare viewer.
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    # The viewer alone for htmx, whose address it pushes into the history.
+    return page_or_fragment(request, "web/replay.html", "web/_replay.html", context)
