@@ -464,10 +464,11 @@ def lockout_seconds() -> int:
 
 def lockout_detail() -> str:
     """The human sentence of a lockout, in English (the API's ``detail``; the API answers
-    in English whatever the request's language)."""
-    minutes = math.ceil(lockout_seconds() / 60)
-    unit = "minute" if minutes == 1 else "minutes"
-    return f"Too many failed logins from this address: try again in {minutes} {unit}."
+    in English whatever the request's language): :func:`lockout_page_words`' sentence."""
+    from django.utils.translation import override
+
+    with override("en"):
+        return lockout_page_words()[1]
 
 
 def lockout_page_words() -> tuple[str, str]:

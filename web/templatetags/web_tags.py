@@ -37,11 +37,8 @@ def seconds(ms: int | None, places: int = 3) -> str:
     """
     if ms is None:
         return ""
-    if places != 3:
-        return str(
-            number_format(round(Decimal(ms) / 1000, places), decimal_pos=places, use_l10n=True)
-        )
-    return str(number_format(Decimal(ms) / 1000, decimal_pos=3, use_l10n=True))
+    # Rounded first: number_format cuts the digits past decimal_pos off (83.46 -> "83.4").
+    return str(number_format(round(Decimal(ms) / 1000, places), decimal_pos=places, use_l10n=True))
 
 
 @register.filter
