@@ -90,12 +90,10 @@ def _manage(python: Path, *args: str) -> None:
 
 
 def _base_url(args: list[str]) -> str:
-    """The URL ``runserver`` will serve for these arguments (default 127.0.0.1:8000)."""
-    addrport = next((a for a in args if not a.startswith("-")), "127.0.0.1:8000")
-    host, sep, port = addrport.rpartition(":")
-    if not sep:  # only a port
-        host, port = "127.0.0.1", addrport
-    if host in ("", "0", "0.0.0.0"):  # noqa: S104 - reading an argument, not binding
+    """The URL the web server will serve for these arguments (default 127.0.0.1:8000; an
+    address bound on every interface is reached on 127.0.0.1): :func:`_serve_host_port`."""
+    host, port = _serve_host_port(args)
+    if host == "0.0.0.0":  # noqa: S104 - reading an argument, not binding
         host = "127.0.0.1"
     return f"http://{host}:{port}"
 
