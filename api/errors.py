@@ -72,6 +72,7 @@ SERVICE_ERROR_STATUS: dict[str, int] = {
     "undo_not_allowed": 403,
     "hint_not_allowed": 403,
     "nothing_to_undo": 409,
+    "move_limit_reached": 409,
     "race_closed": 409,
     "disqualified": 403,
     "deal_secret": 409,

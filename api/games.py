@@ -227,7 +227,7 @@ class GameMovesView(ApiView):
             409: OpenApiResponse(
                 ProblemSerializer,
                 description="stale_move_number (with current_move_number), game_over, "
-                "race_closed, race_not_started",
+                "race_closed, race_not_started, move_limit_reached (with limit)",
             ),
             422: OpenApiResponse(ProblemSerializer, description="illegal_move with the reason"),
             **_PROBLEMS,
@@ -242,8 +242,9 @@ class GameMovesView(ApiView):
             "`stale_move_number`, and repeating a move that was already accepted at that number "
             "returns 200 with `replayed: true` instead of playing it twice. Errors: 400 "
             "`malformed_move`, 422 `illegal_move`, 409 `game_over`, `race_closed` or "
-            "`race_not_started`, 403 `disqualified` (the organisers disqualified your entry; "
-            "`reason` gives their words)."
+            "`race_not_started`, `move_limit_reached` (the game has accepted "
+            "`GAME_MOVE_LIMIT` moves, undone ones included; `limit`), 403 `disqualified` (the "
+            "organisers disqualified your entry; `reason` gives their words)."
         ),
     )
     def post(self, request: Request, game_id: UUID) -> Response:
@@ -265,9 +266,10 @@ class GameMovesView(ApiView):
         ``not_authenticated``; 403 ``disqualified`` (``reason``: the organisers' words);
         404 ``not_found`` (no such game, or another player's); 409 ``stale_move_number``
         (``current_move_number``), ``game_over``, ``race_closed`` (past the game's
-        deadline, by the server clock), ``race_not_started``; 422 ``illegal_move`` (the
-        engine's reason, which names no hidden card); 429 ``throttled`` (scope
-        ``moves``).
+        deadline, by the server clock), ``race_not_started``, ``move_limit_reached``
+        (``GAME_MOVE_LIMIT`` moves accepted, undone ones included; ``limit``); 422
+        ``illegal_move`` (the engine's reason, which names no hidden card); 429
+        ``throttled`` (scope ``moves``).
         """
         data = MoveInput(data=request.data)
         data.is_valid(raise_exception=True)

@@ -67,6 +67,9 @@ PROBLEM_CODES: dict[str, str] = {
     "hint_not_allowed": "403: hints are for practice games only; a race game never gets one "
     "(RULES.md 7).",
     "nothing_to_undo": "409: there is no move to take back.",
+    "move_limit_reached": "409: the game has accepted `GAME_MOVE_LIMIT` moves (`limit`), "
+    "undone ones included, and takes no more; resign it (the rules set no limit: this is "
+    "the server's, so that no game grows without end).",
     "deal_secret": "409: the deal (seed, deck, record) and the solution stay secret until the "
     "game is over for good (a race game's: until the race is finished or cancelled). A "
     "`blocked` game whose last move may still be undone (`undo_allowed` true) is not over: "

@@ -17,7 +17,9 @@ from canfield_bot.strategy import DefaultStrategy, Strategy
 
 log = logging.getLogger("canfield_bot")
 
-_OVER_CODES = {"race_closed", "game_over", "disqualified"}
+#: Refusals after which the bot stops playing its game: over, closed, disqualified, or
+#: at the server's ``GAME_MOVE_LIMIT`` (``move_limit_reached``: no move is taken again).
+_OVER_CODES = {"race_closed", "game_over", "disqualified", "move_limit_reached"}
 
 #: ``on_progress(event, result, info)``: what a bot reports as it goes, once each:
 #: ``"joined"`` (``info``: the join answer, with ``starts_at``), ``"waiting"`` (the race

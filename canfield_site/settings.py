@@ -326,6 +326,15 @@ REST_FRAMEWORK: dict[str, Any] = {
 # Largest request body accepted, in bytes; larger is 413 payload_too_large.
 DATA_UPLOAD_MAX_MEMORY_SIZE: int = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=64 * 1024)
 
+# Moves one game accepts in all, undone ones included (each is a stored row that an undo,
+# the replay and the export read again); one more is 409 move_limit_reached.  The rules
+# set no limit (RULES.md 3.6: redeals are unlimited), so a game could otherwise grow
+# without end by drawing and undoing; the longest solver line over classic seeds 0..999
+# is far below it.
+GAME_MOVE_LIMIT: int = env.int("GAME_MOVE_LIMIT", default=10_000)
+if GAME_MOVE_LIMIT < 1:
+    raise ImproperlyConfigured("GAME_MOVE_LIMIT must be 1 or more (moves per game).")
+
 # Throttle counters must be shared by every web process: Redis when configured, degrading
 # to a per-process cache while Redis is down (canfield_site/cache.py).  The login attempts
 # in flight (canfield_site/security.py) fall back to the database instead ("database",

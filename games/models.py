@@ -96,6 +96,8 @@ class Game(models.Model):
     ``state`` is the engine snapshot (:meth:`GameState.to_dict`, holds hidden
     cards); ``move_number`` counts live moves; ``cards_home_at`` is when
     ``cards_home`` last reached its current value (race ranking, RULES.md 6);
+    ``moves_accepted`` counts every move ever accepted, undone ones included (the
+    game's :class:`Move` rows), which ``GAME_MOVE_LIMIT`` caps;
     ``deadline`` (race games) is the instant after which moves are refused.
     """
 
@@ -118,6 +120,11 @@ class Game(models.Model):
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.PRACTICE)
     state = models.JSONField()
     move_number = models.PositiveIntegerField(default=0)
+    moves_accepted = models.PositiveIntegerField(
+        default=0,
+        help_text="moves ever accepted, undone ones included (its Move rows; capped by "
+        "GAME_MOVE_LIMIT)",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     cards_home = models.PositiveSmallIntegerField(default=1)
     cards_home_at = models.DateTimeField(default=timezone.now)

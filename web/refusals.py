@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from games.services.errors import ServiceError
 from games.words import LOWER_AFTER_COLON as LOWER_AFTER_COLON
@@ -92,6 +93,15 @@ REFUSAL_TEXT: dict[str, Promise] = {
     "reserve_fills": gettext_lazy("Pile %(pile)s is empty: the reserve fills it."),
     "waste_only": gettext_lazy("Pile %(pile)s is empty: only the waste's top card may fill it."),
     "nothing_to_undo": gettext_lazy("There is nothing to take back."),
+    # The server's limit on the moves of one game (GAME_MOVE_LIMIT), not a rule.
+    # Translators: %(limit)s is a number with its thousands separator ("10,000").
+    "move_limit_reached": ngettext_lazy(
+        "This game has reached its limit of %(limit)s move (taken-back moves count too) "
+        "and takes no more: resign it and start another.",
+        "This game has reached its limit of %(limit)s moves (taken-back moves count too) "
+        "and takes no more: resign it and start another.",
+        "count",
+    ),
     "malformed_move": gettext_lazy("That is not a move: write one as QH>t2, 5S>f, draw or redeal."),
     # The typed move's mistakes, as the engine's parser names them (games.engine.moves
     # parse_move, cards.parse_card: the API's detail says the same in English).
@@ -200,6 +210,9 @@ def _words(why: str, facts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         out["rank"] = RANK_ANY[rank]
         if rank == "A":
             key = "build_base_wrap"
+    elif why == "move_limit_reached":
+        out["count"] = int(out["limit"])
+        out["limit"] = number_format(out["count"], force_grouping=True)
     if why in ("build_colour", "build_rank", "build_suit") and rank == "A":
         key = "build_wrap"
     return key, out
@@ -216,7 +229,7 @@ def refusal_words(exc: ServiceError) -> str:
         return sentence(exc.detail)
     try:
         key, facts = _words(exc.why, exc.facts)
-        return sentence(str(REFUSAL_TEXT[key]) % facts)
+        return sentence(str(REFUSAL_TEXT[key] % facts))
     except (KeyError, TypeError, ValueError, IndexError):
         return sentence(exc.detail)
 

@@ -108,6 +108,13 @@ class GameOver(ServiceError):
     code = "game_over"
 
 
+class MoveLimitReached(ServiceError):
+    """The game has accepted ``GAME_MOVE_LIMIT`` moves (undone ones count: each stays
+    stored); it takes no more, and may still be resigned.  ``limit`` is the limit."""
+
+    code = "move_limit_reached"
+
+
 class HintNotAllowed(ServiceError):
     """A race game never gets a hint (RULES.md 7): hints use the whole deal."""
 

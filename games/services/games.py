@@ -17,6 +17,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
@@ -60,6 +61,7 @@ from games.services.errors import (
     InvalidDeal,
     InvalidOptions,
     MalformedMove,
+    MoveLimitReached,
     NotFound,
     NothingToUndo,
     NoWinnableDeal,
@@ -77,6 +79,7 @@ _ENDED = {"won", "blocked", "resigned", "timed_out"}
 _PROGRESS_FIELDS = [
     "state",
     "move_number",
+    "moves_accepted",
     "status",
     "cards_home",
     "cards_home_at",
@@ -396,7 +399,9 @@ def move_play(
     :class:`IllegalMove` (engine reason), :class:`GameOver`,
     :class:`RaceClosed` (after the game's deadline, by the server clock),
     :class:`RaceNotStarted` (a race game before its start),
-    :class:`EntryDisqualified` (the organisers disqualified the player's entry).
+    :class:`EntryDisqualified` (the organisers disqualified the player's entry),
+    :class:`MoveLimitReached` (the game has accepted ``GAME_MOVE_LIMIT`` moves,
+    undone ones included; the rules set no limit, this is the server's).
     """
     now = now or timezone.now()
     try:
@@ -425,6 +430,14 @@ def move_play(
         _refuse_if_disqualified(game)
         if game.status != Game.Status.PLAYING:
             raise game_over_error(game, now=now)
+        limit = settings.GAME_MOVE_LIMIT
+        if game.moves_accepted >= limit:
+            # Checked before the engine, so the answer says nothing of the position.
+            raise MoveLimitReached(
+                f"this game has reached the move limit of {limit} (undone moves count "
+                "too): it takes no more; resign it and start another",
+                limit=limit,
+            ).because(MoveLimitReached.code, {"limit": limit})
         state = GameState.from_dict(game.state)
         try:
             state.play(notation)
@@ -433,6 +446,7 @@ def move_play(
         except IllegalMoveError as exc:
             raise IllegalMove(exc.reason).because(exc.why, exc.facts) from None
         game.move_number += 1
+        game.moves_accepted += 1
         home = state.cards_home
         if home != game.cards_home:
             game.cards_home = home

@@ -280,6 +280,24 @@ def test_a_disqualification_ends_the_bot(api: FakeApi) -> None:
     assert api.paths()[-2:] == ["POST games/g-alice/moves", "GET games/g-alice"]
 
 
+def test_the_move_limit_ends_the_bot_after_one_refusal(api: FakeApi) -> None:
+    """At the server's ``GAME_MOVE_LIMIT`` no move is taken again: the bot stops at the
+    first ``409 move_limit_reached`` rather than sending 50 more and raising."""
+    FakeRace(api, PLAN, phase="running")
+    api.reply(
+        "POST",
+        "games/g-alice/moves",
+        problem(409, "move_limit_reached", "this game has reached the move limit of 2"),
+    )
+    result = _play(api, strategy=first_legal, follow=False)
+    assert (result.ended, result.history, result.refused) == (
+        "move_limit_reached",
+        [],
+        {"move_limit_reached": 1},
+    )
+    assert api.paths().count("POST games/g-alice/moves") == 1
+
+
 def test_a_race_closed_on_an_unreadable_game_keeps_the_last_view(api: FakeApi) -> None:
     FakeRace(api, PLAN, phase="running", closes_at=1)
     api.reply("GET", "games/g-alice", problem(404, "not_found"))  # the re-read fails

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gettext
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,11 +86,18 @@ def test_every_refusal_of_the_pages_is_looked_up_in_the_catalogue(lang: str) -> 
 
     from web.refusals import REFUSAL_TEXT
 
+    class Facts(dict[str, Any]):
+        """Any fact a template names, as 2 (a plural template picks its form by one)."""
+
+        def __missing__(self, key: str) -> int:
+            return 2
+
     with translation.override("en"):
-        english = {code: str(text) for code, text in REFUSAL_TEXT.items()}
+        english = {code: str(text % Facts()) for code, text in REFUSAL_TEXT.items()}
     with translation.override(lang):
-        same = [code for code, text in REFUSAL_TEXT.items() if str(text) == english[code]]
+        same = [c for c, text in REFUSAL_TEXT.items() if str(text % Facts()) == english[c]]
     assert same == []
+    assert "2 moves" in english["move_limit_reached"]
 
 
 #: Words that name different things on the same pages: each language keeps them apart (a
