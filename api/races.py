@@ -633,6 +633,9 @@ class RaceResultsView(ApiView):
 
     permission_classes = [AllowAny]
     whole_list = True
+    # The largest read there is (every entrant's move list), public: counted as the
+    # history reads are, per player or per client address.
+    throttle_scope = "games"
 
     @extend_schema(
         description="Every entrant's result in one response. Not paginated: `cursor` and "

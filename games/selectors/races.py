@@ -9,10 +9,12 @@ Celery beat sweeper's work (``games.race_sweep``), on the embedded default too.
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, F, Max, Q, QuerySet, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
@@ -507,8 +509,43 @@ def lobby_change_key(*, include_drafts: bool, now: datetime) -> tuple[Any, ...]:
     return (entries_qs.count(), *phases, ";".join(looks))
 
 
-def race_results(*, race: Race, now: datetime | None = None) -> dict[str, Any]:
+#: Seconds the live move lists of a finished race's games are kept in the cache.
+RESULTS_MOVES_CACHE_SECONDS = 600
+
+
+def _finished_move_lists(race_id: Any, game_ids: list[Any]) -> dict[Any, list[str]]:
+    """The live moves (canonical notation, in order) of each of ``game_ids``, games of
+    the finished race ``race_id``: ``{game id: [move, ...]}``.
+
+    Read once and kept in the cache (``RESULTS_MOVES_CACHE_SECONDS``): a finished race's
+    games take no more moves and no undo (every game is over or past its deadline), so
+    the lists never change, and the results of a large race are read by everyone at its
+    end.  The key names the games, so an entry gone since (an account deleted) is a new
+    key, never a stale answer."""
+    digest = hashlib.sha256(",".join(sorted(str(g) for g in game_ids)).encode()).hexdigest()
+    key = f"race-results-moves:{race_id}:{digest}"
+    cached = cache.get(key)
+    if cached is not None:
+        return {uuid.UUID(gid): moves for gid, moves in cached.items()}
+    found: dict[Any, list[str]] = {gid: [] for gid in game_ids}
+    for gid, notation in (
+        Move.objects.filter(game_id__in=game_ids, undone_at__isnull=True)
+        .order_by("game_id", "number")
+        .values_list("game_id", "notation")
+    ):
+        found[gid].append(notation)
+    cache.set(key, {str(g): m for g, m in found.items()}, RESULTS_MOVES_CACHE_SECONDS)
+    return found
+
+
+def race_results(
+    *, race: Race, now: datetime | None = None, move_lists: bool = True
+) -> dict[str, Any]:
     """Final results with the seed reveal and every entrant's move list.
+
+    ``move_lists=False`` leaves each entry's ``move_list`` empty without reading a
+    move (the results page links each game's replay instead): a race of 100 entrants
+    with 2,000 moves each is 200,000 rows, most of the answer's cost.
 
     Raises :class:`RaceCancelled` for a cancelled race (it never has results) and
     :class:`RaceNotFinished` until the race is finished for everyone (with the race's
@@ -528,16 +565,10 @@ def race_results(*, race: Race, now: datetime | None = None) -> dict[str, Any]:
         .order_by(F("rank").asc(nulls_last=True), "joined_at")
     )
     game_ids = [e.game_id for e in entries if e.game_id]
-    moves: dict[Any, list[str]] = {gid: [] for gid in game_ids}
     from games.selectors.ratings import race_rating, race_rating_changes
 
     changes = race_rating_changes(race=race)
-    for gid, notation in (
-        Move.objects.filter(game_id__in=game_ids, undone_at__isnull=True)
-        .order_by("game_id", "number")
-        .values_list("game_id", "notation")
-    ):
-        moves[gid].append(notation)
+    moves = _finished_move_lists(race.id, game_ids) if move_lists else {}
     return {
         "race": str(race.id),
         "seed": seed,

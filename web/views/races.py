@@ -209,7 +209,7 @@ def results(request: HttpRequest, race_id: Any) -> HttpResponse:
     race = _race(request, race_id)
     if race.status != Race.Status.FINISHED:
         return redirect("web:race", race_id=race.id)
-    data = race_results(race=race)
+    data = race_results(race=race, move_lists=False)  # the page links replays instead
     return render(
         request,
         "web/results.html",
