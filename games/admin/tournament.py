@@ -649,10 +649,37 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         """:class:`TournamentForm`, whose status help fits the tournament's status
         (:data:`STATUS_HELP`): the add form's explains draft and open; a saved
         tournament's (its status read only, the actions change it) says what comes next
-        from where it is, and a finished or cancelled one's, which nothing changes, none."""
+        from where it is, and a finished or cancelled one's, which nothing changes, none.
+
+        A finished or cancelled tournament's rules, shown read only, have no help either:
+        the model's help says how to type them ("empty: no limit", "e.g. [10, 8, 6]"),
+        which nobody can.  Its entrant limit, when there is none, is shown as "-", with
+        "no limit" under it."""
         if obj is not None:
-            kwargs["help_texts"] = {"status": STATUS_HELP.get(obj.status, "")}
+            helps = {"status": STATUS_HELP.get(obj.status, "")}
+            if is_over(obj):
+                helps.update(dict.fromkeys((*SCORING_FIELDS, *ENTRY_FIELDS), ""))
+                if obj.max_entrants is None:
+                    helps["max_entrants"] = gettext("no limit")
+            kwargs["help_texts"] = helps
         return super().get_form(request, obj, change, **kwargs)
+
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Any = None,
+    ) -> Any:
+        """Django's page, without "Save and add another" for a finished or cancelled
+        tournament: only its name and description can change, and the button offered to
+        go on adding tournaments from a page of record.  "Save" and "Save and continue
+        editing" stay (they save the name and description)."""
+        if is_over(obj):
+            context["show_save_and_add_another"] = False
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_inlines(self, request: HttpRequest, obj: Any) -> list[Any]:
         """The standings and the races (both read only) once the tournament exists; its

@@ -112,3 +112,59 @@ def test_saving_an_over_tournament_changes_its_name_and_nothing_of_its_rules(
     assert _rules(t) == rules
     assert (t.name, t.description, t.status) == ("Old Cup (2025)", "renamed", status)
     assert [e.player.username for e in t.entrants.all()] == ["ann"]
+
+
+def _rows(page: str) -> dict[str, str]:
+    """Each form row of the tournament's fieldsets by field name: its HTML."""
+    return {
+        m.group(1): m.group(0)
+        for m in re.finditer(
+            r'<div class="form-row[^"]*field-(\w+)".*?(?=<div class="form-row|</fieldset>)',
+            page,
+            re.S,
+        )
+    }
+
+
+@pytest.mark.parametrize("status", [Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
+def test_an_over_tournaments_page_offers_no_add_another_and_no_typing_help(status: str) -> None:
+    """It offered "Save and add another" and, under the read-only rules, how to type
+    them ("(e.g. [10, 8, 6, 5, 4, 3, 2, 1])", "(empty: no limit)"), which nobody can."""
+    t = _over(status)
+    page = (
+        client_for(organiser())
+        .get(reverse("admin:games_tournament_change", args=[t.pk]))
+        .content.decode()
+    )
+    names = _inputs(page)
+    assert {"_save", "_continue"} <= names  # the name and description still change
+    assert "_addanother" not in names
+    rows = _rows(page)
+    assert {"points_table", "max_entrants", "scoring", "entry"} <= set(rows)
+    assert {name for name, row in rows.items() if 'class="help"' in row} == set()
+    assert "e.g. [10, 8, 6" not in page
+    assert "empty: no limit" not in page
+
+
+def test_an_over_tournament_without_an_entrant_limit_says_so() -> None:
+    t = _over(Tournament.Status.FINISHED)
+    Tournament.objects.filter(pk=t.pk).update(max_entrants=None)
+    page = (
+        client_for(organiser())
+        .get(reverse("admin:games_tournament_change", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="fr")
+        .content.decode()
+    )
+    row = _rows(page)["max_entrants"]
+    assert '<div class="readonly">-</div>' in row
+    assert re.findall(r'<div class="help"[^>]*>\s*<div>(.*?)</div>', row) == ["pas de limite"]
+
+
+def test_an_open_tournaments_page_keeps_add_another_and_its_help() -> None:
+    t = TournamentFactory(name="New Cup")
+    page = (
+        client_for(organiser())
+        .get(reverse("admin:games_tournament_change", args=[t.pk]))
+        .content.decode()
+    )
+    assert {"_save", "_continue", "_addanother"} <= _inputs(page)
+    assert "(empty: no limit)" in _rows(page)["max_entrants"]
