@@ -103,7 +103,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
-    "django.contrib.humanize",  # naturaltime ("3 minutes ago") on the lists of games
+    # naturaltime's words and their translations ("3 minutes ago"), which the lists of
+    # games read through web_tags.since.
+    "django.contrib.humanize",
     "rest_framework",
     # django-rest-knox, named in the admin's language (api/apps.py).
     "api.apps.KnoxConfig",

@@ -8,9 +8,10 @@ Start button on a German phone."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -88,20 +89,32 @@ def test_the_german_rating_change_column_reads_naturally(
     ctx.close()
 
 
+#: The clock of the recent-games tests: the pages' "started 5 minutes ago" counts from it.
+NOW = datetime(2026, 3, 14, 15, 9, 26, tzinfo=UTC)
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> datetime:
+    """The server's clock (``timezone.now``, which the live server's thread reads too)
+    stopped at :data:`NOW`: how long ago a game started cannot depend on how long the
+    test took, or on the wall clock."""
+    monkeypatch.setattr(timezone, "now", lambda: NOW)
+    return NOW
+
+
 def test_recent_practice_games_are_told_apart_without_their_seed(
-    live_server: Any, page: Any, transactional_db: Any
+    live_server: Any, page: Any, transactional_db: Any, clock: datetime
 ) -> None:
     """Ten lines read "Practice · Classic — playing · 1 card home" alike: each now says
     how many moves were played and how long ago it started (the local date to the second
     is the tooltip), never the seed of a game being played (RULES.md 7)."""
     ann = User.objects.create_user("ann", password=PASSWORD)
-    now = timezone.now()
     seeds = ["quiet-fox-1", "quiet-fox-2", "quiet-fox-3"]
     for minutes_ago, seed, draws in zip((50, 20, 5), seeds, (0, 1, 2), strict=True):
         game = game_start(player=ann, seed=seed)
         for _ in range(draws):
             move_play(game_id=game.id, player=ann, move="draw")
-        Game.objects.filter(id=game.id).update(started_at=now - timedelta(minutes=minutes_ago))
+        Game.objects.filter(id=game.id).update(started_at=clock - timedelta(minutes=minutes_ago))
     log_in(page, live_server.url, "ann")
     for address in ("/", "/players/ann/"):
         page.goto(f"{live_server.url}{address}")
@@ -149,7 +162,7 @@ def test_the_window_note_sits_under_the_start_button_on_a_german_phone(
 
 
 def test_two_games_started_the_same_second_differ_by_base_rank(
-    live_server: Any, page: Any, transactional_db: Any
+    live_server: Any, page: Any, transactional_db: Any, clock: datetime
 ) -> None:
     """Two practice games started the same second read alike but for the deal's base
     rank (public, RULES.md 2.2 and 7); the line shows how long ago the game started and
@@ -158,7 +171,7 @@ def test_two_games_started_the_same_second_differ_by_base_rank(
     for card in ("QH", "3C"):
         rest = [c for c in CARD_NAMES if c != card]
         game_start(player=ann, deck=[*rest[:13], card, *rest[13:]])
-    Game.objects.filter(player=ann).update(started_at=timezone.now() - timedelta(minutes=3))
+    Game.objects.filter(player=ann).update(started_at=clock - timedelta(minutes=3))
     log_in(page, live_server.url, "ann")
     for address in ("/", "/players/ann/"):
         page.goto(f"{live_server.url}{address}")

@@ -3,14 +3,18 @@
 started the same second apart: each line names its deal's base rank (public: the first
 foundation's card is dealt face up, RULES.md 2.2 and 7), and the start reads as a
 relative time whose full date sits in the ``<time>`` element's ``datetime`` and
-``title`` (no long date in the text)."""
+``title`` (no long date in the text).
+
+The pages' clock is stopped (:func:`clock`): how long ago a game started is measured from
+it, never from the wall clock, so each line's words are asserted whole."""
 
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.utils import timezone
 
 from games.engine.cards import CARD_NAMES
 from games.models import Game
@@ -21,7 +25,17 @@ from tests.web.conftest import PageClient
 
 pytestmark = pytest.mark.django_db
 
-STARTED = datetime(2026, 12, 5, 4, 17, 17, tzinfo=UTC)  # only its attributes are asserted
+#: The time in this module: what ``timezone.now`` answers the views, services and
+#: selectors, and the lines' "started 3 hours ago" (``web_tags.since``).
+NOW = datetime(2026, 12, 5, 7, 20, 17, tzinfo=UTC)
+STARTED = NOW - timedelta(hours=3, minutes=3)  # 04:17:17 UTC
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch: pytest.MonkeyPatch) -> datetime:
+    """``timezone.now`` stopped at :data:`NOW` for the test."""
+    monkeypatch.setattr(timezone, "now", lambda: NOW)
+    return NOW
 
 
 def _deck(base_card: str) -> list[str]:
@@ -54,7 +68,7 @@ def test_each_line_names_its_base_rank_and_keeps_the_date_in_the_time_element(pa
             "data-local-title>started " in line
         )
         assert "UTC</time>" not in line  # the date is no longer printed in the line
-        assert re.search(r"data-local-title>started [^<]+</time>$", line)
+        assert line.endswith("data-local-title>started 3\xa0hours ago</time>"), line
 
 
 def test_the_base_rank_is_translated() -> None:
@@ -86,10 +100,6 @@ def test_a_race_game_before_its_start_names_no_base_rank() -> None:
     then the deal is hidden (``GET /api/v1/games/<id>`` answers ``race_not_started``), so
     the lobby's line of an entrant's game waiting for the start names no base rank; from
     the start on it does (RULES.md 7)."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
     from games.models import Race
     from games.selectors.games import game_base_rank
     from games.services.races import race_create, race_join
@@ -97,7 +107,7 @@ def test_a_race_game_before_its_start_names_no_base_rank() -> None:
 
     ann = create_user("ann")
     org = create_user("org", staff=True)
-    now = timezone.now()
+    now = NOW
     race = race_create(
         created_by=org,
         name="Later",
@@ -129,10 +139,10 @@ def test_a_race_game_before_its_start_names_no_base_rank() -> None:
 @pytest.mark.parametrize(
     ("lang", "before", "after"),
     [
-        ("en", "starts ", "started "),
-        ("fr", "commence ", "commencée "),
-        ("es", "empieza ", "empezada "),
-        ("de", "beginnt ", "begonnen "),
+        ("en", "starts 5\xa0minutes from now", "started a second ago"),
+        ("fr", "commence dans 5\xa0minutes", "commencée il y a une\xa0seconde"),
+        ("es", "empieza 5 minutos a partir de ahora", "empezada hace un segundo"),
+        ("de", "beginnt in 5 Minuten", "begonnen vor einer Sekunde"),
     ],
 )
 def test_a_race_game_before_its_start_says_when_it_starts(
@@ -140,17 +150,14 @@ def test_a_race_game_before_its_start_says_when_it_starts(
 ) -> None:
     """A race game waiting for its start reads "starts in 5 minutes", where it read
     "started in 5 minutes" ("begonnen in 5 Minuten"): its ``started_at`` is the race's
-    start, still to come. From the start on the line says "started"."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
+    start, still to come. From the start on the line says "started" (a second ago: the
+    race started a second before the stopped clock)."""
     from games.models import Race
     from games.services.races import race_create, race_join
 
     ann = create_user("ann")
     org = create_user("org", staff=True)
-    now = timezone.now()
+    now = NOW
     race = race_create(
         created_by=org,
         name="Later",
@@ -162,12 +169,35 @@ def test_a_race_game_before_its_start_says_when_it_starts(
     assert game is not None
     html = PageClient(ann).get("/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     (line,) = [line for line in _lines(html) if "<time" in line]
-    assert re.search(f"data-local-title>{before}[^<]+</time>$", line), line
-    assert f">{after}" not in line
+    assert line.endswith(f"data-local-title>{before}</time>"), line
     Race.objects.filter(id=race.id).update(
         opens_at=now - timedelta(seconds=2), starts_at=now - timedelta(seconds=1)
     )
     Game.objects.filter(id=game.id).update(started_at=now - timedelta(seconds=1))
     html = PageClient(ann).get("/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     (line,) = [line for line in _lines(html) if "<time" in line]
-    assert re.search(f"data-local-title>{after}[^<]+</time>$", line), line
+    assert line.endswith(f"data-local-title>{after}</time>"), line
+
+
+@pytest.mark.parametrize(
+    ("when", "words"),
+    [
+        (NOW, "now"),
+        (NOW - timedelta(seconds=59), "59\xa0seconds ago"),
+        (NOW - timedelta(minutes=1), "a minute ago"),
+        (NOW - timedelta(hours=1, minutes=59), "an hour ago"),
+        (NOW - timedelta(days=2, hours=3), "2\xa0days, 3\xa0hours ago"),
+        (NOW + timedelta(seconds=1), "a second from now"),
+        (NOW + timedelta(hours=2), "2\xa0hours from now"),
+        (NOW + timedelta(days=1, minutes=5), "1\xa0day from now"),
+    ],
+)
+def test_since_counts_from_the_clock_the_pages_read(when: datetime, words: str) -> None:
+    """As Django's ``naturaltime`` words it, from ``timezone.now`` (:data:`NOW` here)."""
+    from django.utils import translation
+
+    from web.templatetags.web_tags import since
+
+    with translation.override("en"):
+        assert since(when) == words
+    assert since("not a date") == "not a date"

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from django import template
+from django.contrib.humanize.templatetags.humanize import NaturalTimeFormatter
 from django.utils import dateformat, timezone
 from django.utils.formats import number_format
 from django.utils.html import format_html
+from django.utils.timesince import timesince, timeuntil
 
 from games.selectors.games import game_base_rank
 from games.selectors.races import race_ended_at
@@ -19,6 +22,37 @@ register = template.Library()
 register.filter("duration", duration)  # games.words.duration, also the admin's
 #: ``{{ race|ended_at }}``: when a race that is over ended (games.selectors.races).
 register.filter("ended_at", race_ended_at)
+
+
+@register.filter
+def since(value: Any) -> Any:
+    """How long ago (or from now) the aware datetime ``value`` is, in the page's language,
+    as Django's ``naturaltime`` words it ("5 minutes ago", "3 minutes from now", "now", "2 days,
+    3 hours ago"), measured from :func:`django.utils.timezone.now`: the clock the views,
+    services and selectors read, which tests set.  ``naturaltime`` read the system clock
+    itself (``datetime.now``), so a page's "started 5 minutes ago" depended on the wall
+    clock whatever time a test gave the rest of the page.  Anything not a datetime is
+    returned as is."""
+    if not isinstance(value, datetime):
+        return value
+    words = NaturalTimeFormatter.time_strings
+    now = timezone.now()
+    past = value < now
+    delta = now - value if past else value - now
+    if delta.days:
+        if past:
+            ago = timesince(value, now, time_strings=NaturalTimeFormatter.past_substrings)
+            return words["past-day"] % {"delta": ago}
+        ahead = timeuntil(value, now, time_strings=NaturalTimeFormatter.future_substrings)
+        return words["future-day"] % {"delta": ahead}
+    tense = "past" if past else "future"
+    if delta.seconds == 0:
+        return words["now"]
+    if delta.seconds < 60:
+        return words[f"{tense}-second"] % {"count": delta.seconds}
+    if delta.seconds < 3600:
+        return words[f"{tense}-minute"] % {"count": delta.seconds // 60}
+    return words[f"{tense}-hour"] % {"count": delta.seconds // 3600}
 
 
 @register.filter
