@@ -159,7 +159,9 @@ def race_ended_at(race: Any) -> datetime | None:
     before ``ends_at`` (it was over for every player early: "Ended early"), else
     ``ends_at`` (a sweep closes it a moment after); ``cancelled_at`` for a cancelled race
     (``None`` when that time was not recorded).  ``race``: a :class:`~games.models.Race`
-    or a dict with those keys (:func:`games.selectors.tournaments.race_summary`); only
+    or a dict with those keys (:func:`games.selectors.tournaments.race_summary`, or a
+    rating history row of :func:`games.selectors.ratings.change_public`: a finished
+    race, so without ``status``); only
     meaningful for a race past its end (phase ``closing``, ``finished`` or ``cancelled``).
     """
 

@@ -101,3 +101,31 @@ def test_the_api_lists_when_a_tournament_race_was_closed() -> None:
     closed = {r["id"]: r["closed_at"] for r in body["races"]}
     assert closed == {str(done.id): "2026-03-14T14:58:00Z", str(waiting.id): None}
     assert Client().get(f"/api/v1/races/{done.id}").json()["closed_at"] == closed[str(done.id)]
+
+
+def test_the_player_pages_rated_races_ended_as_the_other_pages_say() -> None:
+    """The player page's "Recent rated races" showed the race's closing time, the
+    sweep's moment after the end (15:09:40); the lobby and tournament rows show the
+    scheduled end, or the closing time of a race over early (``race_ended_at``)."""
+    from games.services.ratings import race_rate
+
+    swept = finished_race(
+        None, Result("ana", 5, 40_000), Result("bob", 4, 40_000), name="Swept a moment late"
+    )
+    early = finished_race(
+        None, Result("ana", 52, 40_000, won=True), Result("bob", 4, 40_000), name="Over early"
+    )
+    _at(swept, closed_at=ENDS + timedelta(seconds=40))
+    _at(early, closed_at=ENDS - timedelta(minutes=11))
+    race_rate(race_id=swept.id)
+    race_rate(race_id=early.id)
+    html = _page("/players/ana/")
+    caption = "Recent rated races</caption>"
+    assert caption in html
+    table = html.split(caption, 1)[1].split("</table>", 1)[0]
+
+    def row(name: str) -> str:
+        return table.split(f"{name}</a></th>", 1)[1].split("</tr>", 1)[0]
+
+    assert row("Swept a moment late").startswith(f"<td>{TIME}</td>")
+    assert row("Over early").startswith(f"<td>{EARLY}</td>")
