@@ -975,9 +975,11 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
                 else:
                     form.add_error(None, _race_refusal(exc))
             else:
-                names = ", ".join(r.name for r in races)
+                # Each name in quotes (a race name may hold a comma) and a full stop, as
+                # the admin's other messages: it read "Added 2 races: Cup #1, Cup #2".
+                names = quoted_names(r.name for r in races)
                 added = ngettext(
-                    "Added %(n)d race: %(names)s", "Added %(n)d races: %(names)s", len(races)
+                    "Added %(n)d race: %(names)s.", "Added %(n)d races: %(names)s.", len(races)
                 )
                 self.log_change(request, t, added % {"n": len(races), "names": names})
                 self.message_user(request, added % {"n": len(races), "names": names})

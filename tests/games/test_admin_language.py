@@ -435,7 +435,7 @@ def test_the_add_races_form_answers_in_french(cup: dict[str, Any]) -> None:
         follow=True,
     )
     (message,) = [str(m) for m in done.context["messages"]]
-    assert message == f"1 course ajoutée{NNBSP}: Evening Cup #3"  # after R1 and R2
+    assert message == f"1 course ajoutée{NNBSP}: «{NNBSP}Evening Cup #3{NNBSP}»."  # after R1 and R2
 
 
 #: What the four pages say in Spanish and German (the French is checked in full above).

@@ -177,7 +177,8 @@ def _add_races_form(**fields: Any) -> dict[str, Any]:
 
 def test_add_races_speaks_the_forms_language() -> None:
     """An organiser saw "ends_at is in the past..." twice (the API's field name), "Added 1
-    races", and the variants as codes."""
+    races", and the variants as codes; the message named the races unquoted and without a
+    full stop ("Added 2 races: Cup #1, Cup #2")."""
     c = client_for(organiser())
     t = TournamentFactory(name="Words")
     url = reverse("admin:games_tournament_add_races", args=[t.pk])
@@ -191,7 +192,7 @@ def test_add_races_speaks_the_forms_language() -> None:
     assert '<option value="draw-one" selected>Draw one</option>' in html
     done = c.post(url, {**form, "first_starts_at": f"{YEAR}-05-01 18:00"}, follow=True)
     (message,) = [str(m) for m in done.context["messages"]]
-    assert message == "Added 1 race: Words #1"
+    assert message == "Added 1 race: \u201cWords #1\u201d."
 
 
 @pytest.mark.parametrize(
