@@ -183,6 +183,22 @@ class EntryInline(_TabularInline_RaceEntry_Race):
         return bool(entry_result(e)["won"])
 
 
+#: The help under a race's read-only rules on its page: what the value means, in the
+#: organisers' words (the models' help texts name the API's fields).
+READ_ONLY_HELP = {
+    "time_limit_s": _(
+        "how long each entrant may play: in a window race from their own start, in a "
+        "scheduled race from the start to the end"
+    ),
+    "late_join_s": _(
+        "how long after the start joining stays open (0: it closes at the start; empty: "
+        "until the end)"
+    ),
+    "require_winnable": _("the race takes a deal the solver has proven winnable"),
+    "cancelled": _("when the organisers cancelled it; empty if that was not recorded"),
+}
+
+
 @admin.register(Race)
 class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
     """Races: open now, close now, cancel, re-score, export; the seed stays hidden until
@@ -352,9 +368,11 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
     ) -> Any:
-        # The read-only "cancelled" shows the model field's (translated) help text.
-        help_texts = {"cancelled": Race._meta.get_field("cancelled_at").help_text}
-        kwargs["help_texts"] = {**help_texts, **kwargs.get("help_texts", {})}
+        """Django's form, the help under the read-only rules saying what the value means
+        (:data:`READ_ONLY_HELP`): the models' help named the API's fields ("ends_at -
+        starts_at", "games.services.races.races_cancel") and, under a crossed-out
+        *Require winnable*, said "the deal was proven winnable by the solver"."""
+        kwargs["help_texts"] = {**READ_ONLY_HELP, **kwargs.get("help_texts", {})}
         return super().get_form(request, obj, change, **kwargs)
 
     @admin.display(description=_("export (CSV)"))

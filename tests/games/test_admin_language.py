@@ -169,8 +169,8 @@ def test_a_race_page_in_french(cup: dict[str, Any]) -> None:
     ]
     for words in (
         "le tournoi pour lequel cette course compte (un au plus)",
-        f"secondes de jeu de chaque participant (mode fenêtre{NNBSP}; à horaire fixe{NNBSP}: "
-        "fin moins départ)",
+        f"combien de temps chaque participant peut jouer{NNBSP}: dans une course en fenêtre, "
+        f"à partir de son propre départ{NNBSP}; à horaire fixe, du départ à la fin",
         "compte pour les cotes des joueurs (les organisateurs peuvent marquer une course non "
         "cotée)",
         "cachée jusqu\u2019à ce que la course soit terminée ou annulée",  # the seed
@@ -215,7 +215,7 @@ def test_a_race_page_in_french(cup: dict[str, Any]) -> None:
                 "Scored",
                 "Standings",
                 "hidden until",
-                "seconds each entrant",
+                "how long each entrant",
                 "the tournament this race counts for",
                 "counts for player ratings",
                 "Scheduled",
