@@ -194,7 +194,7 @@ READ_ONLY_HELP = {
         "how long after the start joining stays open (0: it closes at the start; empty: "
         "until the end)"
     ),
-    "require_winnable": _("the race takes a deal the solver has proven winnable"),
+    "require_winnable": _("whether the race takes a deal the solver has proven winnable"),
     "cancelled": _("when the organisers cancelled it; empty if that was not recorded"),
 }
 

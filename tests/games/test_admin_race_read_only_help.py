@@ -56,7 +56,9 @@ def test_a_finished_races_rules_are_explained_without_field_names() -> None:
         "how long after the start joining stays open (0: it closes at the start; empty: "
         "until the end)"
     )
-    assert helps["require_winnable"] == "the race takes a deal the solver has proven winnable"
+    assert helps["require_winnable"] == (
+        "whether the race takes a deal the solver has proven winnable"
+    )
     for code in ("ends_at", "starts_at", "proven winnable by the solver"):
         assert code not in page
 
