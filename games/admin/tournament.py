@@ -676,9 +676,13 @@ class TournamentAdmin(SelectionGuardAdmin, ServiceWritesAdmin):
         """Django's page, without "Save and add another" for a finished or cancelled
         tournament: only its name and description can change, and the button offered to
         go on adding tournaments from a page of record.  "Save" and "Save and continue
-        editing" stay (they save the name and description)."""
+        editing" stay (they save the name and description).  Nor "Delete" when it has
+        races: such a tournament is kept, with its races (the deletion page said only
+        that, :meth:`_kept_races`, and still does at its address)."""
         if is_over(obj):
             context["show_save_and_add_another"] = False
+            if obj.races.exists():
+                context["show_delete"] = False
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_inlines(self, request: HttpRequest, obj: Any) -> list[Any]:

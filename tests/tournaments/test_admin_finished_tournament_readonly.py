@@ -168,3 +168,26 @@ def test_an_open_tournaments_page_keeps_add_another_and_its_help() -> None:
     )
     assert {"_save", "_continue", "_addanother"} <= _inputs(page)
     assert "(empty: no limit)" in _rows(page)["max_entrants"]
+
+
+@pytest.mark.parametrize("status", [Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
+def test_an_over_tournament_with_races_offers_no_delete(status: str) -> None:
+    """ "Delete" led to a page saying the tournament is kept with its races: nothing can
+    delete it (nor cancel it).  One without races may still be deleted."""
+    from tests.tournaments.factories import Result, finished_race
+
+    kept = TournamentFactory(name="Kept")
+    finished_race(kept, Result("ann", 20, 4000), name="R1")
+    Tournament.objects.filter(pk=kept.pk).update(status=status)
+    empty = TournamentFactory(name="Empty")
+    Tournament.objects.filter(pk=empty.pk).update(status=status)
+    live = TournamentFactory(name="Live")
+    finished_race(live, Result("ann", 20, 4000), name="L1")
+    client = client_for(organiser())
+    for t, offered in ((kept, False), (empty, True), (live, True)):
+        page = client.get(reverse("admin:games_tournament_change", args=[t.pk])).content.decode()
+        delete = reverse("admin:games_tournament_delete", args=[t.pk])
+        assert (f'href="{delete}"' in page) is offered, t.name
+    # Its address still says why it is kept.
+    page = client.get(reverse("admin:games_tournament_delete", args=[kept.pk])).content.decode()
+    assert "a finished or cancelled tournament is not deleted" in page
