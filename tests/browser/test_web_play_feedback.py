@@ -436,7 +436,14 @@ def test_a_race_game_out_of_time_says_so(
     expect(page.locator('[data-stat="status"]')).to_have_text("timed out")
     home = Game.objects.get(id=game_id).cards_home
     words = f"Time is up: your game has ended with {home} card{'s' if home != 1 else ''} home."
-    _expect_announced(page, words)
+    # The live region says the note that the results come later after it (it was a live
+    # region of its own, added with the board: test_web_outcome_said_once.py).
+    expect(page.locator("#board-message")).to_have_text(words)
+    note = (
+        "Your game is over. The results, the seed and the replays appear when the race is "
+        "finished for everyone."
+    )
+    expect(page.locator("#announcer")).to_have_text(f"{words} {note}")
     page.reload()
     expect(page.locator("#board-message")).to_have_text(words)
     screenshot(page, "web-play-timed-out", full_page=False)

@@ -287,11 +287,16 @@
 
   function board() { return document.getElementById("board"); }
 
+  // Words the page writes on the board itself (a selection's "now choose a destination",
+  // "Choose a card first.", the server not answering) show in the board's message and are
+  // said through #announcer, the page's one live region for the board (announce); an
+  // emptied message (Escape, the close button) says nothing.
   function say(text, isError) {
     var m = document.getElementById("board-message");
     if (!m) { return; }
     m.className = "message" + (isError ? " error" : "");
     m.textContent = text;
+    if (text) { announce(text); }
     armFade();
   }
 
@@ -342,10 +347,13 @@
   }
 
   // Screen readers hear each outcome from #announcer, a live region outside the board
-  // that stays on the page (the board's own message is swapped whole with the board, and a
-  // region added to the page is not read).  The same words twice in a row (a second
-  // identical refusal) get a trailing no-break space, so that the region changes and is
-  // read again.
+  // that stays on the page, and from it alone: the board's message (#board-message) is
+  // shown but is no live region.  It is swapped whole with the board, and a live region
+  // added to the page is read on arrival by some screen readers and by others not at
+  // all: as a live region too it was heard twice by the first (the board's words and
+  // #announcer's), and a refusal, a win or the time being up once by the others.  The
+  // same words twice in a row (a second identical refusal) get a trailing no-break
+  // space, so that the region changes and is read again.
   function announce(text) {
     var a = document.getElementById("announcer");
     if (!a) { return; }
@@ -357,6 +365,16 @@
   function boardWords(b) {
     var m = b && b.querySelector("#board-message");
     return m ? m.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  // What #announcer says of a board: its message, then a note of the board's that says
+  // more ([data-said]: a race game over, "the results appear when the race is finished";
+  // it was a live region of its own, added with the board).
+  function boardSaid(b) {
+    var notes = b ? b.querySelectorAll("[data-said]") : [];
+    return [boardWords(b)].concat(Array.prototype.map.call(notes, function (n) {
+      return n.textContent.replace(/\s+/g, " ").trim();
+    })).filter(Boolean).join(" ");
   }
 
   // Focus that a redrawn board left on the page's body (the focused card was swapped with
@@ -499,7 +517,7 @@
     selected = null;
     rove(fresh);
     // The board (and its message) is new: say the outcome through a region that stays.
-    announce(boardWords(fresh));
+    announce(boardSaid(fresh));
     armFade();
     localize(fresh);
     tickCountdowns();
@@ -1030,7 +1048,7 @@
       var polled = cfg && cfg.elt && cfg.elt.matches &&
         cfg.elt.matches("[data-hint-poll], [data-await-results]");
       if (b && cfg && e.detail.elt === b) {
-        var words = boardWords(b);
+        var words = boardSaid(b);
         var heard = document.getElementById("announcer");
         if (!polled || (heard && heard.textContent.replace(/\u00a0$/, "") !== words)) {
           announce(words);
