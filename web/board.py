@@ -202,7 +202,8 @@ class Card:
     ``rank`` ("Q", "10"), ``symbol`` ("♥"), ``red`` (hearts and diamonds); ``run``: for
     a covered tableau card that moves with the cards on it (RULES.md 3.4: the bottom
     card under ``top-or-whole`` and ``whole-pile``, any card under ``any-run``), it with
-    those cards (:func:`run_words`), else ""."""
+    those cards (:func:`run_words`), else ""; ``covered``: how many cards lie on a tableau
+    card (all face up, RULES.md 7), 0 for a top card and any other card."""
 
     code: str
     label: str
@@ -210,6 +211,21 @@ class Card:
     symbol: str
     red: bool
     run: str = ""
+    covered: int = 0
+
+    @property
+    def name(self) -> str:
+        """The card's accessible name (its button's, or its image's): :attr:`label`, and
+        for a covered tableau card how many cards lie on it (``"jack of diamonds, under 3
+        cards"``): focused on its own, it was named as a top card is."""
+        if not self.covered:
+            return self.label
+        # Translators: a tableau card with other cards on it, as a screen reader names it
+        # when it is in focus; %(card)s is a card name as "%(rank)s of %(suit)s" gives it,
+        # without an article ("jack of diamonds").
+        return ngettext(
+            "%(card)s, under %(n)s card", "%(card)s, under %(n)s cards", self.covered
+        ) % {"card": self.label, "n": self.covered}
 
 
 def card_label(code: str) -> str:
@@ -422,7 +438,8 @@ def board_context(view: dict[str, Any], options: dict[str, Any]) -> dict[str, An
     Shape: ``reserve`` (``count``, ``face_down``, ``cards``: visible cards bottom to
     top, the last one playable), ``foundations`` (per suit: ``suit``, ``name``,
     ``symbol``, ``count``, ``top``), ``tableau`` (4 piles of cards, bottom first; a
-    covered card's ``run`` names it with the cards on it, :func:`run_words`),
+    covered card's ``run`` names it with the cards on it, :func:`run_words`, and its
+    ``covered`` counts them, :attr:`Card.name`),
     ``stock_count``, ``waste`` (``count``, ``fan``: the last three cards for draw
     three, else the top card), ``legal`` (the legal moves, space-separated).
     ``options``: the deal's rule options (RULES.md 4): ``draw`` sets the waste's fan
@@ -451,9 +468,11 @@ def board_context(view: dict[str, Any], options: dict[str, Any]) -> dict[str, An
             "n": i + 1,
             "key": f"t{i + 1}",
             "cards": [
-                replace(card(c), run=run_words(pile[j:]))
-                if j < len(pile) - 1 and (j == 0 or any_run)
-                else card(c)
+                replace(
+                    card(c),
+                    run=run_words(pile[j:]) if j < len(pile) - 1 and (j == 0 or any_run) else "",
+                    covered=len(pile) - 1 - j,
+                )
                 for j, c in enumerate(pile)
             ],
         }

@@ -63,12 +63,13 @@ def test_tab_goes_pile_to_pile_and_arrows_go_among_the_cards(live_server: Any, p
     page.goto(f"{live_server.url}/play/{game.id}/")
     page.wait_for_selector("#board[data-move-url]")
     assert _tab_stops(page) == [*STOPS, "t1-5S", "t2-8H", "t3-AC", "t4-9H"]
-    # Each card and pile button keeps its name for a screen reader, and only face-up
-    # cards are buttons: the reserve's face-down cards are never reached.
+    # Each card and pile button keeps its name for a screen reader (a covered card says
+    # how many cards lie on it: test_web_board_names.py), and only face-up cards are
+    # buttons: the reserve's face-down cards are never reached.
     names = page.locator("#board button[data-card]").evaluate_all(
         "bs => bs.map(b => [b.dataset.card, b.getAttribute('aria-label')])"
     )
-    assert ["TD", "ten of diamonds"] in names
+    assert ["TD", "ten of diamonds, under 2 cards"] in names
     assert (
         page.locator("#board .reserve .back[tabindex], #board .reserve span[tabindex]").count() == 0
     )
@@ -93,7 +94,7 @@ def test_tab_goes_pile_to_pile_and_arrows_go_among_the_cards(live_server: Any, p
     page.keyboard.press("ArrowUp")
     focused = page.locator("#board :focus")
     expect(focused).to_have_attribute("data-key", "t4-9H")
-    expect(focused).to_have_accessible_name("nine of hearts")
+    expect(focused).to_have_accessible_name("nine of hearts, under 1 card")
     for key in ("t4-TC", "t4-JD", "pile-t4", "pile-t4"):
         page.keyboard.press("ArrowUp")
         assert page.evaluate(_KEY) == key
@@ -164,8 +165,12 @@ def test_a_whole_pile_selected_is_named_as_its_run(
         jack = page.locator('#board [data-key="t4-JD"]')
         expect(jack).to_have_attribute("aria-pressed", "true")
         expect(page.locator("#board-message")).to_have_text(said)
-        # Its own name stays the card's, for a screen reader in focus on it.
-        name = {"en-GB": "jack of diamonds", "fr-FR": "valet de carreau"}.get(locale)
+        # Its own name stays the card's, with the cards on it counted, for a screen
+        # reader in focus on it.
+        name = {
+            "en-GB": "jack of diamonds, under 3 cards",
+            "fr-FR": "valet de carreau, sous 3 cartes",
+        }.get(locale)
         if name:
             expect(jack).to_have_accessible_name(name)
         # A top card is named alone.

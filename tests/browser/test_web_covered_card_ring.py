@@ -55,7 +55,7 @@ def test_a_covered_cards_ring_is_round_its_strip(
         log_in(page, live_server.url, "cora")
         page.goto(f"{live_server.url}/play/{game.id}/")
         covered = page.locator('[data-key="t4-6D"]')
-        expect(covered).to_have_attribute("aria-label", "six of diamonds")
+        expect(covered).to_have_attribute("aria-label", "six of diamonds, under 1 card")
         page.locator('[data-key="pile-t4"]').focus()
         page.keyboard.press("ArrowDown")  # keyboard focus: :focus-visible
         expect(covered).to_be_focused()

@@ -133,8 +133,9 @@ def local_time(at: Any) -> str:
 @register.simple_tag
 def card(c: Any, source: str = "", interactive: Any = False) -> str:
     """One face-up card (a :class:`web.board.Card`): a button named like "queen of hearts"
-    when it can be played (``data-card``, ``data-from``; ``data-run``, a covered card's
-    cards that move with it), else an image-like span.
+    (:attr:`web.board.Card.name`: "jack of diamonds, under 3 cards" for a covered tableau
+    card) when it can be played (``data-card``, ``data-from``; ``data-run``, a covered
+    card's cards that move with it), else an image-like span named alike.
     The rank and the suit symbol are drawn; the colour is only a second cue."""
     inner = format_html(
         '<span class="rank" aria-hidden="true">{}</span>'
@@ -147,7 +148,8 @@ def card(c: Any, source: str = "", interactive: Any = False) -> str:
         cls += " ten"
     if interactive:
         # data-run (a covered tableau card: web.board.run_words) is what selecting it names,
-        # the cards that move with it; its own name stays the button's (app.js select()).
+        # the cards that move with it; its own name (with the cards on it counted) stays the
+        # button's (app.js select()).
         run = format_html(' data-run="{}"', c.run) if getattr(c, "run", "") else ""
         return format_html(
             '<button type="button" class="{}" data-card="{}" data-from="{}" data-key="{}-{}" '
@@ -157,8 +159,8 @@ def card(c: Any, source: str = "", interactive: Any = False) -> str:
             source,
             source,
             c.code,
-            c.label,
+            c.name,
             run,
             inner,
         )
-    return format_html('<span class="{}" role="img" aria-label="{}">{}</span>', cls, c.label, inner)
+    return format_html('<span class="{}" role="img" aria-label="{}">{}</span>', cls, c.name, inner)
