@@ -9,7 +9,9 @@ live region for the board: the message still shows (a refusal, a win, the time u
 is no live region, and the words the page writes on the board itself (a selection's
 "now choose a destination", "Choose a card first.") are said through ``#announcer`` too.
 A race game over notes that the results come later: that note was a live region of its
-own, added with the board; ``#announcer`` says it after the board's message.
+own, added with the board; ``#announcer`` says it after the board's message. When the
+race then finishes, the board drawn again said the time-up words once more (or nothing
+new): it now says what is new, the links to the replay and the results.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from games.engine import new_game
 from games.engine.solver import solve
 from games.models import Game
 from games.services.games import game_start, move_play
-from games.services.races import race_join
+from games.services.races import race_close, race_join
 from tests.browser.test_web_last_word import EASY_DECK
 from tests.browser.web_helpers import PASSWORD, log_in
 from tests.tournaments.factories import running_race
@@ -128,3 +130,12 @@ def test_the_time_up_and_the_results_note_are_said_once(live_server: Any, page: 
     assert "To the race page" not in (announcer.text_content() or "")
     assert _carriers(page, "Time is up") == ["announcer"]
     assert _carriers(page, note) == ["announcer"]
+    # The race finishes: the board waiting for the results asks again (every 10 s) and
+    # says what is new, the revealed deal's links, not the time-up words once more.
+    assert race_close(race_id=race.id, now=race.ends_at + timedelta(seconds=1)) == "finished"
+    page.clock.run_for(11_000)
+    expect(page.locator("#board .after")).to_contain_text("The deal is revealed")
+    page.clock.run_for(100)  # htmx settles the new board after a timer (20 ms)
+    expect(announcer).to_have_text("The deal is revealed: Replay · Results · Back to the lobby")
+    expect(message).to_contain_text("Time is up")
+    assert _carriers(page, "The deal is revealed") == ["announcer"]

@@ -283,6 +283,7 @@
   /* ---------------------------------------------------------------- the board */
   var selected = null; // {card: "QH", from: "t2", key: "..."}
   var undoFocusKey = null;  // the data-key focused on the board when U was pressed
+  var boardBefore = null;  // what the board htmx is drawing again said (saidBefore)
   var sending = false;
 
   function board() { return document.getElementById("board"); }
@@ -367,14 +368,41 @@
     return m ? m.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
-  // What #announcer says of a board: its message, then a note of the board's that says
-  // more ([data-said]: a race game over, "the results appear when the race is finished";
-  // it was a live region of its own, added with the board).
-  function boardSaid(b) {
+  // The notes of a board that #announcer says after its message ([data-said]: a race
+  // game over, "the results appear when the race is finished", which was a live region
+  // of its own, added with the board; a race game's links once the deal is revealed).
+  function notesSaid(b) {
     var notes = b ? b.querySelectorAll("[data-said]") : [];
-    return [boardWords(b)].concat(Array.prototype.map.call(notes, function (n) {
+    return Array.prototype.map.call(notes, function (n) {
       return n.textContent.replace(/\s+/g, " ").trim();
-    })).filter(Boolean).join(" ");
+    }).filter(Boolean).join(" ");
+  }
+
+  // What #announcer says of a board: its message, then its notes.
+  function boardSaid(b) {
+    return [boardWords(b), notesSaid(b)].filter(Boolean).join(" ");
+  }
+
+  // What a board said before it was drawn again (compared by sayBoard).
+  function saidBefore(b) {
+    return b ? { words: boardWords(b), notes: notesSaid(b) } : null;
+  }
+
+  // A new board's words through #announcer.  A board the player's own action brought (a
+  // move, Undo, Hint, Resign) says its outcome, the same words again too.  A board the
+  // page asked for by itself (bySelf: the time up, a pending hint asking again, a race
+  // game waiting for the results) says what is new: its message (and notes) when the
+  // message changed, else its notes alone when they changed (the race finished: the
+  // results are out; the time-up words were said again), else nothing (the same note
+  // every few seconds is noise), and nothing that #announcer holds already.
+  function sayBoard(b, before, bySelf) {
+    if (!bySelf || !before) { announce(boardSaid(b)); return; }
+    var notes = notesSaid(b);
+    var said = boardWords(b) !== before.words ? boardSaid(b)
+      : notes !== before.notes ? notes : "";
+    var heard = document.getElementById("announcer");
+    if (!said || (heard && heard.textContent.replace(/\u00a0$/, "") === said)) { return; }
+    announce(said);
   }
 
   // Focus that a redrawn board left on the page's body (the focused card was swapped with
@@ -505,9 +533,10 @@
     (f || fresh.querySelector("#board-message")).focus();
   }
 
-  function replaceBoard(html, focusKey) {
+  function replaceBoard(html, focusKey, bySelf) {
     var b = board();
     if (!b) { return; }
+    var before = saidBefore(b);
     var tpl = document.createElement("template");
     tpl.innerHTML = html.trim();
     var fresh = tpl.content.firstElementChild;
@@ -517,7 +546,7 @@
     selected = null;
     rove(fresh);
     // The board (and its message) is new: say the outcome through a region that stays.
-    announce(boardSaid(fresh));
+    sayBoard(fresh, before, bySelf);
     armFade();
     localize(fresh);
     tickCountdowns();
@@ -590,7 +619,7 @@
         var active = document.activeElement;
         var focusKey = cur && active && active !== cur && cur.contains(active)
           ? (active.dataset && active.dataset.key) || "message" : null;
-        replaceBoard(html, focusKey);
+        replaceBoard(html, focusKey, true);
       });
   }
 
@@ -1021,6 +1050,11 @@
     // Capture: before htmx's own handler on the link, which would drop a quick click.
     document.addEventListener("click", onReplayClick, true);
     document.body.addEventListener("htmx:beforeSwap", onReplayBeforeSwap);
+    // What the board said before htmx draws it again (sayBoard, after settling).
+    document.body.addEventListener("htmx:beforeSwap", function (e) {
+      var t = e.detail && e.detail.target;
+      if (t && t.id === "board") { boardBefore = saidBefore(t); }
+    });
     document.body.addEventListener("htmx:afterSwap", onReplayAfterSwap);
     document.body.addEventListener("htmx:afterSwap", onSolutionSwap);
     document.body.addEventListener("htmx:afterSwap", function (e) {
@@ -1044,15 +1078,11 @@
       // A board answered to the player's typed move, Undo, Hint or Resign says its outcome
       // through #announcer, as a clicked move does (replaceBoard).  A board the page asked
       // for by itself (a pending hint asking again, a game over waiting for the results)
-      // is said only when its words changed: the same note every few seconds is noise.
+      // says only what is new (sayBoard): the same note every few seconds is noise.
       var polled = cfg && cfg.elt && cfg.elt.matches &&
         cfg.elt.matches("[data-hint-poll], [data-await-results]");
       if (b && cfg && e.detail.elt === b) {
-        var words = boardSaid(b);
-        var heard = document.getElementById("announcer");
-        if (!polled || (heard && heard.textContent.replace(/\u00a0$/, "") !== words)) {
-          announce(words);
-        }
+        sayBoard(b, boardBefore, polled);
         armFade(polled);
       }
       // After Undo, Hint or Resign, focus stays on the page; U pressed on the board keeps
