@@ -787,6 +787,14 @@
   // Up and Down (Home, End) go among a pile's cards, Left and Right to the pile before or
   // after.  Enter and Space press the button, as ever.  Only buttons the board already
   // draws are reached: a face-down card, the stock's order, is never one (RULES.md 7).
+  // Left and Right keep to this order, Tab's, whatever the layout (Left on pile 1 goes to
+  // the spades foundation; the key list says so).  A 2-D move (Left and Right within a
+  // row, Up and Down between rows) was weighed and left: the rows change with the
+  // screen's width (under 48rem the foundations are a row of their own and a wide
+  // reserve one too), so the same key would go elsewhere on a phone; Up and Down already
+  // go among a pile's cards, so they would change rows only at a pile's ends; and the
+  // board is no grid (role="grid", WAI-ARIA's pattern for 2-D arrow keys): a screen
+  // reader hears no rows or columns, and hears the piles in this order.
   function roveGroups(b) {
     var groups = [];
     if (!b) { return groups; }
