@@ -83,6 +83,40 @@ def test_joining_a_race_is_confirmed_without_a_gender(
     assert ">inscrito<" not in lobby
 
 
+WINDOW_JOINED = {
+    "en": "You have joined; once the race starts, a button appears here that starts your"
+    " clock: your 90 seconds run from then.",
+    "fr": "Inscription confirmée\u202f; au départ de la course, un bouton apparaîtra ici pour"
+    " lancer votre chrono\u202f: vos 90 secondes comptent à partir de ce moment.",
+    "es": "Inscripción confirmada; cuando empiece la carrera, aparecerá aquí un botón que"
+    " inicia su reloj: sus 90 segundos cuentan desde ese momento.",
+    "de": "Sie nehmen teil; beim Start des Rennens erscheint hier eine Schaltfläche, die Ihre"
+    " Uhr startet: Ihre 90 Sekunden laufen ab dann.",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_window_race_says_which_button_will_come_and_that_it_starts_the_clock(
+    pages: PageClient, player: Any, lang: str
+) -> None:
+    """A new user joined a window race on a phone in Spanish and was told "el botón Jugar
+    aparecerá" (German "die Schaltfläche „Spielen“"): at the start came "Iniciar mi reloj
+    y jugar" instead, and nothing had said that the 90 seconds wait for that tap."""
+    now = timezone.now()
+    race = race_create(
+        name="Window race",
+        mode="window",
+        time_limit_s=90,
+        opens_at=now - timedelta(minutes=1),
+        starts_at=now + timedelta(minutes=10),
+        ends_at=now + timedelta(minutes=40),
+    )
+    race_join(race_id=race.id, player=player)
+    page = _page(pages, f"/races/{race.id}/", lang)
+    assert f"<p data-window-joined>{WINDOW_JOINED[lang]}</p>" in page
+    assert JOINED[lang][0] not in page
+
+
 DISQUALIFIED = {
     "en": ("The organisers have disqualified you from this race (bot).", "disqualified"),
     "fr": (
