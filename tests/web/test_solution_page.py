@@ -155,6 +155,32 @@ def test_solution_page_waits_for_a_queued_job(
     assert Solve.objects.get(deal=game.deal).status == "pending"
 
 
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "Being worked out…"), ("es", "Calculando…"), ("de", "Wird berechnet …")],
+)
+def test_solution_page_says_a_part_is_being_worked_out(
+    pages: PageClient,
+    player: Any,
+    django_capture_on_commit_callbacks: Any,
+    lang: str,
+    words: str,
+) -> None:
+    """A new user on a phone in Spanish read "Calculándose…" under each heading while the
+    solver worked: a reflexive gerund no Spanish program says; "Calculando…" is the
+    usual word."""
+    game = _over(player, "7")
+    with (
+        mock.patch("games.services.solver.enqueue_now"),  # no worker answers
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        resp = pages.get(f"/play/{game.id}/solution", HTTP_ACCEPT_LANGUAGE=lang)
+    page = resp.content.decode()
+    assert resp.status_code == 202
+    assert page.count(f"<p>{words}</p>") == 1  # from the deal (resigned at it: no other part)
+    assert "Calculándose" not in page
+
+
 def test_solution_page_of_a_game_still_playing_is_refused(pages: PageClient, player: Any) -> None:
     game = game_start(player=player, seed="7")
     resp = pages.get(f"/play/{game.id}/solution")
