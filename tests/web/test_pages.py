@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game, Race
-from games.services.games import game_start
+from games.services.games import game_end, game_start
 from games.services.races import race_close, race_create, race_join
 from tests.factories import make_user
 from tests.web.conftest import PASSWORD, PageClient
@@ -302,6 +302,49 @@ def test_card_names_are_translated(lang: str, name: str) -> None:
 
     with translation.override(lang):
         assert card_label("QH") == name
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Your time ends in"),
+        ("fr", "Fin de votre temps dans"),
+        ("es", "Su tiempo termina en"),
+        ("de", "Ihre Zeit endet in"),
+    ],
+)
+def test_window_race_page_counts_down_the_players_own_time(
+    pages: PageClient, player: Any, lang: str, words: str
+) -> None:
+    """A new user started a 90-second window race on a phone, went back to the race page
+    and read only "En curso; termina en 9:52" (the window's end) beside Play: their own
+    clock, which stops first, is now counted down there too, until their game is over."""
+    now = timezone.now()
+    race = race_create(
+        name="Window race",
+        mode=Race.Mode.WINDOW,
+        time_limit_s=90,
+        opens_at=now - timedelta(minutes=1),
+        starts_at=now - timedelta(seconds=5),
+        late_join_s=None,
+        ends_at=now + timedelta(minutes=10),
+    )
+    pages.get("/")
+    pages.post(f"/races/{race.id}/join", {})
+    before = pages.get(f"/races/{race.id}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert "data-my-deadline" not in before  # the clock has not started
+    pages.post(f"/races/{race.id}/start", {})
+    game = Game.objects.get(player=player)
+    assert game.deadline is not None
+    page = pages.get(f"/races/{race.id}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert (
+        f'<p data-my-deadline>{words} <span data-countdown="{game.deadline.isoformat()}">' in page
+    )
+    live = pages.get(f"/races/{race.id}/live", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert f'data-countdown="{game.deadline.isoformat()}"' in live
+    game_end(game_id=game.id, player=player)
+    after = pages.get(f"/races/{race.id}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert "data-my-deadline" not in after  # resigned: no clock left to count
 
 
 def test_window_race_start_button_starts_the_clock(pages: PageClient, player: Any) -> None:

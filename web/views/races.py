@@ -106,6 +106,8 @@ def _race_context(request: HttpRequest, race: Race, error: str = "") -> dict[str
         # The viewer's game is over for good (won, blocked, resigned, timed out; not a
         # blocked game whose last move may be taken back): the standings' "finished".
         "my_game_over": _my_game_over(request, race, public, now),
+        # A window race: when the viewer's own clock stops (None: not started, or over).
+        "my_deadline": _my_deadline(request, race, public),
         "error": error,
         # None, or why the viewer may not join: "closed", "invite_only", "full".
         "join_barrier": race_join_barriers([race], viewer=request.user, now=now)[race.id],
@@ -123,6 +125,16 @@ def _my_game_over(request: HttpRequest, race: Race, public: dict[str, Any], now:
     if game is None:
         return False
     return game_over_for_good(game, now=now, race_status=race.status)
+
+
+def _my_deadline(request: HttpRequest, race: Race, public: dict[str, Any]) -> Any:
+    """When the viewer's clock stops in a window race whose game they have started and
+    are playing (a datetime, UTC), else ``None`` (no query then): the race page's end
+    countdown is the window's, which a player who started late never reaches."""
+    if public["mode"] != Race.Mode.WINDOW or public["game_status"] != "playing":
+        return None
+    game = race_entry_game(race=race, player=request.user)
+    return game.deadline if game is not None else None
 
 
 @get_or_head_only
