@@ -44,27 +44,17 @@ import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.postgres import ensure_database  # noqa: E402 - after the path
+
 PASSWORD = "bench-correct-horse-battery"  # noqa: S105 - throwaway benchmark accounts
 TARGET_RATIO = 0.40
 TARGET_P99_MS = 50.0
-
-
-def ensure_database(url: str) -> None:
-    """Create the benchmark database when it does not exist."""
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            return
-        conn.execute(f'CREATE DATABASE "{name}"')  # name from our own argument
 
 
 def server_env(args: argparse.Namespace) -> dict[str, str]:

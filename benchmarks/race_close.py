@@ -29,6 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.postgres import django_on  # noqa: E402 - after the path
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -41,31 +43,14 @@ def main() -> None:
         ),
     )
     args = parser.parse_args()
-    os.environ["DATABASE_URL"] = args.database_url
-    os.environ.setdefault("DEBUG", "true")
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
-
-    import psycopg
-
-    name = args.database_url.rsplit("/", 1)[1]
-    admin_url = args.database_url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-    import django
-
-    django.setup()
+    django_on(args.database_url)
     from django.contrib.auth.models import User
-    from django.core.management import call_command
     from django.db import connection
     from django.utils import timezone
 
     from games.models import Game, Race, RaceEntry
     from games.services.races import race_close, race_create
 
-    call_command("migrate", verbosity=0)
     n = args.entries
     rng = random.Random(7)  # noqa: S311 - reproducible fake results, not secrets
     users = list(User.objects.filter(username__startswith="bench-").order_by("id")[:n])

@@ -33,6 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.postgres import django_on  # noqa: E402 - after the path
+
 
 def median_ms(fn: Callable[[], object], repeat: int) -> float:
     """The median wall time of ``repeat`` calls of ``fn``, in ms."""
@@ -56,26 +58,10 @@ def main() -> None:
         ),
     )
     args = parser.parse_args()
-    os.environ["DATABASE_URL"] = args.database_url
-    os.environ.setdefault("DEBUG", "true")
     os.environ["ALLOWED_HOSTS"] = "testserver,127.0.0.1,localhost"
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
-
-    import psycopg
-
-    name = args.database_url.rsplit("/", 1)[1]
-    admin_url = args.database_url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-    import django
-
-    django.setup()
+    django_on(args.database_url)
     from django.contrib.auth.models import User
     from django.core.cache import cache
-    from django.core.management import call_command
     from django.db import connection
     from django.test import Client
     from django.utils import timezone
@@ -85,7 +71,6 @@ def main() -> None:
     from games.services.race_admin import race_close_now
     from games.services.races import race_create, race_join
 
-    call_command("migrate", verbosity=0)
     ScopedRateThrottle.THROTTLE_RATES = {"moves": "1000000/s", "games": "1000000/s"}
     now = timezone.now()
     race = race_create(
@@ -99,7 +84,8 @@ def main() -> None:
     users = User.objects.bulk_create(
         [User(username=f"bench-r{stamp}-{i}", password="!") for i in range(args.entries)]  # noqa: S106
     )
-    game_ids = [race_join(race_id=race.id, player=u).entry.game_id for u in users]
+    entries = [race_join(race_id=race.id, player=u).entry for u in users]
+    game_ids = [e.game_id for e in entries if e.game_id is not None]
     Move.objects.bulk_create(
         [
             Move(game_id=g, number=k + 1, notation="draw", played_at=now, cards_home=1)

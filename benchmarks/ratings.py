@@ -40,27 +40,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.postgres import django_on  # noqa: E402 - after the path
+
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
-
-
-def _setup(url: str) -> None:
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DEBUG", "true")
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    admin_url = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def _players(n: int) -> list[int]:
@@ -145,7 +127,7 @@ def main() -> None:
         ),
     )
     args = parser.parse_args()
-    _setup(args.database_url)
+    django_on(args.database_url)
     logging.getLogger("games").setLevel(logging.WARNING)
 
     from games.models import RaceEntry, RatingChange, RatingPool
