@@ -148,7 +148,7 @@ def test_tab_goes_pile_to_pile_and_arrows_go_among_the_cards(live_server: Any, p
             "destination.",
         ),
         ("es-ES", "Jota de diamantes \u2013 ocho de picas, 4 cartas — ahora elija un destino."),
-        ("de-DE", "Karo-Bube bis Pik-Acht, 4 Karten — jetzt ein Ziel wählen."),
+        ("de-DE", "Karo-Bube bis Pik-Acht, 4 Karten — wählen Sie jetzt ein Ziel."),
     ],
 )
 def test_a_whole_pile_selected_is_named_as_its_run(

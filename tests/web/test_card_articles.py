@@ -272,7 +272,7 @@ def test_a_german_object_takes_the_accusative() -> None:
                 "nicht im Kreis, und kein König passt auf ein Ass, den Grundrang.",
                 "Die Pik-Sechs passt nicht auf die Herz-Sieben: In diesem Spiel kommt keine "
                 "Karte auf eine Sieben, den Grundrang.",
-                "Die Herz-Zwei kann keinen Ablagestapel beginnen: Ablagestapel beginnen mit der "
+                "Die Herz-Zwei kann keinen Ablagestapel eröffnen, denn jeder beginnt mit der "
                 "Sieben, dem Grundrang.",
             ],
         ),

@@ -196,3 +196,49 @@ def test_french_typography_is_one_style() -> None:
     assert [s for s in strings if re.search(r"[ \u00a0][:;!?]", s)] == []
     # Inside guillemets too: three admin strings had plain spaces ("« Cup »").
     assert [s for s in strings if re.search(r"«[ \u00a0]|[ \u00a0]»", s)] == []
+
+
+def test_spanish_says_phases_and_statuses_without_reflexive_gerunds() -> None:
+    """A walkthrough on a Spanish phone read "cerrándose" for a closing race (tournament
+    page, race status), "calculándose" in the results' rating column and "Valorándose:"
+    under it: reflexive gerunds no Spanish page shows for a state.  The pages say "en
+    cierre" and "en cálculo", alike wherever the state is named."""
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=["es"])
+    translated = [text for _ctx, _id, strs in _entries("es") for text in strs]
+    assert [t for t in translated if re.search(r"\w+[áé]ndo(?:se|la|lo)\b", t)] == []
+    assert catalogue.pgettext("race phase", "closing") == "en cierre"
+    assert catalogue.pgettext("race status", "Closing") == "En cierre"
+    closing = catalogue.gettext("Closing: the results are being computed.")
+    assert closing == "En cierre: se están calculando los resultados."
+    assert catalogue.gettext("being rated") == "en cálculo"
+    rating = catalogue.gettext("Being rated: the rating changes appear here in a moment.")
+    assert rating == "Valoración en cálculo: los cambios aparecerán aquí en un momento."
+
+
+def test_spanish_seed_help_and_error_say_digits_alike() -> None:
+    """The practice form's seed help said "cifras" and its error "dígitos" for the same
+    characters."""
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=["es"])
+    helps = catalogue.gettext("1 to 64 letters, digits, '-' or '_'; a game number such as 12345.")
+    error = catalogue.gettext(
+        "A seed is 1 to 64 characters: letters A-Z and a-z, digits, '_' and '-'."
+    )
+    assert "dígitos" in helps
+    assert "dígitos" in error
+    assert "cifra" not in helps
+
+
+def test_german_play_page_instructions_say_sie() -> None:
+    """The play page said "Wählen Sie zuerst eine Karte." (formal) but "… — jetzt ein
+    Ziel wählen." (a bare infinitive) once a card was chosen."""
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=["de"])
+    assert catalogue.gettext("Choose a card first.") == "Wählen Sie zuerst eine Karte."
+    assert catalogue.gettext("now choose a destination") == "wählen Sie jetzt ein Ziel"
+
+
+def test_the_race_page_heading_of_a_race_not_over_reads_naturally() -> None:
+    """A race page's live section was headed "Ahora" / "Jetzt" (a bare "now") above
+    "Empieza en 4:59" or "Läuft; endet in …": it is the race's present state."""
+    for lang, heading in (("es", "Estado actual"), ("de", "Aktueller Stand")):
+        catalogue = gettext.translation("django", localedir=LOCALE, languages=[lang])
+        assert catalogue.gettext("Now") == heading
