@@ -149,6 +149,42 @@ def test_the_leaderboard_keeps_its_columns_on_a_desktop(
         ctx.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "de"])
+def test_the_stacked_standings_labels_take_two_lines_at_most(
+    live_server: Any, chromium: Any, transactional_db: Any, lang: str
+) -> None:
+    """A race's stacked standings on a phone: "Última carta a la fundación (segundos
+    desde el inicio)" took four lines beside its value.  No label takes more than two
+    lines (a cell at most about twice as high as the one-line "Jugadas" cell)."""
+    from tests.tournaments.factories import Result, finished_race
+
+    alice = User.objects.create_user("alice", password=PASSWORD)
+    race = finished_race(
+        None, Result(alice, 52, 171_200, moves=140, won=True), Result("carol", 9, 20_000)
+    )
+    ctx = _phone(chromium, lang)
+    try:
+        page = ctx.new_page()
+        for name, url, columns in (("race", "/", 6), ("results", "/results", 9)):
+            page.goto(f"{live_server.url}/races/{race.id}{url}")
+            page.wait_for_load_state("networkidle")
+            screenshot(page, f"h6-standings-{name}-{lang}390")
+            cells = page.evaluate(_CELLS)
+            assert len(cells) == 2 * columns, cells
+            one_line = min(height for *_rest, height in cells)
+            for heading, label, _left, right, height in cells:
+                if not heading:  # the results' replay links: a column with no heading
+                    continue
+                # Every value keeps a label, in the page's language ("Última carta
+                # colocada (s)"; not the English "Last card home (s)" on a Spanish page).
+                assert label.strip('"').split()[0] == heading.split()[0], (heading, label)
+                assert height <= 2.3 * one_line, (lang, name, heading, label, height)
+                assert right <= 390, (heading, right)
+            assert serious_violations(page) == []
+    finally:
+        ctx.close()
+
+
 def test_the_practice_checkbox_is_a_comfortable_size_on_a_phone(
     live_server: Any, chromium: Any, transactional_db: Any
 ) -> None:

@@ -13,10 +13,12 @@ from django.contrib.auth.models import User
 from tests.browser.conftest import screenshot
 from tests.browser.web_helpers import PASSWORD, log_in, serious_violations
 
-#: Per body cell of each table in <main>: [its column's heading, the label shown before
-#: its value (the ::before content), the cell's left and right edges, its width].
+#: Per body cell of each table in <main>: [its column's heading (its short form for a
+#: stacked label where it has one: data-short), the label shown before its value (the
+#: ::before content), the cell's left and right edges, its width].
 CELLS = """() => Array.from(document.querySelectorAll('main table')).flatMap(t => {
-  const heads = Array.from(t.querySelectorAll('thead th')).map(h => h.textContent.trim());
+  const heads = Array.from(t.querySelectorAll('thead th')).map(
+    h => h.getAttribute('data-short') || h.textContent.trim());
   return Array.from(t.querySelectorAll('tbody tr')).flatMap(tr =>
     Array.from(tr.children).map((c, i) => {
       const r = c.getBoundingClientRect();

@@ -63,12 +63,14 @@
     });
   }
 
-  // A table.stack (race, results, tournament and player pages) stacks its rows on a phone
-  // (app.css): each body cell gets its column's heading as data-label, shown before the value.
+  // A table.stack (race, results, tournament, player and leaderboard pages) stacks its rows
+  // on a phone (app.css): each body cell gets its column's heading as data-label, shown
+  // before the value; a heading's data-short, where it has one, instead ("Last card home
+  // (s)": the whole heading took four or five lines in the label's 40 % of a phone).
   function labelStacks(root) {
     root.querySelectorAll("table.stack").forEach(function (table) {
       var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) {
-        return th.textContent.trim();
+        return th.getAttribute("data-short") || th.textContent.trim();
       });
       table.querySelectorAll("tbody tr").forEach(function (tr) {
         Array.prototype.forEach.call(tr.children, function (cell, i) {
