@@ -59,7 +59,7 @@ from games.services.race_admin import (
     race_rename,
     race_rescore_all,
 )
-from games.words import rules_label
+from games.words import duration, rules_label
 
 #: The ranking rule in words, in the page's language: the words of
 #: :data:`games.engine.ranking.RANKING_RULE` (which the API serves in English; a test
@@ -174,9 +174,10 @@ class EntryInline(_TabularInline_RaceEntry_Race):
     def moves_now(self, e: RaceEntry) -> Any:
         return dash(entry_result(e)["moves"])
 
-    @admin.display(description=_("time (ms)"))
-    def elapsed_now(self, e: RaceEntry) -> Any:
-        return dash(entry_result(e)["elapsed_ms"])
+    @admin.display(description=_("time"))
+    def elapsed_now(self, e: RaceEntry) -> str:
+        # As the tournament's tables give a time ("1 min 00.000 s"), not raw milliseconds.
+        return duration(entry_result(e)["elapsed_ms"]) or "-"
 
     @admin.display(description=pgettext_lazy("an entry", "won"), boolean=True)
     def won_now(self, e: RaceEntry) -> bool:
@@ -403,7 +404,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
                     r["player"],
                     dash(r["cards_home"]),
                     dash(r["moves"]),
-                    dash(r["elapsed_ms"]),
+                    duration(r["elapsed_ms"]) or "-",
                     status_words(r["status"]),  # "race cancelled" for a game it ended
                 )
                 for r in rows
@@ -416,7 +417,7 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
             gettext("player"),
             gettext("cards home"),
             gettext("moves"),
-            gettext("time (ms)"),
+            gettext("time"),
             gettext("status"),
             body,
         )

@@ -27,6 +27,7 @@ from games.admin.common import (
 )
 from games.models import Game, RaceEntry
 from games.services.race_admin import race_entry_disqualify, race_entry_reinstate
+from games.words import duration
 
 
 class DisqualifyForm(forms.Form):
@@ -143,9 +144,10 @@ class RaceEntryAdmin(SelectionGuardAdmin, LiveFormAdmin, _ModelAdmin_RaceEntry):
     def moves_now(self, e: RaceEntry) -> Any:
         return dash(entry_result(e)["moves"])
 
-    @admin.display(description=_("time (ms)"), ordering="elapsed_ms")
-    def elapsed_now(self, e: RaceEntry) -> Any:
-        return dash(entry_result(e)["elapsed_ms"])
+    @admin.display(description=_("time"), ordering="elapsed_ms")
+    def elapsed_now(self, e: RaceEntry) -> str:
+        # As the tournament's tables give a time ("1 min 00.000 s"), not raw milliseconds.
+        return duration(entry_result(e)["elapsed_ms"]) or "-"
 
     @admin.display(description=pgettext_lazy("an entry", "won"), boolean=True, ordering="won")
     def won_now(self, e: RaceEntry) -> bool:

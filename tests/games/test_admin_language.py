@@ -176,8 +176,8 @@ def test_a_race_page_in_french(cup: dict[str, Any]) -> None:
         "cachée jusqu\u2019à ce que la course soit terminée ou annulée",  # the seed
         f"Classement (en direct{NNBSP}; la graine est ajoutée une fois la course terminée ou "
         "annulée)",
-        "rang joueur cartes posées coups temps (ms) état",  # the live standings' header
-        "1 ann 20 50 3000 En cours",
+        "rang joueur cartes posées coups temps état",  # the live standings' header
+        "1 ann 20 50 3,000\xa0s En cours",
         "Participations aux courses",
         "ann dans R2",
     ):
@@ -187,11 +187,11 @@ def test_a_race_page_in_french(cup: dict[str, Any]) -> None:
     assert re.search(r'class="readonly">En cours<', page)
     inline = text[text.index("Participations aux courses") :]
     assert inline.startswith(
-        "Participations aux courses Joueur Rang État Cartes posées Coups Temps (ms) "
+        "Participations aux courses Joueur Rang État Cartes posées Coups Temps "
         "Partie gagnée Disqualifiée Motif de disqualification"
     )
-    assert "1 (en direct) En cours 20 50 3000" in inline
-    assert "2 (en direct) En cours 9 30 1000" in inline
+    assert "1 (en direct) En cours 20 50 3,000\xa0s" in inline
+    assert "2 (en direct) En cours 9 30 1,000\xa0s" in inline
     assert (
         absent(
             text,
@@ -235,8 +235,8 @@ def test_a_finished_race_page_in_french_shows_words_for_statuses(cup: dict[str, 
     race = cup["finished"]
     _, text = get(cup["client"], reverse("admin:games_race_change", args=[race.pk]), "fr")
     assert "Classement (avec la graine et l\u2019engagement)" in text
-    assert "1 ann 30 70 4000 Temps écoulé" in text
-    assert "2 bob 12 100 2500 Temps écoulé" in text
+    assert "1 ann 30 70 4,000\xa0s Temps écoulé" in text
+    assert "2 bob 12 100 2,500\xa0s Temps écoulé" in text
     assert absent(text, ["timed_out", "Timed out", "with the seed"]) == []
 
 

@@ -52,7 +52,7 @@ def test_race_title_is_its_name_and_entries_show_live_values_during_the_race() -
     assert "2 (live)" in bob
     assert re.search(r'field-cards_home_now">\s*<p>30</p>', ann)
     assert re.search(r'field-moves_now">\s*<p>70</p>', ann)
-    assert re.search(r'field-elapsed_now">\s*<p>2500</p>', bob)
+    assert re.search(r'field-elapsed_now">\s*<p>2\.500\xa0s</p>', bob)
     # The entry list says the same.
     listing = c.get(reverse("admin:games_raceentry_changelist")).content.decode()
     assert "1 (live)" in listing
