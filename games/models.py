@@ -206,12 +206,12 @@ class Tournament(models.Model):
         CANCELLED = "cancelled", pgettext_lazy("tournament status", "Cancelled")
 
     class Scoring(models.TextChoices):
-        PLACE_POINTS = "place_points", _("points by place")
-        CARDS_HOME = "cards_home", _("cards home plus win bonus")
+        PLACE_POINTS = "place_points", _("Points by place")
+        CARDS_HOME = "cards_home", _("Cards home plus win bonus")
 
     class Entry(models.TextChoices):
-        OPEN = "open", _("open to every player")
-        INVITE = "invite", _("invited players only")
+        OPEN = "open", _("Open to every player")
+        INVITE = "invite", _("Invited players only")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=120)

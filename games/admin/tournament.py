@@ -160,9 +160,10 @@ class TournamentForm(_ModelForm_Tournament):
             ) % {"table": ", ".join(map(str, DEFAULT_POINTS_TABLE))}
         if "status" in self.fields:
             field: Any = self.fields["status"]
+            # Capitalised, as the list and its filter show a choice (the model's labels).
             field.choices = [
-                (Tournament.Status.DRAFT, gettext("draft")),
-                (Tournament.Status.OPEN, gettext("open")),
+                (Tournament.Status.DRAFT, Tournament.Status.DRAFT.label),
+                (Tournament.Status.OPEN, Tournament.Status.OPEN.label),
             ]
         for scheme, names in SCHEME_FIELDS.items():
             for name in names:
@@ -438,6 +439,9 @@ class StandingInline(_TabularInline_TournamentStanding_Tournament):
     extra = 0
     can_delete = False
     verbose_name_plural = _("standings")
+    # Before any race of it is finished there are no rows: a note says so, where Django
+    # drew a table of headers only.
+    template = "admin/games/tournament/standings_inline.html"
 
     @admin.display(description=pgettext_lazy("tournament standings", "Total time"))
     def total_time(self, s: TournamentStanding) -> str:
@@ -519,6 +523,9 @@ class EntrantInline(_TabularInline_TournamentEntrant_Tournament):
     fields = ["player", "invited_by", "admitted"]
     readonly_fields = ["invited_by", "admitted"]
     extra = 0
+    # This tournament's entrants: the model's name headed them "Tournament entrants"
+    # ("Participants aux tournois"), as if listing every tournament's.
+    verbose_name_plural = _("entrants")
 
     # A finished or cancelled tournament's entrants are final (tournament_admit and
     # tournament_entrant_remove refuse): the rows are shown read only, none added.

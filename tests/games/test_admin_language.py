@@ -278,14 +278,14 @@ def test_the_tournament_page_in_french(cup: dict[str, Any]) -> None:
         "Total de cartes posées Temps total",
         "1. ann (10 pts)",
         "Courses Nom Phase actuelle Mode Départ Fin Engagement Graine",
-        "Participants aux tournois Joueur Invité par Admission",
+        "Participants Joueur Invité par Admission",
         "ann dans Evening Cup",
     ):
         assert words in text, words
-    assert '<option value="place_points" selected>points par place</option>' in page
-    assert '<option value="cards_home">cartes posées plus bonus de victoire</option>' in page
-    assert '<option value="open" selected>ouvert à tous les joueurs</option>' in page
-    assert '<option value="invite">joueurs invités seulement</option>' in page
+    assert '<option value="place_points" selected>Points par place</option>' in page
+    assert '<option value="cards_home">Cartes posées plus bonus de victoire</option>' in page
+    assert '<option value="open" selected>Ouvert à tous les joueurs</option>' in page
+    assert '<option value="invite">Réservé aux joueurs invités</option>' in page
     assert re.search(r'class="readonly">Ouvert<', page)
     assert (
         absent(
@@ -305,10 +305,10 @@ def test_the_tournament_page_in_french(cup: dict[str, Any]) -> None:
                 "Scored",
                 "Status",
                 "points by place",
-                "Points by place scheme",
+                "Points by place",
                 "cards home",
-                "open to every player",
-                "invited players only",
+                "Open to every player",
+                "Invited players only",
                 "most players admitted",
                 "draft:",
                 "Races played",
@@ -317,6 +317,7 @@ def test_the_tournament_page_in_french(cup: dict[str, Any]) -> None:
                 "Invited by",
                 "Admitted",
                 "Tournament entrants",
+                "Entrants",
                 " in Evening Cup",
                 "Scheduled",
                 "running",
@@ -464,7 +465,7 @@ ELSEWHERE = {
             "Bonificación por victoria",
             "Añadir carreras programadas…",
             "Carreras jugadas",
-            "Participantes de torneos",
+            "Participantes",
         ],
         "add races": [
             "Número",
@@ -501,7 +502,7 @@ ELSEWHERE = {
             "Siegbonus",
             "Geplante Rennen hinzufügen …",
             "Gespielte Rennen",
-            "Turnierteilnehmer",
+            "Teilnehmer",
         ],
         "add races": [
             "Anzahl",

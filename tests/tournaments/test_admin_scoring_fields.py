@@ -39,7 +39,7 @@ def test_points_by_place_ignores_points_per_card_and_win_bonus_and_says_so() -> 
     assert (t.scoring, t.points_table) == ("place_points", [10, 6, 3])
     assert (t.points_per_card, t.win_bonus) == (1, 20)  # the model's defaults
     assert messages_of(resp)[0] == (
-        "The “points by place” scheme does not use “Points per card”, “Win bonus”: the "
+        "The “Points by place” scheme does not use “Points per card”, “Win bonus”: the "
         "values typed were not saved."
     )
 
@@ -72,7 +72,7 @@ def test_cards_home_keeps_the_stored_points_table_whatever_is_typed() -> None:
     assert (t.scoring, t.points_per_card, t.win_bonus) == ("cards_home", 2, 50)
     assert t.points_table == [5, 3, 1]
     assert messages_of(resp)[0] == (
-        f"Le décompte «{N}cartes posées plus bonus de victoire{N}» n\u2019utilise pas "
+        f"Le décompte «{N}Cartes posées plus bonus de victoire{N}» n\u2019utilise pas "
         f"«{N}Barème de points{N}»{N}: la valeur saisie n\u2019a pas été enregistrée."
     )
 
