@@ -141,7 +141,7 @@ def test_a_race_game_before_its_start_names_no_base_rank() -> None:
     [
         ("en", "starts 5\xa0minutes from now", "started a second ago"),
         ("fr", "commence dans 5\xa0minutes", "commencée il y a une\xa0seconde"),
-        ("es", "empieza 5 minutos a partir de ahora", "empezada hace un segundo"),
+        ("es", "empieza dentro de 5 minutos", "empezada hace un segundo"),
         ("de", "beginnt in 5 Minuten", "begonnen vor einer Sekunde"),
     ],
 )
@@ -151,7 +151,9 @@ def test_a_race_game_before_its_start_says_when_it_starts(
     """A race game waiting for its start reads "starts in 5 minutes", where it read
     "started in 5 minutes" ("begonnen in 5 Minuten"): its ``started_at`` is the race's
     start, still to come. From the start on the line says "started" (a second ago: the
-    race started a second before the stopped clock)."""
+    race started a second before the stopped clock).  Spanish says "dentro de 5 minutos"
+    (our catalogue, :mod:`web.django_words`), where Django's words read "empieza
+    5 minutos a partir de ahora"."""
     from games.models import Race
     from games.services.races import race_create, race_join
 
@@ -201,3 +203,45 @@ def test_since_counts_from_the_clock_the_pages_read(when: datetime, words: str) 
     with translation.override("en"):
         assert since(when) == words
     assert since("not a date") == "not a date"
+
+
+#: ``since`` in each language, a day or more ahead and ago and under a day ahead: Django's
+#: Spanish said "2 días, 3 horas desde ahora" and "5 minutos a partir de ahora", its German
+#: "2 Tage, 3 Stunden von jetzt an" and "2 Tage, 3 Stunden her" (and "1 Tage her"); our
+#: catalogue words them again (:mod:`web.django_words`).
+SINCE_WORDS = {
+    "fr": {
+        "ahead": "dans 5\xa0minutes",
+        "days_ahead": "dans 2\xa0jours, 3\xa0heures",
+        "days_ago": "il y a 2\xa0jours, 3\xa0heures",
+        "a_day_ago": "il y a 1\xa0jour",
+    },
+    "es": {
+        "ahead": "dentro de 5 minutos",
+        "days_ahead": "dentro de 2\xa0días, 3\xa0horas",
+        "days_ago": "hace 2\xa0días, 3\xa0horas",
+        "a_day_ago": "hace 1\xa0día",
+    },
+    "de": {
+        "ahead": "in 5 Minuten",
+        "days_ahead": "in 2\xa0Tagen, 3\xa0Stunden",
+        "days_ago": "vor 2\xa0Tagen, 3\xa0Stunden",
+        "a_day_ago": "vor 1\xa0Tag",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", list(SINCE_WORDS))
+def test_since_reads_naturally_in_every_language(lang: str) -> None:
+    from django.utils import translation
+
+    from web.templatetags.web_tags import since
+
+    when = {
+        "ahead": NOW + timedelta(minutes=5),
+        "days_ahead": NOW + timedelta(days=2, hours=3),
+        "days_ago": NOW - timedelta(days=2, hours=3),
+        "a_day_ago": NOW - timedelta(days=1, minutes=5),
+    }
+    with translation.override(lang):
+        assert {key: since(at) for key, at in when.items()} == SINCE_WORDS[lang]

@@ -32,7 +32,8 @@ def since(value: Any) -> Any:
     services and selectors read, which tests set.  ``naturaltime`` read the system clock
     itself (``datetime.now``), so a page's "started 5 minutes ago" depended on the wall
     clock whatever time a test gave the rest of the page.  Anything not a datetime is
-    returned as is."""
+    returned as is.  Some of Django's words are worded again in our catalogue (Spanish
+    "dentro de 5 minutos", German "in 2 Tagen"): see :mod:`web.django_words`."""
     if not isinstance(value, datetime):
         return value
     words = NaturalTimeFormatter.time_strings
