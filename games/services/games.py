@@ -225,7 +225,8 @@ def game_start(
                 player_lock(player=player)
                 seed, proof = winnable_draw(rules=rules, purpose=WinnableDeal.Purpose.PRACTICE)
                 deal = deal_create(rules=rules, seed=seed, preset=variant)
-                deal_record_verdict(deal=deal, result=proof)
+                # Pooled already shortened: no tidying in this request (it took seconds).
+                deal_record_verdict(deal=deal, result=proof, tidy=False)
                 return game_create(player=player, deal=deal)
         except NoWinnableDeal:
             winnable_pool_request(rules=rules)

@@ -196,7 +196,8 @@ def race_create(
                 seed, proof = winnable_draw(rules=rules, purpose=WinnableDeal.Purpose.RACE)
             deal = deal_create(rules=rules, seed=seed, preset=variant)
             if proof is not None:
-                deal_record_verdict(deal=deal, result=proof)
+                # Pooled already shortened: no tidying in the organiser's request.
+                deal_record_verdict(deal=deal, result=proof, tidy=False)
             race = Race.objects.create(
                 name=name,
                 deal=deal,

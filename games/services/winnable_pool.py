@@ -49,6 +49,7 @@ from django.utils import timezone
 
 from games.engine import Rules, commitment, make_rules, new_game, random_seed, variant_name
 from games.engine.solver import SolveResult, solve
+from games.engine.tidy import tidy_line
 from games.models import Deal, WinnableDeal, WinnableStreak
 from games.services.enqueue import enqueue_now
 from games.services.errors import NoWinnableDeal, WinnableNotFound
@@ -246,7 +247,9 @@ def winnable_pool_fill(
     reserve on a tie), so a fill after an empty start serves both at once.  Draws
     ``attempts`` fresh seeds (default ``WINNABLE_ATTEMPTS``), each solved within
     ``budget_seconds`` (default ``WINNABLE_BUDGET_SECONDS``); only seeds proven ``won``
-    and never pooled or dealt before enter the pool.  No lock is held while solving.
+    and never pooled or dealt before enter the pool, each with its winning line
+    shortened here (:func:`games.engine.tidy.tidy_line`), so that a draw stores it as it
+    is.  No lock is held while solving or shortening.
     Each seed proved lost adds one to the rules' :class:`~games.models.WinnableStreak`,
     and a seed won or undecided sets it to 0; while every seed drawn is proved lost, the
     fill goes on past ``attempts`` until the streak reaches ``WINNABLE_GIVE_UP_AFTER`` or
@@ -288,6 +291,10 @@ def winnable_pool_fill(
         streak = 0
         if result.result != "won":
             continue
+        # Shortened here, on the solver queue, as the deal's line is stored: a draw takes
+        # it as it is (games.services.solutions.deal_record_verdict, tidy=False), so no
+        # web request spends the seconds this can take.
+        line = tidy_line(new_game("classic", seed=seed, **rules.to_dict()), list(result.moves))
         share = _short_share(key, sizes)  # a draw may have taken one while solving
         if share is None:
             break
@@ -297,7 +304,7 @@ def winnable_pool_fill(
             variant=variant_name(rules) or "custom",
             options=rules.to_dict(),
             seed=seed,
-            moves=list(result.moves),
+            moves=line,
             nodes=result.nodes,
             seconds=result.seconds,
         )
