@@ -51,6 +51,7 @@ from web.views.common import (
     account_gone,
     etag_of,
     get_or_head_only,
+    is_htmx,
     moved_to,
     not_found,
     page_or_fragment,
@@ -301,7 +302,8 @@ def _replay_game(request: HttpRequest, game_id: Any) -> Game:
 def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
     """``GET /replay/<game id>/?step=N``: the position after move N of the stored history,
     stepping forwards, backwards or to a move number (htmx swaps the viewer only; both
-    answers say ``Vary: HX-Request``)."""
+    answers say ``Vary: HX-Request``).  Only the page lists every move, each distinct
+    move worded once; the viewer htmx fetches words the last move alone."""
     game = _replay_game(request, game_id)
     notations = move_notations(game)
     try:
@@ -317,16 +319,26 @@ def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
     view["move_number"] = step
     if step < len(notations):
         view["status"] = Game.Status.PLAYING
-    context = {
+    # A move's words once per distinct move: a long game (20,000 draws made by a script)
+    # has a few hundred distinct moves, where wording each took most of a second.
+    words: dict[str, str] = {}
+
+    def said(notation: str) -> str:
+        if notation not in words:
+            words[notation] = move_words(notation)
+        return words[notation]
+
+    context: dict[str, Any] = {
         "game": game,
         "race": game_race(game),
         "view": view,
         "board": board_context(view, game.deal.options),
         "step": step,
         "total": len(notations),
-        "moves": [(i + 1, n, move_words(n)) for i, n in enumerate(notations)],
-        "last": move_words(notations[step - 1]) if step else "",
+        "last": said(notations[step - 1]) if step else "",
         "replay_url": reverse("web:replay", args=[game.id]),
     }
+    if not is_htmx(request):  # only the page lists every move, not the viewer htmx fetches
+        context["moves"] = [(i + 1, n, said(n)) for i, n in enumerate(notations)]
     # The viewer alone for htmx, whose address it pushes into the history.
     return page_or_fragment(request, "web/replay.html", "web/_replay.html", context)
