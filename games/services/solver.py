@@ -23,6 +23,7 @@ solution (no moves) and, later, hints (the game's live moves).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 from collections.abc import Sequence
@@ -167,8 +168,9 @@ def solve_run(*, solve_id: Any, now: datetime | None = None) -> Solve:
     """Run the job ``solve_id`` (the ``games.solve`` task; idempotent).
 
     A job already done is returned unchanged.  The job is marked ``running``
-    in one short transaction, solved with no lock held (within its
-    ``budget_seconds``), and the verdict stored in another; a verdict on the
+    in one short transaction, solved and its winning line shortened with no lock held
+    (within its ``budget_seconds``; the shortening after it), and the verdict stored in
+    another; a verdict on the
     dealt position is also cached on the deal.  A solver that raises leaves the
     job done with the verdict ``unknown`` (logged, not cached on the deal), so
     a job is never stuck ``running`` nor sent again for ever.
@@ -191,18 +193,23 @@ def solve_run(*, solve_id: Any, now: datetime | None = None) -> Solve:
         # its asker's quota would stay taken.  Done, ``unknown``, and logged.
         logger.exception("solver job %s failed; recorded as unknown", job.id)
         result, failed = SolveResult("unknown"), True
+    # A winning line is shown to people: shortened first (games.engine.tidy), once, and
+    # before the transaction: it takes seconds, and on SQLite (the embedded default) a
+    # write transaction holds the whole database, so every move waited for it (the deal's
+    # copy was shortened a second time there, after the job's row was written).
+    won = result.result == "won" and result.moves
+    line = tidy_line(state, result.moves) if won else list(result.moves)
     with transaction.atomic():
         job.status = Solve.Status.DONE
         job.result = result.result
-        # A winning line is shown to people: shortened first (games.engine.tidy).
-        won = result.result == "won" and result.moves
-        job.solution = tidy_line(state, result.moves) if won else list(result.moves)
+        job.solution = line
         job.nodes = result.nodes
         job.seconds = result.seconds
         job.finished_at = timezone.now()
         job.save(update_fields=["status", "result", "solution", "nodes", "seconds", "finished_at"])
         if not job.moves and not failed:
-            deal_record_verdict(deal=job.deal, result=result)
+            shortened = dataclasses.replace(result, moves=line)
+            deal_record_verdict(deal=job.deal, result=shortened, tidy=False)
     return job
 
 
