@@ -404,13 +404,15 @@ def move_play(
     :class:`MoveLimitReached` (the game has accepted ``GAME_MOVE_LIMIT`` moves,
     undone ones included; the rules set no limit, this is the server's).
     """
-    now = now or timezone.now()
     try:
         notation = canonical(move)
     except MoveParseError as exc:
         raise MalformedMove(exc.reason).because(exc.why, exc.facts) from None
     with transaction.atomic():
         game = _locked_game(game_id, player)
+        # The clock is read once the game is locked: moves of one game sent at once are
+        # stored in the order they take the lock, each with a later time than the last.
+        now = now or timezone.now()
         if expected_move_number is not None and expected_move_number != game.move_number:
             if expected_move_number < game.move_number:
                 done = (
@@ -513,9 +515,9 @@ def game_undo_outcome(
     game before its start, checked first: its stored status was computed from the secret
     deal; RULES.md 7).
     """
-    now = now or timezone.now()
     with transaction.atomic():
         game = _locked_game(game_id, player)
+        now = now or timezone.now()  # once locked, as in move_play
         _refuse_before_start(game, now=now)
         if not game.undo_allowed:
             raise UndoNotAllowed(
@@ -617,9 +619,9 @@ def game_end(
     :class:`EntryDisqualified` (a disqualified entry's game stays as the organisers
     judged it).
     """
-    now = now or timezone.now()
     with transaction.atomic():
         game = _locked_game(game_id, player)
+        now = now or timezone.now()  # once locked, as in move_play
         _refuse_before_start(game, now=now)
         undoable_block = game.status == Game.Status.BLOCKED and undo_open(game, now=now)
         if game.status == Game.Status.PLAYING or (undoable_block and how == "resigned"):
