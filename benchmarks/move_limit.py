@@ -7,11 +7,12 @@ Usage (PostgreSQL must answer; the database is created if needed)::
 
 A practice game is given ``--moves`` live moves (draws and redeals of classic seed 7,
 legal in turn, written straight to the database), just short of the default limit of
-10,000 (each undo and move timed adds a row).  Timed in process (the median of ``--repeat`` calls): an undo (it replays every
-live move from the deal, games/services/games.py ``game_undo_outcome``), the move after
-it, ``GET /api/v1/games/{id}/moves`` (one page) and the replay page
-(``/replay/{id}/``, every move listed, once the game is resigned).  The baseline, measured in the same run, is
-the engine alone replaying the same moves from the deal: the ratios say what the
+10,000 (each undo and move timed adds a row).  Timed in process (the median of
+``--repeat`` calls): an undo (it replays every live move from the deal,
+games/services/games.py ``game_undo_outcome``), the move after it,
+``GET /api/v1/games/{id}/moves`` (one page) and the replay page (``/replay/{id}/``,
+every move listed, once the game is resigned).  The baseline, measured in the same run,
+is the engine alone replaying the same moves from the deal: the ratios say what the
 database and the page add.
 """
 
