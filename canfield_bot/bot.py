@@ -18,7 +18,8 @@ from canfield_bot.strategy import DefaultStrategy, Strategy
 log = logging.getLogger("canfield_bot")
 
 #: Refusals after which the bot stops playing its game: over, closed, disqualified, or
-#: at the server's ``GAME_MOVE_LIMIT`` (``move_limit_reached``: no move is taken again).
+#: at the server's ``GAME_MOVE_LIMIT`` (``move_limit_reached``: no move is taken again;
+#: the game is then resigned under ``on_stuck="resign"``, as a stuck game is).
 _OVER_CODES = {"race_closed", "game_over", "disqualified", "move_limit_reached"}
 
 #: ``on_progress(event, result, info)``: what a bot reports as it goes, once each:
@@ -55,7 +56,9 @@ class Bot:
     as people do, so many bots do not move in lockstep.  ``on_stuck``: what to do
     when the strategy returns ``None``, or the game is blocked with its last move still
     undoable (``undo_allowed``: not over for its race, RULES.md 3.9; the bot never
-    undoes): ``"resign"`` (default; ends it, so the race may close early), ``"stop"``, or
+    undoes), or the server takes no more of its moves (``409 move_limit_reached``, its
+    ``GAME_MOVE_LIMIT``): ``"resign"`` (default; ends it, so the race may close early),
+    ``"stop"``, or
     ``"cycle"`` (keep drawing and redealing while the rules allow, as a player
     waiting out the clock would; load tests use it to keep their pace).
 
@@ -152,6 +155,24 @@ class Bot:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await follower
 
+    async def _resign(self, game_id: str) -> dict[str, Any] | None:
+        """Resign ``game_id`` and return the game view after it (``result.ended``: its
+        status, ``"resigned"``, or ``"blocked"`` for a blocked game its race settled
+        first); ``None`` when the server refused with one of :data:`_OVER_CODES` (the race
+        closed or the game ended first: counted in ``result.refused``, and
+        ``result.ended`` is the code).  Other refusals raise :class:`ApiError`."""
+        result = self.result
+        try:
+            view = await self.client.resign(game_id)
+        except ApiError as exc:
+            if exc.code not in _OVER_CODES:
+                raise
+            result.refused[exc.code] = result.refused.get(exc.code, 0) + 1
+            result.ended = exc.code
+            return None
+        result.ended = str(view.get("status"))
+        return view
+
     async def _play(self, view: dict[str, Any]) -> BotResult:
         result = self.result
         result.game_id = game_id = str(view["id"])
@@ -174,16 +195,10 @@ class Bot:
                 move = stock[0] if stock else None
             if move is None:
                 if self.on_stuck == "resign":
-                    try:
-                        view = await self.client.resign(game_id)
-                    except ApiError as exc:  # the race closed (or the game ended) first
-                        if exc.code not in _OVER_CODES:
-                            raise
-                        result.refused[exc.code] = result.refused.get(exc.code, 0) + 1
-                        result.ended = exc.code
+                    resigned = await self._resign(game_id)
+                    if resigned is None:
                         return result
-                    # "resigned"; a blocked game its race settled first stays blocked.
-                    result.ended = str(view.get("status"))
+                    view = resigned
                     if undoable_block and view.get("undo_allowed"):
                         return result  # never ask again for what was not done
                     continue
@@ -207,6 +222,14 @@ class Bot:
                     if outcome.view is not None:
                         result.cards_home = int(outcome.view.get("cards_home") or 0)
                         result.status = str(outcome.view.get("status"))
+                    if code == "move_limit_reached" and self.on_stuck == "resign":
+                        # Stuck for good (no move is taken again): resigned as a stuck
+                        # game is, so that its race may close early; left playing, it
+                        # kept the race open until the bot's deadline.
+                        resigned = await self._resign(game_id)
+                        if resigned is not None:
+                            result.status = str(resigned.get("status"))
+                            result.cards_home = int(resigned.get("cards_home") or 0)
                     return result
                 if sum(result.refused.values()) > 50:
                     raise ApiError(409, code, {"detail": "too many refused moves"})

@@ -282,20 +282,38 @@ def test_a_disqualification_ends_the_bot(api: FakeApi) -> None:
 
 def test_the_move_limit_ends_the_bot_after_one_refusal(api: FakeApi) -> None:
     """At the server's ``GAME_MOVE_LIMIT`` no move is taken again: the bot stops at the
-    first ``409 move_limit_reached`` rather than sending 50 more and raising."""
-    FakeRace(api, PLAN, phase="running")
+    first ``409 move_limit_reached`` rather than sending 50 more and raising, and
+    resigns the game (``on_stuck="resign"``, the default), as it does a stuck game: left
+    playing, the game kept its race from closing early until the bot's deadline."""
+    race = FakeRace(api, PLAN, phase="running")
     api.reply(
         "POST",
         "games/g-alice/moves",
         problem(409, "move_limit_reached", "this game has reached the move limit of 2"),
     )
     result = _play(api, strategy=first_legal, follow=False)
-    assert (result.ended, result.history, result.refused) == (
-        "move_limit_reached",
+    assert (result.ended, result.status, result.history, result.refused) == (
+        "resigned",
+        "resigned",
         [],
         {"move_limit_reached": 1},
     )
     assert api.paths().count("POST games/g-alice/moves") == 1
+    assert api.calls[-1] == ("POST", "games/g-alice/resign", None)
+    assert race.games["g-alice"].status == "resigned"
+
+
+def test_a_bot_that_stops_when_stuck_leaves_a_game_at_the_move_limit(api: FakeApi) -> None:
+    race = FakeRace(api, PLAN, phase="running")
+    api.reply(
+        "POST",
+        "games/g-alice/moves",
+        problem(409, "move_limit_reached", "this game has reached the move limit of 2"),
+    )
+    result = _play(api, strategy=first_legal, follow=False, on_stuck="stop")
+    assert (result.ended, result.refused) == ("move_limit_reached", {"move_limit_reached": 1})
+    assert "POST games/g-alice/resign" not in api.paths()
+    assert race.games["g-alice"].status == "playing"
 
 
 def test_a_race_closed_on_an_unreadable_game_keeps_the_last_view(api: FakeApi) -> None:
