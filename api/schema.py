@@ -70,6 +70,11 @@ PROBLEM_EXTENSIONS: dict[str, dict[str, Any]] = {
         "type": "string",
         "description": "`disqualified` only: the organisers' reason.",
     },
+    "limit": {
+        "type": "integer",
+        "description": "`move_limit_reached` only: the moves one game accepts in all, undone "
+        "ones included (the server's `GAME_MOVE_LIMIT`).",
+    },
     "tried": {
         "type": "integer",
         "description": "`no_winnable_deal_found` only: the fresh deals of these rules proved "

@@ -280,6 +280,14 @@ def test_the_problem_schema_documents_the_extension_members_a_client_reads(
     assert "`Retry-After`" in props["retry_after"]["description"]
 
 
+def test_the_problem_schema_documents_the_move_limit(schema: dict[str, Any]) -> None:
+    """``409 move_limit_reached`` carries ``limit`` (games.services.games.move_play), which
+    the Problem schema did not name: a client had only the prose to learn it from."""
+    props = schema["components"]["schemas"]["Problem"]["properties"]
+    assert props["limit"]["type"] == "integer"
+    assert "`move_limit_reached` only" in props["limit"]["description"]
+
+
 def test_the_server_sends_the_extension_members_the_schema_names(player: APIClient) -> None:
     game = player.post("/api/v1/games", {"seed": "1"}, format="json").json()
     moves = f"/api/v1/games/{game['id']}/moves"
