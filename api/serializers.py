@@ -401,6 +401,13 @@ class GameView(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["practice", "race"])
     status = serializers.ChoiceField(choices=["playing", "won", "blocked", "resigned", "timed_out"])
     move_number = serializers.IntegerField()
+    moves_left = serializers.IntegerField(
+        min_value=0,
+        help_text="moves the server will still accept in this game before its limit "
+        "(GAME_MOVE_LIMIT, 10,000 by default; undone moves count too, as each stays stored); "
+        "at 0 a move is 409 move_limit_reached and the game can only be resigned. Not a "
+        "rule of the game (RULES.md sets no limit)",
+    )
     cards_home = serializers.IntegerField(
         help_text="cards on the foundations, 1..52 (at least 4 with a fixed base: RULES.md 6)"
     )
@@ -430,7 +437,7 @@ class GameView(serializers.Serializer[Any]):
         "each once: moves to the foundations, then to the tableau (whole-pile moves "
         "named by the pile's bottom card), then `draw` or `redeal`; exactly the moves "
         "POST /moves accepts. Empty once the game is not playing (won, blocked, resigned, "
-        "timed out) or its entry is disqualified",
+        "timed out), its entry is disqualified, or moves_left is 0",
     )
     deal = DealView()
     undo_allowed = serializers.BooleanField(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -223,18 +224,23 @@ def game_view(
     time) is read once and used for the status, ``undo_allowed`` and the deal's
     ``revealed``, so they agree at a deadline (a view never says ``playing`` with
     ``undo_allowed`` false because the clock moved between two readings).
+    ``moves_left``: the moves the game will still accept before ``GAME_MOVE_LIMIT``
+    (undone ones count); ``legal_moves`` is empty once it is 0.
     """
     now = now or timezone.now()
     st = state if state is not None else GameState.from_dict(game.state)
     view = player_view(st)
     view["status"] = game_status_seen(game, now=now)
     disqualified = disqualified_reason(game)
-    if view["status"] != Game.Status.PLAYING or disqualified is not None:
+    moves_left = max(0, settings.GAME_MOVE_LIMIT - game.moves_accepted)
+    if view["status"] != Game.Status.PLAYING or disqualified is not None or not moves_left:
         view["legal_moves"] = []  # nothing more can be played
     return {
         "id": str(game.id),
         "kind": game.kind,
         "move_number": game.move_number,
+        # The server's limit (GAME_MOVE_LIMIT), not a rule: moves it will still accept.
+        "moves_left": moves_left,
         **view,
         "deal": deal_public(game.deal, revealed=deal_revealed(game, now=now)),
         # Whether an undo would be accepted now (not only whether the game allows undo).

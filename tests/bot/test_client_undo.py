@@ -62,7 +62,9 @@ def test_undo_takes_back_one_move_of_a_practice_game(live_server: Any) -> None:
     assert undone["move_number"] == 0
     assert after_draw["waste"]["count"] == 3
     assert undone["waste"] == dealt["waste"] == {"cards": [], "count": 0}
-    assert undone == dealt  # the dealt position again, as the player sees it
+    # The dealt position again, as the player sees it; the undone move still counts
+    # towards the server's move limit (its row stays).
+    assert undone == {**dealt, "moves_left": dealt["moves_left"] - 1}
     game = Game.objects.get(id=dealt["id"])
     assert game.move_number == 0
     assert [m.undone_at is not None for m in game.moves.all()] == [True]  # kept, marked undone

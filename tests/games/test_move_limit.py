@@ -163,3 +163,23 @@ def test_the_migration_counts_the_moves_of_existing_games() -> None:
     migration.count_moves(apps, None)
     assert Game.objects.get(pk=played.pk).moves_accepted == 3
     assert Game.objects.get(pk=fresh.pk).moves_accepted == 0
+
+
+@override_settings(GAME_MOVE_LIMIT=2)
+def test_the_game_view_counts_the_moves_left_and_lists_none_at_the_limit() -> None:
+    """A client sees the limit coming (``moves_left``), and at it the view lists no legal
+    move, as for a game that is over, rather than moves that would all be refused."""
+    player = UserFactory()
+    game = game_start(player=player, seed=SEED)
+    client = APIClient()
+    client.force_authenticate(player)
+    url = f"/api/v1/games/{game.id}"
+    seen = [client.get(url).json()]
+    for n in range(2):
+        seen.append(client.post(f"{url}/moves", {"move": "draw"}, format="json").json()["game"])
+        if n == 0:
+            seen.append(client.post(f"{url}/undo", {}, format="json").json())
+    assert [v["moves_left"] for v in seen] == [2, 1, 1, 0]
+    assert [bool(v["legal_moves"]) for v in seen] == [True, True, True, False]
+    assert seen[-1]["status"] == "playing"
+    assert seen[-1]["undo_allowed"] is True  # an undo adds no row: still accepted
