@@ -77,6 +77,8 @@ class RaceStandingsCSVView(ApiView):
 
     permission_classes = [AllowAny]
     renderer_classes = [CSVRenderer]
+    # Every row, public: counted in the ``games`` throttle as the results are.
+    throttle_scope = "games"
 
     @extend_schema(
         responses=_csv_response(RACE_COLUMNS),
@@ -87,7 +89,7 @@ class RaceStandingsCSVView(ApiView):
         "stored result once it is finished. `commitment` is always filled (published before "
         "the race); `seed` only once the race is finished or cancelled (empty before: the "
         "seed is secret until the race is over for everyone, RULES.md 7). Times in ms; text "
-        "cells a spreadsheet would evaluate start with `'`.",
+        "cells a spreadsheet would evaluate start with `'`. Counted in the `games` throttle.",
     )
     def get(self, request: Request, race_id: UUID) -> Response:
         race = race_get(race_id=race_id, include_drafts=may_see_drafts(request.user))
@@ -99,13 +101,16 @@ class TournamentStandingsCSVView(ApiView):
 
     permission_classes = [AllowAny]
     renderer_classes = [CSVRenderer]
+    # Every row, public: counted in the ``games`` throttle as the results are.
+    throttle_scope = "games"
 
     @extend_schema(
         responses=_csv_response(TOURNAMENT_COLUMNS),
         tags=["tournaments"],
         auth=[],
         operation_id="tournaments_standings_csv",
-        description="Every standings row (not paginated), by rank, as a CSV download.",
+        description="Every standings row (not paginated), by rank, as a CSV download. "
+        "Counted in the `games` throttle.",
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
         t = tournament_get(tournament_id=tournament_id, viewer=request.user)

@@ -594,11 +594,16 @@ class RaceStandingsView(ApiView):
 
     permission_classes = [AllowAny]
     whole_list = True
+    # Every entrant's line, public: a 10,000-entrant race's is a 1.2 MB answer
+    # (benchmarks/public_reads.py).  Counted as the results are; the race stream pushes
+    # the same body without polling.
+    throttle_scope = "games"
 
     @extend_schema(
         description="Every entrant's line in one response (the race stream's `standings` "
-        "event carries the same body). Not paginated: `cursor` and `page_size` are refused "
-        "(400 `not_paginated`), not ignored.",
+        "event carries the same body, without polling). Not paginated: `cursor` and "
+        "`page_size` are refused (400 `not_paginated`), not ignored. Counted in the `games` "
+        "throttle.",
         responses={
             200: StandingsView,
             400: OpenApiResponse(ProblemSerializer, description=NOT_PAGINATED),

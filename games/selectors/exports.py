@@ -27,7 +27,7 @@ from django.db.models import Count, F
 from django.utils import timezone
 
 from games.models import Race, RaceEntry, Tournament, TournamentStanding
-from games.selectors.races import race_standings
+from games.selectors.races import RESULT_ENTRY_FIELDS, race_standings
 
 #: Columns of a race's standings export.
 RACE_COLUMNS = [
@@ -127,6 +127,7 @@ def race_standings_rows(*, race: Race, now: datetime | None = None) -> list[list
         for e in (
             RaceEntry.objects.filter(race=race)
             .select_related("player")
+            .only(*RESULT_ENTRY_FIELDS)
             .order_by(F("rank").asc(nulls_last=True), "joined_at", "id")
         ):
             rows.append(
