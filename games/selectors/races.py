@@ -324,7 +324,9 @@ _STANDING_GAME_FIELDS: tuple[str, ...] = tuple(
 )
 
 
-def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str, Any]]:
+def race_standings(
+    *, race: Race, now: datetime | None = None, limit: int | None = None, viewer: Any = None
+) -> list[dict[str, Any]]:
     """Standings: stored ranks once finished, otherwise live ranks from the games.
 
     Rows: ``rank``, ``player``, ``cards_home``, ``moves``, ``elapsed_ms``,
@@ -341,16 +343,27 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
     :func:`games.selectors.games.ended_by_cancellation`) is ``cancelled``, not
     ``timed_out``: its clock had not run out; a game that ended before the cancellation
     keeps its own ending.  Every status is one of :data:`STANDING_STATUSES`.
+
+    ``limit``: only the first ``limit`` rows (the pages: a 10,000-entrant race's table
+    took seconds to render on every poll), then, when ``viewer`` (a user) has an entry
+    among the others, their own row last, with its rank among everyone.  Without
+    ``limit``, every row.  Two queries at most, three with a ``viewer`` past the limit.
     """
     now = now or timezone.now()
     cancelled = race.status == Race.Status.CANCELLED
+    mine = (
+        viewer.pk if limit is not None and viewer is not None and viewer.is_authenticated else None
+    )
     if race.status == Race.Status.FINISHED:
-        rows = (
+        stored = (
             RaceEntry.objects.filter(race=race)
             .select_related("player")
             .only(*RESULT_ENTRY_FIELDS)
             .order_by(F("rank").asc(nulls_last=True), "joined_at")
         )
+        rows = list(stored if limit is None else stored[:limit])
+        if mine is not None and all(e.player_id != mine for e in rows):
+            rows += list(stored.filter(player_id=mine))
         return [
             {
                 "rank": e.rank,
@@ -363,7 +376,7 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
             }
             for e in rows
         ]
-    live = (
+    ranked = (
         RaceEntry.objects.filter(race=race, disqualified=False, game__isnull=False)
         .select_related("player", "game")
         # Neither the engine snapshot nor the hints: decoding 10,000 snapshots was most
@@ -380,6 +393,13 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
         )
         .order_by("live_rank", "joined_at")
     )
+    live = list(ranked if limit is None else ranked[:limit])
+    if mine is not None and len(live) == limit and all(e.player_id != mine for e in live):
+        # Their rank among everyone: a disjunction naming the rank is applied after the
+        # ranking (Django's QUALIFY emulation: an outer query); a plain player filter
+        # would go into the ranked query's WHERE and rank them alone, first.  No rank is
+        # below 1: the second branch never holds.
+        live += list(ranked.filter(Q(player_id=mine) | Q(live_rank__lt=1)))
     out: list[dict[str, Any]] = []
     for e in live:
         g: Game = e.game  # type: ignore[assignment]
@@ -406,12 +426,26 @@ def race_standings(*, race: Race, now: datetime | None = None) -> list[dict[str,
                 "status": status,
             }
         )
-    for other in (
+    others = (
         RaceEntry.objects.filter(race=race)
         .filter(Q(disqualified=True) | Q(game__isnull=True))
         .select_related("player")
         .only(*RESULT_ENTRY_FIELDS)
-    ):
+        .order_by("joined_at", "id")
+    )
+    if limit is not None:
+        room = max(0, limit - len(out))
+        listed = {e.player_id for e in live}
+        others_rows = list(others[:room]) if room else []
+        if (
+            mine is not None
+            and mine not in listed
+            and all(o.player_id != mine for o in others_rows)
+        ):
+            others_rows += list(others.filter(player_id=mine))
+    else:
+        others_rows = list(others)
+    for other in others_rows:
         out.append(
             {
                 "rank": None,

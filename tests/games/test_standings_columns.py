@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -81,3 +82,48 @@ def test_finished_standings_read_only_the_shown_columns() -> None:
     assert '"auth_user"."password"' not in _columns_read(sql)
     assert [r["rank"] for r in rows] == [1, 1, 1]
     assert {r["player"] for r in rows} == {"col3-0", "col3-1", "col3-2"}
+
+
+def _play(race: Race, cards: list[int]) -> None:
+    entries = RaceEntry.objects.filter(race=race).order_by("joined_at", "id")
+    for entry, home in zip(entries, cards, strict=True):
+        Game.objects.filter(race_entry=entry).update(cards_home=home, cards_home_ms=1000)
+
+
+@pytest.mark.parametrize("finished", [False, True])
+def test_limited_standings_end_with_the_viewers_own_row_and_rank(finished: bool) -> None:
+    race = _race(5)
+    _play(race, [9, 7, 5, 3, 1])  # col5-0 first ... col5-4 last
+    if finished:
+        assert race_close(race_id=race.id, now=race.ends_at) == Race.Status.FINISHED
+    race = Race.objects.get(id=race.id)
+    every = race_standings(race=race)
+    assert [(r["rank"], r["player"]) for r in every] == [
+        (1, "col5-0"),
+        (2, "col5-1"),
+        (3, "col5-2"),
+        (4, "col5-3"),
+        (5, "col5-4"),
+    ]
+    fourth = User.objects.get(username="col5-3")
+    rows = race_standings(race=race, limit=2, viewer=fourth)
+    assert [(r["rank"], r["player"]) for r in rows] == [(1, "col5-0"), (2, "col5-1"), (4, "col5-3")]
+    assert rows[-1] == every[3]
+    # Among the first: no row twice; a stranger or nobody: the first rows only.
+    second = User.objects.get(username="col5-1")
+    assert race_standings(race=race, limit=2, viewer=second) == every[:2]
+    assert race_standings(race=race, limit=2, viewer=create_user("stranger")) == every[:2]
+    assert race_standings(race=race, limit=2) == every[:2]
+
+
+def test_limited_standings_reach_entrants_without_a_game() -> None:
+    race = _race(3)
+    last = RaceEntry.objects.filter(race=race).order_by("joined_at", "id")[2]
+    race_entry_disqualify(entry_id=last.id, reason="test")
+    viewer = User.objects.get(username="col3-2")
+    rows = race_standings(race=race, limit=1, viewer=viewer)
+    assert [(r["player"], r["status"]) for r in rows] == [
+        ("col3-0", "playing"),
+        ("col3-2", "disqualified"),
+    ]
+    assert len(race_standings(race=race, limit=3)) == 3

@@ -97,16 +97,25 @@ def race_etag(race: Race) -> str:
     )
 
 
+#: Rows of the standings a race page shows: the first ones, then the viewer's own (the
+#: whole list is the standings CSV).  A 10,000-entrant race's full table took 5 s to
+#: render on every poll of the live part (benchmarks/public_reads.py).
+PAGE_STANDINGS_ROWS = 100
+
+
 def _race_context(request: HttpRequest, race: Race, error: str = "") -> dict[str, Any]:
     now = timezone.now()
     public = race_public(race, viewer=request.user, now=now)
     # A game the race's cancellation ended reads "race cancelled", not "timed out".
-    standings = race_standings(race=race, now=now)
+    standings = race_standings(race=race, now=now, limit=PAGE_STANDINGS_ROWS, viewer=request.user)
     return {
         "race": race,
         "public": public,
         "rules": rules_words(public["variant"], public["options"], preset=public["preset"]),
         "standings": standings,
+        # More entrants than the first rows shown: the page says so and links the CSV.
+        "standings_cut": public["entrants"] > PAGE_STANDINGS_ROWS,
+        "standings_shown": PAGE_STANDINGS_ROWS,
         # The viewer's game is over for good (won, blocked, resigned, timed out; not a
         # blocked game whose last move may be taken back): the standings' "finished".
         "my_game_over": _my_game_over(request, race, public, now),
