@@ -222,8 +222,14 @@ def race_rating(*, race: Race) -> dict[str, Any]:
     }
 
 
-def race_rating_changes(*, race: Race) -> dict[int, dict[str, Any]]:
-    """``player id -> {pool, rating_before, rating_after, change}`` for the race's rated entries."""
+def race_rating_changes(
+    *, race: Race, player_ids: Iterable[Any] | None = None
+) -> dict[int, dict[str, Any]]:
+    """``player id -> {pool, rating_before, rating_after, change}`` for the race's rated
+    entries (only those of ``player_ids`` when given).  One query."""
+    changes = RatingChange.objects.filter(race=race).select_related("pool")
+    if player_ids is not None:
+        changes = changes.filter(player_id__in=list(player_ids))
     return {
         c.player_id: {
             "pool": c.pool.key,
@@ -231,7 +237,7 @@ def race_rating_changes(*, race: Race) -> dict[int, dict[str, Any]]:
             "rating_after": c.rating_after,
             "change": c.change,
         }
-        for c in RatingChange.objects.filter(race=race).select_related("pool")
+        for c in changes
     }
 
 

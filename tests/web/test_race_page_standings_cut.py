@@ -58,3 +58,21 @@ def test_no_cut_when_every_row_fits() -> None:
     html = Client().get(f"/races/{race.id}/").content.decode()
     assert _rows(html) == ["ann", "bob", "cyd"]
     assert "data-standings-cut" not in html
+
+
+def test_the_results_page_shows_the_first_rows_then_the_viewers_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    race = _race(monkeypatch, finished=True)
+    url = f"/races/{race.id}/results"
+    anonymous = Client().get(url).content.decode()
+    assert _rows(anonymous) == ["ann"]
+    assert "The first 1 of 3 entrants are shown" in anonymous
+    assert f'href="/api/v1/races/{race.id}/standings.csv"' in anonymous
+    cyd = Client()
+    cyd.force_login(User.objects.get(username="cyd"))
+    page = cyd.get(url).content.decode()
+    assert _rows(page) == ["ann", "cyd"]
+    assert "Replay cyd" in page
+    # The API's results stay whole.
+    assert len(Client().get(f"/api/v1/races/{race.id}/results").json()["entries"]) == 3

@@ -234,7 +234,8 @@ def results(request: HttpRequest, race_id: Any) -> HttpResponse:
     race = _race(request, race_id)
     if race.status != Race.Status.FINISHED:
         return redirect("web:race", race_id=race.id)
-    data = race_results(race=race, move_lists=False)  # the page links replays instead
+    # The page links replays instead of move lists; the first lines, then the viewer's.
+    data = race_results(race=race, move_lists=False, limit=PAGE_STANDINGS_ROWS, viewer=request.user)
     return render(
         request,
         "web/results.html",
@@ -246,6 +247,7 @@ def results(request: HttpRequest, race_id: Any) -> HttpResponse:
             "rating_pool": _rating_pool(data["rating"]["pool"]),
             "check_commands": check_commands(data["seed"], data["variant"], data["options"]),
             "fixed_base": fixed_base_words(data["options"]),
+            "standings_shown": PAGE_STANDINGS_ROWS,
         },
     )
 
