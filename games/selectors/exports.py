@@ -197,6 +197,17 @@ def tournament_standings_rows(*, tournament: Tournament) -> list[list[Any]]:
         ]
         for s in TournamentStanding.objects.filter(tournament=tournament)
         .select_related("player")
+        # Not the players' other columns (password hash, dates...): 10,000 rows each.
+        .only(
+            "rank",
+            "points",
+            "wins",
+            "races_played",
+            "disqualifications",
+            "cards_home_total",
+            "time_ms_total",
+            "player__username",
+        )
         .order_by("rank", "player__username", "id")
     ]
 

@@ -127,3 +127,23 @@ def test_limited_standings_reach_entrants_without_a_game() -> None:
         ("col3-2", "disqualified"),
     ]
     assert len(race_standings(race=race, limit=3)) == 3
+
+
+def test_the_tournament_standings_csv_reads_no_players_other_columns() -> None:
+    from games.models import Tournament, TournamentStanding
+    from games.selectors.exports import tournament_standings_rows
+
+    t = Tournament.objects.create(name="Cup")
+    TournamentStanding.objects.bulk_create(
+        [
+            TournamentStanding(
+                tournament=t, player=create_user(f"cup{i}"), rank=i + 1, points=9 - i
+            )
+            for i in range(3)
+        ]
+    )
+    with CaptureQueriesContext(connection) as ctx:
+        rows = tournament_standings_rows(tournament=t)
+    assert [(r[2], r[3], r[4]) for r in rows] == [(1, "cup0", 9), (2, "cup1", 8), (3, "cup2", 7)]
+    assert len(ctx.captured_queries) == 1
+    assert '"auth_user"."password"' not in _columns_read([q["sql"] for q in ctx.captured_queries])
