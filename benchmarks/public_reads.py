@@ -16,7 +16,8 @@ It migrates the benchmark database and makes, directly with ``bulk_create``:
 Then it times each read, in process (Django's test client, no server; the median of
 ``--repeat`` calls), and counts its queries.  The baseline, measured in the same run, is
 one plain ``SELECT`` of the running race's entry rows through a cursor: the ratios say
-how many such reads each answer costs.
+how many such reads each answer costs.  Labels ending in ``304`` revalidate with the
+answer's ``ETag`` (a poll of an unchanged page).  ``--only`` names the labels to time.
 """
 
 from __future__ import annotations
@@ -247,6 +248,7 @@ def main() -> None:
         ("race standings.csv (running)", anon, f"/api/v1/races/{running.id}/standings.csv", "N"),
         ("race page (running)", anon, f"/races/{running.id}/", "N"),
         ("race live fragment (running)", anon, f"/races/{running.id}/live", "N"),
+        ("race live fragment, 304", anon, f"/races/{running.id}/live", "N"),
         ("race page (finished)", anon, f"/races/{finished.id}/", "N"),
         ("results page (finished)", anon, f"/races/{finished.id}/results", "N"),
         ("results API (finished)", anon, f"/api/v1/races/{finished.id}/results", "N"),
@@ -254,6 +256,7 @@ def main() -> None:
         ("lobby page", anon, "/", "-"),
         ("lobby page (entrant)", owner, "/", "-"),
         ("lobby fragment", anon, "/lobby/races", "-"),
+        ("lobby fragment, 304", anon, "/lobby/races", "-"),
         ("tournament API", anon, f"/api/v1/tournaments/{tournament.id}", "R"),
         ("tournament standings API", anon, f"/api/v1/tournaments/{tournament.id}/standings", "N"),
         (
@@ -290,6 +293,10 @@ def main() -> None:
             continue
         headers: dict[str, str] = {"HX-Request": "true"} if "htmx" in label else {}
         first = client.get(url, headers=headers)
+        if "304" in label:  # a poll revalidating what it has: only the ETag is computed
+            headers["If-None-Match"] = first["ETag"]
+            first = client.get(url, headers=headers)
+            assert first.status_code == 304, label
         reset_queries()  # a request resets the log: the count starts from an empty one
         with CaptureQueriesContext(connection) as ctx:
             client.get(url, headers=headers)
