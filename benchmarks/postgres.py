@@ -11,6 +11,7 @@ def ensure_database(url: str) -> None:
     """Create the database of ``url`` (``postgres://user@host:port/name``) when it does
     not exist, through the server's ``postgres`` database."""
     import psycopg
+    from psycopg import sql
 
     parts = urlsplit(url)
     name = parts.path.lstrip("/")
@@ -18,7 +19,7 @@ def ensure_database(url: str) -> None:
     with psycopg.connect(admin, autocommit=True) as conn:
         if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
             return
-        conn.execute(f'CREATE DATABASE "{name}"')  # name from our own argument
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
 def django_on(url: str) -> None:
