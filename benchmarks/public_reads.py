@@ -25,27 +25,20 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.postgres import django_on  # noqa: E402 - after the path
-
-
-def median_ms(fn: Callable[[], object], repeat: int) -> float:
-    """The median wall time of ``repeat`` calls of ``fn``, in ms."""
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
+from benchmarks.postgres import (  # noqa: E402 - after the path
+    add_database_url,
+    django_on,
+    median_ms,
+    race_games,
+)
 
 
 def main() -> None:
@@ -56,12 +49,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", default="", help="comma-separated labels to time")
-    parser.add_argument(
-        "--database-url",
-        default=os.environ.get(
-            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/canfield_bench"
-        ),
-    )
+    add_database_url(parser)
     args = parser.parse_args()
     os.environ["ALLOWED_HOSTS"] = "testserver,127.0.0.1,localhost"
     django_on(args.database_url)
@@ -104,29 +92,7 @@ def main() -> None:
             ends_at=now + timedelta(hours=1),
             late_join_s=None,
         )
-        state = race.deal.new_state().to_dict()
-        games = []
-        for user in users:
-            home = rng.randint(1, 52)
-            games.append(
-                Game(
-                    player=user,
-                    deal=race.deal,
-                    kind=Game.Kind.RACE,
-                    state=state,
-                    move_number=rng.randint(0, 400),
-                    status="won" if home == 52 else "playing",
-                    cards_home=home,
-                    cards_home_ms=rng.randint(0, 120_000),
-                    undo_allowed=False,
-                    deadline=race.ends_at,
-                    started_at=race.starts_at,
-                )
-            )
-        Game.objects.bulk_create(games, batch_size=2000)
-        RaceEntry.objects.bulk_create(
-            [RaceEntry(race=race, player=g.player, game=g) for g in games], batch_size=2000
-        )
+        race_games(race, users, rng)
         return race
 
     running = big_race("bench running")

@@ -18,7 +18,6 @@ many such full-table passes the whole close costs.  Target: close and score
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -29,19 +28,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.postgres import django_on  # noqa: E402 - after the path
+from benchmarks.postgres import (  # noqa: E402 - after the path
+    add_database_url,
+    django_on,
+    race_games,
+)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--entries", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3, help="races closed (median reported)")
-    parser.add_argument(
-        "--database-url",
-        default=os.environ.get(
-            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/canfield_bench"
-        ),
-    )
+    add_database_url(parser)
     args = parser.parse_args()
     django_on(args.database_url)
     from django.contrib.auth.models import User
@@ -72,29 +70,7 @@ def main() -> None:
             starts_at=now - timedelta(minutes=2),
             ends_at=now + timedelta(minutes=5),
         )
-        state = race.deal.new_state().to_dict()
-        games = []
-        for user in users:
-            home = rng.randint(1, 52)
-            games.append(
-                Game(
-                    player=user,
-                    deal=race.deal,
-                    kind=Game.Kind.RACE,
-                    state=state,
-                    move_number=rng.randint(0, 400),
-                    status="won" if home == 52 else "playing",
-                    cards_home=home,
-                    cards_home_ms=rng.randint(0, 120_000),
-                    undo_allowed=False,
-                    deadline=race.ends_at,
-                    started_at=race.starts_at,
-                )
-            )
-        Game.objects.bulk_create(games, batch_size=2000)
-        RaceEntry.objects.bulk_create(
-            [RaceEntry(race=race, player=g.player, game=g) for g in games], batch_size=2000
-        )
+        race_games(race, users, rng)
         past = timezone.now() - timedelta(seconds=1)
         Race.objects.filter(id=race.id).update(ends_at=past)
         Game.objects.filter(race_entry__race=race).update(deadline=past)

@@ -23,27 +23,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.postgres import django_on  # noqa: E402 - after the path
-
-
-def median_ms(fn: Callable[[], object], repeat: int) -> float:
-    """The median wall time of ``repeat`` calls of ``fn``, in ms."""
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
+from benchmarks.postgres import (  # noqa: E402 - after the path
+    add_database_url,
+    django_on,
+    median_ms,
+)
 
 
 def main() -> None:
@@ -51,12 +43,7 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=100)
     parser.add_argument("--moves", type=int, default=2000, help="live moves per game")
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument(
-        "--database-url",
-        default=os.environ.get(
-            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/canfield_bench"
-        ),
-    )
+    add_database_url(parser)
     args = parser.parse_args()
     os.environ["ALLOWED_HOSTS"] = "testserver,127.0.0.1,localhost"
     django_on(args.database_url)

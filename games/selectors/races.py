@@ -15,12 +15,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Value, Window
+from django.db.models import Count, F, Max, Q, QuerySet, Window
 from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
 from games.models import Game, Move, Race, RaceEntry, Tournament, TournamentEntrant
 from games.ranking import RANKING_RULE, rank_order_by
+from games.selectors.counts import rows_per_parent
 from games.selectors.games import (
     NOT_OVER,
     SEEN_GAME_STATUSES,
@@ -124,18 +125,8 @@ def race_list(
 
 def entry_count() -> Coalesce:
     """The number of a race's entries, as a subquery counted for each race listed only
-    (``race_entry_unique_player``'s index: its entries alone).  A join grouped by race
-    counted every entry of every race before the sort and the limit kept a page: the
-    lobby's 60 races cost 280 ms, on every poll, with 20,000 entries in two races
-    (benchmarks/public_reads.py)."""
-    counted = (
-        RaceEntry.objects.filter(race=OuterRef("pk"))
-        .order_by()
-        .values("race")
-        .annotate(n=Count("id"))
-        .values("n")
-    )
-    return Coalesce(Subquery(counted), Value(0))
+    (``race_entry_unique_player``'s index: its entries alone; :func:`rows_per_parent`)."""
+    return rows_per_parent(RaceEntry, "race")
 
 
 def _race_query(

@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, F, OuterRef, QuerySet, Subquery, Value
+from django.db.models import Count, F, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
 from games.permissions import may_see_drafts
+from games.selectors.counts import rows_per_parent
 from games.services.errors import MALFORMED_ID, NotFound
 from games.services.tournaments import (
     STANDINGS_RULE,
@@ -43,15 +44,8 @@ def tournament_list(
 
 def _entrant_count() -> Coalesce:
     """The number of a tournament's entrants, as a subquery (a second join beside the
-    races' would count races times entrants rows)."""
-    counted = (
-        TournamentEntrant.objects.filter(tournament=OuterRef("pk"))
-        .order_by()
-        .values("tournament")
-        .annotate(n=Count("id"))
-        .values("n")
-    )
-    return Coalesce(Subquery(counted), Value(0))
+    races' would count races times entrants rows; :func:`rows_per_parent`)."""
+    return rows_per_parent(TournamentEntrant, "tournament")
 
 
 def tournament_get(*, tournament_id: Any, viewer: Any = None) -> Tournament:
