@@ -226,7 +226,7 @@ def game_start(
                 seed, proof = winnable_draw(rules=rules, purpose=WinnableDeal.Purpose.PRACTICE)
                 deal = deal_create(rules=rules, seed=seed, preset=variant)
                 # Pooled already shortened: no tidying in this request (it took seconds).
-                deal_record_verdict(deal=deal, result=proof, tidy=False)
+                deal_record_verdict(deal=deal, result=proof)
                 return game_create(player=player, deal=deal)
         except NoWinnableDeal:
             winnable_pool_request(rules=rules)

@@ -197,7 +197,7 @@ def race_create(
             deal = deal_create(rules=rules, seed=seed, preset=variant)
             if proof is not None:
                 # Pooled already shortened: no tidying in the organiser's request.
-                deal_record_verdict(deal=deal, result=proof, tidy=False)
+                deal_record_verdict(deal=deal, result=proof)
             race = Race.objects.create(
                 name=name,
                 deal=deal,

@@ -10,26 +10,23 @@ that queue fills ahead of time (``games.services.winnable_pool``).
 from __future__ import annotations
 
 from games.engine.solver import SolveResult
-from games.engine.tidy import tidy_line
 from games.models import Deal
 
 
-def deal_record_verdict(*, deal: Deal, result: SolveResult, tidy: bool = True) -> None:
-    """Store a solver verdict on ``deal`` (``won`` and ``lost`` are final).
+def deal_record_verdict(*, deal: Deal, result: SolveResult) -> None:
+    """Store a solver verdict on ``deal`` (``won`` and ``lost`` are final), its winning
+    line as given.
 
-    A winning line is stored shortened (:func:`games.engine.tidy.tidy_line`: no
-    round trips, no passes that play nothing; replayed to 52 cards home), which costs
-    up to ``DEFAULT_MAX_PLAYS`` engine moves (seconds of CPU): only on the solver queue.
-    ``tidy=False`` stores the line as given: a proof drawn from the pool of
-    proven-winnable deals, whose line the solver queue shortened when it pooled it
+    Every winning line arrives shortened (:func:`games.engine.tidy.tidy_line`: no round
+    trips, no passes that play nothing; replayed to 52 cards home), which costs up to
+    ``DEFAULT_MAX_PLAYS`` engine moves (seconds of CPU) and so is done on the solver
+    queue, before this is called: by the solve job (:func:`games.services.solver.solve_run`)
+    or when the pool of proven-winnable deals was filled
     (:func:`games.services.winnable_pool.winnable_pool_fill`), so that a web request
-    drawing it never does that work.
+    drawing from it never does that work.
     """
     deal.solver_result = result.result
-    won = result.result == "won" and result.moves
-    deal.solver_moves = (
-        tidy_line(deal.new_state(), result.moves) if won and tidy else list(result.moves)
-    )
+    deal.solver_moves = list(result.moves)
     deal.solver_nodes = result.nodes
     deal.solver_seconds = result.seconds
     deal.save(update_fields=["solver_result", "solver_moves", "solver_nodes", "solver_seconds"])

@@ -209,7 +209,7 @@ def solve_run(*, solve_id: Any, now: datetime | None = None) -> Solve:
         job.save(update_fields=["status", "result", "solution", "nodes", "seconds", "finished_at"])
         if not job.moves and not failed:
             shortened = dataclasses.replace(result, moves=line)
-            deal_record_verdict(deal=job.deal, result=shortened, tidy=False)
+            deal_record_verdict(deal=job.deal, result=shortened)
     return job
 
 

@@ -292,7 +292,7 @@ def winnable_pool_fill(
         if result.result != "won":
             continue
         # Shortened here, on the solver queue, as the deal's line is stored: a draw takes
-        # it as it is (games.services.solutions.deal_record_verdict, tidy=False), so no
+        # it as it is (games.services.solutions.deal_record_verdict), so no
         # web request spends the seconds this can take.
         line = tidy_line(new_game("classic", seed=seed, **rules.to_dict()), list(result.moves))
         share = _short_share(key, sizes)  # a draw may have taken one while solving

@@ -38,7 +38,6 @@ def test_the_line_is_shortened_once_with_no_transaction_of_the_job_open(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(solver_services, "tidy_line", watched)
-    monkeypatch.setattr("games.services.solutions.tidy_line", watched)
     outside = len(connection.atomic_blocks)  # the test's own transaction
     done = solve_run(solve_id=job.id)
     assert done.status == Solve.Status.DONE

@@ -12,13 +12,14 @@ web worker (three in compose.yaml) while race players' moves waited.  A race wit
 
 from __future__ import annotations
 
+import sys
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.utils import timezone
 
-import games.services.solutions as solutions
+import games.engine.tidy
 import games.services.winnable_pool as winnable_pool
 from games.engine import make_rules, new_game
 from games.engine.solver import SolveResult, solve
@@ -62,12 +63,21 @@ def _pooled(purpose: str) -> tuple[str, list[str]]:
 
 @pytest.fixture
 def no_tidy_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Shortening a line in the code under test fails the test."""
+    """Shortening a line in the code under test fails the test: ``tidy_line`` refuses in
+    every module of the project that holds it (``games.engine.tidy`` and each that
+    imported it)."""
 
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a winning line was shortened inside the request")
 
-    monkeypatch.setattr(solutions, "tidy_line", refuse)
+    holders = [
+        m
+        for name, m in list(sys.modules.items())
+        if name.startswith("games.") and hasattr(m, "tidy_line")
+    ]
+    assert games.engine.tidy in holders
+    for module in holders:
+        monkeypatch.setattr(module, "tidy_line", refuse)
 
 
 def _wins(seed: str, moves: list[str]) -> bool:
