@@ -331,6 +331,38 @@ _STANDING_GAME_FIELDS: tuple[str, ...] = tuple(
 )
 
 
+def _viewer_id(viewer: Any) -> Any:
+    """The id of ``viewer`` when it is a logged-in user, else ``None``."""
+    return viewer.pk if viewer is not None and viewer.is_authenticated else None
+
+
+def _stored_ranking(race: Race) -> QuerySet[RaceEntry]:
+    """A finished race's entries in their stored order (rank, unranked last, then time
+    of joining), with only the columns its standings and results read."""
+    return (
+        RaceEntry.objects.filter(race=race)
+        .select_related("player")
+        .only(*RESULT_ENTRY_FIELDS)
+        .order_by(F("rank").asc(nulls_last=True), "joined_at")
+    )
+
+
+def _first_rows(
+    rows: QuerySet[RaceEntry], limit: int | None, mine: Any, *, mine_filter: Q | None = None
+) -> list[RaceEntry]:
+    """The first ``limit`` of ``rows`` (all of them when ``limit`` is ``None``), then the
+    entry of the player ``mine`` (an id, or ``None``) when it is among ``rows`` but not
+    among those first: one more query, and none when the first rows are all there are.
+    ``mine_filter`` finds it instead of ``player_id=mine`` (a ranked query must keep its
+    ranking over every row: :func:`race_standings`)."""
+    first = list(rows if limit is None else rows[:limit])
+    if limit is None or mine is None or len(first) < limit:
+        return first
+    if any(e.player_id == mine for e in first):
+        return first
+    return first + list(rows.filter(mine_filter or Q(player_id=mine)))
+
+
 def race_standings(
     *, race: Race, now: datetime | None = None, limit: int | None = None, viewer: Any = None
 ) -> list[dict[str, Any]]:
@@ -358,19 +390,8 @@ def race_standings(
     """
     now = now or timezone.now()
     cancelled = race.status == Race.Status.CANCELLED
-    mine = (
-        viewer.pk if limit is not None and viewer is not None and viewer.is_authenticated else None
-    )
+    mine = _viewer_id(viewer)
     if race.status == Race.Status.FINISHED:
-        stored = (
-            RaceEntry.objects.filter(race=race)
-            .select_related("player")
-            .only(*RESULT_ENTRY_FIELDS)
-            .order_by(F("rank").asc(nulls_last=True), "joined_at")
-        )
-        rows = list(stored if limit is None else stored[:limit])
-        if mine is not None and all(e.player_id != mine for e in rows):
-            rows += list(stored.filter(player_id=mine))
         return [
             {
                 "rank": e.rank,
@@ -381,7 +402,7 @@ def race_standings(
                 "finished": True,
                 "status": "disqualified" if e.disqualified else e.status,
             }
-            for e in rows
+            for e in _first_rows(_stored_ranking(race), limit, mine)
         ]
     ranked = (
         RaceEntry.objects.filter(race=race, disqualified=False, game__isnull=False)
@@ -400,16 +421,16 @@ def race_standings(
         )
         .order_by("live_rank", "joined_at")
     )
-    live = list(ranked if limit is None else ranked[:limit])
-    if mine is not None and len(live) == limit and all(e.player_id != mine for e in live):
-        # Their rank among everyone: a disjunction naming the rank is applied after the
-        # ranking (Django's QUALIFY emulation: an outer query); a plain player filter
-        # would go into the ranked query's WHERE and rank them alone, first.  No rank is
-        # below 1: the second branch never holds.
-        live += list(ranked.filter(Q(player_id=mine) | Q(live_rank__lt=1)))
+    # The viewer's rank among everyone: a disjunction naming the rank is applied after
+    # the ranking (Django's QUALIFY emulation: an outer query); a plain player filter
+    # would go into the ranked query's WHERE and rank them alone, first.  No rank is
+    # below 1: the second branch never holds.
+    live: list[Any] = _first_rows(  # each with its live_rank
+        ranked, limit, mine, mine_filter=Q(player_id=mine) | Q(live_rank__lt=1)
+    )
     out: list[dict[str, Any]] = []
     for e in live:
-        g: Game = e.game  # type: ignore[assignment]
+        g: Game = e.game
         # A scheduled race's entrant before the start is not_started (not ranked, not
         # finished, even on a deal dead from the deal); past a deadline, timed_out.
         status = game_status_seen(g, now=now)
@@ -440,19 +461,9 @@ def race_standings(
         .only(*RESULT_ENTRY_FIELDS)
         .order_by("joined_at", "id")
     )
-    if limit is not None:
-        room = max(0, limit - len(out))
-        listed = {e.player_id for e in live}
-        others_rows = list(others[:room]) if room else []
-        if (
-            mine is not None
-            and mine not in listed
-            and all(o.player_id != mine for o in others_rows)
-        ):
-            others_rows += list(others.filter(player_id=mine))
-    else:
-        others_rows = list(others)
-    for other in others_rows:
+    room = None if limit is None else max(0, limit - len(out))
+    listed = {e.player_id for e in live}
+    for other in _first_rows(others, room, None if mine in listed else mine):
         out.append(
             {
                 "rank": None,
@@ -652,21 +663,12 @@ def race_results(
     if race.status != Race.Status.FINISHED:
         raise RaceNotFinished.until(race.ends_at, now=now or timezone.now())
     seed = race.deal.seed or ""
-    stored = (
-        RaceEntry.objects.filter(race=race)
-        .select_related("player")
-        .only(*RESULT_ENTRY_FIELDS)
-        .order_by(F("rank").asc(nulls_last=True), "joined_at")
-    )
-    entries = list(stored if limit is None else stored[:limit])
+    entries = _first_rows(_stored_ranking(race), limit, _viewer_id(viewer))
     extra: dict[str, Any] = {}
     if limit is not None:
         extra["entrants"] = (
             len(entries) if len(entries) < limit else RaceEntry.objects.filter(race=race).count()
         )
-        mine = viewer.pk if viewer is not None and viewer.is_authenticated else None
-        if mine is not None and all(e.player_id != mine for e in entries):
-            entries += list(stored.filter(player_id=mine))
     game_ids = [e.game_id for e in entries if e.game_id]
     from games.selectors.ratings import race_rating, race_rating_changes
 
