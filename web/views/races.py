@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -311,10 +310,10 @@ def _replay_game(request: HttpRequest, game_id: Any) -> Game:
         raise not_found() from None
 
 
-def moves_list_html(replay_url: str, notations: list[str], said: Callable[[str], str]) -> str:
+def moves_list_html(replay_url: str, notations: list[str]) -> str:
     """The replay page's list of every move, as ``<li>`` items (safe HTML): each a link to
     the position after it (``?step=N``, fetched by htmx into ``#replay``) named by its
-    words (``said(notation)``), then its notation.
+    words (:func:`web.board.move_words`, once per distinct move), then its notation.
 
     Joined here, not by a template loop: a game of 20,000 moves (a script at the move
     throttle) took 2.7 s of a web worker in the template, a finished race's replay being
@@ -325,7 +324,7 @@ def moves_list_html(replay_url: str, notations: list[str], said: Callable[[str],
     for number, notation in enumerate(notations, 1):
         tail = items.get(notation)
         if tail is None:
-            tail = f"{escape(said(notation))}</a> <code>{escape(notation)}</code></li>"
+            tail = f"{escape(move_words(notation))}</a> <code>{escape(notation)}</code></li>"
             items[notation] = tail
         step = f"{url}?step={number}"
         out.append(
@@ -356,15 +355,6 @@ def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
     view["move_number"] = step
     if step < len(notations):
         view["status"] = Game.Status.PLAYING
-    # A move's words once per distinct move: a long game (20,000 draws made by a script)
-    # has a few hundred distinct moves, where wording each took most of a second.
-    words: dict[str, str] = {}
-
-    def said(notation: str) -> str:
-        if notation not in words:
-            words[notation] = move_words(notation)
-        return words[notation]
-
     context: dict[str, Any] = {
         "game": game,
         "race": game_race(game),
@@ -372,10 +362,10 @@ def replay(request: HttpRequest, game_id: Any) -> HttpResponse:
         "board": board_context(view, game.deal.options),
         "step": step,
         "total": len(notations),
-        "last": said(notations[step - 1]) if step else "",
+        "last": move_words(notations[step - 1]) if step else "",
         "replay_url": reverse("web:replay", args=[game.id]),
     }
     if not is_htmx(request):  # only the page lists every move, not the viewer htmx fetches
-        context["moves_html"] = moves_list_html(context["replay_url"], notations, said)
+        context["moves_html"] = moves_list_html(context["replay_url"], notations)
     # The viewer alone for htmx, whose address it pushes into the history.
     return page_or_fragment(request, "web/replay.html", "web/_replay.html", context)
