@@ -213,6 +213,13 @@ def game_over_for_good(
     return not undo_open(game, now=now, race_status=race_status)
 
 
+def moves_left(game: Game) -> int:
+    """The moves ``game`` will still accept before the server's ``GAME_MOVE_LIMIT`` (not a
+    rule: RULES.md sets none), undone ones counted (each stays stored); 0 at the limit,
+    where a move is refused (``games.services.games.move_play``)."""
+    return max(0, settings.GAME_MOVE_LIMIT - game.moves_accepted)
+
+
 def game_view(
     game: Game, *, state: GameState | None = None, now: datetime | None = None
 ) -> dict[str, Any]:
@@ -232,15 +239,15 @@ def game_view(
     view = player_view(st)
     view["status"] = game_status_seen(game, now=now)
     disqualified = disqualified_reason(game)
-    moves_left = max(0, settings.GAME_MOVE_LIMIT - game.moves_accepted)
-    if view["status"] != Game.Status.PLAYING or disqualified is not None or not moves_left:
+    left = moves_left(game)
+    if view["status"] != Game.Status.PLAYING or disqualified is not None or not left:
         view["legal_moves"] = []  # nothing more can be played
     return {
         "id": str(game.id),
         "kind": game.kind,
         "move_number": game.move_number,
         # The server's limit (GAME_MOVE_LIMIT), not a rule: moves it will still accept.
-        "moves_left": moves_left,
+        "moves_left": left,
         **view,
         "deal": deal_public(game.deal, revealed=deal_revealed(game, now=now)),
         # Whether an undo would be accepted now (not only whether the game allows undo).

@@ -48,6 +48,7 @@ from games.selectors.games import (
     cancelled_before_start,
     disqualified_reason,
     ended_by_cancellation,
+    moves_left,
     undo_open,
 )
 from games.services.accounts import player_lock
@@ -433,9 +434,9 @@ def move_play(
         _refuse_if_disqualified(game)
         if game.status != Game.Status.PLAYING:
             raise game_over_error(game, now=now)
-        limit = settings.GAME_MOVE_LIMIT
-        if game.moves_accepted >= limit:
+        if not moves_left(game):
             # Checked before the engine, so the answer says nothing of the position.
+            limit = settings.GAME_MOVE_LIMIT
             raise MoveLimitReached(
                 f"this game has reached the move limit of {limit} (undone moves count "
                 "too): it takes no more; resign it and start another",
