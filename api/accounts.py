@@ -37,6 +37,7 @@ from canfield_site.security import (
     forget_failed_logins,
     lockout_address,
     lockout_detail,
+    lockout_scope,
     lockout_seconds,
 )
 from games.services.accounts import account_password_set, user_register, username_validate
@@ -140,10 +141,12 @@ class RegisterView(ApiView):
         return _no_store(Response(body, status=status.HTTP_201_CREATED))
 
 
-def _locked_out() -> ProblemError:
-    """``429 login_locked_out`` with ``Retry-After`` (``canfield_site.security``)."""
+def _locked_out(request: Request, username: str) -> ProblemError:
+    """``429 login_locked_out`` with ``Retry-After`` (``canfield_site.security``), its
+    ``detail`` saying whether the address or the username at it is locked out."""
+    scope = lockout_scope(request._request, {"username": username})
     return ProblemError(
-        "login_locked_out", lockout_detail(), status=429, retry_after=lockout_seconds()
+        "login_locked_out", lockout_detail(scope), status=429, retry_after=lockout_seconds()
     )
 
 
@@ -157,9 +160,9 @@ class TokenView(ApiView):
 
     Errors: 400 ``invalid_credentials`` (the same for an unknown user and a wrong password,
     and for an account deleted while its password was checked);
-    429 ``login_locked_out`` after ``LOGIN_FAILURE_LIMIT`` failures for the username or
-    from the client address (django-axes; ``canfield_site.security``), with
-    ``Retry-After``; 429 ``throttled``.
+    429 ``login_locked_out`` after ``LOGIN_FAILURE_LIMIT`` failures of the username from
+    the client address, or ``LOGIN_ADDRESS_FAILURE_LIMIT`` from the address in all
+    (django-axes; ``canfield_site.security``), with ``Retry-After``; 429 ``throttled``.
     """
 
     permission_classes = [AllowAny]
@@ -192,9 +195,10 @@ class TokenView(ApiView):
         ``validation_error`` (a field missing or too long), ``invalid_credentials``
         (unknown username, wrong password, inactive account, or an account deleted
         meanwhile: one answer for all); 429 ``login_locked_out`` with ``Retry-After``
-        (seconds) after ``LOGIN_FAILURE_LIMIT`` failures from the client address,
-        whatever usernames they named (django-axes; ``canfield_site.security``); never
-        for failures from other addresses; 429 ``throttled``
+        (seconds) after ``LOGIN_FAILURE_LIMIT`` failures of the username from the client
+        address, or ``LOGIN_ADDRESS_FAILURE_LIMIT`` from the address whatever usernames
+        they named (django-axes; ``canfield_site.security``; ``detail`` says which);
+        never for failures from other addresses; 429 ``throttled``
         (scope ``auth``).
         """
         data = TokenInput(data=request.data)
@@ -207,7 +211,7 @@ class TokenView(ApiView):
             request._request, username=given, password=data.validated_data["password"]
         )
         if user is None and getattr(request._request, "axes_locked_out", False):
-            raise _locked_out()
+            raise _locked_out(request, given)
         if user is None or not user.is_active:
             raise _invalid_credentials()
         try:
@@ -314,7 +318,7 @@ class PasswordChangeView(ApiView):
             request._request, user, data.validated_data["current_password"]
         )
         if check == "locked_out":
-            raise _locked_out()
+            raise _locked_out(request, user.get_username())
         if check == "wrong":
             errors["current_password"] = ["The current password is wrong."]
         else:

@@ -31,7 +31,8 @@ PROBLEM_CODES: dict[str, str] = {
     "authentication_failed": "401: the token or session is invalid.",
     "not_authenticated": "401: the endpoint needs a token or a session.",
     "invalid_credentials": "400: unknown username or wrong password (the same for both).",
-    "login_locked_out": "429: too many failed logins from this address; "
+    "login_locked_out": "429: too many failed logins of this username from this address, "
+    "or from this address in all (`detail` says which); "
     "retry after `retry_after` seconds (`Retry-After`).",
     "username_taken": "409: the username is taken (compared case-insensitively).",
     "permission_denied": "403: you may not do this (e.g. organiser-only endpoints).",

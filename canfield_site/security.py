@@ -9,13 +9,19 @@ entry from the right.  With the default 0 the header is ignored and the socket a
 (``REMOTE_ADDR``) is the client: a client cannot pick its own address by sending the
 header.  An entry that is not an IP address falls back to the socket address.
 
-**Login lockout.** django-axes counts failed logins per client address (an IPv6 client's
-/64: :func:`lockout_address`), whatever username they name, and per username and address
-(``AXES_LOCKOUT_PARAMETERS``); past ``LOGIN_FAILURE_LIMIT`` failures the address is
-locked out for ``LOGIN_LOCKOUT_SECONDS`` (each further failure restarts the wait).
-Never per username alone: that let anyone lock a rival out of a race by sending five
-wrong passwords from anywhere.  The price: a guesser with many addresses gets
-``LOGIN_FAILURE_LIMIT`` guesses from each.  This covers every login that goes through
+**Login lockout.** django-axes counts failed logins per username and client address (an
+IPv6 client's /64: :func:`lockout_address`) and per client address, whatever username
+they name (``AXES_LOCKOUT_PARAMETERS``).  Past ``LOGIN_FAILURE_LIMIT`` failures of one
+username from one address, that username is locked out at that address; past
+``LOGIN_ADDRESS_FAILURE_LIMIT`` failures from one address (30 by default), the whole
+address is; each for ``LOGIN_LOCKOUT_SECONDS`` (each further failure restarts the wait).
+Two limits (:func:`failure_limit`, :class:`LockoutHandler`): with the address's limit at
+5 as well, five typing mistakes by one player behind a club's or a school's shared
+address (one NAT) locked every player there out of the race about to start.  Never per
+username alone: that let anyone lock a rival out of a race by sending five wrong
+passwords from anywhere.  The price: a guesser with many addresses gets
+``LOGIN_FAILURE_LIMIT`` guesses at one account from each, and
+``LOGIN_ADDRESS_FAILURE_LIMIT`` in all from each.  This covers every login that goes through
 ``django.contrib.auth.authenticate`` with the request: the API's ``POST
 /api/v1/auth/token`` and Django's ``LoginView`` (the admin's and any web login page).  A
 locked-out attempt answers 429: problem+json with code ``login_locked_out`` under
@@ -34,6 +40,7 @@ import math
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
+from axes.handlers.database import AxesDatabaseHandler
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
@@ -220,6 +227,57 @@ class LoginLockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]
         return None
 
 
+def failure_limit(parameter: str) -> int:
+    """The failed logins a lockout parameter allows before it locks out (named as
+    :func:`_parameter_name` names them): ``"ip_address"`` (the client address, whatever
+    usernames it names) ``LOGIN_ADDRESS_FAILURE_LIMIT``; any other (``"username+ip_address"``)
+    ``LOGIN_FAILURE_LIMIT`` (``AXES_FAILURE_LIMIT``)."""
+    if parameter == "ip_address":
+        return int(settings.LOGIN_ADDRESS_FAILURE_LIMIT)
+    return int(settings.AXES_FAILURE_LIMIT)
+
+
+class LockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]
+    """django-axes' database handler (``AXES_HANDLER``) with a limit per lockout parameter
+    (:func:`failure_limit`).
+
+    django-axes compares one count, the largest over its parameters, with one limit
+    (``AXES_FAILURE_LIMIT``).  :meth:`get_failures` gives each parameter's failures *n*
+    in units of that limit *L*: ``n * L // limit(parameter)``, which reaches *L* exactly
+    when *n* reaches the parameter's own limit; every check django-axes makes (before the
+    password, after a failure) then locks out by the parameter's own limit.
+    """
+
+    def get_failures(self, request: Any, credentials: dict[str, Any] | None = None) -> int:
+        """The largest failure count over the lockout parameters, each scaled to
+        ``AXES_FAILURE_LIMIT`` by its own limit (class docstring)."""
+        limit = int(settings.AXES_FAILURE_LIMIT)
+        counts = _failures_per_parameter(request, credentials or {}, handler=self)
+        return max((n * limit // max(1, failure_limit(p)) for p, n in counts.items()), default=0)
+
+
+#: What a lockout locks (:func:`lockout_scope`): the client address for every username,
+#: or one username at that address.
+ADDRESS_SCOPE, USERNAME_SCOPE = "address", "username"
+
+
+def lockout_scope(request: Any, credentials: dict[str, Any] | None = None) -> str:
+    """What the lockout of ``request`` locks: :data:`ADDRESS_SCOPE` when its client
+    address has reached ``LOGIN_ADDRESS_FAILURE_LIMIT`` (or the attempt named no
+    username), else :data:`USERNAME_SCOPE` (that username at that address).  An attempt
+    refused for the attempts in flight (:func:`reserve_login_slot`) says which limit
+    refused it."""
+    scope = getattr(request, "_lockout_scope", None)
+    if scope is not None:
+        return str(scope)
+    counts = _failures_per_parameter(request, credentials or {})
+    if "username+ip_address" not in counts:
+        return ADDRESS_SCOPE
+    if counts.get("ip_address", 0) >= failure_limit("ip_address"):
+        return ADDRESS_SCOPE
+    return USERNAME_SCOPE
+
+
 #: Seconds a login slot outlives its attempt when nothing releases it (a process that
 #: died during the password check); a password check takes well under one second.
 LOGIN_SLOT_SECONDS = 60
@@ -274,14 +332,18 @@ def _slot_keys(request: Any, credentials: dict[str, Any]) -> dict[str, str]:
     return keys
 
 
-def _failures_per_parameter(request: Any, credentials: dict[str, Any]) -> dict[str, int]:
-    """Lockout parameter -> the failures django-axes counts under it for this attempt."""
+def _failures_per_parameter(
+    request: Any, credentials: dict[str, Any], handler: Any = None
+) -> dict[str, int]:
+    """Lockout parameter -> the failures django-axes counts under it for this attempt
+    (read through ``handler``, by default django-axes' configured one)."""
     from axes.handlers.proxy import AxesProxyHandler
     from axes.helpers import get_lockout_parameters
     from django.db.models import Sum
 
     AxesProxyHandler.update_request(request)
-    handler = AxesProxyHandler.get_implementation()
+    if handler is None:
+        handler = AxesProxyHandler.get_implementation()
     attempts_list = handler.get_user_attempts(request, credentials)
     out: dict[str, int] = {}
     for parameter, attempts in zip(
@@ -295,7 +357,7 @@ def _failures_per_parameter(request: Any, credentials: dict[str, Any]) -> dict[s
 def reserve_login_slot(request: Any, **credentials: Any) -> None:
     """Count the login attempt of ``request`` as in flight until its outcome is known,
     or refuse it as locked out when the failures already counted plus the attempts in
-    flight would pass ``AXES_FAILURE_LIMIT``.
+    flight would pass a parameter's limit (:func:`failure_limit`).
 
     django-axes checks the lockout before the password and counts the failure after it,
     so a burst of simultaneous guesses (one per server worker) all passed the check
@@ -349,10 +411,15 @@ def reserve_login_slot(request: Any, **credentials: Any) -> None:
     except BaseException:
         release_login_slot(request)
         raise
-    limit = int(settings.AXES_FAILURE_LIMIT)
-    if any(failures.get(parameter, 0) + n > limit for parameter, n in in_flight.items()):
+    over = [
+        parameter
+        for parameter, n in in_flight.items()
+        if failures.get(parameter, 0) + n > failure_limit(parameter)
+    ]
+    if over:
         release_login_slot(request)
         request.axes_locked_out = True
+        request._lockout_scope = ADDRESS_SCOPE if "ip_address" in over else USERNAME_SCOPE
         raise AxesBackendPermissionDenied("Too many login attempts in flight")
 
 
@@ -462,27 +529,38 @@ def lockout_seconds() -> int:
     return max(1, math.ceil(cool_off.total_seconds())) if cool_off else 0
 
 
-def lockout_detail() -> str:
-    """The human sentence of a lockout, in English (the API's ``detail``; the API answers
-    in English whatever the request's language): :func:`lockout_page_words`' sentence."""
+def lockout_detail(scope: str = ADDRESS_SCOPE) -> str:
+    """The human sentence of a lockout of ``scope`` (:func:`lockout_scope`), in English
+    (the API's ``detail``; the API answers in English whatever the request's language):
+    :func:`lockout_page_words`' sentence."""
     from django.utils.translation import override
 
     with override("en"):
-        return lockout_page_words()[1]
+        return lockout_page_words(scope)[1]
 
 
-def lockout_page_words() -> tuple[str, str]:
-    """The web lockout page's title and sentence, in the active language (en, fr, es,
-    de), the minutes counted (``"... try again in 1 minute."``).  The page said them in
-    English whatever the player's language."""
+def lockout_page_words(scope: str = ADDRESS_SCOPE) -> tuple[str, str]:
+    """The web lockout page's title and sentence for a lockout of ``scope``
+    (:func:`lockout_scope`: the whole address, or one username at it), in the active
+    language (en, fr, es, de), the minutes counted (``"... try again in 1 minute."``).
+    The page said them in English whatever the player's language."""
     from django.utils.translation import gettext, ngettext
 
     minutes = math.ceil(lockout_seconds() / 60)
-    sentence = ngettext(
-        "Too many failed logins from this address: try again in %(n)d minute.",
-        "Too many failed logins from this address: try again in %(n)d minutes.",
-        minutes,
-    ) % {"n": minutes}
+    if scope == USERNAME_SCOPE:
+        sentence = ngettext(
+            "Too many failed logins for this username from this address: try again in "
+            "%(n)d minute.",
+            "Too many failed logins for this username from this address: try again in "
+            "%(n)d minutes.",
+            minutes,
+        ) % {"n": minutes}
+    else:
+        sentence = ngettext(
+            "Too many failed logins from this address: try again in %(n)d minute.",
+            "Too many failed logins from this address: try again in %(n)d minutes.",
+            minutes,
+        ) % {"n": minutes}
     return gettext("Too many failed logins"), sentence
 
 
@@ -498,13 +576,14 @@ def lockout_response(
     language (:func:`lockout_page_words`).
     """
     seconds = lockout_seconds()
+    scope = lockout_scope(request, credentials)
     if request.path.startswith("/api/"):
         from api.errors import ProblemJsonResponse, problem_body
 
         body = problem_body(
             status=429,
             code=LOCKED_OUT_CODE,
-            detail=lockout_detail(),
+            detail=lockout_detail(scope),
             instance=request.get_full_path(),
             extra={"retry_after": seconds},
         )
@@ -512,7 +591,7 @@ def lockout_response(
     else:
         from django.utils.translation import get_language
 
-        title, sentence = lockout_page_words()
+        title, sentence = lockout_page_words(scope)
         response = HttpResponse(
             format_html(
                 "<!doctype html><html lang={}><meta charset=utf-8>"

@@ -228,14 +228,18 @@ AUTHENTICATION_BACKENDS = [
     # differs from a taken one only by case).
     "canfield_site.security.UsernameAnyCaseBackend",
 ]
-# Failed logins (API token endpoint, Django's LoginView, the admin) counted per client
-# address (an IPv6 client's /64); past the limit that address is locked out for
-# LOGIN_LOCKOUT_SECONDS (canfield_site/security.py). Lockouts: admin, "Axes". Never per
-# username alone: five wrong passwords sent from anywhere locked a rival out of the race
-# about to start. The username-and-address pair is counted too (never more than its
-# address, so it locks nothing the address would not): the log lines then name the
-# username guessed.
+# Failed logins (API token endpoint, Django's LoginView, the admin) counted per username
+# and client address (an IPv6 client's /64), and per address whatever usernames they
+# name; past LOGIN_FAILURE_LIMIT failures of one username from one address that username
+# is locked out there, past LOGIN_ADDRESS_FAILURE_LIMIT from one address the whole
+# address is, each for LOGIN_LOCKOUT_SECONDS (canfield_site/security.py: LockoutHandler).
+# Lockouts: admin, "Axes". Never per username alone: five wrong passwords sent from
+# anywhere locked a rival out of the race about to start. Nor the whole address at the
+# username's limit: one player's typing mistakes locked out every player behind a club's
+# shared address (one NAT).
 AXES_FAILURE_LIMIT: int = env.int("LOGIN_FAILURE_LIMIT", default=5)
+LOGIN_ADDRESS_FAILURE_LIMIT: int = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30)
+AXES_HANDLER = "canfield_site.security.LockoutHandler"
 AXES_COOLOFF_TIME = timedelta(seconds=env.int("LOGIN_LOCKOUT_SECONDS", default=900))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
 # A successful login forgets that username's failures from that address only

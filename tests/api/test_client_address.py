@@ -15,6 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client, RequestFactory, override_settings
 from django.urls import URLPattern, get_resolver
@@ -172,7 +173,7 @@ def test_failed_logins_from_other_addresses_do_not_lock_the_account_holder_out()
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)
-def test_failed_logins_lock_the_address_out_for_that_username() -> None:
+def test_failed_logins_lock_the_username_out_at_that_address() -> None:
     UserFactory(username="alice")
     attacker = APIClient(REMOTE_ADDR="203.0.113.65")
     codes = [_login(attacker, "alice", f"wrong-{i}").json()["code"] for i in range(3)]
@@ -186,7 +187,7 @@ def test_failed_logins_lock_the_address_out_for_that_username() -> None:
     assert "token" not in resp.json()
     assert int(resp["Retry-After"]) == resp.json()["retry_after"] == 900
     assert resp.json()["detail"] == (
-        "Too many failed logins from this address: try again in 15 minutes."
+        "Too many failed logins for this username from this address: try again in 15 minutes."
     )
 
 
@@ -196,11 +197,11 @@ def test_a_one_minute_lockout_says_one_minute() -> None:
     resp = _login(APIClient(REMOTE_ADDR="203.0.113.66"), "abe", "wrong")
     assert resp.status_code == 429
     assert resp.json()["detail"] == (
-        "Too many failed logins from this address: try again in 1 minute."
+        "Too many failed logins for this username from this address: try again in 1 minute."
     )
 
 
-@override_settings(AXES_FAILURE_LIMIT=3)
+@override_settings(AXES_FAILURE_LIMIT=3, LOGIN_ADDRESS_FAILURE_LIMIT=3)
 def test_failed_logins_lock_the_address_out_for_every_username() -> None:
     """Guessing across usernames from one address; rotating X-Forwarded-For does not help."""
     UserFactory(username="carol")
@@ -215,10 +216,13 @@ def test_failed_logins_lock_the_address_out_for_every_username() -> None:
     )
     assert resp.status_code == 429
     assert resp.json()["code"] == "login_locked_out"
+    assert resp.json()["detail"] == (
+        "Too many failed logins from this address: try again in 15 minutes."
+    )
     assert _login(APIClient(REMOTE_ADDR="203.0.113.67"), "carol", PASSWORD).status_code == 200
 
 
-@override_settings(AXES_FAILURE_LIMIT=3, TRUSTED_PROXY_COUNT=1)
+@override_settings(AXES_FAILURE_LIMIT=3, LOGIN_ADDRESS_FAILURE_LIMIT=3, TRUSTED_PROXY_COUNT=1)
 def test_lockout_uses_the_same_client_address() -> None:
     """Behind one declared proxy, the lockout counts the forwarded client, not the proxy."""
     UserFactory(username="dave")
@@ -308,9 +312,11 @@ def test_logging_into_ones_own_account_forgets_no_one_elses_failures() -> None:
     page.post("/accounts/login/", {"username": "mallory", "password": PASSWORD})
     assert page.get("/").context["user"].username == "mallory"  # logged in
     assert _login(attacker, "mallory", PASSWORD).status_code == 200  # and by the API
-    # The fifth guess reaches the limit: the attacker's address is locked out...
+    # The fifth guess reaches the limit: the victim's username is locked out at the
+    # attacker's address, and stays so after the attacker's own login there...
     assert _login(attacker, "victim", "guess-4").json()["code"] == "login_locked_out"
-    assert _login(attacker, "mallory", PASSWORD).json()["code"] == "login_locked_out"
+    assert _login(attacker, "mallory", PASSWORD).status_code == 200
+    assert _login(attacker, "victim", "guess-5").json()["code"] == "login_locked_out"
     # ...and the victim, elsewhere, is not.
     assert _login(APIClient(REMOTE_ADDR="198.51.100.70"), "victim", PASSWORD).status_code == 200
 
@@ -436,7 +442,7 @@ def test_the_admins_password_page_still_changes_the_password() -> None:
     assert staff.check_password(new)
 
 
-@override_settings(AXES_FAILURE_LIMIT=3)
+@override_settings(AXES_FAILURE_LIMIT=3, LOGIN_ADDRESS_FAILURE_LIMIT=3)
 def test_the_web_login_locks_out_an_address_never_the_account_elsewhere() -> None:
     """The login page: a rival's wrong passwords from other addresses leave the account
     holder's login alone; from one address the third failure is the lockout, whatever
@@ -503,7 +509,11 @@ def test_the_web_lockout_page_speaks_the_players_language(
     in 1 minutes" for a one-minute lockout too)."""
     UserFactory(username="ines")
     guesser = Client(REMOTE_ADDR="203.0.113.140", HTTP_ACCEPT_LANGUAGE=lang)
-    with override_settings(AXES_FAILURE_LIMIT=1, AXES_COOLOFF_TIME=timedelta(seconds=seconds)):
+    with override_settings(
+        AXES_FAILURE_LIMIT=1,
+        LOGIN_ADDRESS_FAILURE_LIMIT=1,
+        AXES_COOLOFF_TIME=timedelta(seconds=seconds),
+    ):
         guesser.post("/accounts/login/", {"username": "ines", "password": "w"})
         resp = guesser.post("/accounts/login/", {"username": "ines", "password": PASSWORD})
     assert resp.status_code == 429
@@ -595,3 +605,80 @@ def test_a_zoned_address_is_counted_under_its_64() -> None:
     assert (resp.status_code, resp.json()["code"]) == (400, "invalid_credentials")
     assert list(AccessAttempt.objects.values_list("ip_address", flat=True)) == ["fe80::"]
     assert _login(APIClient(REMOTE_ADDR="fe80::1%eth0"), "lou", PASSWORD).status_code == 200
+
+
+def test_one_players_mistakes_lock_out_only_that_player_behind_a_shared_address() -> None:
+    """A club's players share one address (one NAT).  With the address's limit equal to
+    the username's, one player's five typing mistakes locked every player there out of
+    the race about to start (and the lockout said "from this address").  Now that
+    username is locked out at that address, and the others log in."""
+    assert (settings.AXES_FAILURE_LIMIT, settings.LOGIN_ADDRESS_FAILURE_LIMIT) == (5, 30)
+    UserFactory(username="jules")
+    UserFactory(username="kim")
+    club = "203.0.113.150"
+    codes = [
+        _login(APIClient(REMOTE_ADDR=club), "jules", f"typo-{i}").json()["code"] for i in range(5)
+    ]
+    assert codes == ["invalid_credentials"] * 4 + ["login_locked_out"]
+    resp = _login(APIClient(REMOTE_ADDR=club), "jules", PASSWORD)
+    assert resp.status_code == 429
+    assert resp.json()["detail"] == (
+        "Too many failed logins for this username from this address: try again in 15 minutes."
+    )
+    assert _login(APIClient(REMOTE_ADDR=club), "kim", PASSWORD).status_code == 200
+    page = Client(REMOTE_ADDR=club)
+    assert (
+        page.post("/accounts/login/", {"username": "kim", "password": PASSWORD}).status_code == 302
+    )
+    locked = Client(REMOTE_ADDR=club).post(
+        "/accounts/login/", {"username": "JULES", "password": PASSWORD}
+    )
+    assert locked.status_code == 429
+    assert b"Too many failed logins for this username from this address" in locked.content
+
+
+def test_the_address_is_locked_out_at_its_own_limit_whatever_the_usernames() -> None:
+    """A guesser trying many accounts from one address: 29 failures (under the
+    address's limit of 30, none past a username's 5) leave the address open; the 30th
+    locks it out for every username, the right password of an untouched account too."""
+    UserFactory(username="lena")
+    guesser = APIClient(REMOTE_ADDR="203.0.113.160")
+    codes = [_login(guesser, f"member{i % 10}", "guess").json()["code"] for i in range(29)]
+    assert codes == ["invalid_credentials"] * 29
+    assert _login(guesser, "lena", "wrong").json()["code"] == "login_locked_out"
+    resp = _login(APIClient(REMOTE_ADDR="203.0.113.160"), "newcomer", PASSWORD)
+    assert resp.status_code == 429
+    assert resp.json()["detail"] == (
+        "Too many failed logins from this address: try again in 15 minutes."
+    )
+    assert _login(APIClient(REMOTE_ADDR="203.0.113.161"), "lena", PASSWORD).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence"),
+    [
+        (
+            "fr",
+            "Trop de connexions échouées pour ce nom d\u2019utilisateur depuis cette "
+            "adresse\u202f: réessayez dans 15 minutes.",
+        ),
+        (
+            "es",
+            "Demasiados inicios de sesión fallidos para este nombre de usuario desde esta "
+            "dirección: inténtelo de nuevo en 15 minutos.",
+        ),
+        (
+            "de",
+            "Zu viele fehlgeschlagene Anmeldungen für diesen Benutzernamen von dieser "
+            "Adresse: Versuchen Sie es in 15 Minuten erneut.",
+        ),
+    ],
+)
+@override_settings(AXES_FAILURE_LIMIT=1)
+def test_a_usernames_lockout_page_says_so_in_the_players_language(lang: str, sentence: str) -> None:
+    UserFactory(username="mona")
+    player = Client(REMOTE_ADDR="203.0.113.170", HTTP_ACCEPT_LANGUAGE=lang)
+    player.post("/accounts/login/", {"username": "mona", "password": "w"})
+    resp = player.post("/accounts/login/", {"username": "mona", "password": PASSWORD})
+    assert resp.status_code == 429
+    assert f"<p>{sentence}</p>" in resp.content.decode()

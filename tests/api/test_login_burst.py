@@ -113,7 +113,7 @@ def test_guesses_in_flight_from_other_addresses_hold_back_no_account_holder(
     assert outcomes == ["wrong", "wrong", "wrong", "wrong", "wrong", "user"]
 
 
-@override_settings(AXES_FAILURE_LIMIT=3)
+@override_settings(AXES_FAILURE_LIMIT=3, LOGIN_ADDRESS_FAILURE_LIMIT=3)
 def test_slots_count_per_address_too(monkeypatch: pytest.MonkeyPatch) -> None:
     """One address guessing three usernames at once: the third is the limit's last."""
     guesses = [(f"ghost{i}", "guess", "203.0.113.66") for i in range(4)]
