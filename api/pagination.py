@@ -62,7 +62,9 @@ def refuse_paging(request: Any) -> None:
 
     A race's standings and results, a player's results in a tournament and the list of
     rating pools are answered whole (each is one document: with the phase, the seed
-    reveal or the rating rule; the standings are the race stream's event).
+    reveal or the rating rule).  The standings may be cut to their first lines instead
+    (``?limit=``, with the caller's own and the ``count``: the race stream's events carry
+    the first 100), which is not a page either: there is no next one.
     Taking ``?cursor=``/``?page_size=`` as absent let a client believe it had a page of
     them; refusing them also keeps the parameters free should these lists be paged one
     day (no request accepted now would change meaning).

@@ -23,10 +23,12 @@ from api.pagination import (
     NOT_PAGINATED,
     SafeCursorPagination,
 )
+from api.parsers import capped_decimal
 from api.permissions import IsOrganiser
 from api.query import ApiView, accepts_query
 from api.ratings import RaceRatingView, RatingChangeView
 from api.serializers import (
+    MAX_INPUT_INT,
     NO_INPUT_400,
     RACE_SEED_HELP,
     GameView,
@@ -52,7 +54,7 @@ from games.selectors.races import (
     race_list,
     race_public,
     race_results,
-    race_standings,
+    race_standings_view,
     races_public,
 )
 from games.services import races as race_services
@@ -244,7 +246,15 @@ class StandingsView(serializers.Serializer[Any]):
     race = serializers.UUIDField()
     phase = serializers.CharField()
     ranking_rule = serializers.CharField(help_text=RANKING_HELP)
-    standings = StandingRow(many=True)
+    count = serializers.IntegerField(
+        help_text="how many lines the whole standings has (every entrant); more than "
+        "`standings` holds when `limit` cut it"
+    )
+    standings = StandingRow(
+        many=True,
+        help_text="every entrant's line, best first; with `limit`, the first `limit` lines, "
+        "then yours when you entered and are not among them",
+    )
 
 
 #: Every ``status`` of a race result's entry (``games.selectors.races.race_results``: the
@@ -586,43 +596,82 @@ class RaceStartView(ApiView):
         return Response(game_view(game))
 
 
+#: The ``limit`` query parameter of a race's standings (the schema and the check).
+STANDINGS_LIMIT = OpenApiParameter(
+    "limit",
+    {"type": "integer", "minimum": 0},
+    description="Only the first `limit` rows (`0`: none), then your own row when you are "
+    "signed in, entered the race and are not among them, with your rank among everyone "
+    "(so at most `limit + 1` rows); `count` says how many rows the whole standings has. "
+    "Without it: every row. Anything but a non-negative decimal integer is 400 "
+    "`validation_error`; one larger than the standings gives every row.",
+)
+
+
+def standings_limit(request: Request) -> int | None:
+    """The ``?limit=`` of a standings request: ``None`` when absent, else a non-negative
+    integer (at most ``MAX_INPUT_INT``: a larger one means every row anyway).
+
+    Raises :class:`ProblemError` 400 ``validation_error`` (``errors.limit``) for anything
+    but ASCII decimal digits (a sign, a space, an empty value)."""
+    raw = request.query_params.get("limit")
+    if raw is None:
+        return None
+    limit = capped_decimal(raw, MAX_INPUT_INT)
+    if limit is None:
+        raise ProblemError(
+            "validation_error",
+            "The request has invalid fields; see 'errors'.",
+            status=400,
+            errors={"limit": ["A non-negative integer is required."]},
+        )
+    return limit
+
+
 class RaceStandingsView(ApiView):
     """``GET /api/v1/races/{id}/standings``: live or final standings (counts only, no cards).
 
-    Every entrant in one response (not paginated: 400 ``not_paginated`` for ``?cursor=``
-    or ``?page_size=``)."""
+    Every entrant by default; ``?limit=N``: the first ``N`` rows, then the caller's own
+    (:data:`STANDINGS_LIMIT`); ``count``: the rows of the whole standings.  Not paginated
+    (400 ``not_paginated`` for ``?cursor=`` or ``?page_size=``)."""
 
     permission_classes = [AllowAny]
     whole_list = True
     # Every entrant's line, public: a 10,000-entrant race's is a 1.2 MB answer
-    # (benchmarks/public_reads.py).  Counted as the results are; the race stream pushes
-    # the same body without polling.
+    # (benchmarks/public_reads.py), its first 100 lines 12 KB.  Counted as the results
+    # are; the race stream pushes the first 100 lines without polling.
     throttle_scope = "games"
 
     @extend_schema(
-        description="Every entrant's line in one response (the race stream's `standings` "
-        "event carries the same body, without polling). Not paginated: `cursor` and "
+        description="Every entrant's line in one response, or with `limit` the first lines "
+        "and your own (`count`: how many lines the whole standings has). The race stream's "
+        "`snapshot` and `standings` events carry the first 100 lines (as `?limit=100` "
+        "anonymously), `count` and this URL, without polling. Not paginated: `cursor` and "
         "`page_size` are refused (400 `not_paginated`), not ignored. Counted in the `games` "
         "throttle.",
         responses={
             200: StandingsView,
-            400: OpenApiResponse(ProblemSerializer, description=NOT_PAGINATED),
+            400: OpenApiResponse(
+                ProblemSerializer,
+                description=f"{NOT_PAGINATED}; validation_error: `limit` is not a "
+                "non-negative integer",
+            ),
             **_PROBLEMS,
         },
         tags=["races"],
         auth=[],
     )
+    @accepts_query(STANDINGS_LIMIT)
     def get(self, request: Request, race_id: UUID) -> Response:
+        """The race's standings (``StandingsView``:
+        :func:`games.selectors.races.race_standings_view` for the caller, one instant for
+        the phase and the rows).  Errors (problem+json): 400 ``not_paginated``,
+        ``validation_error`` (``limit``), ``unknown_query_parameter``; 404 ``not_found``
+        (no such race, or a draft tournament's to anyone but organisers); 429
+        ``throttled``."""
+        limit = standings_limit(request)
         race = race_get(race_id=race_id, include_drafts=_drafts(request))
-        now = timezone.now()  # one instant: the phase and the rows agree across the start
-        return Response(
-            {
-                "race": str(race.id),
-                "phase": race.phase(now),
-                "ranking_rule": RANKING_RULE,
-                "standings": race_standings(race=race, now=now),
-            }
-        )
+        return Response(race_standings_view(race=race, limit=limit, viewer=request.user))
 
 
 class RaceResultsView(ApiView):

@@ -101,7 +101,7 @@ from games.live.hub import (
 from games.live.publish import game_topic, race_topic, redis_url, tournament_topic
 from games.permissions import may_see_drafts
 from games.selectors.games import game_get, game_view
-from games.selectors.races import race_get, race_public, race_standings, race_visible
+from games.selectors.races import race_get, race_public, race_standings_view, race_visible
 from games.selectors.tournaments import (
     race_summary,
     standing_row,
@@ -112,7 +112,6 @@ from games.selectors.tournaments import (
     tournament_visible,
 )
 from games.services.errors import NotFound, ServiceError
-from games.services.races import RANKING_RULE
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +125,9 @@ CLOSING_POLL_S = 2.0
 #: broker does not carry the worker's messages (the sweeper's early close of a race over
 #: for everyone reached a race page only at its 15 s safety poll); with Redis they come.
 LOCAL_RUNNING_POLL_S = 1.0
+#: Race standings rows sent in an event (``snapshot``, ``standings``): the first ones, as
+#: the race page shows; the REST standings (``url``) have every row and the reader's own.
+RACE_TOP = 100
 #: Tournament standings rows sent in an event (the REST list pages the rest).
 TOURNAMENT_TOP = 100
 #: Reconnection delay suggested to clients (the SSE ``retry`` field), in ms.
@@ -201,17 +203,24 @@ def race_phase_payload(race_id: str) -> dict[str, Any]:
     return out
 
 
+def race_standings_url(race_id: Any) -> str:
+    """The path of a race's standings endpoint, where a stream's reader finds every row
+    (and, signed in, its own: ``?limit=0``)."""
+    return f"/api/v1/races/{race_id}/standings"
+
+
 def race_standings_payload(race_id: str) -> dict[str, Any]:
-    """The ``standings`` event: the standings endpoint's body plus ``server_time``."""
+    """The ``standings`` event: the standings endpoint's body for ``?limit=RACE_TOP``,
+    read as nobody in particular, plus ``url`` and ``server_time``.
+
+    Shape: ``{"race", "phase", "ranking_rule", "count": int (rows of the whole
+    standings), "standings": [StandingRow, ...] (the first :data:`RACE_TOP`), "url": str
+    (:func:`race_standings_url`), "server_time": str}``.  One payload for every stream of
+    the race (it is read once per event), so it holds no viewer's own row: a 10,000-entrant
+    race's whole standings were 1.2 MB per event per subscriber."""
     race = race_get(race_id=race_id, include_drafts=True)
-    now = timezone.now()  # one instant for the phase and the rows (as the endpoint)
-    return {
-        "race": str(race.id),
-        "phase": race.phase(now),
-        "ranking_rule": RANKING_RULE,
-        "standings": race_standings(race=race, now=now),
-        "server_time": _server_time(),
-    }
+    body = race_standings_view(race=race, limit=RACE_TOP)  # one instant for phase and rows
+    return {**body, "url": race_standings_url(race.id), "server_time": _server_time()}
 
 
 def _to_public(stream: Stream) -> bool:
@@ -457,18 +466,23 @@ class RaceHandler(_ScopedHandler):
 
 def race_snapshot(race_id: str, viewer: Any) -> dict[str, Any]:
     """The ``snapshot`` event of a race stream: the race as the viewer sees it and the
-    standings, both read at one instant (a snapshot straddling the start said ``open``
+    standings' first :data:`RACE_TOP` rows (as the ``standings`` event: the same rows for
+    every viewer), both read at one instant (a snapshot straddling the start said ``open``
     over rows already ``playing``), with the ranking rule they are ordered by.
 
-    Shape: ``{"race": RaceView, "standings": [StandingRow, ...], "ranking_rule": str,
+    Shape: ``{"race": RaceView, "standings": [StandingRow, ...], "count": int (rows of the
+    whole standings), "url": str (:func:`race_standings_url`), "ranking_rule": str,
     "server_time": str}`` (the stream adds ``last_event_id``).
     """
     race = race_get(race_id=race_id, include_drafts=may_see_drafts(viewer))
     now = timezone.now()  # one instant for the race's phase and the rows (as standings)
+    table = race_standings_view(race=race, now=now, limit=RACE_TOP)
     return {
         "race": race_public(race, viewer=viewer, now=now),
-        "standings": race_standings(race=race, now=now),
-        "ranking_rule": RANKING_RULE,
+        "standings": table["standings"],
+        "count": table["count"],
+        "url": race_standings_url(race.id),
+        "ranking_rule": table["ranking_rule"],
         "server_time": _server_time(),
     }
 

@@ -482,6 +482,38 @@ def race_standings(
     return out
 
 
+def race_standings_view(
+    *, race: Race, now: datetime | None = None, limit: int | None = None, viewer: Any = None
+) -> dict[str, Any]:
+    """The standings of ``race`` as the API and the race stream send them, read at one
+    instant ``now`` (default: the clock; the phase and the rows agree across the start).
+
+    Shape: ``{"race": str (id), "phase": str (:meth:`Race.phase` at ``now``),
+    "ranking_rule": str (RULES.md 6), "count": int, "standings": [row, ...]}``; rows as
+    :func:`race_standings` (counts only, never a card: RULES.md 7).  ``count`` is the
+    number of rows of the whole standings (every entry of the race, disqualified ones and
+    entrants without a game included), so a reader of the first rows knows how many there
+    are.  ``limit`` (``None``: every row; ``0`` is allowed) keeps the first ``limit`` rows,
+    then the row of ``viewer`` (a logged-in user who entered) when it is not among them,
+    with its rank among everyone: so ``len(standings)`` is at most ``limit + 1``.  A
+    ``count`` query only when the rows shown may not be all of them (``len(rows) >=
+    limit``).
+    """
+    now = now or timezone.now()
+    rows = race_standings(race=race, now=now, limit=limit, viewer=viewer)
+    if limit is None or len(rows) < limit:
+        count = len(rows)  # every row is there (a viewer's row is added only past a full cut)
+    else:
+        count = RaceEntry.objects.filter(race=race).count()
+    return {
+        "race": str(race.id),
+        "phase": race.phase(now),
+        "ranking_rule": RANKING_RULE,
+        "count": count,
+        "standings": rows,
+    }
+
+
 def race_change_key(*, race: Race, now: datetime) -> tuple[Any, ...]:
     """What a race page shows to anyone, as values that change when it does (for its ETag):
     the number of entries, their games' last progress, the last stored rank, how many are

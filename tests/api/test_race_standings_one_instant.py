@@ -102,8 +102,8 @@ def test_stream_snapshot_agrees_across_the_start(monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_race_snapshot_has_the_fields_the_api_documentation_lists() -> None:
-    """The stream's documentation: `snapshot` {race, standings, ranking_rule, server_time,
-    last_event_id} (the stream adds the last); ranking_rule was missing."""
+    """The stream's documentation: `snapshot` {race, standings, count, url, ranking_rule,
+    server_time, last_event_id} (the stream adds the last); ranking_rule was missing."""
     from api.streams import race_snapshot
     from games.engine.ranking import RANKING_RULE
 
@@ -115,8 +115,9 @@ def test_the_race_snapshot_has_the_fields_the_api_documentation_lists() -> None:
         ends_at=created + timedelta(minutes=15),
     )
     snap = race_snapshot(str(race.id), create_user("ann"))
-    assert sorted(snap) == ["race", "ranking_rule", "server_time", "standings"]
+    assert sorted(snap) == ["count", "race", "ranking_rule", "server_time", "standings", "url"]
     assert snap["ranking_rule"] == RANKING_RULE
+    assert (snap["count"], snap["url"]) == (0, f"/api/v1/races/{race.id}/standings")
 
 
 def test_the_stream_documentation_says_how_a_stream_ends() -> None:
