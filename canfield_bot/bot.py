@@ -41,7 +41,9 @@ class BotResult:
     ended: str = ""
     cards_home: int = 0
     status: str = ""
-    #: The latest standings the race stream sent, and how many snapshots came.
+    #: The latest standings the race stream sent (its first 100 lines: the bot's own
+    #: line, in a larger race, is ``CanfieldClient.standings(race, limit=0)``), and how
+    #: many snapshots came.
     standings: list[dict[str, Any]] = field(default_factory=list)
     live_events: int = 0
 
@@ -65,7 +67,8 @@ class Bot:
     ``follow`` (default on): the bot follows the race's event stream
     (``GET /races/{id}/events``): it calls ``POST /start`` once the stream says the
     race is running (no start polling), and keeps the latest standings in
-    ``result.standings`` (``on_standings(rows)`` is called with each snapshot).  When
+    ``result.standings`` (the stream's first 100 lines; ``on_standings(rows)`` is called
+    with each snapshot).  When
     the stream is unavailable (503: Redis down, or a WSGI server) it falls back to
     polling ``POST /start``.
 

@@ -329,9 +329,13 @@ class CanfieldClient:
                     elif name == "id" and "\0" not in value:
                         event_id = value
 
-    async def standings(self, race_id: str) -> dict[str, Any]:
-        """``GET /races/{id}/standings``."""
-        return dict(await self._json("GET", f"races/{race_id}/standings"))
+    async def standings(self, race_id: str, *, limit: int | None = None) -> dict[str, Any]:
+        """``GET /races/{id}/standings``: ``{"race", "phase", "ranking_rule", "count",
+        "standings"}``, every line; with ``limit`` (0 or more), the first ``limit`` lines,
+        then this client's own (its rank among everyone) when it entered and is not among
+        them.  ``count``: the lines of the whole standings."""
+        query = "" if limit is None else f"?limit={int(limit)}"
+        return dict(await self._json("GET", f"races/{race_id}/standings{query}"))
 
     async def results(self, race_id: str) -> dict[str, Any] | None:
         """``GET /races/{id}/results``, or ``None`` while the race is not finished

@@ -84,17 +84,20 @@ async def create_race(url: str, token: str, *, start_in: float, seconds: int) ->
     raise AssertionError("unreachable")
 
 
-def live_standings_line(rows: list[dict[str, Any]]) -> str:
-    """One line of the live standings the demo prints, from a ``standings`` event's rows.
+def live_standings_line(rows: list[dict[str, Any]], count: int | None = None) -> str:
+    """One line of the live standings the demo prints, from a ``standings`` event's rows
+    and ``count`` (the lines of the whole standings: the event carries the first 100;
+    default ``len(rows)``).
 
     Before the start no row has a count (``cards_home`` is ``None``): the line says
-    ``waiting for the start`` rather than ``-. home-only-1 - home``.  After it each
+    ``waiting for the start`` (with ``count`` entrants) rather than
+    ``-. home-only-1 - home``.  After it each
     ranked row reads ``rank. player N home at T s``: ``T`` is the elapsed time at which
     that count was reached, which breaks a tie on cards (RULES.md 6), so two players with
     equal cards are seen in their order; rows not ranked (not started, disqualified)
     follow as ``player (unranked)``.  Cut to 200 characters."""
     if all(r.get("cards_home") is None for r in rows):
-        n = len(rows)
+        n = len(rows) if count is None else count
         return f"waiting for the start ({n} {'entrant' if n == 1 else 'entrants'})"
     parts = []
     for r in rows:
@@ -134,7 +137,7 @@ async def print_live_standings(
                     _say(f"live: the race is {ev.data['phase']}")
                 if ev.event != "standings":
                     continue
-                line = live_standings_line(ev.data["standings"])
+                line = live_standings_line(ev.data["standings"], ev.data.get("count"))
                 if line == last or (last and clock() - shown < every):
                     continue
                 shown, last = clock(), line

@@ -527,6 +527,19 @@ def test_the_race_endpoints(api: FakeApi) -> None:
     ]
 
 
+def test_the_standings_take_a_limit(api: FakeApi) -> None:
+    """``standings(race, limit=N)`` asks the first ``N`` lines and the bot's own."""
+    body = {"race": "r9", "count": 3, "standings": [{"player": "bot-1", "rank": 3}]}
+    api.reply("GET", "races/r9/standings", ok(body), ok(body))
+
+    async def go() -> list[dict[str, Any]]:
+        async with api.client(token=TOKEN) as client:
+            return [await client.standings("r9", limit=0), await client.standings("r9")]
+
+    assert run(go()) == [body, body]
+    assert [str(r.url.query, "ascii") for r in api.requests] == ["limit=0", ""]
+
+
 @pytest.mark.parametrize(
     ("call", "path"),
     [("race", "races/r1"), ("join", "races/r1/join"), ("game", "games/r1")],

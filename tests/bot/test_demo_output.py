@@ -29,6 +29,8 @@ def test_before_the_start_the_live_line_waits() -> None:
     rows = [_row(None, "home-only-1", None, None), _row(None, "priority-2", None, None)]
     assert live_standings_line(rows) == "waiting for the start (2 entrants)"
     assert live_standings_line(rows[:1]) == "waiting for the start (1 entrant)"
+    # A large race's event carries its first lines and the count of all of them.
+    assert live_standings_line(rows, 250) == "waiting for the start (250 entrants)"
 
 
 def test_the_live_line_shows_the_time_that_breaks_a_tie() -> None:
