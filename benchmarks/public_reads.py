@@ -14,7 +14,10 @@ It migrates the benchmark database and makes, directly with ``bulk_create``:
 - a finished race game of ``--moves`` live moves (a real line of draws and redeals).
 
 Then it times each read, in process (Django's test client, no server; the median of
-``--repeat`` calls), and counts its queries.  The baseline, measured in the same run, is
+``--repeat`` calls), and counts its queries.  The race stream's payloads (its
+``snapshot`` and ``standings`` events, ``api.streams``) are timed the same way, as the
+stream's handler reads them (the selectors, then one SSE frame); their bytes are the
+frame's, which the stream sends to every subscriber.  The baseline, measured in the same run, is
 one plain ``SELECT`` of the running race's entry rows through a cursor: the ratios say
 how many such reads each answer costs.  Labels ending in ``304`` revalidate with the
 answer's ``ETag`` (a poll of an unchanged page).  ``--only`` names the labels to time.
@@ -27,6 +30,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -206,10 +210,41 @@ def main() -> None:
     anon = Client()
     owner = Client()
     owner.force_login(users[0])
+    # An entrant low in the running race's standings: their own row follows the first.
+    low = Client()
+    low.force_login(
+        RaceEntry.objects.filter(race=running).order_by("game__cards_home", "-joined_at")[0].player
+    )
     p0 = users[0].username
-    reads: list[tuple[str, Client, str, str]] = [
+    running_standings = f"/api/v1/races/{running.id}/standings"
+    finished_standings = f"/api/v1/races/{finished.id}/standings"
+
+    def stream_read(event: str, race: Race) -> Callable[[], tuple[int, bytes, str]]:
+        """One event of the race's stream as its handler reads it (``api.streams``):
+        ``(200, the SSE frame, "")``; the ``snapshot`` is an anonymous viewer's."""
+        from django.contrib.auth.models import AnonymousUser
+
+        from api.streams import race_snapshot, race_standings_payload, sse_frame
+
+        def read() -> tuple[int, bytes, str]:
+            if event == "snapshot":
+                data = race_snapshot(str(race.id), AnonymousUser())
+            else:
+                data = race_standings_payload(str(race.id))
+            return 200, sse_frame(event, 1, data), ""
+
+        return read
+
+    reads: list[tuple[str, Client, str | Callable[[], tuple[int, bytes, str]], str]] = [
         ("race standings API (running)", anon, f"/api/v1/races/{running.id}/standings", "N"),
         ("race standings API (finished)", anon, f"/api/v1/races/{finished.id}/standings", "N"),
+        ("race standings API ?limit=100 (running)", anon, f"{running_standings}?limit=100", "N"),
+        ("race standings API ?limit=100 (entrant)", low, f"{running_standings}?limit=100", "N"),
+        ("race standings API ?limit=0 (entrant)", low, f"{running_standings}?limit=0", "N"),
+        ("race standings API ?limit=100 (finished)", anon, f"{finished_standings}?limit=100", "N"),
+        ("race stream snapshot (running)", anon, stream_read("snapshot", running), "N"),
+        ("race stream standings (running)", anon, stream_read("standings", running), "N"),
+        ("race stream standings (finished)", anon, stream_read("standings", finished), "N"),
         ("race API detail (running)", anon, f"/api/v1/races/{running.id}", "N"),
         ("race standings.csv (running)", anon, f"/api/v1/races/{running.id}/standings.csv", "N"),
         ("race page (running)", anon, f"/races/{running.id}/", "N"),
@@ -253,29 +288,35 @@ def main() -> None:
     base = median_ms(baseline, args.repeat)
     sizes = {"N": f"{n} entrants", "R": f"{args.races} races", "M": f"{args.moves} moves", "-": ""}
     print(f"baseline: SELECT {n} entry rows  {base:8.1f} ms")
-    print(f"{'read':34} {'size':16} {'ms':>9} {'x base':>7} {'queries':>7} {'bytes':>10}  etag")
+    print(f"{'read':42} {'size':16} {'ms':>9} {'x base':>7} {'queries':>7} {'bytes':>10}  etag")
     for label, client, url, size in reads:
         if only and label not in only:
             continue
         headers: dict[str, str] = {"HX-Request": "true"} if "htmx" in label else {}
-        first = client.get(url, headers=headers)
+
+        def call(
+            c: Client = client,
+            u: str | Callable[[], tuple[int, bytes, str]] = url,
+            h: dict[str, str] = headers,
+        ) -> tuple[int, bytes, str]:
+            if callable(u):
+                return u()
+            answer = c.get(u, headers=h)
+            return answer.status_code, answer.content, answer.get("ETag", "")
+
+        code, content, etag = call()
         if "304" in label:  # a poll revalidating what it has: only the ETag is computed
-            headers["If-None-Match"] = first["ETag"]
-            first = client.get(url, headers=headers)
-            assert first.status_code == 304, label
+            headers["If-None-Match"] = etag
+            code, content, etag = call()
+            assert code == 304, label
         reset_queries()  # a request resets the log: the count starts from an empty one
         with CaptureQueriesContext(connection) as ctx:
-            client.get(url, headers=headers)
-
-        def call(c: Client = client, u: str = url, h: dict[str, str] = headers) -> object:
-            return c.get(u, headers=h)
-
+            call()
         ms = median_ms(call, args.repeat)
-        etag = first.get("ETag", "")
         print(
-            f"{label:34} {sizes[size]:16} {ms:9.1f} {ms / base:7.1f} "
+            f"{label:42} {sizes[size]:16} {ms:9.1f} {ms / base:7.1f} "
             f"{len(ctx.captured_queries):7d} "
-            f"{len(first.content):10,}  {'yes' if etag else 'no'} {first.status_code}"
+            f"{len(content):10,}  {'yes' if etag else 'no'} {code}"
         )
 
 
