@@ -294,6 +294,12 @@ def test_race_stream_exact_sequence(live: Live) -> None:
     assert ids[4] == 3  # the move
     for event in events[:-2]:
         _no_secret(event, None)
+    # Each standings carries the count of all its lines and where to read them (the first
+    # 100 come: games.selectors.races.race_standings_view, api.streams.RACE_TOP).
+    carrying = [e for e in events if e.event in ("snapshot", "standings")]
+    assert [e.data["count"] for e in carrying] == [0, 1, 2, 2, 2]
+    assert [len(e.data["standings"]) for e in carrying] == [0, 1, 2, 2, 2]
+    assert {e.data["url"] for e in carrying} == {f"/api/v1/races/{rid}/standings"}
     assert events[-2].data["results_url"] == f"/api/v1/races/{rid}/results"
     results = live.call("GET", f"races/{rid}/results").json()
     assert events[-1].data["standings"][0]["player"] == results["entries"][0]["player"]
