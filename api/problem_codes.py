@@ -77,7 +77,9 @@ PROBLEM_CODES: dict[str, str] = {
     "`detail` says so (undo takes back the blocking move, or resign ends it).",
     "deal_in_race": "409: this seed or deck opens with the same visible cards as a race that is "
     "not over (only the cards every entrant sees at the start are compared: the top reserve "
-    "card, the cards on the foundations and the four tableau cards).",
+    "card, the cards on the foundations and the four tableau cards), up to renaming: tableau "
+    "piles in another order, suits renamed throughout or every rank moved by one step deal the "
+    "same game.",
     # Races.
     "invalid_race": "400: bad race parameters (times out of order, missing time limit, ...).",
     "race_closed": "409: the race is closed for you: your deadline has passed.",

@@ -24,6 +24,17 @@ accepted, the exact deck refused: issue 12 item 3).  A seed sent by a player
 is judged by the opening of the deck it deals, the same way; a race's seed
 itself is only ever checked against its public commitment.
 
+The opening is compared up to the game's symmetries (:func:`opening_form`): the
+four tableau piles are interchangeable, so are the suits, and ranks wrap (RULES.md
+1, 3), so a deck with two tableau cards swapped, clubs and spades swapped
+throughout, or every rank one higher deals the same game under other names.  An
+attack practised a running ``superior`` race (whole reserve face up: the whole deck
+is known after one pass through the stock) on its deck with t1 and t2 swapped,
+accepted as another opening, and took the practice game's hints (the solver on the
+whole deal) back to the race.  The form keeps only what every such renaming keeps;
+suits are renamed in every way, not only the colour-keeping ones, so a few more
+decks are refused than are strictly the same game, never fewer.
+
 The query is one indexed lookup of the opening digest, run for every seeded
 or explicit-deck practice game, so its timing does not depend on the answer's
 hidden cards either.
@@ -33,6 +44,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from itertools import permutations
 
 from games.engine import Rules, layout, parse_deck
 from games.engine.cards import CARD_NAMES, RANKS, SUITS
@@ -55,15 +67,41 @@ def opening_cards(deck: Sequence[str], rules: Rules) -> list[str]:
     return [CARD_NAMES[state.reserve[-1]], *started, *tableau]
 
 
-def opening_digest(deck: Sequence[str], rules: Rules) -> str:
-    """``hex(SHA-256)`` of the space-joined :func:`opening_cards` of ``deck`` under ``rules``.
+def opening_form(deck: Sequence[str], rules: Rules) -> str:
+    """The :func:`opening_cards` of ``deck`` under ``rules`` written up to the game's
+    symmetries (module doc): each card as its rank's distance above the base rank
+    (``00`` to ``12``) and a suit letter ``a``..``d``, the top reserve card first, then
+    the cards that start the foundations and the tableau cards, each group sorted, with
+    the suits lettered in the way that gives the smallest text.
 
-    Decks that differ only in hidden cards (face-down reserve, stock order)
-    have equal digests.  With a dealt base this is
-    ``SHA-256("<D[12]> <D[13]> <D[14]> <D[15]> <D[16]> <D[17]>")``, the digest
-    stored since migration 0009.
+    Equal for decks that deal the same game under other names (tableau piles in
+    another order, suits renamed throughout, every rank moved by the same step with the
+    base), and for decks that differ only in hidden cards.  Example: the form of a
+    classic deck whose opening is ``5S 7H 8C 9D TS AH`` is ``"11a 00b 01c 02d 03a 07b"``
+    (the reserve card 11 above the base 7; clubs and spades one letter).  Reads the six
+    (with a fixed base, nine) opening cards and nothing else; 24 letterings, the same
+    work for every deck.
     """
-    return hashlib.sha256(" ".join(opening_cards(deck, rules)).encode()).hexdigest()
+    cards = opening_cards(deck, rules)
+    base = RANKS.index(cards[1][0])  # every card that starts a foundation has the base rank
+    steps = [f"{(RANKS.index(card[0]) - base) % 13:02d}" for card in cards]
+
+    def written(letters: tuple[str, ...]) -> str:
+        named = dict(zip(SUITS, letters, strict=True))
+        rel = [step + named[card[1]] for step, card in zip(steps, cards, strict=True)]
+        return " ".join([rel[0], *sorted(rel[1:-4]), *sorted(rel[-4:])])
+
+    return min(written(letters) for letters in permutations("abcd"))
+
+
+def opening_digest(deck: Sequence[str], rules: Rules) -> str:
+    """``hex(SHA-256)`` of :func:`opening_form` of ``deck`` under ``rules``.
+
+    Decks that differ only in hidden cards (face-down reserve, stock order), or that
+    deal the same game under other names, have equal digests (migration 0027 rewrote
+    the stored ones).
+    """
+    return hashlib.sha256(opening_form(deck, rules).encode()).hexdigest()
 
 
 def deal_in_open_race(deal: Deal) -> bool:
