@@ -130,8 +130,9 @@ class GamesView(ApiView):
             409: OpenApiResponse(
                 ProblemSerializer,
                 description="deal_in_race: the seed or deck opens with the same visible cards "
-                "as a race that is not over, up to renaming (tableau piles in another order, "
-                "suits renamed, every rank moved by one step: the same game; RULES.md 7)",
+                "as a race that has started and is not over, up to renaming (tableau piles in "
+                "another order, suits renamed, every rank moved by one step: the same game; "
+                "RULES.md 7)",
             ),
         },
         tags=["games"],

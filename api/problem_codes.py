@@ -75,9 +75,10 @@ PROBLEM_CODES: dict[str, str] = {
     "game is over for good (a race game's: until the race is finished or cancelled). A "
     "`blocked` game whose last move may still be undone (`undo_allowed` true) is not over: "
     "`detail` says so (undo takes back the blocking move, or resign ends it).",
-    "deal_in_race": "409: this seed or deck opens with the same visible cards as a race that is "
-    "not over (only the cards every entrant sees at the start are compared: the top reserve "
-    "card, the cards on the foundations and the four tableau cards), up to renaming: tableau "
+    "deal_in_race": "409: this seed or deck opens with the same visible cards as a race that "
+    "has started and is not over (only the cards every entrant sees at the start are compared: "
+    "the top reserve card, the cards on the foundations and the four tableau cards), up to "
+    "renaming: tableau "
     "piles in another order, suits renamed throughout or every rank moved by one step deal the "
     "same game.",
     # Races.

@@ -1,8 +1,9 @@
 """The one check that compares a player's deal with a running race's deal (RULES.md 7).
 
-A practice game may not be played on the cards of a race that is not over
-(no deal of a running race can be practised).  The check compares **only the
-cards every entrant sees at the start** of the race, the *opening* of the
+A practice game may not be played on the cards of a race that has started and is
+not over (no deal of a running race can be practised; before its start nobody has
+seen a race's opening, so it is not compared: :func:`deal_in_open_race`).  The check
+compares **only the cards every entrant sees at the start** of the race, the *opening* of the
 laid-out deal (RULES.md 2.2), through :func:`opening_digest`: the top reserve
 card, the cards that start the foundations and the four tableau cards.  With
 the base dealt these are ``D[12]``, ``D[13]`` and ``D[14..17]``; with a fixed
@@ -14,7 +15,7 @@ hold face-down reserve or stock cards).
 
 Why this is safe: the answer (``201`` or ``409 deal_in_race``, its body, and
 the work done to reach it) is a function of the six opening cards of the
-player's deal and of the openings of the races not over, and of nothing else.
+player's deal and of the openings of the races running, and of nothing else.
 An entrant already sees those six cards, so the answer tells them nothing new;
 in particular it cannot confirm a guess about the face-down reserve or the
 stock order (two decks that differ only in hidden cards get the same answer).
@@ -44,7 +45,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from datetime import datetime
 from itertools import permutations
+
+from django.utils import timezone
 
 from games.engine import Rules, layout, parse_deck
 from games.engine.cards import CARD_NAMES, RANKS, SUITS
@@ -104,14 +108,19 @@ def opening_digest(deck: Sequence[str], rules: Rules) -> str:
     return hashlib.sha256(opening_form(deck, rules).encode()).hexdigest()
 
 
-def deal_in_open_race(deal: Deal) -> bool:
-    """Whether a race that is not over opens with the same visible cards as ``deal``.
+def deal_in_open_race(deal: Deal, *, now: datetime | None = None) -> bool:
+    """Whether a race running at ``now`` (default: the clock) opens with the same visible
+    cards as ``deal``, up to renaming.
 
     Compares :func:`opening_digest` only (see the module: the answer depends on
-    no hidden card).  Finished and cancelled races do not count.
+    no hidden card).  Races that have not started do not count: until the start nobody
+    has seen their opening (RULES.md 7), so an answer on it would let anyone test
+    guesses of an announced race's opening (and nobody can know that deal to practise
+    it).  Finished and cancelled races do not count either.
     """
+    now = now or timezone.now()
     return (
-        Race.objects.filter(deal__opening_digest=deal.opening_digest)
+        Race.objects.filter(deal__opening_digest=deal.opening_digest, starts_at__lte=now)
         .exclude(status__in=[Race.Status.FINISHED, Race.Status.CANCELLED])
         .exists()
     )

@@ -208,11 +208,11 @@ def game_start(
     raises :class:`NoWinnableDeal` (``retry_after``) and asks the solver queue for a
     refill.  Raises :class:`InvalidOptions` (also when the rules' deals are all
     blocked: :data:`games.services.seeds.LIVE_DEAL_ATTEMPTS` drawn in a row were),
-    :class:`InvalidDeal`, or :class:`DealInRace` when the seed or deck is that of a race
-    that is not over.  Locks the player's account first
-    (:func:`games.services.accounts.player_lock`, the lock the deletion of an account
-    takes first): raises :class:`AccountDeleted` (``not_found``) when it was deleted
-    meanwhile.
+    :class:`InvalidDeal`, or :class:`DealInRace` when the seed or deck opens as a race
+    that has started and is not over (up to renaming: ``games.services.deal_guard``).
+    Locks the player's account first (:func:`games.services.accounts.player_lock`, the
+    lock the deletion of an account takes first): raises :class:`AccountDeleted`
+    (``not_found``) when it was deleted meanwhile.
     """
     rules = rules_build(variant=variant, options=options)
     if winnable:

@@ -96,3 +96,33 @@ def test_the_migration_writes_the_digest_the_check_computes(preset: str) -> None
         cards = migration.opening(deck, base)
         written = hashlib.sha256(migration.form(cards).encode()).hexdigest()
         assert written == opening_digest(deck, rules), seed
+
+
+def test_an_upcoming_race_is_not_compared_until_it_starts(player: APIClient) -> None:
+    """Before the start nobody has seen a race's opening (RULES.md 7: the check compares
+    only what every entrant sees at the start), so the answer must not depend on it: the
+    upcoming race's own deck gets the answer any deck gets.  Compared, it let anyone test
+    guesses of an announced race's opening (about two million classes up to renaming, at
+    the games throttle's 120 a minute per account) before the race began."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services.races import race_create
+
+    now = timezone.now()
+    race = race_create(
+        name="later",
+        opens_at=now + timedelta(hours=1),
+        starts_at=now + timedelta(hours=2),
+        ends_at=now + timedelta(hours=3),
+    )
+    deck: list[str] = list(race.deal.deck)
+    answer = player.post("/api/v1/games", {"deck": deck}, format="json")
+    assert answer.status_code == 201, answer.content
+    # Once it has started, the same deck is the deal of a running race.
+    race.opens_at = now - timedelta(minutes=2)
+    race.starts_at = now - timedelta(minutes=1)
+    race.save(update_fields=["opens_at", "starts_at"])
+    refused = player.post("/api/v1/games", {"deck": deck}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "deal_in_race")
