@@ -213,6 +213,21 @@ def game_over_for_good(
     return not undo_open(game, now=now, race_status=race_status)
 
 
+def own_deadline(game: Game | None, *, race_mode: str, now: datetime | None = None) -> Any:
+    """When ``game``'s own clock stops in a window race (``race_mode`` ``window``) whose
+    player has started it and is playing at ``now`` (:func:`game_status_seen`
+    ``playing``): ``game.deadline`` (a datetime, UTC: ``time_limit_s`` from the player's
+    own start, or the window's end if that comes first).  ``None`` otherwise: no game
+    yet, a scheduled race (everyone's end is the race's), a game over or not started.
+    The race's own countdown shows the window's end, which a player who started late
+    never reaches; this is the player's own, for their eyes alone.  No query."""
+    if game is None or race_mode != Race.Mode.WINDOW or game.deadline is None:
+        return None
+    if game_status_seen(game, now=now) != Game.Status.PLAYING:
+        return None
+    return game.deadline
+
+
 def moves_left(game: Game) -> int:
     """The moves ``game`` will still accept before the server's ``GAME_MOVE_LIMIT`` (not a
     rule: RULES.md sets none), undone ones counted (each stays stored); 0 at the limit,

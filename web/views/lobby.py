@@ -17,6 +17,7 @@ from games.selectors.games import (
     game_over_for_good,
     game_race,
     game_status_shown,
+    own_deadline,
     recent_games,
 )
 from games.selectors.races import (
@@ -48,12 +49,17 @@ def _races(request: HttpRequest) -> dict[str, Any]:
 def race_rows(request: HttpRequest, lists: dict[str, list[Race]], now: Any) -> dict[str, Any]:
     """The context of ``web/_race_row.html`` for the races of ``lists`` (phase name to
     races of :func:`race_list`): which the viewer joined, their game in each, which of
-    those games are over, which races may still be joined, and the server's clock."""
+    those games are over, their own deadline in each window race whose clock they started
+    and play (:func:`own_deadline`), which races may still be joined, and the server's clock."""
     ids = [r.id for rows in lists.values() for r in rows]
     statuses = {r.id: r.status for rows in lists.values() for r in rows}
     joined: set[Any] = set()
     games: dict[Any, Any] = {}
+    modes = {r.id: r.mode for rows in lists.values() for r in rows}
     over: set[Any] = set()  # races where the viewer's game has ended
+    # A window race whose clock the viewer started and plays: their own end, not the
+    # window's (shown to everyone else), for their row alone.
+    deadlines: dict[Any, Any] = {}
     for entry in viewer_race_entries(race_ids=ids, viewer=request.user):
         joined.add(entry.race_id)
         games[entry.race_id] = entry.game_id
@@ -62,6 +68,9 @@ def race_rows(request: HttpRequest, lists: dict[str, list[Race]], now: Any) -> d
             entry.game, now=now, race_status=statuses[entry.race_id]
         ):
             over.add(entry.race_id)
+        deadline = own_deadline(entry.game, race_mode=modes[entry.race_id], now=now)
+        if deadline is not None:
+            deadlines[entry.race_id] = deadline
     # A Join button only where a join would be taken (a running race past its late-join
     # time, an invite-only or full tournament's race offered one that was refused); else
     # the reason, "closed", "invite_only" or "full" (games.selectors.races).
@@ -74,6 +83,7 @@ def race_rows(request: HttpRequest, lists: dict[str, list[Race]], now: Any) -> d
         "joined": joined,
         "race_games": games,
         "over": over,
+        "my_deadlines": deadlines,
         "joinable": joinable,
         "join_barriers": barriers,
         "server_now": server_now_ms(),

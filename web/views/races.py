@@ -31,6 +31,7 @@ from games.selectors.games import (
     game_replay_get,
     game_view,
     move_notations,
+    own_deadline,
 )
 from games.selectors.races import (
     join_barriers_key,
@@ -145,8 +146,7 @@ def _my_deadline(request: HttpRequest, race: Race, public: dict[str, Any]) -> An
     countdown is the window's, which a player who started late never reaches."""
     if public["mode"] != Race.Mode.WINDOW or public["game_status"] != "playing":
         return None
-    game = race_entry_game(race=race, player=request.user)
-    return game.deadline if game is not None else None
+    return own_deadline(race_entry_game(race=race, player=request.user), race_mode=public["mode"])
 
 
 @get_or_head_only
