@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy as _
 from games.admin.names import NamedObjectsAdmin
 from games.admin.refusals import admin_refusal
 from games.models import Race, RaceEntry, Tournament, TournamentEntrant, TournamentStanding
+from games.services.enqueue import TaskFailure, task_failures_here
 from games.services.errors import ServiceError
 from games.words import after_colon
 
@@ -253,21 +254,77 @@ def confirm_page(
     return TemplateResponse(request, template, context)
 
 
+class ServiceRun:
+    """What :func:`run_service` did: true when the service's write was made (log it),
+    and ``clean`` when besides no task it started in this process raised (count it
+    among those done: a task that failed was told in an error message instead)."""
+
+    def __init__(self, *, done: bool, failed: list[TaskFailure] | None = None) -> None:
+        self.done = done
+        self.failed = failed or []
+
+    def __bool__(self) -> bool:
+        return self.done
+
+    @property
+    def clean(self) -> bool:
+        """Done, and no task it ran here raised."""
+        return self.done and not self.failed
+
+
+#: What a task that raised in the web process left, by task name: the object's words
+#: (``%(object)s``) and the exception (``%(reason)s``).  Each task is atomic, so what it
+#: would have changed is as it was.
+TASK_FAILED = {
+    "games.race_rate": _(
+        "%(object)s: saved, but rating the race failed (%(reason)s). The ratings are as "
+        "they were; Recompute pool (under Rating pools) brings them up to date once the "
+        "cause is fixed."
+    ),
+    "games.rating_pool_recompute": _(
+        "%(object)s: recomputing the pool failed (%(reason)s). Its ratings are as they were."
+    ),
+}
+
+
+def say_task_failures(
+    model_admin: admin.ModelAdmin[Any], request: HttpRequest, obj: Any, failed: list[TaskFailure]
+) -> None:
+    """One error message per task that raised in this process (:func:`task_failures_here`)
+    while an action acted on ``obj``: what failed, why, and what the data is then
+    (:data:`TASK_FAILED`; else the task's name)."""
+    for failure in failed:
+        words = TASK_FAILED.get(failure.task)
+        if words is None:
+            said = gettext("%(object)s: saved, but its task %(task)s failed (%(reason)s).") % {
+                "object": obj,
+                "task": failure.task,
+                "reason": failure.reason,
+            }
+        else:
+            said = str(words) % {"object": obj, "reason": failure.reason}
+        model_admin.message_user(request, said, messages.ERROR)
+
+
 def run_service(
     model_admin: admin.ModelAdmin[Any], request: HttpRequest, obj: Any, fn: Any
-) -> bool:
-    """Run one service call for ``obj``; a service refusal becomes an error message."""
-    try:
-        fn()
-    except ServiceError as exc:
-        model_admin.message_user(
-            request,
-            gettext("%(object)s: %(detail)s")
-            % {"object": obj, "detail": after_colon(admin_refusal(exc))},
-            messages.ERROR,
-        )
-        return False
-    return True
+) -> ServiceRun:
+    """Run one service call for ``obj``; a service refusal becomes an error message (not
+    done), and so does each task the call ran in this process that raised (done, not
+    ``clean``: :func:`say_task_failures`)."""
+    with task_failures_here() as failed:
+        try:
+            fn()
+        except ServiceError as exc:
+            model_admin.message_user(
+                request,
+                gettext("%(object)s: %(detail)s")
+                % {"object": obj, "detail": after_colon(admin_refusal(exc))},
+                messages.ERROR,
+            )
+            return ServiceRun(done=False)
+    say_task_failures(model_admin, request, obj, failed)
+    return ServiceRun(done=True, failed=failed)
 
 
 def when(value: Any) -> str:

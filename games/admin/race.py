@@ -454,11 +454,16 @@ class RaceAdmin(SelectionGuardAdmin, LiveFormAdmin, ServiceWritesAdmin):
         self, request: HttpRequest, queryset: QuerySet[Race], fn: Any, logged: str, done: Any
     ) -> None:
         """Run ``fn`` on each race; log ``logged`` (the history stays in English) for each
-        one done, then tell the count with ``done`` (an ``ngettext_lazy`` on ``n``)."""
+        one done, then tell the count with ``done`` (an ``ngettext_lazy`` on ``n``) of
+        those done whose tasks run in this process (the rating of a race closed or
+        re-scored) did not raise: one that raised is an error message instead
+        (:func:`run_service`)."""
         count = 0
         for race in queryset:
-            if run_service(self, request, race, lambda race=race: fn(race)):
+            ran = run_service(self, request, race, lambda race=race: fn(race))
+            if ran:
                 self.log_change(request, race, logged)
+            if ran.clean:  # a task that raised here is told as an error instead
                 count += 1
         if count:
             self.message_user(request, done % {"n": count})

@@ -23,9 +23,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.admin.common import SelectionGuardAdmin, quoted_names, when_cell
+from games.admin.common import SelectionGuardAdmin, quoted_names, say_task_failures, when_cell
 from games.models import PlayerRating, RaceRating, RatingChange, RatingPool
-from games.services.enqueue import tasks_run_here
+from games.services.enqueue import task_failures_here, tasks_run_here
 from games.services.ratings import (
     REASON_DRAFT,
     REASON_TOO_FEW,
@@ -106,11 +106,22 @@ class RatingPoolAdmin(ReadOnlyAdmin):
         response: the message says the ratings update when it finishes.  With tasks run
         in the web process (``CELERY_TASK_ALWAYS_EAGER=true``, :func:`tasks_run_here`)
         each pool was recomputed when the action's changes committed, before the list
-        it returns to is drawn, and the message says so, as *Mark rated* does."""
+        it returns to is drawn, and the message says so, as *Mark rated* does; a pool
+        whose recomputation raised is not counted but named in an error message with
+        the reason (its ratings as they were: the task is one transaction)."""
+        count = 0
         for pool in queryset:
-            pool_recompute_enqueue(pool_id=pool.pk)
-            self.log_change(request, pool, "Recompute queued")
-        count = queryset.count()
+            with task_failures_here() as failed:
+                pool_recompute_enqueue(pool_id=pool.pk)
+            self.log_change(
+                request,
+                pool,
+                f"Recompute failed: {failed[0].reason}" if failed else "Recompute queued",
+            )
+            say_task_failures(self, request, pool, failed)
+            count += 0 if failed else 1
+        if not count:
+            return
         if tasks_run_here():
             said = ngettext(
                 "%(n)d pool recomputed from all its races; its ratings are up to date.",
@@ -296,12 +307,17 @@ class RaceRatingAdmin(ReadOnlyAdmin):
         has run already, and the message says so."""
         records = list(queryset.select_related("race").order_by("race_ends_at", "race_id"))
         already = [r for r in records if r.race.rated == rated]
+        count = 0
         for record in records:
             if record.race.rated == rated:
                 continue
-            race_set_rated(race_id=record.race_id, rated=rated, by=request.user)  # type: ignore[arg-type]
+            with task_failures_here() as failed:
+                race_set_rated(race_id=record.race_id, rated=rated, by=request.user)  # type: ignore[arg-type]
             self.log_change(request, record, "Marked rated" if rated else "Marked unrated")
-        count = len(records) - len(already)
+            # The flag is saved (and the race marked stale); a re-rating that raised in
+            # this process is an error message, not counted as re-rated.
+            say_task_failures(self, request, record.race, failed)
+            count += 0 if failed else 1
         if already:
             names = quoted_names(r.race.name for r in already)
             left = (
@@ -312,6 +328,8 @@ class RaceRatingAdmin(ReadOnlyAdmin):
             if not count:
                 self.message_user(request, left % {"names": names}, messages.WARNING)
                 return
+        if not count:
+            return
         if tasks_run_here():
             # Re-rated before this response (each race's task ran when its change was
             # committed): the list shows the new status.

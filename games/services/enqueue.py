@@ -9,16 +9,52 @@ is already committed and its answer stands (nothing accepted is lost), and a
 beat sweeper finds the recorded work and sends it again
 (:func:`games.services.solver.solves_resend`).
 
-On the embedded default (``CELERY_TASK_ALWAYS_EAGER``) the task runs in-process
-at that moment, with the same API; its failure is logged and swallowed too.
+With ``CELERY_TASK_ALWAYS_EAGER`` the task runs in-process at that moment, with the
+same API; its failure is logged and swallowed too, and told to whoever watches with
+:func:`task_failures_here` (the admin's actions, so that a task that raised is not
+reported as done).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TaskFailure:
+    """A task that ran in this process (:func:`tasks_run_here`) and raised: its name
+    (``games.race_rate``), its keyword arguments, and ``reason``, the exception's class
+    and message (``RuntimeError: boom``)."""
+
+    task: str
+    kwargs: dict[str, Any]
+    reason: str
+
+
+_watching: ContextVar[list[TaskFailure] | None] = ContextVar("task_failures", default=None)
+
+
+@contextmanager
+def task_failures_here() -> Iterator[list[TaskFailure]]:
+    """Collect, in the list it yields, every task run in this process during the block
+    (eager tasks, :func:`tasks_run_here`) that raised, in the order they ran.  Each is
+    still logged and swallowed by :func:`enqueue_now` (the caller's committed write
+    stands); the caller says so instead of "done".  Empty where tasks go to a worker (a
+    task that fails there fails after the caller's answer).  Blocks nest: the innermost
+    one collects."""
+    seen: list[TaskFailure] = []
+    token = _watching.set(seen)
+    try:
+        yield seen
+    finally:
+        _watching.reset(token)
 
 
 def tasks_run_here() -> bool:
@@ -46,7 +82,14 @@ def enqueue_now(task_name: str, *, kwargs: dict[str, Any]) -> bool:
     task = app.tasks[task_name]
     try:
         if app.conf.task_always_eager:
-            task.apply_async(kwargs=kwargs, ignore_result=True)
+            try:
+                task.apply_async(kwargs=kwargs, ignore_result=True)
+            except Exception as exc:
+                watching = _watching.get()
+                if watching is not None:
+                    reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                    watching.append(TaskFailure(task_name, dict(kwargs), reason))
+                raise
         else:
             with app.connection_for_write() as conn:
                 conn.ensure_connection(max_retries=0, interval_start=0, interval_step=0)
