@@ -747,6 +747,12 @@ class WinnableDeal(models.Model):
     nodes = models.PositiveBigIntegerField(default=0)
     seconds = models.FloatField(default=0.0)
     created_at = models.DateTimeField(default=timezone.now)
+    tidied_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="when moves was shortened (games.engine.tidy); empty: the solver's line "
+        "as found (pooled before lines were shortened: manage.py winnable_tidy)",
+    )
 
     class Meta:
         ordering = ["rules_key", "created_at"]

@@ -39,6 +39,7 @@ import json
 import logging
 import threading
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -49,7 +50,7 @@ from django.utils import timezone
 
 from games.engine import Rules, commitment, make_rules, new_game, random_seed, variant_name
 from games.engine.solver import SolveResult, solve
-from games.engine.tidy import tidy_line
+from games.engine.tidy import DEFAULT_MAX_PLAYS, tidy_line
 from games.models import Deal, WinnableDeal, WinnableStreak
 from games.services.enqueue import enqueue_now
 from games.services.errors import NoWinnableDeal, WinnableNotFound
@@ -307,6 +308,7 @@ def winnable_pool_fill(
             moves=line,
             nodes=result.nodes,
             seconds=result.seconds,
+            tidied_at=timezone.now(),
         )
         added += 1
     if tried:
@@ -332,3 +334,93 @@ def winnable_pool_refill() -> dict[str, int]:
             winnable_pool_request(rules=rules)
             asked[preset] = sum(counts.values())
     return asked
+
+
+# ------------------------------------------------------------------ old lines
+
+
+def winnable_untidied_ids() -> list[int]:
+    """Ids of the pooled deals whose winning line was never shortened
+    (``WinnableDeal.tidied_at`` empty: pooled before :func:`winnable_pool_fill` shortened
+    each line), oldest first (the order draws take them).  One query."""
+    return list(
+        WinnableDeal.objects.filter(tidied_at__isnull=True)
+        .order_by("created_at", "id")
+        .values_list("id", flat=True)
+    )
+
+
+@dataclass(frozen=True)
+class LineTidied:
+    """What :func:`winnable_line_tidy` did to one pooled deal's line.
+
+    ``result``: ``shortened`` (stored shorter), ``kept`` (no shorter line found: marked
+    shortened, line unchanged), ``dry_run`` (shortened and checked, nothing stored),
+    ``taken`` (drawn or shortened by someone else meanwhile: nothing stored), ``gone``
+    (no such row, or shortened already), ``broken`` (the stored line does not win:
+    left alone, ``detail`` says why).  ``before``/``after``: line lengths in moves
+    (draws and redeals counted); ``seconds``: the shortening and its replay, wall clock."""
+
+    deal_id: int
+    result: str
+    before: int = 0
+    after: int = 0
+    seconds: float = 0.0
+    detail: str = ""
+
+
+def _replay_wins(options: dict[str, Any], seed: str, line: list[str]) -> bool:
+    """Whether ``line`` replayed by the engine from the deal ``seed`` of the rules
+    ``options`` is legal move after move and ends with 52 cards home (RULES.md 3)."""
+    state = new_game("classic", seed=seed, **options)
+    try:
+        for move in line:
+            state.play(move)
+    except ValueError:
+        return False
+    return state.cards_home == 52
+
+
+def winnable_line_tidy(
+    *,
+    deal_id: int,
+    dry_run: bool = False,
+    max_plays: int | None = DEFAULT_MAX_PLAYS,
+    now: Any = None,
+) -> LineTidied:
+    """Shorten the winning line of the pooled deal ``deal_id`` if it never was
+    (``tidied_at`` empty), as :func:`winnable_pool_fill` does for the deals it pools:
+    :func:`games.engine.tidy.tidy_line` with ``max_plays`` engine moves at most, then
+    the new line replayed by the engine to 52 cards home before it is stored (with
+    ``tidied_at = now``, default the current time).  Idempotent: a row shortened
+    already is ``gone`` and left alone.  No lock is held while shortening (seconds of
+    CPU); the store is one ``UPDATE`` of a row still unshortened, so a draw that took
+    the row meanwhile (it deals the line it read) wins and the result is ``taken``.
+    ``dry_run``: shorten and check, store nothing.  Outside requests only (the
+    management command ``winnable_tidy``).  Raises nothing: a line that does not win
+    is ``broken``."""
+    row = (
+        WinnableDeal.objects.filter(id=deal_id, tidied_at__isnull=True)
+        .values("seed", "options", "moves")
+        .first()
+    )
+    if row is None:
+        return LineTidied(deal_id, "gone")
+    seed, options, moves = row["seed"], row["options"], list(row["moves"])
+    started = time.perf_counter()
+    try:
+        line = tidy_line(new_game("classic", seed=seed, **options), moves, max_plays=max_plays)
+    except AssertionError as exc:  # the stored line does not win: not ours to guess
+        return LineTidied(deal_id, "broken", len(moves), detail=str(exc))
+    if not _replay_wins(options, seed, line):  # tidy_line checks too: a second, own replay
+        return LineTidied(deal_id, "broken", len(moves), detail="shortened line does not win")
+    seconds = time.perf_counter() - started
+    result = "shortened" if len(line) < len(moves) else "kept"
+    if dry_run:
+        return LineTidied(deal_id, "dry_run", len(moves), len(line), seconds)
+    stored = WinnableDeal.objects.filter(id=deal_id, tidied_at__isnull=True).update(
+        moves=line, tidied_at=now or timezone.now()
+    )
+    if not stored:
+        return LineTidied(deal_id, "taken", len(moves), len(line), seconds)
+    return LineTidied(deal_id, result, len(moves), len(line), seconds)
