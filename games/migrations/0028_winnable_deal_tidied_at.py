@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0026_tournament_scoring_entry_labels'),
+        ('games', '0027_deal_opening_symmetries'),
     ]
 
     operations = [
