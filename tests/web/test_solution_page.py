@@ -123,6 +123,64 @@ def test_solution_page_shows_a_line_from_where_the_game_ended(
     assert "data-solution-poll" not in html
 
 
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "The solver is still working on the position where your game ended;"),
+        (
+            "fr",
+            "Le solveur travaille encore sur la position où votre partie s\u2019est arrêtée\u202f;",
+        ),
+        ("es", "El solucionador sigue trabajando en la posición donde terminó su partida;"),
+        ("de", "Der Löser arbeitet noch an der Stellung, in der Ihr Spiel endete;"),
+    ],
+)
+def test_solution_page_waiting_for_the_end_alone_does_not_say_the_deal_is_pending(
+    pages: PageClient,
+    player: Any,
+    settings: Any,
+    django_capture_on_commit_callbacks: Any,
+    lang: str,
+    words: str,
+) -> None:
+    """A new user saw "The solver is working on this deal; its answer appears here" at the
+    top of the page, right above the deal's answer (a winning line of 350 steps): only the
+    line from where the game ended was still pending, at the page's end.  The note now
+    says which answer is awaited and links to where it will be."""
+    settings.SOLVER_BUDGET_SECONDS = 120
+    line = solve(new_game("classic", seed="7"), max_seconds=None).moves
+    game = game_start(player=player, seed="7")
+    for n, move in enumerate(line[:2]):
+        move_play(game_id=game.id, player=player, move=move, expected_move_number=n)
+    game_end(game_id=game.id, player=player)
+    with (
+        mock.patch("games.services.solver.enqueue_now"),  # no worker answers
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        pages.get(f"/play/{game.id}/solution")
+    solve_run(solve_id=Solve.objects.get(deal=game.deal, moves=[]).id)  # the deal alone
+    resp = pages.get(f"/play/{game.id}/solution", HTTP_ACCEPT_LANGUAGE=lang)
+    assert resp.status_code == 202
+    html = resp.content.decode()
+    pending = re.search(r"<p data-pending>(.*?)</p>", html, re.S)
+    assert pending is not None
+    note = pending.group(1)
+    assert words in note
+    assert '<a href="#from-end-h">' in note
+    assert 'id="from-end-h"' in html
+    assert "this deal" not in note
+    assert "<p data-verdict>" in html  # the deal's answer is shown
+    # While the deal itself is pending the note still says so.
+    other = _over(player, "7")
+    Solve.objects.all().delete()
+    with (
+        mock.patch("games.services.solver.enqueue_now"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        first = pages.get(f"/play/{other.id}/solution").content.decode()
+    assert "The solver is working on this deal; its answer appears here when it is ready." in first
+
+
 def test_solution_page_of_a_deal_proved_lost_asks_nothing_more(
     pages: PageClient, player: Any
 ) -> None:
