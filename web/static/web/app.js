@@ -883,7 +883,16 @@
     // game whose last move may still be taken back (data-undo, the view's undo_allowed)
     // has no move to play but takes U as its Undo button (U did nothing there).
     if (!b.dataset.moveUrl) {
-      if (key === "escape") { say(""); return; }
+      if (key === "escape") {
+        // As the close button does (onDismiss): focus held by the message, emptied now,
+        // goes on (refocus: Undo where the game allows it, else the first link after the
+        // board, Replay), not left on an empty element.
+        var msg = b.querySelector(".message-band");
+        var held = msg && msg.contains(document.activeElement);
+        say("");
+        if (held) { document.activeElement.blur(); refocus(b); }
+        return;
+      }
       if (key !== "u" || !b.dataset.undo) { return; }
     }
     if (e.ctrlKey || e.metaKey || e.altKey) { return; }
