@@ -285,6 +285,12 @@ async def run_bots(
             )
             try:
                 return await bot.run()
+            except ApiError as exc:
+                # The server's answer (the race is over, no such race, ...): one line, as
+                # the command's FAILED line says it; a traceback told a bot author nothing
+                # more and looked like a crash of the client.
+                log.error("bot %s failed: %s", username, exc)
+                raise
             except Exception:
                 log.exception("bot %s failed", username)
                 raise

@@ -505,7 +505,33 @@ def test_run_bots_returns_errors_instead_of_raising(
     assert (carol.status, carol.code) == (404, "not_found")
     assert isinstance(bob, ApiError)
     assert (bob.status, bob.code) == (400, "invalid_credentials")
-    assert [r.getMessage() for r in caplog.records] == ["bot carol failed"]  # bob never ran
+    # bob never ran.  carol's refusal is the server's answer: one line, no traceback.
+    assert [r.getMessage() for r in caplog.records] == [
+        "bot carol failed: 404 not_found: No such resource."
+    ]
+    assert caplog.records[0].exc_info is None
+
+
+def test_a_bot_that_breaks_is_logged_with_its_traceback(
+    api: FakeApi, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only an answered refusal (ApiError) is logged in one line: anything else that goes
+    wrong in a bot (a bug, a strategy raising) keeps its traceback."""
+    FakeRace(api, PLAN, phase="running")
+
+    async def broken(self: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Bot, "run", broken)
+    with caplog.at_level(logging.ERROR, logger="canfield_bot"):
+        (res,) = run(
+            run_bots(
+                BASE, "r1", ["dora"], "a long password", client_options={"transport": api.transport}
+            )
+        )
+    assert isinstance(res, RuntimeError)
+    assert [r.getMessage() for r in caplog.records] == ["bot dora failed"]
+    assert caplog.records[0].exc_info is not None
 
 
 def test_run_bots_wants_one_strategy_per_username() -> None:
