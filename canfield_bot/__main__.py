@@ -11,7 +11,10 @@ import sys
 from typing import Any
 
 from canfield_bot.bot import BotResult, Progress, run_bots
-from canfield_bot.client import CanfieldClient
+from canfield_bot.client import ApiError, CanfieldClient
+
+#: A race's phases (``GET /races/{id}``) in which nobody may join any more.
+OVER = ("closing", "finished", "cancelled")
 
 
 def load_strategy(spec: str) -> Any:
@@ -112,11 +115,32 @@ async def _main(args: argparse.Namespace) -> int:
     password = args.password or secrets.token_urlsafe(18)
     names = [f"{prefix}{i + 1}" for i in range(args.bots)]
     strategy = load_strategy(args.strategy) if args.strategy else None
-    committed = None
-    if args.wait_results:
-        # The commitment as published before the race is played, to check the seed against.
-        async with CanfieldClient(args.base_url) as client:
-            committed = (await client.race(args.race))["commitment"]
+    # The race, read once before any bot registers: a wrong id or a race that is over
+    # made every bot register an account and then fail to join, each with the same
+    # refusal.  Any other refusal here is left to the bots, as before.
+    race: dict[str, Any] = {}
+    async with CanfieldClient(args.base_url, retry_seconds=args.retry_seconds) as client:
+        try:
+            race = await client.race(args.race)
+        except ApiError as exc:
+            if exc.status != 404:
+                if args.wait_results:  # no commitment to check the seed against
+                    raise
+                race = {}
+            else:
+                print(
+                    f"race {args.race}: not found ({exc}); a race id is in its page's "
+                    "address, /races/<id>/, or in GET /api/v1/races?phase=open",
+                    file=sys.stderr,
+                )
+                return 1
+    if race.get("phase") in OVER:
+        print(
+            f"race {args.race} is {race['phase']}: there is nothing left to join", file=sys.stderr
+        )
+        return 1
+    # The commitment as published before the race is played, to check the seed against.
+    committed = race["commitment"] if args.wait_results else None
     results = await run_bots(
         args.base_url,
         args.race,

@@ -271,6 +271,7 @@ class FakeRace:
         self.results: dict[str, Any] | None = None
         api.route("POST", "auth/register", self._register)
         api.route("POST", "auth/token", self._login)
+        api.route("GET", f"races/{race_id}", lambda _r: ok({"id": race_id, "phase": self.phase}))
         api.route("POST", f"races/{race_id}/join", self._join)
         api.route("GET", f"races/{race_id}/events", stream or self._no_stream)
         api.route("POST", f"races/{race_id}/start", self._start)

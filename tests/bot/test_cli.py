@@ -235,6 +235,55 @@ def test_a_failed_bot_makes_the_exit_status_1(
     assert "GET races/r1/results" not in api.paths()  # not asked for
 
 
+def test_a_race_that_is_not_there_creates_no_bot_account(
+    race: FakeRace, api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A new bot author gave a wrong race id: every bot registered an account, then failed
+    to join with "404 not_found: No API resource at this address." (and a traceback).  The
+    command now reads the race first and says, once, where a race id is found."""
+    argv = ["--base-url", BASE, "--race", "r9", "--bots", "3", "--think", "0", "--quiet"]
+
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "race r9: not found (404 not_found: No such resource.); a race id is in its page's "
+        "address, /races/<id>/, or in GET /api/v1/races?phase=open\n"
+    )
+    assert api.paths() == ["GET races/r9"]
+    assert race.passwords == {}
+
+
+@pytest.mark.parametrize("phase", ["closing", "finished", "cancelled"])
+def test_a_race_that_is_over_creates_no_bot_account(
+    race: FakeRace, api: FakeApi, capsys: pytest.CaptureFixture[str], phase: str
+) -> None:
+    race.phase = phase
+    argv = ["--base-url", BASE, "--race", "r1", "--bots", "2", "--think", "0"]
+
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"race r1 is {phase}: there is nothing left to join\n"
+    assert api.paths() == ["GET races/r1"]
+    assert race.passwords == {}
+
+
+def test_another_refusal_of_the_first_read_is_left_to_the_bots(
+    race: FakeRace, api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only "not found" and a race that is over stop the command before the bots: any other
+    answer to the first read (here a 403) is left to them, as before that read."""
+    race.phase = "running"
+    api.reply("GET", "races/r1", problem(403, "permission_denied", "Not yours."))
+    argv = ["--base-url", BASE, "--race", "r1", "--bots", "1", "--think", "0", "--quiet"]
+    argv += ["--retry-seconds", "0", "--strategy", "canfield_bot.strategy:first_legal"]
+
+    assert main(argv) == 0
+    out, _err = capsys.readouterr()
+    assert out == "bot-c0ffee-1: won with 3 cards home after 4 moves\n"
+
+
 @pytest.mark.parametrize(("argv", "seconds"), [([], 60.0), (["--retry-seconds", "5.5"], 5.5)])
 def test_each_bots_client_retries_for_the_retry_seconds(
     race: FakeRace, monkeypatch: pytest.MonkeyPatch, argv: list[str], seconds: float
