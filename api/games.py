@@ -349,11 +349,11 @@ class GameResignView(ApiView):
     @extend_schema(
         request=NoInput,
         responses={
+            **_PROBLEMS,  # first: a status described below replaces its bare entry
             200: GameView,
             400: NO_INPUT_400,
             403: OpenApiResponse(ProblemSerializer, description="disqualified"),
             409: OpenApiResponse(ProblemSerializer, description="race_closed, race_not_started"),
-            **_PROBLEMS,
         },
         tags=["games"],
         description="Give up: a playing game ends `resigned`, and so does a `blocked` game "
@@ -412,6 +412,7 @@ class GameHintView(ApiView):
 
     @extend_schema(
         responses={
+            **_PROBLEMS,  # first: a status described below replaces its bare entry
             200: OpenApiResponse(HintView, description="the position is solved"),
             202: OpenApiResponse(
                 HintView, description="the solver queue is working on it: ask again"
@@ -422,7 +423,6 @@ class GameHintView(ApiView):
                 ProblemSerializer,
                 description="too_many_solves (your solves waiting are at the limit) or throttled",
             ),
-            **_PROBLEMS,
         },
         tags=["games"],
     )
@@ -455,6 +455,7 @@ class GameSolutionView(ApiView):
 
     @extend_schema(
         responses={
+            **_PROBLEMS,  # first: a status described below replaces its bare entry
             200: OpenApiResponse(SolutionView, description="the solve is done"),
             202: OpenApiResponse(
                 SolutionView,
@@ -471,7 +472,6 @@ class GameSolutionView(ApiView):
                 description="too_many_solves (your solves waiting are at the limit) or "
                 "throttled; see `Retry-After`",
             ),
-            **_PROBLEMS,
         },
         tags=["games"],
     )

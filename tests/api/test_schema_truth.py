@@ -215,6 +215,13 @@ def test_every_code_an_operation_names_is_on_one_of_its_error_responses(
         ("/api/v1/races/{race_id}/join", "post", "403", "tournament_invite_only"),
         ("/api/v1/tournaments", "post", "400", "invalid_tournament"),
         ("/api/v1/tournaments/{tournament_id}/races", "post", "400", "invalid_race"),
+        # Each view's own words for these statuses were replaced by the bare entries of
+        # the shared problems, spread after them: hint and solution lost too_many_solves,
+        # resign the refusal of a body.
+        ("/api/v1/games/{game_id}/hint", "get", "429", "too_many_solves"),
+        ("/api/v1/games/{game_id}/solution", "get", "429", "too_many_solves"),
+        ("/api/v1/games/{game_id}/resign", "post", "400", "unknown_field"),
+        ("/api/v1/games/{game_id}/resign", "post", "400", "malformed_request"),
     ],
 )
 def test_each_code_is_on_the_status_the_server_answers_it_with(
