@@ -49,11 +49,13 @@ PROBLEM_CODES: dict[str, str] = {
     "service_unavailable": "503: the database, the broker or the cache is down (health "
     "check; the members say which).",
     "database_unavailable": "503: the database could not be reached; retry after "
-    "`Retry-After` seconds (a move resent with the same `expected_move_number` is answered "
-    "`replayed` if the first one was applied).",
+    "`retry_after` seconds (`Retry-After`; a move resent with the same "
+    "`expected_move_number` is answered `replayed` if the first one was applied).",
     "live_unavailable": "503: event streams are unavailable (Redis down, or the WSGI server); "
-    "poll the REST endpoints and retry after `Retry-After` seconds.",
-    "too_many_streams": "429: you have `LIVE_STREAMS_PER_USER` event streams open; close one.",
+    "poll the REST endpoints; with Redis down, retry after `retry_after` seconds "
+    "(`Retry-After`); the WSGI server never serves streams, so it sends neither.",
+    "too_many_streams": "429: you have `LIVE_STREAMS_PER_USER` event streams open; close one, "
+    "or retry after `retry_after` seconds (`Retry-After`).",
     # Games.
     "invalid_options": "400: unknown variant or option, or a bad option value.",
     "invalid_deal": "400: a bad seed or explicit deck, or both given.",

@@ -59,7 +59,9 @@ PROBLEM_EXTENSIONS: dict[str, dict[str, Any]] = {
         "type": "integer",
         "description": "Seconds to wait before retrying, as the `Retry-After` header: "
         "`throttled`, `login_locked_out`, `race_not_started`, `race_not_finished`, "
-        "`no_winnable_deal`, `too_many_solves`.",
+        "`no_winnable_deal`, `too_many_solves`, `too_many_streams`, `database_unavailable`, "
+        "and `live_unavailable` when the broker is down (not from the WSGI server, which "
+        "never serves streams).",
     },
     "current_move_number": {
         "type": "integer",

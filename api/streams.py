@@ -132,6 +132,9 @@ RACE_TOP = 100
 TOURNAMENT_TOP = 100
 #: Reconnection delay suggested to clients (the SSE ``retry`` field), in ms.
 RETRY_MS = 3000
+#: Seconds a stream refused for a broker outage (``503 live_unavailable``) is told to
+#: wait: its ``Retry-After`` header and ``retry_after`` member.
+LIVE_RETRY_AFTER_SECONDS = 5
 
 _OVER_RACE = ("finished", "cancelled")
 _OVER_TOURNAMENT = ("finished", "cancelled")
@@ -809,12 +812,14 @@ async def _open(
     cap = int(settings.LIVE_STREAMS_PER_USER)
     try:
         if not await h.slot_acquire(key, stream, cap):
+            wait = int(heartbeat_seconds())
             return problem_json(
                 request,
                 status=429,
                 code="too_many_streams",
                 detail=f"At most {cap} open event streams per user; close one first.",
-                Retry_After=str(int(heartbeat_seconds())),
+                extra={"retry_after": wait},
+                Retry_After=str(wait),
             )
         try:
             seq = await h.join(topic, stream, make_handler)
@@ -830,7 +835,8 @@ async def _open(
             status=503,
             code="live_unavailable",
             detail="Live events are unavailable; poll the REST endpoints and retry later.",
-            Retry_After="5",
+            extra={"retry_after": LIVE_RETRY_AFTER_SECONDS},
+            Retry_After=str(LIVE_RETRY_AFTER_SECONDS),
         )
     # The snapshot is read again after joining: every message up to ``seq`` is in it.
     try:

@@ -608,6 +608,7 @@ class DatabaseUnavailableMiddleware(MiddlewareMixin):
                 status=503,
                 code="database_unavailable",
                 detail="The database is unavailable; retry after Retry-After seconds.",
+                extra={"retry_after": DATABASE_RETRY_AFTER_SECONDS},
                 Retry_After=retry,
             )
         else:
