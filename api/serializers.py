@@ -400,7 +400,9 @@ class GameView(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     kind = serializers.ChoiceField(choices=["practice", "race"])
     status = serializers.ChoiceField(choices=["playing", "won", "blocked", "resigned", "timed_out"])
-    move_number = serializers.IntegerField()
+    move_number = serializers.IntegerField(
+        help_text="moves played and not taken back: send it as the next move's expected_move_number"
+    )
     moves_left = serializers.IntegerField(
         min_value=0,
         help_text="moves the server will still accept in this game before its limit "
@@ -412,7 +414,10 @@ class GameView(serializers.Serializer[Any]):
         help_text="cards on the foundations, 1..52 (at least 4 with a fixed base: RULES.md 6)"
     )
     casino_score = serializers.IntegerField(help_text="5 x cards_home - 52 (RULES.md 6)")
-    base_rank = serializers.CharField()
+    base_rank = serializers.CharField(
+        help_text="the rank every foundation starts with (RULES.md 1, 2): the dealt base "
+        "card's, or the variant's fixed base"
+    )
     reserve = ReserveView()
     foundations = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
@@ -429,7 +434,7 @@ class GameView(serializers.Serializer[Any]):
     )
     stock = StockView()
     waste = WasteView()
-    redeals_used = serializers.IntegerField()
+    redeals_used = serializers.IntegerField(help_text="redeals played so far (RULES.md 3.6)")
     redeals_left = serializers.IntegerField(allow_null=True, help_text="null: unlimited")
     legal_moves = serializers.ListField(
         child=serializers.CharField(),
@@ -447,10 +452,25 @@ class GameView(serializers.Serializer[Any]):
         "never a won, resigned or timed-out game), and, for a race game, its deadline has "
         "not passed and its race is still running; false otherwise"
     )
-    started_at = serializers.DateTimeField()
-    finished_at = serializers.DateTimeField(allow_null=True)
-    deadline = serializers.DateTimeField(allow_null=True)
-    cards_home_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(
+        help_text="when the game's clock started: a practice game's creation, a scheduled "
+        "race's start, a window race entrant's own start"
+    )
+    finished_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the game ended (won, blocked, resigned or timed out); null while it "
+        "is playing (an undo of a blocked game makes it null again)",
+    )
+    deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="a race game's end for this player (the race's ends_at, or a window "
+        "entrant's start plus time_limit_s, at most ends_at; the moment of a cancellation "
+        "that ended it): moves from then on are 409 race_closed; null for a practice game",
+    )
+    cards_home_at = serializers.DateTimeField(
+        help_text="when cards_home last reached its current value (started_at while it is "
+        "the dealt count): the race ranking's tie-break (RULES.md 6)"
+    )
     disqualified_reason = serializers.CharField(
         allow_null=True,
         help_text="a race game whose entry the organisers disqualified: their reason (the game "

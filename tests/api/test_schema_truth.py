@@ -248,6 +248,27 @@ def test_the_game_view_says_how_foundations_tableau_and_legal_moves_are_laid_out
     assert "exactly the moves POST /moves accepts" in props["legal_moves"]["description"]
 
 
+def test_every_field_of_the_game_view_says_what_it_is(schema: dict[str, Any]) -> None:
+    """A bot reads the game view and nothing else: ``cards_home_at``, ``deadline``,
+    ``base_rank``, ``started_at``, ``finished_at``, ``redeals_used`` and ``move_number``
+    had no description (is ``deadline`` null for a practice game? what is
+    ``cards_home_at`` for?)."""
+    schemas = schema["components"]["schemas"]
+    undescribed = [
+        name
+        for name, prop in schemas["GameView"]["properties"].items()
+        if not prop.get("description")
+        and "$ref" not in prop
+        and "allOf" not in prop
+        # the enums list their values; kind and id say themselves
+        and name not in ("id", "kind", "status")
+    ]
+    assert undescribed == []
+    props = schemas["GameView"]["properties"]
+    assert "null for a practice game" in props["deadline"]["description"]
+    assert "RULES.md 6" in props["cards_home_at"]["description"]
+
+
 def test_the_game_view_is_laid_out_as_the_schema_says(player: APIClient) -> None:
     """Deck in the order AC..KC AD..KD ...: D[13] = AD starts the diamonds, t1..t4 =
     2D 3D 4D 5D, the reserve top is D[12] = KC."""
