@@ -154,6 +154,10 @@ def _needed(op: dict[str, Any], view: Any, path: str) -> set[str]:
     """The error statuses the framework can answer for ``op`` whatever the view declares."""
     # 400: an undeclared query parameter is refused everywhere (api.query).
     needed = {"400", "406"}
+    ok = op.get("responses", {}).get("200", {}).get("content", {})
+    if "text/event-stream" in ok:
+        # An event stream ignores Accept (api.streams): it never answers 406.
+        needed.discard("406")
     if "requestBody" in op:
         needed |= {"413", "415"}
     if "{" in path:

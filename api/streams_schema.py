@@ -26,7 +26,10 @@ _COMMON = (
     "every event, every stream at every heartbeat; the reconnect answers 401). At most "
     "`LIVE_STREAMS_PER_USER` open "
     "streams per user (per address when anonymous). Responses carry `Cache-Control: "
-    "no-cache` and `X-Accel-Buffering: no` so proxies do not buffer them."
+    "private, no-cache, no-transform`, `Vary: Authorization` and `X-Accel-Buffering: no` so "
+    "proxies neither keep nor buffer them. The stream ignores `Accept` (it never answers "
+    "406). `last_event_id` in a `snapshot` is the number of the `Last-Event-ID` the client "
+    "sent (without its `.end`), or null when none (or no number) was sent."
 )
 
 _STREAMS: dict[str, dict[str, Any]] = {
@@ -44,8 +47,8 @@ _STREAMS: dict[str, dict[str, Any]] = {
             "server_time, opens_at, starts_at, ends_at, results_url (null until `finished`)}; "
             "`standings` (the standings endpoint's body for `?limit=100` read anonymously: "
             "race, phase, ranking_rule, count, standings: the first 100 lines; plus url, "
-            "server_time, oldest_change_ms and latest_change_ms: server times in ms of the "
-            "changes it reflects) at most once per second while entrants play, and the final "
+            "server_time, oldest_change_ms and latest_change_ms: the server times of the "
+            "oldest and newest change it reflects, in milliseconds since the Unix epoch) at most once per second while entrants play, and the final "
             "standings (without the change times) after `finished`. `count` is how many lines "
             "the whole standings has and `url` the standings endpoint "
             "(`/api/v1/races/{id}/standings`): every line there, and yours with `?limit=0` "
