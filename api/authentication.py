@@ -126,15 +126,13 @@ class SessionAuthentication(authentication.SessionAuthentication):
         """Raise :class:`~api.errors.ProblemError` ``403 csrf_failed`` when the request's
         CSRF token is missing or wrong."""
         from api.errors import ProblemError  # api.errors imports DRF, which loads this module
+        from api.refusals import csrf_failed_detail
 
         try:
             super().enforce_csrf(request)
         except exceptions.PermissionDenied as exc:
             raise ProblemError(
-                "csrf_failed",
-                f"{exc.detail}: send a token in the Authorization header, or the X-CSRFToken "
-                "header with a session.",
-                status=403,
+                "csrf_failed", csrf_failed_detail(str(exc.detail)), status=403
             ) from None
 
 

@@ -95,6 +95,20 @@ def problem_json(
     return response
 
 
+def csrf_failed_detail(reason: str) -> str:
+    """The ``detail`` of ``403 csrf_failed``, one sentence for Django's check and DRF's.
+
+    ``reason`` is Django's (``"CSRF token missing."``) or DRF's message around it
+    (``"CSRF Failed: CSRF token missing."``): its prefix and final stop are dropped, so the
+    sentence reads "CSRF check failed (CSRF token missing): send a token ...", never
+    "...missing.: send"."""
+    why = reason.removeprefix("CSRF Failed:").strip().rstrip(".") or "no reason given"
+    return (
+        f"CSRF check failed ({why}): send a token in the Authorization header, or the "
+        "X-CSRFToken header with a session."
+    )
+
+
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """``403 csrf_failed`` under ``/api/``, Django's page elsewhere (the site's
     ``CSRF_FAILURE_VIEW`` is :func:`web.csrf.csrf_failure`, which answers the pages' own
@@ -109,8 +123,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         request,
         status=403,
         code="csrf_failed",
-        detail=f"CSRF check failed ({reason or 'no reason given'}): send a token in the "
-        "Authorization header, or the X-CSRFToken header with a session.",
+        detail=csrf_failed_detail(reason),
     )
 
 
