@@ -382,7 +382,7 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     )
     # "instance" shadows BaseSerializer.instance for type checkers only; DRF declares it.
     instance = serializers.CharField(  # type: ignore[assignment]
-        required=False, help_text="The request path."
+        required=False, help_text="The request's path with its query string."
     )
     code = serializers.ChoiceField(
         choices=list(PROBLEM_CODES),

@@ -277,7 +277,8 @@ class GameStartInput(StrictSerializer):
         max_length=64,
         help_text="Game number or seed: 1-64 characters of [A-Za-z0-9_-], dealt as asked (even "
         "blocked at the deal). Omit (with no deck) for a random deal, never blocked at the deal "
-        "(RULES.md 3.9).",
+        "(RULES.md 3.9). A seed that is not a string, blank or longer than 64 characters is 400 "
+        "validation_error; one with another character is 400 invalid_deal.",
     )
     winnable = StrictBooleanField(
         default=False,
@@ -550,13 +551,24 @@ class GameSummary(serializers.Serializer[Any]):
 class RecordView(serializers.Serializer[Any]):
     """A self-contained game record (format canfield-record) for the engine's replay command."""
 
-    format = serializers.CharField()
-    version = serializers.IntegerField()
-    variant = serializers.CharField(allow_null=True)
+    format = serializers.CharField(help_text="always `canfield-record`")
+    version = serializers.IntegerField(help_text="the record format's version")
+    variant = serializers.CharField(
+        allow_null=True,
+        help_text="the preset the rules equal exactly; null when they are no preset's (the "
+        "game view's deal says `custom` there): options holds the rules in every case",
+    )
     options = OptionsField()
-    seed = serializers.CharField(allow_null=True)
-    deck = serializers.ListField(child=serializers.CharField())
-    moves = serializers.ListField(child=serializers.CharField())
+    seed = serializers.CharField(
+        allow_null=True, help_text="the game's seed; null for a game dealt from an explicit deck"
+    )
+    deck = serializers.ListField(
+        child=serializers.CharField(), help_text="the 52 cards in deal order (RULES.md 2)"
+    )
+    moves = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the moves played and not taken back, in order (RULES.md 5)",
+    )
     ended = serializers.ChoiceField(
         choices=["resigned", "timed_out"],
         allow_null=True,

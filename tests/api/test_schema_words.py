@@ -1,0 +1,68 @@
+# mypy: disable-error-code="no-untyped-call, assignment"
+"""Fields whose meaning a client had to guess, each checked against what the server sends.
+
+A record's ``variant`` was a bare nullable string (null for rules that are no preset's,
+which the game view calls ``custom``), its ``seed`` null without saying when; the
+problem's ``instance`` was "the request path" though it carries the query too; a seed
+longer than 64 characters is ``validation_error`` while one with a wrong character is
+``invalid_deal``, and the seed's description named neither.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.api.test_schema import generate
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def schema(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    data: dict[str, Any] = generate(tmp_path_factory.mktemp("schema"))
+    return data
+
+
+def test_a_records_variant_and_seed_say_when_they_are_null(
+    schema: dict[str, Any], player: APIClient
+) -> None:
+    props = schema["components"]["schemas"]["RecordView"]["properties"]
+    assert "null when they are no preset's" in props["variant"]["description"]
+    assert "null for a game dealt from an explicit deck" in props["seed"]["description"]
+    custom = player.post(
+        "/api/v1/games", {"variant": "draw-one", "options": {"redeals": 2}, "seed": "7"}, "json"
+    ).json()
+    assert custom["deal"]["variant"] == "custom"
+    player.post(f"/api/v1/games/{custom['id']}/resign")
+    record = player.get(f"/api/v1/games/{custom['id']}/export").json()
+    assert (record["variant"], record["seed"]) == (None, "7")
+    deck = [r + s for s in "CDHS" for r in "A23456789TJQK"]
+    dealt = player.post("/api/v1/games", {"deck": deck}, "json").json()
+    player.post(f"/api/v1/games/{dealt['id']}/resign")
+    record = player.get(f"/api/v1/games/{dealt['id']}/export").json()
+    assert (record["variant"], record["seed"]) == ("classic", None)
+
+
+def test_a_problems_instance_is_the_path_with_its_query(
+    schema: dict[str, Any], player: APIClient
+) -> None:
+    instance = schema["components"]["schemas"]["Problem"]["properties"]["instance"]
+    assert "query" in instance["description"]
+    assert player.get("/api/v1/races?phase=later").json()["instance"] == (
+        "/api/v1/races?phase=later"
+    )
+
+
+def test_the_seed_says_which_code_refuses_which_seed(
+    schema: dict[str, Any], player: APIClient
+) -> None:
+    seed = schema["components"]["schemas"]["GameStartInput"]["properties"]["seed"]
+    assert "longer than 64 characters is 400 validation_error" in seed["description"]
+    assert "another character is 400 invalid_deal" in seed["description"]
+    long = player.post("/api/v1/games", {"seed": "1" * 65}, "json").json()
+    assert long["code"] == "validation_error"
+    spaced = player.post("/api/v1/games", {"seed": "a b"}, "json").json()
+    assert spaced["code"] == "invalid_deal"
