@@ -244,7 +244,9 @@ class StandingsView(serializers.Serializer[Any]):
     """Standings with the ranking rule."""
 
     race = serializers.UUIDField()
-    phase = serializers.CharField()
+    phase = serializers.ChoiceField(
+        choices=list(RACE_PHASES), help_text="the race's phase by the server clock (see the race)"
+    )
     ranking_rule = serializers.CharField(help_text=RANKING_HELP)
     count = serializers.IntegerField(
         help_text="how many lines the whole standings has (every entrant); more than "

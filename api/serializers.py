@@ -512,7 +512,7 @@ class GameSummary(serializers.Serializer[Any]):
     """
 
     id = serializers.UUIDField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["practice", "race"])
     status = serializers.SerializerMethodField()
     variant = serializers.CharField(source="deal.variant")
     preset = serializers.CharField(

@@ -37,6 +37,7 @@ from api.serializers import (
 from games.engine import PRESETS
 from games.models import Race, Tournament
 from games.permissions import OrganiserAction
+from games.selectors.races import RACE_PHASES
 from games.selectors.tournaments import (
     race_summary,
     standing_row,
@@ -59,8 +60,12 @@ class TournamentRaceView(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     name = serializers.CharField()
     mode = serializers.ChoiceField(choices=Race.Mode.choices)
-    status = serializers.CharField(help_text="scheduled, closing, finished or cancelled")
-    phase = serializers.CharField(help_text="by the server clock (see the race endpoints)")
+    status = serializers.ChoiceField(
+        choices=Race.Status.choices, help_text="scheduled, closing, finished or cancelled"
+    )
+    phase = serializers.ChoiceField(
+        choices=list(RACE_PHASES), help_text="by the server clock (see the race endpoints)"
+    )
     variant = serializers.CharField()
     preset = serializers.CharField(help_text="the preset the rules were built from (see the race)")
     opens_at = serializers.DateTimeField()
@@ -97,7 +102,10 @@ class TournamentView(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     name = serializers.CharField()
     description = serializers.CharField()
-    status = serializers.CharField(help_text="draft (organisers only), open, finished or cancelled")
+    status = serializers.ChoiceField(
+        choices=Tournament.Status.choices,
+        help_text="draft (organisers only), open, finished or cancelled",
+    )
     scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices)
     points_table = serializers.ListField(
         child=serializers.IntegerField(), help_text="place_points: points of rank 1, 2, ..."
@@ -146,9 +154,12 @@ class MyRaceView(serializers.Serializer[Any]):
 
     race = serializers.UUIDField()
     name = serializers.CharField()
-    race_status = serializers.CharField(help_text="scheduled, closing, finished or cancelled")
-    phase = serializers.CharField(
-        help_text="by the clock: upcoming, open, running, closing, finished or cancelled"
+    race_status = serializers.ChoiceField(
+        choices=Race.Status.choices, help_text="scheduled, closing, finished or cancelled"
+    )
+    phase = serializers.ChoiceField(
+        choices=list(RACE_PHASES),
+        help_text="by the clock: upcoming, open, running, closing, finished or cancelled",
     )
     starts_at = serializers.DateTimeField()
     status = serializers.CharField(

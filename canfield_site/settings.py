@@ -394,6 +394,9 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
         "SolveStatusEnum": ["pending", "running", "done"],
         # A game's status as its player may be told it (games.selectors.games).
         "SeenGameStatusEnum": ["not_started", "playing", "won", "blocked", "resigned", "timed_out"],
+        # A race's and a tournament's stored status, on every view that shows them.
+        "RaceStatusEnum": "games.models.Race.Status",
+        "TournamentStatusEnum": "games.models.Tournament.Status",
     },
     # Every error an operation can answer, as application/problem+json (api/schema.py).
     "POSTPROCESSING_HOOKS": [

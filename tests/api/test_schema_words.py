@@ -66,3 +66,44 @@ def test_the_seed_says_which_code_refuses_which_seed(
     assert long["code"] == "validation_error"
     spaced = player.post("/api/v1/games", {"seed": "a b"}, "json").json()
     assert spaced["code"] == "invalid_deal"
+
+
+def _enum(schema: dict[str, Any], prop: dict[str, Any]) -> list[str]:
+    ref = prop["allOf"][0]["$ref"] if "allOf" in prop else prop["$ref"]
+    values: list[str] = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]["enum"]
+    return values
+
+
+@pytest.mark.parametrize(
+    ("component", "field", "values"),
+    [
+        ("GameSummary", "kind", ["practice", "race"]),
+        (
+            "StandingsView",
+            "phase",
+            ["upcoming", "open", "running", "closing", "finished", "cancelled"],
+        ),
+        (
+            "TournamentRaceView",
+            "phase",
+            ["upcoming", "open", "running", "closing", "finished", "cancelled"],
+        ),
+        ("TournamentRaceView", "status", ["scheduled", "closing", "finished", "cancelled"]),
+        (
+            "MyRaceView",
+            "phase",
+            ["upcoming", "open", "running", "closing", "finished", "cancelled"],
+        ),
+        ("MyRaceView", "race_status", ["scheduled", "closing", "finished", "cancelled"]),
+        ("TournamentView", "status", ["draft", "open", "finished", "cancelled"]),
+        ("TournamentDetailView", "status", ["draft", "open", "finished", "cancelled"]),
+        ("RaceView", "status", ["scheduled", "closing", "finished", "cancelled"]),
+    ],
+)
+def test_a_field_with_a_fixed_set_of_values_lists_them(
+    schema: dict[str, Any], component: str, field: str, values: list[str]
+) -> None:
+    """These were bare strings (the values only in prose, or nowhere: a game line's
+    ``kind``, the standings' ``phase``), where the race view's same fields were enums."""
+    prop = schema["components"]["schemas"][component]["properties"][field]
+    assert _enum(schema, prop) == values
