@@ -160,9 +160,10 @@ class TokenView(ApiView):
 
     Errors: 400 ``invalid_credentials`` (the same for an unknown user and a wrong password,
     and for an account deleted while its password was checked);
-    429 ``login_locked_out`` after ``LOGIN_FAILURE_LIMIT`` failures of the username from
-    the client address, or ``LOGIN_ADDRESS_FAILURE_LIMIT`` from the address in all
-    (django-axes; ``canfield_site.security``), with ``Retry-After``; 429 ``throttled``.
+    429 ``login_locked_out`` from the ``LOGIN_FAILURE_LIMIT``-th failure of the username
+    from the client address on, or the ``LOGIN_ADDRESS_FAILURE_LIMIT``-th from the address
+    in all (django-axes; ``canfield_site.security``), with ``Retry-After``; 429
+    ``throttled``.
     """
 
     permission_classes = [AllowAny]
@@ -195,11 +196,12 @@ class TokenView(ApiView):
         ``validation_error`` (a field missing or too long), ``invalid_credentials``
         (unknown username, wrong password, inactive account, or an account deleted
         meanwhile: one answer for all); 429 ``login_locked_out`` with ``Retry-After``
-        (seconds) after ``LOGIN_FAILURE_LIMIT`` failures of the username from the client
-        address, or ``LOGIN_ADDRESS_FAILURE_LIMIT`` from the address whatever usernames
-        they named (django-axes; ``canfield_site.security``; ``detail`` says which);
-        never for failures from other addresses; 429 ``throttled``
-        (scope ``auth``).
+        (seconds) from the ``LOGIN_FAILURE_LIMIT``-th failure of the username from the
+        client address on, or the ``LOGIN_ADDRESS_FAILURE_LIMIT``-th from the address
+        whatever usernames they named (that failure is itself answered 429, not 400: with
+        the default 5, four ``invalid_credentials`` then ``login_locked_out``; django-axes;
+        ``canfield_site.security``; ``detail`` says which); never for failures from other
+        addresses; 429 ``throttled`` (scope ``auth``).
         """
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)

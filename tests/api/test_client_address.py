@@ -24,6 +24,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from api.accounts import TokenView
 from canfield_site.security import client_address
 from tests.factories import UserFactory
 
@@ -177,8 +178,11 @@ def test_failed_logins_lock_the_username_out_at_that_address() -> None:
     UserFactory(username="alice")
     attacker = APIClient(REMOTE_ADDR="203.0.113.65")
     codes = [_login(attacker, "alice", f"wrong-{i}").json()["code"] for i in range(3)]
-    # The failure that reaches the limit is itself answered with the lockout.
+    # The failure that reaches the limit is itself answered with the lockout, as the
+    # schema says (it said "after LOGIN_FAILURE_LIMIT failures": one more than this).
     assert codes == ["invalid_credentials", "invalid_credentials", "login_locked_out"]
+    described = TokenView.post.__doc__ or ""
+    assert "that failure is itself answered 429, not 400" in " ".join(described.split())
     # The right password, from that address, in another letter case: still locked out.
     resp = _login(attacker, "ALICE", PASSWORD)
     assert resp.status_code == 429
