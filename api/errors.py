@@ -374,7 +374,10 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     """
 
     type = serializers.CharField(help_text="URI naming the problem type; ends with `code`.")
-    title = serializers.CharField(help_text="Short, human summary of the problem type.")
+    title = serializers.CharField(
+        help_text="The HTTP status's reason phrase (`Conflict`, `Unprocessable Entity`), the "
+        "same for every problem of that status: `code` names the problem."
+    )
     status = serializers.IntegerField(help_text="The HTTP status code.")
     detail = serializers.CharField(
         help_text="Human explanation of this occurrence: a full sentence (a capital, unless it "

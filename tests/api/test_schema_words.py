@@ -107,3 +107,19 @@ def test_a_field_with_a_fixed_set_of_values_lists_them(
     ``kind``, the standings' ``phase``), where the race view's same fields were enums."""
     prop = schema["components"]["schemas"][component]["properties"][field]
     assert _enum(schema, prop) == values
+
+
+def test_a_problems_title_is_said_to_be_the_status_phrase(
+    schema: dict[str, Any], player: APIClient
+) -> None:
+    """It said "short, human summary of the problem type"; every 409, whatever its code,
+    is titled ``Conflict``."""
+    title = schema["components"]["schemas"]["Problem"]["properties"]["title"]
+    assert "reason phrase" in title["description"]
+    game = player.post("/api/v1/games", {"seed": "1"}, "json").json()
+    stale = player.post(
+        f"/api/v1/games/{game['id']}/moves", {"move": "draw", "expected_move_number": 3}, "json"
+    ).json()
+    secret = player.get(f"/api/v1/games/{game['id']}/export").json()
+    assert (stale["code"], secret["code"]) == ("stale_move_number", "deal_secret")
+    assert stale["title"] == secret["title"] == "Conflict"
