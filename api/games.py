@@ -385,7 +385,8 @@ class GameExportView(ApiView):
             409: OpenApiResponse(
                 ProblemSerializer,
                 description="deal_secret (the game is not over for good, or its race is not "
-                "finished; a blocked game that may still be undone says so)",
+                "finished; a blocked game that may still be undone says so); race_not_started "
+                "(a race game before its start, with `Retry-After`)",
             ),
             **_PROBLEMS,
         },
@@ -465,7 +466,8 @@ class GameSolutionView(ApiView):
             409: OpenApiResponse(
                 ProblemSerializer,
                 description="deal_secret (the game is not over for good, or its race is not "
-                "finished; a blocked game that may still be undone says so)",
+                "finished; a blocked game that may still be undone says so); race_not_started "
+                "(a race game before its start, with `Retry-After`)",
             ),
             429: OpenApiResponse(
                 ProblemSerializer,

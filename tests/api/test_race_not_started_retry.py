@@ -95,3 +95,18 @@ def test_a_race_game_stream_before_its_start_says_how_long_to_wait(frozen: datet
 
     assert (answer.status_code, answer.json()["code"]) == (409, "race_not_started")
     assert (answer["Retry-After"], answer.json()["retry_after"]) == ("30", 30)
+
+
+@pytest.mark.parametrize("what", ["export", "solution"])
+def test_a_race_games_export_and_solution_before_its_start_say_how_long_to_wait(
+    frozen: datetime, make_client: Callable[..., APIClient], what: str
+) -> None:
+    """Answered as the game's view (their schema named only ``deal_secret``)."""
+    race = a_race(Race.Mode.SCHEDULED, timedelta(minutes=2))
+    bot = make_client("bot")
+    game_id = bot.post(reverse("api:race-join", args=[race.id])).json()["game_id"]
+
+    answer = bot.get(f"/api/v1/games/{game_id}/{what}")
+
+    assert (answer.status_code, answer.json()["code"]) == (409, "race_not_started")
+    assert (answer["Retry-After"], answer.json()["retry_after"]) == ("120", 120)

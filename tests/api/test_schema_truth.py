@@ -224,6 +224,9 @@ def test_every_code_an_operation_names_is_on_one_of_its_error_responses(
         ("/api/v1/games/{game_id}/solution", "get", "429", "too_many_solves"),
         ("/api/v1/games/{game_id}/resign", "post", "400", "unknown_field"),
         ("/api/v1/games/{game_id}/resign", "post", "400", "malformed_request"),
+        # A race game's export and solution before the race starts (as its view).
+        ("/api/v1/games/{game_id}/export", "get", "409", "race_not_started"),
+        ("/api/v1/games/{game_id}/solution", "get", "409", "race_not_started"),
     ],
 )
 def test_each_code_is_on_the_status_the_server_answers_it_with(
