@@ -138,6 +138,8 @@ def _codes_for(status: str, *, op: dict[str, Any], view: Any, method: str) -> li
         return ["not_found"]
     if status == "406":
         return ["not_acceptable"]
+    if status == "411":
+        return ["length_required"]
     if status == "413":
         return ["payload_too_large"]
     if status == "415":
@@ -150,10 +152,14 @@ def _codes_for(status: str, *, op: dict[str, Any], view: Any, method: str) -> li
     return []
 
 
-def _needed(op: dict[str, Any], view: Any, path: str) -> set[str]:
+def _needed(op: dict[str, Any], view: Any, path: str, method: str = "get") -> set[str]:
     """The error statuses the framework can answer for ``op`` whatever the view declares."""
     # 400: an undeclared query parameter is refused everywhere (api.query).
     needed = {"400", "406"}
+    if method in ("post", "put", "patch"):
+        # A body sent in chunks, on any method that takes one, with a body declared or
+        # not (canfield_site.middleware.length_required_middleware).
+        needed.add("411")
     ok = op.get("responses", {}).get("200", {}).get("content", {})
     if "text/event-stream" in ok:
         # An event stream ignores Accept (api.streams): it never answers 406.
@@ -182,7 +188,7 @@ def document_problems(result: dict[str, Any], generator: Any, **kwargs: Any) -> 
                 if param.get("in") == "path" and param.get("schema", {}).get("format") == "uuid":
                     param["schema"]["pattern"] = UUID_PATTERN
             responses: dict[str, Any] = op["responses"]
-            for status in sorted(_needed(op, view, path) - set(responses)):
+            for status in sorted(_needed(op, view, path, method) - set(responses)):
                 responses[status] = {"description": ""}
             for status, response in responses.items():
                 if status[:1] not in ("4", "5"):

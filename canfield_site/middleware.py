@@ -128,14 +128,23 @@ def _guard(refusal: Callable[[Any], HttpResponse | None]) -> Callable[[Any], Any
     return middleware_factory
 
 
+#: Why a body sent in chunks is refused (the API's ``detail``, the pages' plain text).
+LENGTH_REQUIRED_DETAIL = (
+    "A request body needs a Content-Length header and no Transfer-Encoding "
+    "(chunked bodies are not read)."
+)
+
+
 def _refuse_unknown_length(request: Any) -> HttpResponse | None:
     if not _length_unknown(request):
         return None
+    if is_api(request):
+        # Said here: rewritten from the bare 411 it read only "Length Required."
+        return problem_json(
+            request, status=411, code="length_required", detail=LENGTH_REQUIRED_DETAIL
+        )
     return HttpResponse(
-        "A request body needs a Content-Length header and no Transfer-Encoding "
-        "(chunked bodies are not read).",
-        status=411,
-        content_type="text/plain; charset=utf-8",
+        LENGTH_REQUIRED_DETAIL, status=411, content_type="text/plain; charset=utf-8"
     )
 
 

@@ -7,6 +7,7 @@ and the 413 size limit never applied."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from rest_framework.test import APIClient
 
 from canfield_site.middleware import length_required_middleware
 from games.models import Game
+from tests.api.test_schema import generate
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +29,11 @@ def test_a_chunked_api_body_is_411_problem_json_and_starts_nothing(player: APICl
     assert resp.status_code == 411
     assert resp["Content-Type"] == "application/problem+json"
     assert resp.json()["code"] == "length_required"
+    # Its own reason, not the bare status's "Length Required." the problem rewrite gave it.
+    assert resp.json()["detail"] == (
+        "A request body needs a Content-Length header and no Transfer-Encoding "
+        "(chunked bodies are not read)."
+    )
     assert not Game.objects.exists()
     # The same body with its length is read.
     ok = player.post("/api/v1/games", {"seed": "12345"}, format="json")
@@ -72,3 +79,19 @@ def test_the_async_path_refuses_without_a_thread_hop() -> None:
     sized = RequestFactory().post("/api/v1/games", data=b"{}", content_type="application/json")
     assert asyncio.run(middleware(chunked)).status_code == 411
     assert asyncio.run(middleware(sized)).content == b"read"
+
+
+def test_every_operation_that_takes_a_body_documents_the_411(tmp_path: Path) -> None:
+    """The code was in the list, but no operation had a 411 response; a POST or PUT
+    without a declared body (join, start, resign, logout, ...) is refused the same way."""
+    schema = generate(tmp_path)
+    missing = [
+        (method, path)
+        for path, item in schema["paths"].items()
+        for method, op in item.items()
+        if method in ("post", "put", "patch")
+        and "length_required" not in op["responses"].get("411", {}).get("description", "")
+    ]
+    assert missing == []
+    assert "411" in schema["paths"]["/api/v1/races/{race_id}/join"]["post"]["responses"]
+    assert "411" not in schema["paths"]["/api/v1/races"]["get"]["responses"]
