@@ -224,12 +224,23 @@ class StandingRow(serializers.Serializer[Any]):
         "disqualified is ranked). Moves never break a tie (RULES.md 6).",
     )
     player = serializers.CharField()
-    cards_home = serializers.IntegerField(allow_null=True)
-    moves = serializers.IntegerField(allow_null=True)
-    elapsed_ms = serializers.IntegerField(
-        allow_null=True, help_text="ms from the player's start to reaching cards_home"
+    cards_home = serializers.IntegerField(
+        allow_null=True,
+        help_text="cards on the foundations (RULES.md 6); null for a line with no counts: "
+        "not started, did not start, or disqualified while the race runs",
     )
-    finished = serializers.BooleanField()
+    moves = serializers.IntegerField(
+        allow_null=True, help_text="moves played (never a tie-break); null as cards_home"
+    )
+    elapsed_ms = serializers.IntegerField(
+        allow_null=True,
+        help_text="ms from the player's start to reaching cards_home; null as cards_home",
+    )
+    finished = serializers.BooleanField(
+        help_text="whether this line can no longer change: its game is won, resigned, timed "
+        "out or blocked with no undo left (a blocked game whose last move may still be taken "
+        "back is not finished); every line once the race is finished or cancelled"
+    )
     status = serializers.ChoiceField(
         choices=list(STANDING_STATUSES),
         help_text="the game's status as its player is told it (not_started before their "

@@ -123,3 +123,11 @@ def test_a_problems_title_is_said_to_be_the_status_phrase(
     secret = player.get(f"/api/v1/games/{game['id']}/export").json()
     assert (stale["code"], secret["code"]) == ("stale_move_number", "deal_secret")
     assert stale["title"] == secret["title"] == "Conflict"
+
+
+def test_every_field_of_a_standings_line_says_what_it_is(schema: dict[str, Any]) -> None:
+    """``finished`` had no description (is a blocked game finished? a not-started one?),
+    nor ``cards_home`` and ``moves`` when they are null."""
+    props = schema["components"]["schemas"]["StandingRow"]["properties"]
+    assert [name for name, prop in props.items() if not prop.get("description")] == ["player"]
+    assert "blocked with no undo left" in props["finished"]["description"]
