@@ -207,9 +207,15 @@ class JoinView(serializers.Serializer[Any]):
     """Your entry: whether this call created it, and your game once it exists."""
 
     race = serializers.UUIDField()
-    joined = serializers.BooleanField()
-    created = serializers.BooleanField()
-    game_id = serializers.UUIDField(allow_null=True)
+    joined = serializers.BooleanField(help_text="always true: you are entered")
+    created = serializers.BooleanField(
+        help_text="true when this call entered you (201), false when you already were (200)"
+    )
+    game_id = serializers.UUIDField(
+        allow_null=True,
+        help_text="your game: a scheduled race deals it at the join; a window race at your "
+        "POST /races/{id}/start (null until then)",
+    )
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField()
 
@@ -291,7 +297,7 @@ class ResultEntry(serializers.Serializer[Any]):
         "did_not_start (a window race's entrant who never started: no rank, no counts) or "
         "disqualified",
     )
-    won = serializers.BooleanField()
+    won = serializers.BooleanField(help_text="whether the game was won (status won)")
     cards_home = serializers.IntegerField(allow_null=True)
     casino_score = serializers.IntegerField(allow_null=True)
     moves = serializers.IntegerField(allow_null=True)
@@ -303,7 +309,11 @@ class ResultEntry(serializers.Serializer[Any]):
     )
     disqualified_reason = serializers.CharField(allow_null=True)
     game_id = serializers.UUIDField(allow_null=True)
-    move_list = serializers.ListField(child=serializers.CharField())
+    move_list = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the moves the entrant played and did not take back, in order (RULES.md 5): "
+        "replayed on the deck they give cards_home",
+    )
     rating_change = RatingChangeView(
         allow_null=True, help_text="null until the race is rated, or when it is not rated"
     )
@@ -315,7 +325,9 @@ class ResultsView(serializers.Serializer[Any]):
     race = serializers.UUIDField()
     seed = serializers.CharField()
     commitment = serializers.CharField()
-    commitment_verified = serializers.BooleanField()
+    commitment_verified = serializers.BooleanField(
+        help_text="the server's check that sha256(seed) equals commitment; check it yourself"
+    )
     variant = serializers.CharField()
     preset = serializers.CharField(help_text="the preset the rules were built from (see the race)")
     options = OptionsField()

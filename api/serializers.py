@@ -484,7 +484,10 @@ class MoveResult(serializers.Serializer[Any]):
     """An accepted move and the game view after it."""
 
     move = serializers.CharField(help_text="canonical notation")
-    number = serializers.IntegerField()
+    number = serializers.IntegerField(
+        help_text="the move's number, 1 for the first: the game's move_number after it (a "
+        "replayed answer gives the number the move was accepted at)"
+    )
     replayed = serializers.BooleanField(
         help_text="true when this request repeated a move already accepted (nothing new stored)"
     )
@@ -494,10 +497,10 @@ class MoveResult(serializers.Serializer[Any]):
 class MoveRow(serializers.Serializer[Any]):
     """One move of the history."""
 
-    number = serializers.IntegerField()
-    notation = serializers.CharField()
-    played_at = serializers.DateTimeField()
-    cards_home = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="1 for the first move")
+    notation = serializers.CharField(help_text="canonical notation (RULES.md 5)")
+    played_at = serializers.DateTimeField(help_text="when the server accepted it")
+    cards_home = serializers.IntegerField(help_text="cards on the foundations after it")
 
 
 # The docstring below is the schema's description of GameSummary (a client reads it in
