@@ -269,3 +269,23 @@ def test_the_start_row_says_what_a_cancelled_race_answers() -> None:
     assert "409 race_not_started" in row
     assert "in a cancelled race" in row
     assert "`409 race_not_open`" in row
+
+
+@pytest.mark.django_db
+def test_a_json_body_that_is_not_utf8_is_refused_as_the_readme_says() -> None:
+    """The README said a JSON body not in UTF-8 is ``415``: that is the answer to a
+    ``charset`` naming another encoding; Latin-1 bytes sent as plain ``application/json``
+    are ``400 malformed_request`` (they cannot be decoded)."""
+    assert "a `charset`\nother than UTF-8 is `415 unsupported_media_type`" in README
+    assert (
+        "bytes that are not UTF-8 (no charset,\nor `charset=utf-8`) are `400 malformed_request`"
+        in README
+    )
+    body = '{"username": "\u00e9", "password": "x"}'.encode("latin-1")
+    client = APIClient()
+    as_latin1 = client.post(
+        "/api/v1/auth/token", body, content_type="application/json; charset=iso-8859-1"
+    )
+    assert (as_latin1.status_code, as_latin1.json()["code"]) == (415, "unsupported_media_type")
+    bare = client.post("/api/v1/auth/token", body, content_type="application/json")
+    assert (bare.status_code, bare.json()["code"]) == (400, "malformed_request")
