@@ -7,6 +7,7 @@ Run a worker with ``celery -A canfield_site worker`` and exactly one scheduler w
 
 import logging
 import os
+from typing import Any
 
 from celery import Celery
 from celery.signals import beat_init
@@ -20,6 +21,25 @@ logger = logging.getLogger(__name__)
 app = Celery("canfield_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+#: Seconds a web process waits for the broker (connect, and each reply) when it sends a
+#: task or checks the broker's health.  A Redis that accepts connections but never
+#: answers (stopped, overloaded, a network partition) held the request until gunicorn
+#: killed its worker (30 s, a 500 with no body); ``/api/v1/health`` must answer within
+#: compose's 5 s health-check timeout.
+WEB_BROKER_TIMEOUT_SECONDS = 1.0
+
+
+def connection_for_web(celery_app: Celery | None = None) -> Any:
+    """A write connection to ``celery_app``'s broker (default: this project's) whose
+    connect and every reply time out after :data:`WEB_BROKER_TIMEOUT_SECONDS`, for calls
+    made while a request waits; a ``kombu.Connection`` (use it as a context manager).
+    The broker's other transport options (``CELERY_BROKER_TRANSPORT_OPTIONS``) still apply."""
+    timeouts = {
+        "socket_timeout": WEB_BROKER_TIMEOUT_SECONDS,
+        "socket_connect_timeout": WEB_BROKER_TIMEOUT_SECONDS,
+    }
+    return (celery_app or app).connection_for_write(transport_options=timeouts)
 
 
 @beat_init.connect

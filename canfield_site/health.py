@@ -36,8 +36,10 @@ def broker_check(app: Celery | None = None) -> CheckResult:
     """Connect to the Celery broker: a Redis PING, or opening the embedded SQLite broker file.
 
     ``detail`` is the transport's driver: ``"redis"``, or ``"sqlite"`` for the embedded
-    broker (``canfield_site/broker.py``).  In eager mode (``task_always_eager``, the test
-    suite) no broker is used: that counts as healthy, with detail ``"in-process"``.
+    broker (``canfield_site/broker.py``).  A broker that does not answer within
+    :data:`canfield_site.celery.WEB_BROKER_TIMEOUT_SECONDS` fails the check.  In eager
+    mode (``task_always_eager``, the test suite) no broker is used: that counts as
+    healthy, with detail ``"in-process"``.
     """
     if app is None:
         from canfield_site.celery import app as default_app
@@ -45,8 +47,12 @@ def broker_check(app: Celery | None = None) -> CheckResult:
         app = default_app
     if app.conf.task_always_eager:
         return CheckResult(ok=True, detail="in-process")
+    from canfield_site.celery import connection_for_web
+
     try:
-        with app.connection_for_write() as conn:
+        # Every reply waits at most WEB_BROKER_TIMEOUT_SECONDS: a Redis that accepts the
+        # connection but never answers fails the check instead of holding the request.
+        with connection_for_web(app) as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=3)
             transport = conn.transport.driver_type
             probe = getattr(conn.default_channel, "probe", None)

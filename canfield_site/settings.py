@@ -447,6 +447,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
     # Must exceed the longest ETA/countdown we schedule; the design keeps ETAs as hints.
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     "socket_connect_timeout": 5,
+    # A broker that stops answering (not refusing) fails a call after this many seconds,
+    # and the worker and beat reconnect, instead of waiting on the socket for ever; above
+    # kombu's 1 s BRPOP poll.  Web requests wait less (canfield_site.celery).
+    "socket_timeout": 5,
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, Any] = {"socket_connect_timeout": 5}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"

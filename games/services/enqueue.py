@@ -70,14 +70,15 @@ def enqueue_now(task_name: str, *, kwargs: dict[str, Any]) -> bool:
     """Send ``task_name`` with ``kwargs`` now; ``False`` (logged) when it could not be sent.
 
     The task's queue comes from ``CELERY_TASK_ROUTES``.  A broker that is down fails
-    at once, and the sweeper sends the work later: one connection attempt (kombu's
+    at once (one that does not answer, after ``WEB_BROKER_TIMEOUT_SECONDS``, 1 s, per
+    reply), and the sweeper sends the work later: one connection attempt (kombu's
     default kept retrying for ``broker_connection_timeout``, about 6 s) and no publish
     retries.  Sent with ``ignore_result``: nobody reads these results, and with the
     Redis result backend the sender otherwise subscribed to each one before publishing,
     retrying 20 times a second apart while Redis was down (a web request waited 20 s).
     """
     import games.tasks  # noqa: F401 - registers the tasks on the app (the web never autodiscovers)
-    from canfield_site.celery import app
+    from canfield_site.celery import app, connection_for_web
 
     task = app.tasks[task_name]
     try:
@@ -91,7 +92,9 @@ def enqueue_now(task_name: str, *, kwargs: dict[str, Any]) -> bool:
                     watching.append(TaskFailure(task_name, dict(kwargs), reason))
                 raise
         else:
-            with app.connection_for_write() as conn:
+            # A broker that accepts the connection but never answers gives up after
+            # WEB_BROKER_TIMEOUT_SECONDS (it held the request until the server killed it).
+            with connection_for_web(app) as conn:
                 conn.ensure_connection(max_retries=0, interval_start=0, interval_step=0)
                 # As Celery's own send_task makes one for a connection it is given.
                 producer = app.amqp.Producer(conn, auto_declare=False)
