@@ -34,7 +34,9 @@ class HealthView(ApiView):
             "players are not affected (each process falls back to a local cache) but health "
             "answers 503 naming `cache`. `sweeper` is `late` when a race ended more than "
             "ten race sweeps (at least a minute) ago and is still not closed (`races_overdue` "
-            "counts them): no Celery worker or no beat runs, or closing keeps failing. It "
+            "counts them), or when the sweeper, having run on a worker before, has not run "
+            "for that long (`last_sweep_at`, with no race due): no Celery worker or no beat "
+            "runs, or closing keeps failing. It "
             "does not fail the check (this process is fine; races close at the next sweep "
             "once the worker and beat run again): alert on it. No authentication."
         ),
@@ -54,6 +56,12 @@ class HealthView(ApiView):
                     "sweeper": serializers.ChoiceField(
                         choices=["ok", "late"],
                         help_text="`late`: races past their end are not being closed",
+                    ),
+                    "last_sweep_at": serializers.DateTimeField(
+                        allow_null=True,
+                        help_text="when a worker last ran the race sweeper; `null`: never "
+                        "recorded (no worker has run it on this database, or tasks run "
+                        "eagerly)",
                     ),
                     "races_overdue": serializers.IntegerField(
                         min_value=0,
@@ -82,6 +90,7 @@ class HealthView(ApiView):
         }
         if db.ok and broker.ok and cache.ok:
             sweeper = health.sweeper_check()
+            last_sweep = health.last_sweep_at()
             overdue = int(sweeper.detail) if sweeper.detail.isdigit() else 0
             return Response(
                 {
@@ -91,6 +100,9 @@ class HealthView(ApiView):
                     "cache_mode": cache.detail,
                     "sweeper": "ok" if sweeper.ok else "late",
                     "races_overdue": overdue,
+                    "last_sweep_at": last_sweep.isoformat().replace("+00:00", "Z")
+                    if last_sweep
+                    else None,
                 }
             )
         failed = [name for name, value in checks.items() if value != "ok"]

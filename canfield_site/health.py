@@ -94,23 +94,72 @@ def sweeper_grace_seconds() -> float:
     return max(60.0, 10 * float(settings.RACE_SWEEP_SECONDS))
 
 
+#: Key, in the ``database`` cache (the table ``canfield_cache``, shared by every process
+#: whatever is down), of the time the race sweeper last ran on a worker.
+SWEEP_HEARTBEAT_KEY = "health:race-sweep:last-run"
+
+
+def record_sweep(now: datetime | None = None) -> None:
+    """Record that the race sweeper ran at ``now`` (default: the current time), for
+    :func:`sweeper_check`; called by ``games.race_sweep`` on a worker.  Never raises (a
+    failure is logged: the sweep itself matters more)."""
+    from django.core.cache import caches
+    from django.utils import timezone
+
+    moment = now or timezone.now()
+    try:
+        caches["database"].set(SWEEP_HEARTBEAT_KEY, moment.timestamp(), timeout=None)
+    except Exception as exc:
+        logger.warning("health: could not record the race sweep: %s", exc)
+
+
+def last_sweep_at() -> datetime | None:
+    """When a worker last ran the race sweeper (:func:`record_sweep`), or ``None``: never
+    recorded (a fresh database, eager tasks), or unreadable (logged)."""
+    from datetime import UTC
+
+    from django.core.cache import caches
+
+    try:
+        value = caches["database"].get(SWEEP_HEARTBEAT_KEY)
+    except Exception as exc:
+        logger.warning("health: could not read the last race sweep: %s", exc)
+        return None
+    return datetime.fromtimestamp(float(value), tz=UTC) if value is not None else None
+
+
 def sweeper_check(now: datetime | None = None) -> CheckResult:
     """Whether the race sweeper keeps up: no race is still open more than
-    :func:`sweeper_grace_seconds` after its end (:func:`games.selectors.races.races_overdue`).
+    :func:`sweeper_grace_seconds` after its end (:func:`games.selectors.races.races_overdue`),
+    and the sweeper, once it has run on a worker, ran within that grace
+    (:func:`last_sweep_at`): a worker or beat that stopped shows at once, not only when
+    a race falls overdue (with no race due, health said ``ok`` while nothing ran).
 
     ``detail`` is the number of overdue races.  A late sweeper is logged (a warning that
     says what to look at) but is not a failure of this process: health stays ``200`` and
     says ``"sweeper": "late"``.  Raises nothing: a database error is ``ok=False``,
     ``detail`` ``"unknown"``.
     """
+    from django.utils import timezone
+
     from games.selectors.races import races_overdue
 
     grace = sweeper_grace_seconds()
+    moment = now or timezone.now()
     try:
-        overdue = races_overdue(now=now, grace_seconds=grace)
+        overdue = races_overdue(now=moment, grace_seconds=grace)
     except Exception as exc:
         logger.warning("health: race sweeper not checked: %s", exc)
         return CheckResult(ok=False, detail="unknown")
+    last = last_sweep_at()
+    stale = last is not None and (moment - last).total_seconds() > grace
+    if stale:
+        logger.warning(
+            "health: the race sweeper last ran at %s, more than %.0f s ago: is a Celery "
+            "worker of the default queue and exactly one beat running?",
+            last.isoformat() if last else None,
+            grace,
+        )
     if overdue:
         logger.warning(
             "health: %d race(s) ended more than %.0f s ago and are not closed: is a Celery "
@@ -119,4 +168,4 @@ def sweeper_check(now: datetime | None = None) -> CheckResult:
             overdue,
             grace,
         )
-    return CheckResult(ok=overdue == 0, detail=str(overdue))
+    return CheckResult(ok=overdue == 0 and not stale, detail=str(overdue))

@@ -37,8 +37,8 @@ def ping(echo: str) -> PingResult:
     return {"echo": echo, "database": connection.vendor}
 
 
-@shared_task(name="games.race_sweep")
-def race_sweep() -> list[str]:
+@shared_task(name="games.race_sweep", bind=True)
+def race_sweep(self: Any) -> list[str]:
     """Close and score every due race (beat runs this every ``RACE_SWEEP_SECONDS``).
 
     Idempotent: closing is guarded in :func:`games.services.races.race_close`,
@@ -47,9 +47,15 @@ def race_sweep() -> list[str]:
     a race whose close raised (logged with its traceback; the step that raised is rolled
     back: a race already marked ``closing`` by the first step stays so, and the next sweep
     scores it again): the races due after it are still closed, not held behind it on
-    every sweep.  The soft time limit still stops the sweep.
+    every sweep.  The soft time limit still stops the sweep.  Run on a worker (not
+    called directly, nor eagerly), it first records its run for ``/api/v1/health``
+    (:func:`canfield_site.health.record_sweep`).
     """
+    from canfield_site.health import record_sweep
     from games.services.races import race_close, races_due
+
+    if not (self.request.called_directly or self.request.is_eager):
+        record_sweep()
 
     out = []
     for race_id in races_due():

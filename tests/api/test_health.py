@@ -183,3 +183,60 @@ def test_health_says_when_the_race_sweeper_is_late(
     Race.objects.filter(id=race.id).update(status=Race.Status.FINISHED)
     closed = client.get(URL).json()
     assert (closed["sweeper"], closed["races_overdue"]) == ("ok", 0)
+
+
+@pytest.mark.django_db
+def test_health_says_when_the_race_sweeper_stopped_running(
+    client: APIClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Seen by an operator: with the worker stopped and no race due, health said the
+    sweeper was ``ok`` until a race ended more than a minute ago.  Once a worker has
+    run the sweeper, a last run older than the grace (ten sweeps, at least 60 s) is
+    ``late`` at once, with no race at all."""
+    from datetime import UTC, datetime, timedelta
+
+    from django.utils import timezone
+
+    from canfield_site.health import record_sweep
+
+    now = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    never = client.get(URL).json()
+    assert (never["sweeper"], never["last_sweep_at"]) == ("ok", None)
+
+    record_sweep(now - timedelta(seconds=60))
+    recent = client.get(URL).json()
+    assert (recent["sweeper"], recent["races_overdue"]) == ("ok", 0)
+    assert recent["last_sweep_at"] == "2030-01-01T11:59:00Z"
+
+    record_sweep(now - timedelta(seconds=61))
+    response = client.get(URL)
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["status"], body["sweeper"], body["races_overdue"]) == ("ok", "late", 0)
+    assert body["last_sweep_at"] == "2030-01-01T11:58:59Z"
+    assert any("race sweeper last ran" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.django_db
+def test_only_a_worker_run_of_the_sweeper_is_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A direct call or an eager run (tests, tools) records nothing; a worker's does."""
+    from datetime import UTC, datetime
+
+    from django.utils import timezone
+
+    from canfield_site.health import last_sweep_at
+    from games.tasks import race_sweep
+
+    now = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    race_sweep()
+    race_sweep.apply()
+    assert last_sweep_at() is None
+
+    race_sweep.push_request(called_directly=False, is_eager=False)
+    try:
+        assert race_sweep.run() == []
+    finally:
+        race_sweep.pop_request()
+    assert last_sweep_at() == now
