@@ -100,6 +100,18 @@ def test_environment_matches_settings(compose: dict[str, Any]) -> None:
         assert env["REDIS_URL"].startswith("redis://redis:")
 
 
+def test_app_services_read_every_variable_of_dot_env(compose: dict[str, Any]) -> None:
+    """Seen by an operator: .env (copied from .env.example, which lists every setting)
+    was read only for compose's own ${...} values, so THROTTLE_MOVES=10/s there changed
+    nothing in the app.  Each app service now gets .env's variables, optional as
+    compose itself starts without it; its own ``environment`` still wins."""
+    for name in APP_SERVICES:
+        service = compose["services"][name]
+        assert service["env_file"] == [{"path": ".env", "required": False}]
+        # What .env could set and compose must decide per service is set here.
+        assert {"CONN_MAX_AGE", "DATABASE_POOL_MAX_SIZE", "DEBUG"} <= set(service["environment"])
+
+
 def test_image_installs_from_the_lock_file() -> None:
     """The image the app services build installs the same pinned lock file."""
     dockerfile = Path(ROOT / "Dockerfile").read_text()
