@@ -32,3 +32,43 @@ def test_the_embedded_databases_and_their_journals_are_ignored(name: str) -> Non
         [git, "check-ignore", "--no-index", "-q", name], cwd=ROOT, check=False
     ).returncode
     assert ignored == 0
+
+
+def _dockerignore_excludes(name: str) -> bool:
+    """Whether a top-level file ``name`` is left out of the image by ``.dockerignore``
+    (its patterns as Go's filepath.Match reads them for a top-level name; ``!`` lines
+    re-include)."""
+    import fnmatch
+
+    excluded = False
+    for line in (ROOT / ".dockerignore").read_text().splitlines():
+        pattern = line.strip()
+        if not pattern or pattern.startswith("#"):
+            continue
+        negate = pattern.startswith("!")
+        pattern = pattern.lstrip("!").removeprefix("**/").rstrip("/")
+        if fnmatch.fnmatchcase(name, pattern):
+            excluded = not negate
+    return excluded
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        ".env",
+        "db.sqlite3",
+        "db.sqlite3-journal",
+        "db-broker.sqlite3",
+        "db-broker.sqlite3-journal",
+        "celery-broker.sqlite3",
+        "celerybeat-schedule",
+        "_solver.cpython-311-x86_64-linux-gnu.so",
+    ],
+)
+def test_the_image_leaves_out_local_state(name: str) -> None:
+    """Seen by an operator: ``docker build`` copied the embedded broker's files (queued
+    tasks of a development server) and a locally built solver extension into the image
+    (``COPY . .``), where the image's own build should make it; .dockerignore left out
+    only ``db.sqlite3``.  (A file of a subdirectory, such as the solver's, is matched by
+    its name here, as ``**/`` patterns do.)"""
+    assert _dockerignore_excludes(name)
