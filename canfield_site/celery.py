@@ -13,10 +13,16 @@ from celery import Celery
 from celery.signals import beat_init
 
 import canfield_site.broker  # noqa: F401 - registers the embedded SQLite broker with kombu
+from canfield_site.log_filters import QUIET_SWEEP_LOGGERS, QuietIdleRaceSweeps
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canfield_site.settings")
 
 logger = logging.getLogger(__name__)
+
+# An idle race sweep (every RACE_SWEEP_SECONDS) writes no line in beat's and the
+# worker's logs (canfield_site.log_filters.QuietIdleRaceSweeps).
+for _name in QUIET_SWEEP_LOGGERS:
+    logging.getLogger(_name).addFilter(QuietIdleRaceSweeps())
 
 app = Celery("canfield_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
