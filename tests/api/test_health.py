@@ -225,6 +225,7 @@ def test_only_a_worker_run_of_the_sweeper_is_recorded(monkeypatch: pytest.Monkey
 
     from django.utils import timezone
 
+    import games.tasks
     from canfield_site.health import last_sweep_at
     from games.tasks import race_sweep
 
@@ -234,10 +235,22 @@ def test_only_a_worker_run_of_the_sweeper_is_recorded(monkeypatch: pytest.Monkey
     race_sweep.apply()
     assert last_sweep_at() is None
 
+    monkeypatch.setattr(games.tasks, "_last_sweep_record", [float("-inf")])
     push_request: Any = race_sweep.push_request  # celery's stubs list no context fields
-    push_request(called_directly=False, is_eager=False)  # as a worker runs it
-    try:
-        assert race_sweep.run() == []
-    finally:
-        race_sweep.pop_request()
+
+    def worker_sweep() -> None:
+        push_request(called_directly=False, is_eager=False)  # as a worker runs it
+        try:
+            assert race_sweep.run() == []
+        finally:
+            race_sweep.pop_request()
+
+    worker_sweep()
+    assert last_sweep_at() == now
+    # At most one database write per SWEEP_RECORD_SECONDS per worker process.
+    now = datetime(2030, 1, 1, 12, 0, 5, tzinfo=UTC)
+    worker_sweep()
+    assert last_sweep_at() == datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+    games.tasks._last_sweep_record[0] -= games.tasks.SWEEP_RECORD_SECONDS
+    worker_sweep()
     assert last_sweep_at() == now
