@@ -24,6 +24,17 @@ def client() -> APIClient:
 
 
 @pytest.fixture
+def no_recorded_sweep(db: None) -> None:
+    """No race sweep recorded: the cache table is not emptied between tests (it is no
+    model's), and a test running a real worker (tests/test_outage.py) records one."""
+    from django.core.cache import caches
+
+    from canfield_site.health import SWEEP_HEARTBEAT_KEY
+
+    caches["database"].delete(SWEEP_HEARTBEAT_KEY)
+
+
+@pytest.fixture
 def database_down(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make every new cursor on the default database fail like a lost server."""
 
@@ -152,6 +163,7 @@ def test_admin_login_page(client: APIClient) -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("no_recorded_sweep")
 def test_health_says_when_the_race_sweeper_is_late(
     client: APIClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -186,6 +198,7 @@ def test_health_says_when_the_race_sweeper_is_late(
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("no_recorded_sweep")
 def test_health_says_when_the_race_sweeper_stopped_running(
     client: APIClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -219,6 +232,7 @@ def test_health_says_when_the_race_sweeper_stopped_running(
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("no_recorded_sweep")
 def test_only_a_worker_run_of_the_sweeper_is_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
     """A direct call or an eager run (tests, tools) records nothing; a worker's does."""
     from datetime import UTC, datetime
