@@ -213,17 +213,31 @@ def game_over_for_good(
     return not undo_open(game, now=now, race_status=race_status)
 
 
-def own_deadline(game: Game | None, *, race_mode: str, now: datetime | None = None) -> Any:
+def own_deadline(
+    game: Game | None,
+    *,
+    race_mode: str,
+    race_status: str | None = None,
+    now: datetime | None = None,
+) -> Any:
     """When ``game``'s own clock stops in a window race (``race_mode`` ``window``) whose
-    player has started it and is playing at ``now`` (:func:`game_status_seen`
-    ``playing``): ``game.deadline`` (a datetime, UTC: ``time_limit_s`` from the player's
-    own start, or the window's end if that comes first).  ``None`` otherwise: no game
-    yet, a scheduled race (everyone's end is the race's), a game over or not started.
-    The race's own countdown shows the window's end, which a player who started late
-    never reaches; this is the player's own, for their eyes alone.  No query."""
+    player has started it and whose game is not over for good at ``now``
+    (:func:`game_over_for_good`: ``playing``, or ``blocked`` with its last move still
+    open to an undo, RULES.md 3.9, which the player may take until this very moment):
+    ``game.deadline`` (a datetime, UTC: ``time_limit_s`` from the player's own start, or
+    the window's end if that comes first).  ``None`` otherwise: no game yet, a scheduled
+    race (everyone's end is the race's), a game over for good or not started.
+    ``race_status``: the race's stored status when the caller has it (as for
+    :func:`undo_open`; else one query for a blocked game).  The race's own countdown
+    shows the window's end, which a player who started late never reaches; this is the
+    player's own, for their eyes alone.  The lobby's ETag counts the same "over for
+    good" (``games.selectors.races.viewer_lobby_key``)."""
     if game is None or race_mode != Race.Mode.WINDOW or game.deadline is None:
         return None
-    if game_status_seen(game, now=now) != Game.Status.PLAYING:
+    now = now or timezone.now()
+    if game_status_seen(game, now=now) == "not_started":
+        return None
+    if game_over_for_good(game, now=now, race_status=race_status):
         return None
     return game.deadline
 

@@ -95,6 +95,7 @@ def test_the_row_goes_back_to_the_windows_end_once_the_players_game_is_over() ->
     race = _window_race(now)
     ann = make_user(username="ann")
     game = race_start(race_id=race.id, player=ann, now=now - timedelta(seconds=30))
+    assert game.deadline is not None
     pages = PageClient(ann)
     first = pages.get("/lobby/races")
     assert "data-my-deadline" in first.content.decode()
@@ -156,3 +157,40 @@ def test_own_deadline_is_the_players_clock_while_they_play() -> None:
     assert own_deadline(game, race_mode="window", now=deadline) is None  # timed out
     assert own_deadline(game, race_mode="scheduled", now=now) is None
     assert own_deadline(None, race_mode="window", now=now) is None
+
+
+def test_a_blocked_game_that_may_be_undone_keeps_the_players_own_time() -> None:
+    """A window race with Undo: a blocked game whose last move may still be taken back is
+    not over (RULES.md 3.9), its player's clock runs on to their own deadline; the row
+    said the window's end, and the polled lists' ETag (which counts such a game as not
+    over) did not change with it, so a 304 kept whichever row was drawn first."""
+    from games.models import Game
+
+    now = timezone.now()
+    race = _window_race(now, allow_undo=True)
+    ann = make_user(username="ann")
+    game = race_start(race_id=race.id, player=ann, now=now - timedelta(seconds=30))
+    assert game.deadline is not None
+    pages = PageClient(ann)
+    first = pages.get("/lobby/races")
+    assert "data-my-deadline" in _row(first.content.decode(), race)
+    Game.objects.filter(id=game.id).update(status=Game.Status.BLOCKED, move_number=3)
+    again = pages.get("/lobby/races", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304  # nothing the viewer sees changed
+    row = _row(pages.get("/lobby/races").content.decode(), race)
+    assert (
+        "data-my-deadline>you are playing; your time ends in "
+        f'<span data-countdown="{game.deadline.isoformat()}">'
+    ) in row
+    game.refresh_from_db()
+    assert own_deadline(game, race_mode="window", race_status=race.status, now=now) == game.deadline
+    # The race page counts it down too, beside its words on the undo that is still open.
+    page = pages.get(f"/races/{race.id}/").content.decode()
+    assert (
+        f'<p data-my-deadline>Your time ends in <span data-countdown="{game.deadline.isoformat()}">'
+        in page
+    )
+    # Over for good once no undo may take it back (the race no longer allows it).
+    Game.objects.filter(id=game.id).update(undo_allowed=False)
+    game.refresh_from_db()
+    assert own_deadline(game, race_mode="window", race_status=race.status, now=now) is None

@@ -68,7 +68,12 @@ def race_rows(request: HttpRequest, lists: dict[str, list[Race]], now: Any) -> d
             entry.game, now=now, race_status=statuses[entry.race_id]
         ):
             over.add(entry.race_id)
-        deadline = own_deadline(entry.game, race_mode=modes[entry.race_id], now=now)
+        deadline = own_deadline(
+            entry.game,
+            race_mode=modes[entry.race_id],
+            race_status=statuses[entry.race_id],
+            now=now,
+        )
         if deadline is not None:
             deadlines[entry.race_id] = deadline
     # A Join button only where a join would be taken (a running race past its late-join

@@ -142,11 +142,17 @@ def _my_game_over(request: HttpRequest, race: Race, public: dict[str, Any], now:
 
 def _my_deadline(request: HttpRequest, race: Race, public: dict[str, Any]) -> Any:
     """When the viewer's clock stops in a window race whose game they have started and
-    are playing (a datetime, UTC), else ``None`` (no query then): the race page's end
-    countdown is the window's, which a player who started late never reaches."""
-    if public["mode"] != Race.Mode.WINDOW or public["game_status"] != "playing":
+    which is not over for good (playing, or blocked with an undo still open: the page
+    says they may take it back until their time is up), a datetime, UTC, else ``None``
+    (no query then unless the game is playing or blocked): the race page's end countdown
+    is the window's, which a player who started late never reaches."""
+    if public["mode"] != Race.Mode.WINDOW or public["game_status"] not in ("playing", "blocked"):
         return None
-    return own_deadline(race_entry_game(race=race, player=request.user), race_mode=public["mode"])
+    return own_deadline(
+        race_entry_game(race=race, player=request.user),
+        race_mode=public["mode"],
+        race_status=race.status,
+    )
 
 
 @get_or_head_only
