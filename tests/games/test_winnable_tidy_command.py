@@ -159,3 +159,25 @@ def test_the_fill_marks_the_lines_it_shortens(monkeypatch: pytest.MonkeyPatch) -
     assert winnable_pool_fill(options=CLASSIC, size=1, reserve=0, attempts=1) == 1
     assert WinnableDeal.objects.get().tidied_at is not None
     assert _run() == "0 pooled lines never shortened: nothing\n"
+
+
+def test_the_summary_counts_no_moves_removed_from_a_line_taken_meanwhile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A row drawn while its line was shortened stores nothing: its shorter line is not
+    "moves removed" (the summary said so, as if stored), and ``--limit`` says how many of
+    the lines never shortened it took."""
+    first, second = _winnable_seeds()[:2]
+    taken = _pool(first, _solver_line(first))
+    _pool(second, _solver_line(second))
+    real = tidy_line
+
+    def drawn_meanwhile(state: Any, moves: list[str], max_plays: Any) -> list[str]:
+        WinnableDeal.objects.filter(id=taken.id).delete()  # a draw took it
+        return real(state, moves, max_plays=max_plays)
+
+    monkeypatch.setattr(winnable_pool, "tidy_line", drawn_meanwhile)
+    said = _run("--limit", "1")
+    assert said.startswith("1 of 2 pooled lines never shortened: 1 taken\n"), said
+    assert "moves removed" not in said  # none stored
+    assert "seconds per line: median " in said  # the work was done all the same

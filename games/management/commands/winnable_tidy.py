@@ -53,6 +53,7 @@ class Command(BaseCommand):
         if opts["max_plays"] < 1:
             raise CommandError("--max-plays must be 1 or more")
         ids = winnable_untidied_ids()
+        pending = len(ids)
         if opts["limit"] is not None:
             ids = ids[: opts["limit"]]
         bar: Any = None
@@ -69,7 +70,10 @@ class Command(BaseCommand):
             )
             counts[done.result] += 1
             if done.result in ("shortened", "kept", "dry_run", "taken"):
-                seconds.append(done.seconds)
+                seconds.append(done.seconds)  # the work was done, stored or not
+            if done.result in ("shortened", "kept", "dry_run"):
+                # Stored (or, in a dry run, what would be): a line taken meanwhile kept
+                # the line it was dealt, so none of its moves were removed.
                 removed += done.before - done.after
                 before_total += done.before
             if done.result == "broken":
@@ -81,13 +85,18 @@ class Command(BaseCommand):
             bar.close()
         said = ", ".join(f"{n} {result}" for result, n in sorted(counts.items())) or "nothing"
         mode = " (dry run: nothing stored)" if opts["dry_run"] else ""
-        self.stdout.write(f"{len(ids)} pooled lines never shortened: {said}{mode}")
+        taken = f"{len(ids)} of {pending}" if len(ids) < pending else f"{len(ids)}"
+        self.stdout.write(f"{taken} pooled lines never shortened: {said}{mode}")
         if seconds:
             share = removed / before_total if before_total else 0.0
+            moves = (
+                f"moves removed: {removed} of {before_total} ({share:.0%}); "
+                if before_total
+                else ""
+            )
             self.stdout.write(
-                f"moves removed: {removed} of {before_total} ({share:.0%}); seconds per line: "
-                f"median {statistics.median(seconds):.3f}, max {max(seconds):.3f}, "
-                f"total {sum(seconds):.1f}"
+                f"{moves}seconds per line: median {statistics.median(seconds):.3f}, max "
+                f"{max(seconds):.3f}, total {sum(seconds):.1f}"
             )
         if counts["broken"]:
             raise CommandError(f"{counts['broken']} pooled line(s) do not win: left alone")
