@@ -239,6 +239,14 @@ AUTHENTICATION_BACKENDS = [
 # shared address (one NAT).
 AXES_FAILURE_LIMIT: int = env.int("LOGIN_FAILURE_LIMIT", default=5)
 LOGIN_ADDRESS_FAILURE_LIMIT: int = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30)
+if AXES_FAILURE_LIMIT < 1 or LOGIN_ADDRESS_FAILURE_LIMIT < AXES_FAILURE_LIMIT:
+    # Under the username's limit the address's would lock out first, whatever the username
+    # (one player's mistakes again locking out every player behind the address); 0 locked
+    # out at the first failure.
+    raise ImproperlyConfigured(
+        "LOGIN_FAILURE_LIMIT must be 1 or more and LOGIN_ADDRESS_FAILURE_LIMIT at least "
+        "LOGIN_FAILURE_LIMIT (failed logins)."
+    )
 AXES_HANDLER = "canfield_site.security.LockoutHandler"
 AXES_COOLOFF_TIME = timedelta(seconds=env.int("LOGIN_LOCKOUT_SECONDS", default=900))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]

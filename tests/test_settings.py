@@ -133,6 +133,26 @@ def test_a_race_reserve_under_one_is_refused() -> None:
     assert load_settings(WINNABLE_RACE_RESERVE="1").returncode == 0
 
 
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"LOGIN_FAILURE_LIMIT": "0"},
+        {"LOGIN_ADDRESS_FAILURE_LIMIT": "0"},
+        {"LOGIN_FAILURE_LIMIT": "5", "LOGIN_ADDRESS_FAILURE_LIMIT": "4"},
+    ],
+)
+def test_login_limits_under_one_or_the_address_under_the_username_are_refused(
+    env: dict[str, str],
+) -> None:
+    """0 locked out at the first failure; an address's limit under a username's locked
+    out every player behind the address first, whatever the username."""
+    result = load_settings(**env)
+    assert result.returncode != 0
+    assert "LOGIN_ADDRESS_FAILURE_LIMIT at least LOGIN_FAILURE_LIMIT" in result.stderr
+    equal = load_settings(LOGIN_FAILURE_LIMIT="5", LOGIN_ADDRESS_FAILURE_LIMIT="5")
+    assert equal.returncode == 0, equal.stderr
+
+
 def test_celery_broker_url_alone_disables_eager() -> None:
     """CELERY_BROKER_URL works without REDIS_URL and takes tasks out of process."""
     data = loaded(CELERY_BROKER_URL="redis://broker.example:6379/0")
