@@ -98,7 +98,9 @@ def test_the_migration_writes_the_digest_the_check_computes(preset: str) -> None
         assert written == opening_digest(deck, rules), seed
 
 
-def test_an_upcoming_race_is_not_compared_until_it_starts(player: APIClient) -> None:
+def test_an_upcoming_race_is_not_compared_until_it_starts(
+    player: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Before the start nobody has seen a race's opening (RULES.md 7: the check compares
     only what every entrant sees at the start), so the answer must not depend on it: the
     upcoming race's own deck gets the answer any deck gets.  Compared, it let anyone test
@@ -111,6 +113,7 @@ def test_an_upcoming_race_is_not_compared_until_it_starts(player: APIClient) -> 
     from games.services.races import race_create
 
     now = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: now)  # stopped for the test
     race = race_create(
         name="later",
         opens_at=now + timedelta(hours=1),

@@ -8,7 +8,7 @@ nothing of the player's own clock; the polled lists' ETag is the viewer's own.""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -23,6 +23,16 @@ from tests.tournaments.factories import running_race
 from tests.web.conftest import PageClient
 
 pytestmark = pytest.mark.django_db
+
+#: The time in this module: what ``timezone.now`` answers the tests, views and services.
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def stopped_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``timezone.now`` stopped at :data:`NOW`: the rows' deadlines and the polls' ETags
+    never depend on how long a run takes."""
+    monkeypatch.setattr(timezone, "now", lambda: NOW)
 
 
 def _window_race(now: Any, **extra: Any) -> Race:
