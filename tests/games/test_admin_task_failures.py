@@ -190,3 +190,26 @@ def test_close_now_that_rated_says_closed() -> None:
     said = _act(_organiser(), "admin:games_race_changelist", "close_now", race.pk, apply="1")
     assert said == ["info: Closed now: 1 race."]
     assert PlayerRating.objects.filter(games_rated=1).count() == 2
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "fr",
+            "Course «\u202fCup\u202f»\u202f: modifications enregistr\u00e9es, mais sa t\u00e2che",
+        ),
+        ("es", "Carrera \u00abCup\u00bb: cambios guardados, pero su tarea"),
+    ],
+)
+def test_saved_but_the_task_failed_agrees_with_any_object(lang: str, said: str) -> None:
+    """ "La course … : enregistré" did not agree with a feminine object (nor "guardado"
+    with "la carrera"): the words now name what was saved, the changes."""
+    from django.utils import translation
+
+    obj = {"fr": "Course «\u202fCup\u202f»", "es": "Carrera \u00abCup\u00bb"}[lang]
+    with translation.override(lang):
+        text = translation.gettext(
+            "%(object)s: saved, but its task %(task)s failed (%(reason)s)."
+        ) % {"object": obj, "task": "close", "reason": "boom"}
+    assert text.startswith(said)
