@@ -117,12 +117,20 @@ async def _main(args: argparse.Namespace) -> int:
     strategy = load_strategy(args.strategy) if args.strategy else None
     # The race, read once before any bot registers: a wrong id or a race that is over
     # made every bot register an account and then fail to join, each with the same
-    # refusal.  Any other refusal here is left to the bots, as before.
+    # refusal; a server that does not answer (after the client's retries) ended in a
+    # traceback.  Any other refusal here is left to the bots, as before.
     race: dict[str, Any] = {}
     async with CanfieldClient(args.base_url, retry_seconds=args.retry_seconds) as client:
         try:
             race = await client.race(args.race)
         except ApiError as exc:
+            if exc.status == 0:  # no answer at all, after the client's retries
+                print(
+                    f"race {args.race}: the server at {args.base_url} did not answer "
+                    f"({exc}); is it running, and is --base-url its address?",
+                    file=sys.stderr,
+                )
+                return 1
             if exc.status != 404:
                 if args.wait_results:  # no commitment to check the seed against
                     raise

@@ -346,3 +346,34 @@ def test_the_bots_say_when_they_join_wait_start_and_end(
 def test_standings_table() -> None:
     assert standings_table(ENTRIES) == TABLE
     assert standings_table([]) == "\n".join(TABLE.splitlines()[:2])
+
+
+def test_a_server_that_does_not_answer_is_said_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No server at --base-url: the first read of the race gave up after the client's
+    retries and, with --wait-results, ended in a traceback (without it every bot then
+    retried the same for a minute).  One line now says what to check; no bot starts."""
+    import httpx
+
+    import canfield_bot.client as client_module
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("Connection refused", request=request)
+
+    async def no_wait(seconds: float) -> None:
+        return None
+
+    connect = functools.partial(CanfieldClient, transport=httpx.MockTransport(refuse))
+    monkeypatch.setattr(cli, "CanfieldClient", connect)
+    monkeypatch.setattr(bot_module, "CanfieldClient", connect)
+    monkeypatch.setattr(client_module.asyncio, "sleep", no_wait)
+    argv = ["--base-url", BASE, "--race", "r1", "--bots", "2", "--retry-seconds", "0"]
+
+    assert main([*argv, "--wait-results"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"race r1: the server at {BASE} did not answer (0 transport_error: "
+        "ConnectError('Connection refused')); is it running, and is --base-url its address?\n"
+    )
