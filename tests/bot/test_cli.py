@@ -354,9 +354,9 @@ def test_a_server_that_does_not_answer_is_said_in_one_line(
     """No server at --base-url: the first read of the race gave up after the client's
     retries and, with --wait-results, ended in a traceback (without it every bot then
     retried the same for a minute).  One line now says what to check; no bot starts."""
-    import httpx
+    import asyncio
 
-    import canfield_bot.client as client_module
+    import httpx
 
     def refuse(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("Connection refused", request=request)
@@ -367,7 +367,7 @@ def test_a_server_that_does_not_answer_is_said_in_one_line(
     connect = functools.partial(CanfieldClient, transport=httpx.MockTransport(refuse))
     monkeypatch.setattr(cli, "CanfieldClient", connect)
     monkeypatch.setattr(bot_module, "CanfieldClient", connect)
-    monkeypatch.setattr(client_module.asyncio, "sleep", no_wait)
+    monkeypatch.setattr(asyncio, "sleep", no_wait)
     argv = ["--base-url", BASE, "--race", "r1", "--bots", "2", "--retry-seconds", "0"]
 
     assert main([*argv, "--wait-results"]) == 1
