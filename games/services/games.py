@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -364,8 +364,13 @@ class MoveOutcome:
 
 
 def _elapsed_ms(start: datetime, end: datetime) -> int:
-    """Whole milliseconds from ``start`` to ``end`` (0 if ``end`` is earlier)."""
-    return max(0, int((end - start).total_seconds() * 1000))
+    """Whole milliseconds from ``start`` to ``end`` (0 if ``end`` is earlier), counted
+    down to the millisecond in integers: the race ranking's time (RULES.md 6).
+
+    Through float seconds (``total_seconds() * 1000``) an exact 1.001 s came out as
+    1000 ms (1.001 is not a binary fraction), so of two players 1 ms apart the slower
+    one could share the faster one's time and rank."""
+    return max(0, (end - start) // timedelta(milliseconds=1))
 
 
 def _changed(game: Game, change: str) -> None:
