@@ -31,7 +31,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Case, Count, DateTimeField, F, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from games.engine import Rules, random_seed
@@ -671,7 +671,8 @@ def races_end(*, race_ids: Iterable[Any], now: datetime | None = None) -> RacesE
     or ``closing``) were played in full: each is closed and scored as the sweeper would
     (:func:`race_close`, in this transaction, under these locks), not cancelled: a
     race's results never depend on the sweeper's latency.  The others: their games
-    still playing end as timed out at ``now`` (default: the current time), they are
+    still playing end as timed out at ``now`` (default: the current time; a game whose
+    own deadline came before ``now``, a window entrant out of time, at that deadline), they are
     marked ``cancelled`` at ``now`` (``Race.cancelled_at``; their seeds are revealed,
     RULES.md 7: no one can play them any more) and each race's stream, and each game's
     it ended (a ``game`` event, ``change`` ``cancelled``), is told after the commit.  A
@@ -698,7 +699,14 @@ def races_end(*, race_ids: Iterable[Any], now: datetime | None = None) -> RacesE
             _lock_games(ids)
             playing = Game.objects.filter(race_entry__race_id__in=ids, status=Game.Status.PLAYING)
             ended = [str(g) for g in playing.values_list("id", flat=True)]
-            playing.update(status=Game.Status.TIMED_OUT, finished_at=now, updated_at=now)
+            # A game whose own deadline had passed (a window entrant out of time before
+            # the cancellation, not yet closed by anyone) ended then, not at ``now``: the
+            # clock ended it, and its view's finished_at says when.
+            ended_at = Case(
+                When(deadline__lt=now, then=F("deadline")),
+                default=Value(now, output_field=DateTimeField()),
+            )
+            playing.update(status=Game.Status.TIMED_OUT, finished_at=ended_at, updated_at=now)
             Race.objects.filter(id__in=ids).update(status=Race.Status.CANCELLED, cancelled_at=now)
             # Each game's stream too (as race_close tells the games it times out): an open
             # play page draws the cancellation's last word at once, not at its next move.

@@ -124,3 +124,33 @@ def test_the_deadline_is_the_first_instant_refused(
     after = Game.objects.get(id=game.id)
     done = {"move": ("playing", 2), "undo": ("playing", 0), "resign": ("resigned", 1)}
     assert (after.status, after.move_number) == (done[act] if accepted else ("playing", 1))
+
+
+def test_a_cancellation_ends_a_game_out_of_time_at_its_deadline() -> None:
+    """A window entrant whose own minute ran out before the organisers cancelled the race
+    ended at that deadline (the clock ended it: ``timed_out``); the game still within its
+    time ended at the cancellation (``cancelled``).  Both were stored as ended at the
+    cancellation, a quarter of an hour after the first one's last possible move."""
+    from games.selectors.games import game_status_shown, game_view
+    from games.services.races import race_cancel, race_start
+    from tests.factories import create_user
+
+    now = timezone.now()
+    race = race_create(
+        name="w",
+        mode="window",
+        time_limit_s=60,
+        opens_at=now - timedelta(minutes=2),
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(hours=1),
+    )
+    s = race.starts_at
+    out = race_start(race_id=race.id, player=create_user("out"), now=s)
+    still = race_start(race_id=race.id, player=create_user("still"), now=s + timedelta(minutes=15))
+    cancel_at = s + timedelta(minutes=15, seconds=30)
+    race_cancel(race_id=race.id, now=cancel_at)
+    out, still = Game.objects.get(id=out.id), Game.objects.get(id=still.id)
+    assert (out.status, out.finished_at) == ("timed_out", s + timedelta(seconds=60))
+    assert (still.status, still.finished_at) == ("timed_out", cancel_at)
+    assert game_view(out, now=cancel_at)["finished_at"] == s + timedelta(seconds=60)
+    assert [game_status_shown(g, now=cancel_at) for g in (out, still)] == ["timed_out", "cancelled"]
