@@ -426,7 +426,8 @@ class RacesView(ApiView):
             201: RaceView,
             400: OpenApiResponse(
                 ProblemSerializer,
-                description="invalid_race (times out of order, a missing time limit, ...), "
+                description="invalid_race (times out of order, a missing time limit, "
+                "joining already closed: a start gone by with joining closing at it, ...), "
                 "invalid_options (unknown variant or option, a bad option value)",
             ),
             403: ProblemSerializer,

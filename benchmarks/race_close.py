@@ -69,6 +69,7 @@ def main() -> None:
             opens_at=now - timedelta(minutes=3),
             starts_at=now - timedelta(minutes=2),
             ends_at=now + timedelta(minutes=5),
+            late_join_s=None,  # started already: joining stays open (else refused)
         )
         race_games(race, users, rng)
         past = timezone.now() - timedelta(seconds=1)

@@ -178,6 +178,11 @@ def _race_worded(why: str, f: dict[str, Any]) -> str:
             "opens": _race_field("opens_before"),
             "late": _race_field("late_join_s"),
         }
+    if why == "joining_closed_already":
+        return gettext(
+            "Nobody could join the race: joining would already be closed (at %(at)s). "
+            "Choose a later start, or a “%(late)s” that keeps joining open past now."
+        ) % {"at": _when(f["join_closes_at"]), "late": _race_field("late_join_s")}
     if why == "deals_all_blocked":
         return gettext(
             "Every deal tried under these rules was blocked from its first move: choose "

@@ -110,6 +110,7 @@ def race_create(
     late_join_s: int | None | object = LATE_JOIN_DEFAULT,
     created_by: User | None = None,
     rated: bool = True,
+    now: datetime | None = None,
 ) -> Race:
     """Announce a race on a fresh secret seed; its commitment is public at once.
 
@@ -130,6 +131,10 @@ def race_create(
     open (``None``: until ``ends_at``); by default 0 for a scheduled race (joining
     closes at the start) and ``None`` for a window race.  ``rated``: ``False`` creates
     the race unrated (it never counts for ratings), in the same transaction.
+    A race must still take entrants at ``now`` (default: the clock): one whose
+    joining would close at or before it (:attr:`Race.join_closes_at`: a scheduled race
+    whose start has passed, joining closing at the start by default) could never have
+    an entrant, and is refused (``why`` ``joining_closed_already``).
     ``created_by``'s account is locked first (:func:`games.services.accounts.player_lock`:
     the race points at it).  Raises :class:`InvalidRace`, :class:`InvalidOptions`,
     :class:`NoWinnableDeal`, :class:`WinnableNotFound`, :class:`AccountDeleted` (the
@@ -139,7 +144,8 @@ def race_create(
         raise InvalidRace("times must satisfy opens_at <= starts_at < ends_at").because(
             "race_times_order", {}
         )
-    if ends_at <= timezone.now():
+    now = now or timezone.now()
+    if ends_at <= now:
         raise InvalidRace(
             "ends_at is in the past: the race would be over before it is announced"
         ).because("ends_in_the_past", {"ends_at": ends_at})
@@ -180,6 +186,18 @@ def race_create(
             raise InvalidRace(
                 "joining would never be open: set opens_at before starts_at or late_join_s > 0"
             ).because("joining_never_open", {})
+    join_closes_at = (
+        ends_at if late_join_s is None else min(starts_at + timedelta(seconds=late_join_s), ends_at)
+    )
+    if join_closes_at <= now:
+        # Nobody could ever join it: it would sit in the lists as open until its end and
+        # then close with no entrant (the API's default opens_at is now, or starts_at if
+        # earlier, so a scheduled race started already was announced closed to joining).
+        raise InvalidRace(
+            f"joining would already be closed (at {utc_text(join_closes_at)}, "
+            f"{late_join_s} s after starts_at): start the race later, or give late_join_s "
+            "so that joining stays open past now"
+        ).because("joining_closed_already", {"join_closes_at": join_closes_at})
     seed = None if require_winnable else race_seed(rules)
     try:
         with transaction.atomic():

@@ -34,6 +34,7 @@ def test_game_view_status_and_undo_agree_at_the_deadline(
     race = race_create(
         name="Undo at the deadline",
         opens_at=now - timedelta(minutes=5),
+        now=now - timedelta(minutes=5),  # announced when joining opened
         starts_at=now - timedelta(minutes=1),
         ends_at=now + timedelta(minutes=10),
         allow_undo=True,
@@ -69,6 +70,7 @@ def test_game_view_takes_its_instant() -> None:
     race = race_create(
         name="Given instant",
         opens_at=now - timedelta(minutes=5),
+        now=now - timedelta(minutes=5),  # announced when joining opened
         starts_at=now - timedelta(minutes=1),
         ends_at=now + timedelta(minutes=10),
         allow_undo=True,
@@ -134,6 +136,7 @@ def test_game_list_row_gives_a_game_past_its_deadline_the_views_finished_at(
     race = race_create(
         name="Out of time",
         opens_at=now - timedelta(minutes=5),
+        now=now - timedelta(minutes=5),  # announced when joining opened
         starts_at=now - timedelta(minutes=1),
         ends_at=now + timedelta(minutes=10),
     )

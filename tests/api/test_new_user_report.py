@@ -187,6 +187,7 @@ def test_starting_a_race_one_never_joined_says_not_entered(
         starts_at=now - timedelta(minutes=2),
         ends_at=now + timedelta(minutes=5),
         late_join_s=30,
+        now=now - timedelta(minutes=3),  # announced when joining opened
     )
     ann = make_client("ann")
     resp = ann.post(f"/api/v1/races/{race.id}/start")

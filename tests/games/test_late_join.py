@@ -10,6 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db.models import F
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -139,13 +140,20 @@ def test_api_shows_and_enforces_late_join() -> None:
     body = {
         "name": "sprint",
         "opens_at": (now - timedelta(minutes=2)).isoformat(),
-        "starts_at": (now - timedelta(minutes=1)).isoformat(),
+        "starts_at": (now - timedelta(seconds=10)).isoformat(),
         "ends_at": (now + timedelta(minutes=10)).isoformat(),
         "late_join_s": 20,
     }
     created = staff.post("/api/v1/races", body, format="json")
     assert created.status_code == 201, created.content
-    race = created.json()
+    assert created.json()["late_join_s"] == 20
+    # A minute later: joining closed 20 s after the start.  (Announced with joining
+    # closed already, the race is refused: test_race_joining_closed_at_creation.py.)
+    Race.objects.filter(id=created.json()["id"]).update(
+        opens_at=F("opens_at") - timedelta(minutes=1),
+        starts_at=F("starts_at") - timedelta(minutes=1),
+    )
+    race = APIClient().get(f"/api/v1/races/{created.json()['id']}").json()
     assert race["late_join_s"] == 20
     assert race["joining_open"] is False
     starts = Race.objects.get(id=race["id"]).starts_at

@@ -48,6 +48,7 @@ def _times() -> dict[str, Any]:
         "opens_at": now - timedelta(minutes=2),
         "starts_at": now - timedelta(minutes=1),
         "ends_at": now + timedelta(minutes=5),
+        "now": now - timedelta(minutes=2),  # announced when joining opened
     }
 
 
@@ -87,8 +88,9 @@ def test_the_api_answers_such_rules_with_a_problem(monkeypatch: pytest.MonkeyPat
     _seeds(monkeypatch, *[BLOCKED] * LIVE_DEAL_ATTEMPTS)
     client = APIClient()
     client.force_authenticate(User.objects.create_superuser("org"))
-    times = {k: v.isoformat() for k, v in _times().items()}
-    answer = client.post("/api/v1/races", {"name": "r", **times}, format="json")
+    times = {k: v.isoformat() for k, v in _times().items() if k != "now"}
+    body = {"name": "r", "late_join_s": None, **times}  # joinable: it started already
+    answer = client.post("/api/v1/races", body, format="json")
     assert answer.status_code == 400, answer.content
     assert answer["Content-Type"] == "application/problem+json"
     assert answer.json()["code"] == "invalid_race"

@@ -38,7 +38,8 @@ def race(**kw: Any) -> Race:
         opens_at=now - timedelta(minutes=2),
         starts_at=now - timedelta(minutes=1),
         ends_at=now + timedelta(minutes=10),
-        **{"late_join_s": 0, **kw},
+        # Announced when joining opened (announced after it closed, it would be refused).
+        **{"late_join_s": 0, "now": now - timedelta(minutes=2), **kw},
     )
 
 

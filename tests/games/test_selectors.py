@@ -27,6 +27,7 @@ def test_race_list_phases_and_modes() -> None:
             opens_at=now + timedelta(minutes=opens),
             starts_at=now + timedelta(minutes=starts),
             ends_at=now + timedelta(minutes=ends),
+            now=now + timedelta(minutes=opens),  # announced when joining opens
             **kw,  # type: ignore[arg-type]
         )
 

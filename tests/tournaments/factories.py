@@ -39,7 +39,9 @@ def running_race(tournament: Tournament | None = None, **kw: Any) -> Race:
         opens_at=now - timedelta(minutes=2),
         starts_at=now - timedelta(minutes=1),
         ends_at=now + timedelta(minutes=5),
-        **{"late_join_s": None, **kw},  # running already: joining open until the end
+        # running already: joining open until the end; announced when joining opened (a
+        # race announced after joining closed is refused: nobody could join it)
+        **{"late_join_s": None, "now": now - timedelta(minutes=2), **kw},
     )
     if tournament is not None:
         race.tournament = tournament

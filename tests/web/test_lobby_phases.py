@@ -38,13 +38,23 @@ def test_empty_races_are_listed_by_their_phase() -> None:
 
     race_create(name="later", opens_at=minutes(5), starts_at=minutes(10), ends_at=minutes(20))
     race_create(name="soon", opens_at=minutes(-5), starts_at=minutes(10), ends_at=minutes(20))
-    race_create(name="now", opens_at=minutes(-5), starts_at=minutes(-1), ends_at=minutes(20))
+    race_create(
+        name="now",
+        opens_at=minutes(-5),
+        starts_at=minutes(-1),
+        ends_at=minutes(20),
+        now=minutes(-5),
+    )
     race_create(
         name="window", mode="window", time_limit_s=60,
         opens_at=minutes(-5), starts_at=minutes(-1), ends_at=minutes(25),
     )  # fmt: skip
     done = race_create(
-        name="done", opens_at=minutes(-5), starts_at=minutes(-1), ends_at=minutes(20)
+        name="done",
+        opens_at=minutes(-5),
+        starts_at=minutes(-1),
+        ends_at=minutes(20),
+        now=minutes(-5),
     )
     race_close_now(race_id=done.id)
     assert Race.objects.get(id=done.id).status == "finished"
