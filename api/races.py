@@ -584,7 +584,10 @@ class ResultsProblem(ProblemSerializer):
 class RaceStartView(ApiView):
     """``POST /api/v1/races/{id}/start``: start your clock (window mode) and get your game.
 
-    Joins first if needed; idempotent.  In scheduled mode it returns your game
+    Joins first if needed; idempotent.  In a window race your clock runs from this
+    call for ``time_limit_s`` seconds, but stops at the race's ``ends_at`` whatever is
+    left (a start less than ``time_limit_s`` before it gets fewer seconds): the game
+    view's ``deadline`` says when.  In scheduled mode it returns your game
     once the race has started; in a cancelled race (before its start too) your game
     as the cancellation ended it (``timed_out``, deal public).  Errors: 409
     ``race_not_started`` (before the start, with ``retry_after`` and the ``Retry-After``

@@ -454,23 +454,27 @@ class GameView(serializers.Serializer[Any]):
         "not passed and its race is still running; false otherwise"
     )
     started_at = serializers.DateTimeField(
-        help_text="when the game's clock started: a practice game's creation, a scheduled "
-        "race's start, a window race entrant's own start"
+        help_text="when the game's clock started (UTC): a practice game's creation, a "
+        "scheduled race's starts_at, a window race entrant's own POST /races/{id}/start"
     )
     finished_at = serializers.DateTimeField(
         allow_null=True,
-        help_text="when the game ended (won, blocked, resigned or timed out); null while it "
-        "is playing (an undo of a blocked game makes it null again)",
+        help_text="when the game ended (UTC): won, blocked or resigned at that move; timed "
+        "out at its deadline; null while it is playing (an undo of a blocked game makes it "
+        "null again)",
     )
     deadline = serializers.DateTimeField(
         allow_null=True,
-        help_text="a race game's end for this player (the race's ends_at, or a window "
-        "entrant's start plus time_limit_s, at most ends_at; the moment of a cancellation "
-        "that ended it): moves from then on are 409 race_closed; null for a practice game",
+        help_text="a race game's deadline (UTC): from this instant on no move, undo or "
+        "resignation is accepted (409 race_closed) and the game is timed out. A scheduled "
+        "race's ends_at; in a window race your start + time_limit_s, but never after the "
+        "race's ends_at (a start less than time_limit_s before ends_at gets fewer seconds); "
+        "the moment of a cancellation that ended it; null for a practice game",
     )
     cards_home_at = serializers.DateTimeField(
-        help_text="when cards_home last reached its current value (started_at while it is "
-        "the dealt count): the race ranking's tie-break (RULES.md 6)"
+        help_text="when the game reached its count of cards home (UTC; started_at when the "
+        "deal put them home): the race ranking's tie-break; its time (elapsed_ms) runs from "
+        "started_at to it, in whole milliseconds (RULES.md 6)"
     )
     disqualified_reason = serializers.CharField(
         allow_null=True,
