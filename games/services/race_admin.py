@@ -79,7 +79,8 @@ def race_open_now(*, race_id: Any, now: datetime | None = None) -> Race:
 
 
 def race_close_now(*, race_id: Any, now: datetime | None = None) -> str:
-    """End the race now: ``ends_at = now``, every deadline cut to now, then :func:`race_close`.
+    """End the race now: ``ends_at = now``, every deadline cut to now (a scheduled race's
+    ``time_limit_s`` becomes its new span), then :func:`race_close`.
 
     A race that had not started yet and has no entrants starts and ends now; one
     with entrants is refused (:class:`InvalidRace`): nobody could play it, so it has no
@@ -104,7 +105,14 @@ def race_close_now(*, race_id: Any, now: datetime | None = None) -> str:
             if race.starts_at >= now:
                 race.starts_at = now - timedelta(microseconds=1)
             race.opens_at = min(race.opens_at, race.starts_at)
-            race.save(update_fields=["opens_at", "starts_at", "ends_at"])
+            fields = ["opens_at", "starts_at", "ends_at"]
+            if race.mode == Race.Mode.SCHEDULED:
+                # A scheduled race's time limit is its span (race_create): the race view
+                # said 600 s for a race closed after 200 (a window race keeps the limit
+                # each entrant was given).
+                race.time_limit_s = int((race.ends_at - race.starts_at).total_seconds())
+                fields.append("time_limit_s")
+            race.save(update_fields=fields)
             Game.objects.filter(race_entry__race=race).filter(
                 Q(deadline__isnull=True) | Q(deadline__gt=now)
             ).update(deadline=now)

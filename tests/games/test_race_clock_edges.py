@@ -154,3 +154,57 @@ def test_a_cancellation_ends_a_game_out_of_time_at_its_deadline() -> None:
     assert (still.status, still.finished_at) == ("timed_out", cancel_at)
     assert game_view(out, now=cancel_at)["finished_at"] == s + timedelta(seconds=60)
     assert [game_status_shown(g, now=cancel_at) for g in (out, still)] == ["timed_out", "cancelled"]
+
+
+def test_a_sweeper_an_hour_late_keeps_every_time_the_race_s_own() -> None:
+    """The workers were down: the race is closed an hour after its end.  Moves after the
+    end were refused all the same (the deadline is enforced by the move service); each
+    game timed out at its own deadline (a window entrant's, before the race's end), the
+    ranking times are those the moves stored, and only ``closed_at`` says how late the
+    close was."""
+    from games.services.races import race_start
+    from tests.factories import create_user
+
+    now = timezone.now()
+    race = race_create(
+        name="late sweep",
+        mode="window",
+        time_limit_s=120,
+        opens_at=now - timedelta(minutes=2),
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(minutes=5),
+    )
+    s = race.starts_at
+    moves = first_home(race)
+    early, late = create_user("early"), create_user("late")
+    early_game = race_start(race_id=race.id, player=early, now=s)
+    late_game = race_start(race_id=race.id, player=late, now=race.ends_at - timedelta(seconds=30))
+    for n, move in enumerate(moves):
+        move_play(game_id=early_game.id, player=early, move=move, now=s + (n + 1) * MS)
+    with pytest.raises(RaceClosed):
+        move_play(game_id=late_game.id, player=late, move=moves[0], now=race.ends_at)
+    swept_at = race.ends_at + timedelta(hours=1)
+    assert race_close(race_id=race.id, now=swept_at) == "finished"
+    games = {g.player.username: g for g in Game.objects.filter(race_entry__race=race)}
+    assert games["early"].finished_at == s + timedelta(seconds=120)
+    assert games["late"].finished_at == race.ends_at  # 30 s, cut at the window's end
+    entries = {e.player.username: e for e in RaceEntry.objects.filter(race=race)}
+    assert (entries["early"].elapsed_ms, entries["early"].rank) == (len(moves), 1)
+    assert (entries["late"].elapsed_ms, entries["late"].rank) == (0, 2)
+    assert Race.objects.get(id=race.id).closed_at == swept_at
+
+
+@pytest.mark.parametrize(("mode", "limit"), [("scheduled", None), ("window", 60)])
+def test_close_now_makes_a_scheduled_race_s_time_limit_its_new_span(
+    mode: str, limit: int | None
+) -> None:
+    """*Close now* 200 s into a scheduled race of 6 minutes: its time limit (its span,
+    ``race_create``) said 360 s afterwards; now 200.  A window race keeps the limit each
+    entrant was given."""
+    from games.services.race_admin import race_close_now
+
+    race = running_race(mode=mode, time_limit_s=limit)
+    closed_at = race.starts_at + timedelta(seconds=200)
+    assert race_close_now(race_id=race.id, now=closed_at) == "finished"
+    race.refresh_from_db()
+    assert (race.ends_at, race.time_limit_s) == (closed_at, 200 if mode == "scheduled" else 60)
