@@ -1,8 +1,8 @@
 # mypy: disable-error-code="no-untyped-call, arg-type, attr-defined, misc, assignment"
 """Finished races say when they ended, in Chromium at 390 px: the lobby's "Recently
 finished" and a tournament page's "Past" rows gave names alone.  The ``<time>`` reads in
-the page's language and the viewer's time zone (app.js, as the other pages' times), and
-the row still fits the phone's width."""
+the page's language and the viewer's time zone, named (app.js, as the other pages'
+times), and the row still fits the phone's width."""
 
 from __future__ import annotations
 
@@ -32,10 +32,11 @@ def _fixed(race: Race) -> None:
 @pytest.mark.parametrize(
     ("locale", "said"),
     [
-        ("en-GB", re.compile(r"ended Mar 14, 2026, 4:09\s?PM")),  # the page's "en"
-        ("fr-FR", "terminée le 14 mars 2026, 16:09"),
-        ("es-ES", "terminó el 14 mar 2026, 16:09"),
-        ("de-DE", "beendet am 14.03.2026, 16:09"),
+        # With the zone's name, as the language writes it (app.js).
+        ("en-GB", re.compile(r"ended Mar 14, 2026, 4:09\s?PM\sGMT\+1$")),  # the page's "en"
+        ("fr-FR", re.compile(r"terminée le 14 mars 2026, 16:09\sUTC\+1$")),
+        ("es-ES", re.compile(r"terminó el 14 mar 2026, 16:09\sCET$")),
+        ("de-DE", re.compile(r"beendet am 14\.03\.2026, 16:09\sMEZ$")),
     ],
 )
 def test_past_races_say_when_they_ended(

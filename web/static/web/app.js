@@ -27,22 +27,33 @@
 
   /* ---------------------------------------------------------------- clocks */
   // data-local="seconds" keeps the seconds (a race's times: one ending at 16:43:30 read
-  // "4:43 PM"); plain data-local shows hours and minutes.
+  // "4:43 PM"); plain data-local shows hours and minutes.  Both end with the time zone's
+  // name ("02:30:00 CEST"): local times without it read as the server's UTC, and a race
+  // across a change of summer time read "Starts 02:30:00, Ends 02:15:00" in Paris on the
+  // last Sunday of October (that hour comes twice); "02:30:00 CEST", "02:15:00 CET" now.
   function localize(root) {
-    var fmt, fine;
+    var fmt, fine, zones;
     try {
       fmt = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
       fine = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" });
+      zones = new Intl.DateTimeFormat(lang, { timeZoneName: "short" });
     } catch (e) { return; }
+    function zoned(f, d) {
+      var zone = "";
+      try {
+        zones.formatToParts(d).forEach(function (p) { if (p.type === "timeZoneName") { zone = p.value; } });
+      } catch (e) { zone = ""; }
+      return zone ? f.format(d) + "\u00a0" + zone : f.format(d);  // no break before the zone
+    }
     root.querySelectorAll("time[data-local]").forEach(function (el) {
       var d = new Date(el.getAttribute("datetime"));
-      if (!isNaN(d)) { el.textContent = (el.dataset.local === "seconds" ? fine : fmt).format(d); }
+      if (!isNaN(d)) { el.textContent = zoned(el.dataset.local === "seconds" ? fine : fmt, d); }
     });
     // data-local-title: the text stays (e.g. "started 2 minutes ago"), the full date and
     // time, with seconds, goes to the tooltip in the viewer's time zone.
     root.querySelectorAll("time[data-local-title]").forEach(function (el) {
       var d = new Date(el.getAttribute("datetime"));
-      if (!isNaN(d)) { el.title = fine.format(d); }
+      if (!isNaN(d)) { el.title = zoned(fine, d); }
     });
   }
 
