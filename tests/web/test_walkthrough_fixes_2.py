@@ -6,6 +6,7 @@ they do not have, and "0.0 s" read as a card put home at the start of the race."
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from html import unescape
 from typing import Any
 
@@ -72,7 +73,7 @@ def test_the_move_that_wins_says_you_won(
 ) -> None:
     """A walkthrough won and the board still said "five of hearts to its foundation";
     only the small Status field said "won".  The clock is stopped (the game takes
-    54.321 s): the words' tenths were once compared with a real duration, rounded
+    54.36 s): the words' tenths were once compared with a real duration, rounded
     there as here, and a slow run past a minute is worded in minutes."""
     from datetime import UTC, datetime, timedelta
 
@@ -92,7 +93,7 @@ def test_the_move_that_wins_says_you_won(
             f"/play/{game.id}/move", {"move": move, "expected_move_number": number}, htmx=True
         )
         assert "You won" not in r.content.decode()
-    now[0] += timedelta(seconds=54.321)
+    now[0] += timedelta(seconds=54.36)
     last = pages.post(
         f"/play/{game.id}/move",
         {"move": line.moves[-1], "expected_move_number": len(line.moves) - 1},
@@ -101,8 +102,9 @@ def test_the_move_that_wins_says_you_won(
     game.refresh_from_db()
     assert (game.status, game.cards_home) == (Game.Status.WON, 52)
     assert game.finished_at is not None
-    assert game.finished_at - game.started_at == timedelta(seconds=54.321)
+    assert game.finished_at - game.started_at == timedelta(seconds=54.36)
     n = len(line.moves)
+    # Tenths cut, as the ranking cuts milliseconds (never rounded up: not 54.4).
     said = f"You won: all 52 cards are home, in {n} moves and 54.3 seconds."
     message = re.search(r'<div id="board-message"[^>]*class="message won"[^>]*>(.*?)</div>', last)
     assert message is not None
@@ -183,6 +185,26 @@ def test_a_win_past_a_minute_is_told_in_minutes() -> None:
         assert won_words(view(60_000, 1)).endswith("in 1 move and 1 min 0.0 s.")
     with translation.override("es"):
         assert won_words(view(336_800)).endswith("en 492 jugadas y 5 min 36,8 s.")
+
+
+def test_a_win_s_tenths_are_cut_as_the_ranking_cuts_its_milliseconds() -> None:
+    """Rounded, 4 min 59.96 s read "4 min 60.0 s", 59.96 s "60.0 seconds", and 54.3496 s
+    (54.349 in the standings, which cut to the millisecond) "54.4 seconds"."""
+    from datetime import UTC, datetime, timedelta
+
+    from django.utils import translation
+
+    from web.views.play import won_words
+
+    start = datetime(2026, 12, 3, 18, 0, tzinfo=UTC)
+
+    def view(took: timedelta) -> dict[str, Any]:
+        return {"move_number": 9, "started_at": start, "finished_at": start + took}
+
+    with translation.override("en"):
+        assert won_words(view(timedelta(milliseconds=299_960))).endswith("4 min 59.9 s.")
+        assert won_words(view(timedelta(milliseconds=59_960))).endswith("and 59.9 seconds.")
+        assert won_words(view(timedelta(microseconds=54_349_600))).endswith("and 54.3 seconds.")
 
 
 def test_replay_start_and_end_are_off_where_they_lead_nowhere(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -195,19 +196,21 @@ def won_words(view: dict[str, Any]) -> str:
             "You won: all 52 cards are home, in %(moves)s moves.",
             moves,
         ) % {"moves": moves}
-    ms = max(0, round((finished - started).total_seconds() * 1000))
-    # Tenths: the player's own time, beside no other (the standings give milliseconds).
-    if ms >= 60_000:  # "5 min 36.8 s", not "336.8 seconds"
+    # Tenths: the player's own time, beside no other (the standings give milliseconds),
+    # cut as the ranking's milliseconds are cut (RULES.md 6), never rounded up: rounded,
+    # 4 min 59.96 s read "4 min 60.0 s", and 54.3496 s (54.349 in the standings) "54.4".
+    tenths = max(0, (finished - started) // timedelta(milliseconds=100))
+    if tenths >= 600:  # "5 min 36.8 s", not "336.8 seconds"
         return ngettext(
             "You won: all 52 cards are home, in %(moves)s move and %(minutes)s min %(seconds)s s.",
             "You won: all 52 cards are home, in %(moves)s moves and %(minutes)s min %(seconds)s s.",
             moves,
-        ) % {"moves": moves, "minutes": ms // 60_000, "seconds": seconds(ms % 60_000, 1)}
+        ) % {"moves": moves, "minutes": tenths // 600, "seconds": seconds(tenths % 600 * 100, 1)}
     return ngettext(
         "You won: all 52 cards are home, in %(moves)s move and %(seconds)s seconds.",
         "You won: all 52 cards are home, in %(moves)s moves and %(seconds)s seconds.",
         moves,
-    ) % {"moves": moves, "seconds": seconds(ms, 1)}
+    ) % {"moves": moves, "seconds": seconds(tenths * 100, 1)}
 
 
 def blocked_words(view: dict[str, Any]) -> str:
