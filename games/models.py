@@ -98,7 +98,7 @@ class Game(models.Model):
     ``cards_home`` last reached its current value (race ranking, RULES.md 6);
     ``moves_accepted`` counts every move ever accepted, undone ones included (the
     game's :class:`Move` rows), which ``GAME_MOVE_LIMIT`` caps;
-    ``deadline`` (race games) is the instant after which moves are refused.
+    ``deadline`` (race games) is the first instant at which moves are refused.
     """
 
     class Kind(models.TextChoices):
