@@ -50,6 +50,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -101,7 +102,13 @@ from games.live.hub import (
 from games.live.publish import game_topic, race_topic, redis_url, tournament_topic
 from games.permissions import may_see_drafts
 from games.selectors.games import game_get, game_view
-from games.selectors.races import race_get, race_public, race_standings_view, race_visible
+from games.selectors.races import (
+    next_game_deadline,
+    race_get,
+    race_public,
+    race_standings_view,
+    race_visible,
+)
 from games.selectors.tournaments import (
     race_summary,
     standing_row,
@@ -319,6 +326,8 @@ class RaceHandler(_ScopedHandler):
         self._coalescer: asyncio.Task[None] | None = None
         self._clock: asyncio.Task[None] | None = None
         self._phase_lock = asyncio.Lock()
+        #: The entrant's deadline the clock sleeps until (:meth:`_deadline_standings`).
+        self._deadline_due: datetime | None = None
 
     def _public_now(self) -> bool:
         return race_visible(race_id=self.race_id)
@@ -425,8 +434,24 @@ class RaceHandler(_ScopedHandler):
                 self.topic.broadcast(FINISHED)
         return got
 
+    async def _deadline_standings(self, due: datetime) -> None:
+        """Send the standings once an entrant's own deadline ``due`` has passed: the
+        ``standings`` event with both change times at ``due`` (ms since the epoch), its id
+        the topic's last sequence number (as a countdown's).  Window entrants' lines read
+        timed out from their deadline on, and no message says so: the stream's watchers
+        saw "playing" until the next move of anyone, or the race's end."""
+        got = await self._read(lambda: race_standings_payload(self.race_id))
+        if got is None or self.phase != "running":
+            return
+        payload, public = got
+        at_ms = int(due.timestamp() * 1000)
+        payload["oldest_change_ms"] = payload["latest_change_ms"] = at_ms
+        seq = self.topic.last_seq
+        self._send(sse_frame("standings", seq, payload), public=public, seq=seq)
+
     async def _run_clock(self) -> None:
-        """Phase changes that no write causes (open, running, closing by the clock), countdown."""
+        """Phase changes that no write causes (open, running, closing by the clock), entrants'
+        own deadlines (:meth:`_deadline_standings`), countdown."""
         while self.phase not in _OVER_RACE:
             got = await self._phase_check(self.topic.last_seq)
             if got is None:
@@ -458,6 +483,18 @@ class RaceHandler(_ScopedHandler):
                 await asyncio.sleep(max(0.0, min(COUNTDOWN_EVERY_S, until)) + 0.001)
             elif phase == "running":
                 until = (payload["ends_at"] - now).total_seconds()
+                due = self._deadline_due
+                if due is not None and due <= now:
+                    # An entrant's own deadline passed (a window race): no write marks
+                    # it, so no message came; their line now reads timed out.
+                    self._deadline_due = None
+                    await self._deadline_standings(due)
+                following = await _db(
+                    lambda: next_game_deadline(race_id=self.race_id, now=timezone.now())
+                )
+                if following is not None and following < payload["ends_at"]:
+                    self._deadline_due = following
+                    until = min(until, (following - now).total_seconds())
                 if not redis_url():
                     until = min(until, LOCAL_RUNNING_POLL_S)
                 await asyncio.sleep(max(0.0, until) + 0.001)

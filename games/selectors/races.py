@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, F, Max, Q, QuerySet, Window
+from django.db.models import Count, F, Max, Min, Q, QuerySet, Window
 from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
@@ -512,6 +512,23 @@ def race_standings_view(
         "count": count,
         "standings": rows,
     }
+
+
+def next_game_deadline(*, race_id: Any, now: datetime) -> datetime | None:
+    """The earliest deadline after ``now`` of a game of race ``race_id`` that its deadline
+    will end (playing, or blocked with its last move open to undo: the standings show it
+    over from that instant, :func:`race_standings`); ``None`` when there is none.
+
+    In a window race each entrant has a deadline of their own (their start plus
+    ``time_limit_s``, at most ``ends_at``), which no write marks: the race stream wakes at
+    it to send the standings (``api.streams.RaceHandler``).  One query; a deadline is no
+    hidden information (RULES.md 7: the standings show each entrant's start)."""
+    first: datetime | None = RaceEntry.objects.filter(
+        race_id=race_id,
+        game__deadline__gt=now,
+        game__status__in=(Game.Status.PLAYING, Game.Status.BLOCKED),
+    ).aggregate(first=Min("game__deadline"))["first"]
+    return first
 
 
 def race_change_key(*, race: Race, now: datetime) -> tuple[Any, ...]:
