@@ -23,25 +23,13 @@ from django.utils import timezone
 
 from api.streams import RaceHandler
 from games.live.hub import Topic
-from games.models import Game, Race
+from games.models import Game
 from games.selectors.races import next_game_deadline
-from games.services.races import race_create, race_join, race_start
+from games.services.races import race_join, race_start
 from tests.factories import make_user
+from tests.tournaments.factories import window_race
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _window_race() -> Race:
-    now = timezone.now()
-    return race_create(
-        name="Window race",
-        mode=Race.Mode.WINDOW,
-        time_limit_s=60,
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(minutes=10),
-        now=now - timedelta(minutes=2),
-    )
 
 
 def _events(sent: list[Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -55,7 +43,7 @@ def _events(sent: list[Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def test_the_stream_says_when_an_entrants_own_time_runs_out() -> None:
-    race = _window_race()
+    race = window_race()
     ann, bob = make_user(username="ann"), make_user(username="bob")
     race_join(race_id=race.id, player=bob)  # entered, never started: no deadline
     game = race_start(race_id=race.id, player=ann)

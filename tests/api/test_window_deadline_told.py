@@ -14,26 +14,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from games.selectors.games import game_view
-from games.services.races import race_create, race_start
+from games.services.races import race_start
 from tests.api.test_schema import generate
 from tests.factories import create_user
+from tests.tournaments.factories import window_race
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_late_start_gets_the_seconds_left_and_the_view_says_until_when(tmp_path: Path) -> None:
-    now = timezone.now()
-    race = race_create(
-        name="w",
-        mode="window",
-        time_limit_s=60,
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(minutes=5),
-    )
+    race = window_race(name="w", ends_in=timedelta(minutes=5))
     early = race_start(race_id=race.id, player=create_user("early"), now=race.starts_at)
     late_at = race.ends_at - timedelta(seconds=10)
     late = race_start(race_id=race.id, player=create_user("late"), now=late_at)

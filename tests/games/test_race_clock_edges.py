@@ -18,6 +18,7 @@ from games.models import Game, Race, RaceEntry
 from games.services.errors import RaceClosed
 from games.services.games import game_end, game_undo, move_play
 from games.services.races import race_close, race_create, race_join
+from tests.tournaments.factories import window_race
 
 pytestmark = pytest.mark.django_db
 
@@ -135,15 +136,7 @@ def test_a_cancellation_ends_a_game_out_of_time_at_its_deadline() -> None:
     from games.services.races import race_cancel, race_start
     from tests.factories import create_user
 
-    now = timezone.now()
-    race = race_create(
-        name="w",
-        mode="window",
-        time_limit_s=60,
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(hours=1),
-    )
+    race = window_race(name="w", ends_in=timedelta(hours=1))
     s = race.starts_at
     out = race_start(race_id=race.id, player=create_user("out"), now=s)
     still = race_start(race_id=race.id, player=create_user("still"), now=s + timedelta(minutes=15))
@@ -165,15 +158,7 @@ def test_a_sweeper_an_hour_late_keeps_every_time_the_race_s_own() -> None:
     from games.services.races import race_start
     from tests.factories import create_user
 
-    now = timezone.now()
-    race = race_create(
-        name="late sweep",
-        mode="window",
-        time_limit_s=120,
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(minutes=5),
-    )
+    race = window_race(name="late sweep", time_limit_s=120, ends_in=timedelta(minutes=5))
     s = race.starts_at
     moves = first_home(race)
     early, late = create_user("early"), create_user("late")

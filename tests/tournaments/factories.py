@@ -49,6 +49,22 @@ def running_race(tournament: Tournament | None = None, **kw: Any) -> Race:
     return race
 
 
+def window_race(now: Any = None, *, ends_in: timedelta = timedelta(minutes=10), **kw: Any) -> Race:
+    """A window race (each entrant's own ``time_limit_s``, 60 s unless given) whose window
+    opened two minutes before ``now`` (default: the clock), started a minute before it and
+    ends ``ends_in`` after it; entrants join and start until its end."""
+    now = timezone.now() if now is None else now
+    return race_create(
+        name=kw.pop("name", "Window race"),
+        mode=Race.Mode.WINDOW,
+        time_limit_s=kw.pop("time_limit_s", 60),
+        opens_at=now - timedelta(minutes=2),
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + ends_in,
+        **kw,
+    )
+
+
 @dataclass(frozen=True)
 class Result:
     """What a player's game shows at the end: cards home, time to reach them, moves, won."""

@@ -15,9 +15,9 @@ from django.utils import timezone
 from games.models import Race
 from games.selectors.races import viewer_lobby_key
 from games.services.games import game_end
-from games.services.races import race_create, race_join, race_start
+from games.services.races import race_join, race_start
 from tests.factories import make_user
-from tests.tournaments.factories import running_race
+from tests.tournaments.factories import running_race, window_race
 from tests.web.conftest import PageClient
 
 pytestmark = pytest.mark.django_db
@@ -55,15 +55,7 @@ def test_a_poll_redraws_the_viewers_row_when_their_own_game_ends() -> None:
 
 
 def test_a_poll_redraws_the_viewers_row_when_they_start_a_window_race() -> None:
-    now = timezone.now()
-    race = race_create(
-        name="Window race",
-        mode=Race.Mode.WINDOW,
-        time_limit_s=60,
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(minutes=10),
-    )
+    race = window_race()
     ann, bob = make_user(username="ann"), make_user(username="bob")
     race_join(race_id=race.id, player=ann)
     race_join(race_id=race.id, player=bob)
@@ -84,14 +76,7 @@ def test_the_viewers_key_turns_over_at_their_own_deadline_and_no_one_elses(
     django_assert_num_queries: Any,
 ) -> None:
     now = timezone.now()
-    race = race_create(
-        name="Window race",
-        mode=Race.Mode.WINDOW,
-        time_limit_s=60,
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(minutes=10),
-    )
+    race = window_race(now)
     ann, bob = make_user(username="ann"), make_user(username="bob")
     game = race_start(race_id=race.id, player=ann, now=now)
     race_join(race_id=race.id, player=bob, now=now)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -17,9 +16,9 @@ from django.utils import timezone
 from games.models import Race
 from games.selectors.games import own_deadline
 from games.services.games import game_end
-from games.services.races import race_create, race_join, race_start
+from games.services.races import race_join, race_start
 from tests.factories import make_user
-from tests.tournaments.factories import running_race
+from tests.tournaments.factories import running_race, window_race
 from tests.web.conftest import PageClient
 
 pytestmark = pytest.mark.django_db
@@ -33,18 +32,6 @@ def stopped_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """``timezone.now`` stopped at :data:`NOW`: the rows' deadlines and the polls' ETags
     never depend on how long a run takes."""
     monkeypatch.setattr(timezone, "now", lambda: NOW)
-
-
-def _window_race(now: Any, **extra: Any) -> Race:
-    return race_create(
-        name="Window race",
-        mode=Race.Mode.WINDOW,
-        time_limit_s=60,
-        opens_at=now - timedelta(minutes=2),
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(minutes=10),
-        **extra,
-    )
 
 
 def _row(html: str, race: Race) -> str:
@@ -65,7 +52,7 @@ def _row(html: str, race: Race) -> str:
 )
 def test_the_players_row_counts_down_their_own_time(lang: str, words: str) -> None:
     now = timezone.now()
-    race = _window_race(now)
+    race = window_race(now)
     ann, bob = make_user(username="ann"), make_user(username="bob")
     race_join(race_id=race.id, player=bob)
     # Ann started 30 s ago: her 60 s end 9.5 minutes before the window does.
@@ -87,7 +74,7 @@ def test_the_players_row_counts_down_their_own_time(lang: str, words: str) -> No
 
 def test_others_read_the_windows_end_and_nothing_of_the_players_clock() -> None:
     now = timezone.now()
-    race = _window_race(now)
+    race = window_race(now)
     ann, bob = make_user(username="ann"), make_user(username="bob")
     race_join(race_id=race.id, player=bob)  # joined, his clock not started
     game = race_start(race_id=race.id, player=ann, now=now - timedelta(seconds=30))
@@ -102,7 +89,7 @@ def test_others_read_the_windows_end_and_nothing_of_the_players_clock() -> None:
 
 def test_the_row_goes_back_to_the_windows_end_once_the_players_game_is_over() -> None:
     now = timezone.now()
-    race = _window_race(now)
+    race = window_race(now)
     ann = make_user(username="ann")
     game = race_start(race_id=race.id, player=ann, now=now - timedelta(seconds=30))
     assert game.deadline is not None
@@ -123,7 +110,7 @@ def test_the_polled_lists_etag_is_each_viewers_own() -> None:
     and his rows, as they were; the two never share an ETag, so no cache hands one
     viewer's rows (and clock) to the other."""
     now = timezone.now()
-    race = _window_race(now)
+    race = window_race(now)
     ann, bob = make_user(username="ann"), make_user(username="bob")
     race_join(race_id=race.id, player=ann)
     race_join(race_id=race.id, player=bob)
@@ -159,7 +146,7 @@ def test_a_scheduled_races_row_keeps_the_races_end() -> None:
 
 def test_own_deadline_is_the_players_clock_while_they_play() -> None:
     now = timezone.now()
-    race = _window_race(now)
+    race = window_race(now)
     ann = make_user(username="ann")
     game = race_start(race_id=race.id, player=ann, now=now)
     deadline = now + timedelta(seconds=60)
@@ -177,7 +164,7 @@ def test_a_blocked_game_that_may_be_undone_keeps_the_players_own_time() -> None:
     from games.models import Game
 
     now = timezone.now()
-    race = _window_race(now, allow_undo=True)
+    race = window_race(now, allow_undo=True)
     ann = make_user(username="ann")
     game = race_start(race_id=race.id, player=ann, now=now - timedelta(seconds=30))
     assert game.deadline is not None
