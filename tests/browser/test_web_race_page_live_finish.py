@@ -11,6 +11,7 @@ sections, rendered by the same selectors (the seed only once the race is over).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -38,7 +39,12 @@ def test_the_race_facts_follow_a_live_early_finish(
     Race.objects.filter(id=race.id).update(late_join_s=30)
     race.refresh_from_db()
     seed = race.deal.seed
-    context = chromium.new_context(viewport=PHONE, locale="en-GB", is_mobile=True)
+    # A viewer in Paris: the page's own times name the viewer's zone ("GMT+1" in winter,
+    # "GMT+2" in summer, as an English page words it); the server's, before the script
+    # localises them, say UTC.
+    context = chromium.new_context(
+        viewport=PHONE, locale="en-GB", is_mobile=True, timezone_id="Europe/Paris"
+    )
     try:
         page = context.new_page()
         page.goto(f"{live_server.url}/races/{race.id}/")
@@ -69,6 +75,7 @@ def test_the_race_facts_follow_a_live_early_finish(
         expect(about).to_contain_text("every player had finished")
         # The times of the refreshed part are in the viewer's time zone, as on a load.
         assert "UTC" not in about.inner_text()
+        assert re.search(r"GMT\+[12]\b", about.inner_text())  # Paris, winter or summer
         screenshot(page, "race-live-finish-after-phone-en")
         # The same page, loaded afresh, says the same.
         live_text = about.inner_text()
