@@ -363,6 +363,15 @@ def _first_rows(
     return first + list(rows.filter(mine_filter or Q(player_id=mine)))
 
 
+def _entries_in_all(race: Race, shown: int, limit: int | None) -> int:
+    """How many entries ``race`` has, given the ``shown`` rows :func:`_first_rows` kept of
+    a cut at ``limit``: ``shown`` itself when nothing was cut (no ``limit``, or fewer rows
+    than it: a viewer's row is added only past a full cut), else one count query."""
+    if limit is None or shown < limit:
+        return shown
+    return RaceEntry.objects.filter(race=race).count()
+
+
 def race_standings(
     *, race: Race, now: datetime | None = None, limit: int | None = None, viewer: Any = None
 ) -> list[dict[str, Any]]:
@@ -501,15 +510,11 @@ def race_standings_view(
     """
     now = now or timezone.now()
     rows = race_standings(race=race, now=now, limit=limit, viewer=viewer)
-    if limit is None or len(rows) < limit:
-        count = len(rows)  # every row is there (a viewer's row is added only past a full cut)
-    else:
-        count = RaceEntry.objects.filter(race=race).count()
     return {
         "race": str(race.id),
         "phase": race.phase(now),
         "ranking_rule": RANKING_RULE,
-        "count": count,
+        "count": _entries_in_all(race, len(rows), limit),
         "standings": rows,
     }
 
@@ -715,9 +720,7 @@ def race_results(
     entries = _first_rows(_stored_ranking(race), limit, _viewer_id(viewer))
     extra: dict[str, Any] = {}
     if limit is not None:
-        extra["entrants"] = (
-            len(entries) if len(entries) < limit else RaceEntry.objects.filter(race=race).count()
-        )
+        extra["entrants"] = _entries_in_all(race, len(entries), limit)
     game_ids = [e.game_id for e in entries if e.game_id]
     from games.selectors.ratings import race_rating, race_rating_changes
 
