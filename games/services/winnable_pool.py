@@ -48,7 +48,15 @@ from django.core.cache import cache
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from games.engine import Rules, commitment, make_rules, new_game, random_seed, variant_name
+from games.engine import (
+    Rules,
+    commitment,
+    make_rules,
+    new_game,
+    random_seed,
+    replay,
+    variant_name,
+)
 from games.engine.solver import SolveResult, solve
 from games.engine.tidy import DEFAULT_MAX_PLAYS, tidy_line
 from games.models import Deal, WinnableDeal, WinnableStreak
@@ -372,13 +380,10 @@ class LineTidied:
 def _replay_wins(options: dict[str, Any], seed: str, line: list[str]) -> bool:
     """Whether ``line`` replayed by the engine from the deal ``seed`` of the rules
     ``options`` is legal move after move and ends with 52 cards home (RULES.md 3)."""
-    state = new_game("classic", seed=seed, **options)
     try:
-        for move in line:
-            state.play(move)
-    except ValueError:
+        return replay(line, seed=seed, **options).cards_home == 52
+    except ValueError:  # MoveError, or a line the engine cannot read
         return False
-    return state.cards_home == 52
 
 
 def winnable_line_tidy(
