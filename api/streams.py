@@ -100,6 +100,7 @@ from games.live.hub import (
     hub,
 )
 from games.live.publish import game_topic, race_topic, redis_url, tournament_topic
+from games.models import Race
 from games.permissions import may_see_drafts
 from games.selectors.games import game_get, game_view
 from games.selectors.races import (
@@ -328,6 +329,8 @@ class RaceHandler(_ScopedHandler):
         self._phase_lock = asyncio.Lock()
         #: The entrant's deadline the clock sleeps until (:meth:`_deadline_standings`).
         self._deadline_due: datetime | None = None
+        #: Whether the race is a window race (read by :meth:`start`).
+        self.window = False
 
     def _public_now(self) -> bool:
         return race_visible(race_id=self.race_id)
@@ -335,6 +338,11 @@ class RaceHandler(_ScopedHandler):
     async def start(self) -> None:
         first = await _db(lambda: race_phase_payload(self.race_id))
         self.phase = first["phase"]
+        # Only a window race's entrants have deadlines of their own (a race's mode is
+        # fixed once it is created): the clock looks for them there alone.
+        self.window = await _db(
+            lambda: race_get(race_id=self.race_id, include_drafts=True).mode == Race.Mode.WINDOW
+        )
         self._clock = asyncio.get_running_loop().create_task(self._run_clock())
 
     def stop(self) -> None:
@@ -489,8 +497,10 @@ class RaceHandler(_ScopedHandler):
                     # it, so no message came; their line now reads timed out.
                     self._deadline_due = None
                     await self._deadline_standings(due)
-                following = await _db(
-                    lambda: next_game_deadline(race_id=self.race_id, now=timezone.now())
+                following = (
+                    await _db(lambda: next_game_deadline(race_id=self.race_id, now=timezone.now()))
+                    if self.window
+                    else None  # a scheduled race's games all end at its ends_at
                 )
                 if following is not None and following < payload["ends_at"]:
                     self._deadline_due = following
