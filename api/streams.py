@@ -100,12 +100,12 @@ from games.live.hub import (
     hub,
 )
 from games.live.publish import game_topic, race_topic, redis_url, tournament_topic
-from games.models import Race
 from games.permissions import may_see_drafts
 from games.selectors.games import game_get, game_view
 from games.selectors.races import (
     next_game_deadline,
     race_get,
+    race_is_window,
     race_public,
     race_standings_view,
     race_visible,
@@ -340,9 +340,7 @@ class RaceHandler(_ScopedHandler):
         self.phase = first["phase"]
         # Only a window race's entrants have deadlines of their own (a race's mode is
         # fixed once it is created): the clock looks for them there alone.
-        self.window = await _db(
-            lambda: race_get(race_id=self.race_id, include_drafts=True).mode == Race.Mode.WINDOW
-        )
+        self.window = await _db(lambda: race_is_window(race_id=self.race_id))
         self._clock = asyncio.get_running_loop().create_task(self._run_clock())
 
     def stop(self) -> None:

@@ -519,6 +519,13 @@ def race_standings_view(
     }
 
 
+def race_is_window(*, race_id: Any) -> bool:
+    """Whether race ``race_id`` (drafts included) is a window race, whose entrants each
+    have a deadline of their own (:func:`next_game_deadline`); a race's mode is fixed once
+    it is created.  Raises :class:`NotFound` for no such race.  One query."""
+    return race_get(race_id=race_id, include_drafts=True).mode == Race.Mode.WINDOW
+
+
 def next_game_deadline(*, race_id: Any, now: datetime) -> datetime | None:
     """The earliest deadline after ``now`` of a game of race ``race_id`` that its deadline
     will end (playing, or blocked with its last move open to undo: the standings show it
